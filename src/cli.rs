@@ -1,0 +1,174 @@
+//! The command-line definitions (clap derive). Man pages and completions are
+//! generated from these, and so is the list of commands in capabilities.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// The exit-status table shared by every command that judges a stream.
+pub const EXIT_TABLE: &str = "\
+Exit status:
+    0    complete, conforming, ok:true (also partial:true, unless --fail-on-partial;
+         with --unbounded also a clean EOF without summary)
+    1    conforming, upstream ok:false, not retryable
+   75    conforming, upstream failed and retry may help (caused_by.retryable,
+         else the most severe aoi:error's retryable)
+   77    upstream reason \"denied\"
+  124    upstream reason \"timeout\"
+  130    upstream reason \"cancelled\"
+   65    the stream breaks the contract (any violation)
+   74    incomplete: EOF without aoi:summary, unterminated final line, or an I/O error
+   64    usage error
+   66    an input file cannot be opened
+   70    internal error
+   73    the --report file cannot be created
+  141    stdout closed by the reader (quiet exit)
+With several streams the most severe wins: 65, 74, 77, 1, 124, 130, 75, 0.";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "aoi",
+    version,
+    about = "Check, split and report AOI-CLI streams (JSON Lines with an aoi envelope)",
+    long_about = "aoi is to AOI-CLI streams what jq is to JSON. A tool in machine mode writes \
+UTF-8 JSON Lines: aoi:meta first, domain events, framework events and a terminal aoi:summary, \
+each in an `aoi` envelope with seq and run (AOI-CLI v1.0-alpha). aoi sits in the pipeline and \
+says whether the stream was complete, conforming and successful.",
+    after_help = "Examples:\n  tool --output jsonl | aoi check | next-step\n  aoi check examples/search.jsonl\n  aoi rules",
+    propagate_version = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Relay a stream unchanged and judge it: complete, conforming, successful.
+    #[command(
+        long_about = "Relay a stream byte for byte (it is `cat` with a verdict) and judge it against \
+AOI-CLI v1.0-alpha: every line one JSON object with a string type (§ 2), aoi:meta first and \
+aoi:summary last (§ 13.1), seq contiguous and run constant (§ 8.1), counters reconciled (§ 8.3), \
+the error taxonomy (§ 9). The verdict goes to stderr and to the exit status. With stdout on a \
+terminal only the verdict is printed. `--output jsonl` makes stdout a report (itself an AOI \
+stream) instead of the relay; `--report FILE` writes that report while relaying. Several FILEs \
+are judged as separate streams (and relayed one after the other).",
+        after_help = "Examples:\n  \
+tool --output jsonl | aoi check | jq -c 'select(.type==\"hit\")'\n  \
+aoi check -q run.jsonl && echo complete\n  \
+aoi check --output jsonl run.jsonl | jq -c 'select(.type==\"violation\")'\n  \
+tool --output jsonl | aoi check --report check.jsonl > out.jsonl\n  \
+tool watch --output jsonl | aoi check --unbounded"
+    )]
+    #[command(after_long_help = EXIT_TABLE)]
+    Check(CheckArgs),
+    /// List the rule catalog: ids, severity, spec section, what each requires.
+    #[command(after_help = "Examples:\n  aoi rules\n  aoi rules --markdown > docs/rules.md")]
+    Rules(RulesArgs),
+}
+
+/// Output format of a command's stdout.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// An AOI stream (JSON Lines).
+    Jsonl,
+}
+
+/// Options every stream-judging command shares, with the same meaning.
+#[derive(Args, Debug, Clone)]
+pub struct JudgeArgs {
+    /// The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end.
+    #[arg(long)]
+    pub unbounded: bool,
+    /// Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success).
+    #[arg(long)]
+    pub fail_on_partial: bool,
+    /// Longest line held in memory (K, M, G suffixes); longer lines are relayed
+    /// but reported as line.too-long.
+    #[arg(long, value_name = "BYTES", default_value = "64M", value_parser = parse_size)]
+    pub max_line_bytes: usize,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// Input files; `-` or none reads stdin.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Print nothing on stderr; the exit status still tells.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Write a report (an AOI stream of violation, advisory and stream events) to stdout instead of relaying.
+    #[arg(long, alias = "format", value_name = "FORMAT")]
+    pub output: Option<Format>,
+    /// Also write the report to FILE while relaying.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+    /// Do not relay the input to stdout (verdict only).
+    #[arg(long)]
+    pub no_relay: bool,
+    /// Findings shown on stderr per stream.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub show: usize,
+    /// Findings of one rule reported per stream (the rest are counted).
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub max_per_rule: u64,
+    #[command(flatten)]
+    pub judge: JudgeArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct RulesArgs {
+    /// Print the catalog as Markdown (the text of docs/rules.md).
+    #[arg(long)]
+    pub markdown: bool,
+}
+
+/// Parses `4096`, `64K`, `64KiB`, `16M`, `1G`.
+pub fn parse_size(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let n: usize = num
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size (e.g. 4096, 64K, 16M, 1G)"))?;
+    let mult: usize = match unit.to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" | "kib" => 1 << 10,
+        "m" | "mb" | "mib" => 1 << 20,
+        "g" | "gb" | "gib" => 1 << 30,
+        _ => return Err(format!("unknown size unit in `{s}` (use K, M or G)")),
+    };
+    let v = n
+        .checked_mul(mult)
+        .ok_or_else(|| format!("`{s}` is too large"))?;
+    if v == 0 {
+        return Err("the size must be at least 1 byte".into());
+    }
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lines::DEFAULT_MAX_LINE_BYTES;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("64M"), Ok(64 << 20));
+        assert_eq!(parse_size("10"), Ok(10));
+        assert_eq!(parse_size("2KiB"), Ok(2048));
+        assert!(parse_size("x").is_err());
+        assert!(parse_size("0").is_err());
+    }
+
+    #[test]
+    fn default_max_line_matches_docs() {
+        assert_eq!(parse_size("64M"), Ok(DEFAULT_MAX_LINE_BYTES));
+    }
+}

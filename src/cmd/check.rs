@@ -1,0 +1,678 @@
+//! `aoi check`: a validating relay.
+//!
+//! A transparent relay in the § 13.1 sense: stdout is the input, byte for
+//! byte (valid or not, an unterminated last line included), and the verdict
+//! goes to stderr and the exit status. With `--output jsonl` stdout is a
+//! report instead, itself a conforming AOI stream (a producer, § 13.1);
+//! `--report FILE` writes the same report while relaying.
+
+use std::fs::File;
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::Path;
+
+use serde_json::{Map, Value, json};
+
+use crate::cli::{CheckArgs, Format};
+use crate::emit::Emitter;
+use crate::judge::{Cause, Finding, Identity, Judge, JudgeOptions, Outcome, Verdict};
+use crate::lines::{Chunk, LineReader, split_lines};
+use crate::rules::Severity;
+use crate::spec::exit;
+
+/// Where the relay and the report go, and what a failed write means.
+struct Sinks {
+    relay: Option<File>,
+    report_stdout: Option<io::StdoutLock<'static>>,
+    report_file: Option<io::BufWriter<File>>,
+    report_path: String,
+}
+
+/// Why the run stops early.
+enum Stop {
+    /// stdout was closed by the reader: quiet exit.
+    Pipe,
+    /// Writing failed: message and exit code.
+    Write(String, i32),
+}
+
+fn write_err(e: io::Error, what: &str) -> Stop {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        Stop::Pipe
+    } else {
+        Stop::Write(format!("cannot write {what}: {e}"), exit::IOERR)
+    }
+}
+
+impl Sinks {
+    fn relay(&mut self, bytes: &[u8]) -> Result<(), Stop> {
+        if let Some(out) = self.relay.as_mut() {
+            out.write_all(bytes).map_err(|e| write_err(e, "stdout"))?;
+        }
+        Ok(())
+    }
+
+    fn report(&mut self, bytes: &[u8]) -> Result<(), Stop> {
+        if let Some(out) = self.report_stdout.as_mut() {
+            out.write_all(bytes).map_err(|e| write_err(e, "stdout"))?;
+        }
+        if let Some(out) = self.report_file.as_mut() {
+            out.write_all(bytes).map_err(|e| {
+                Stop::Write(
+                    format!("cannot write report {}: {e}", self.report_path),
+                    exit::IOERR,
+                )
+            })?;
+        }
+        Ok(())
+    }
+
+    fn has_report(&self) -> bool {
+        self.report_stdout.is_some() || self.report_file.is_some()
+    }
+
+    fn flush(&mut self) -> Result<(), Stop> {
+        if let Some(out) = self.report_stdout.as_mut() {
+            out.flush().map_err(|e| write_err(e, "stdout"))?;
+        }
+        if let Some(out) = self.report_file.as_mut() {
+            out.flush().map_err(|e| {
+                Stop::Write(
+                    format!("cannot write report {}: {e}", self.report_path),
+                    exit::IOERR,
+                )
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// Replaces control characters so upstream text cannot drive the terminal.
+pub fn sanitize(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
+        .collect()
+}
+
+fn eprint_line(quiet: bool, s: &str) {
+    if !quiet {
+        let mut e = io::stderr().lock();
+        let _ = writeln!(e, "{s}");
+    }
+}
+
+fn finding_event(e: &mut Emitter, f: &Finding, source: &str) -> Vec<u8> {
+    let r = f.rule.rule();
+    let ty = if r.severity == Severity::Advisory {
+        "advisory"
+    } else {
+        "violation"
+    };
+    let mut fields: Vec<(&str, Value)> = vec![
+        ("rule", r.id.into()),
+        ("severity", r.severity.name().into()),
+        ("source", source.into()),
+        ("line_number", f.line.into()),
+    ];
+    if let Some(s) = f.seq {
+        fields.push(("seq", s.into()));
+    }
+    fields.push(("message", f.message.clone().into()));
+    fields.push(("spec", r.spec.into()));
+    fields.push(("hint", r.hint.into()));
+    e.event(ty, &fields).to_vec()
+}
+
+fn cause_json(c: &Cause) -> Value {
+    let mut m = Map::new();
+    for (k, v) in [
+        ("origin", &c.origin),
+        ("category", &c.category),
+        ("code", &c.code),
+    ] {
+        if let Some(v) = v {
+            m.insert(k.into(), v.clone().into());
+        }
+    }
+    m.insert("retryable".into(), c.retryable.unwrap_or(false).into());
+    if c.retryable == Some(true) {
+        if let Some(ms) = c.retry_after_ms {
+            m.insert("retry_after_ms".into(), ms.into());
+        }
+    }
+    Value::Object(m)
+}
+
+fn identity_json(id: &Identity) -> Value {
+    Value::Object(
+        id.fields()
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.into()))
+            .collect(),
+    )
+}
+
+/// The identity of the stream's producer: its aoi:meta, else its summary.
+fn upstream_identity(v: &Verdict) -> Identity {
+    if !v.identity.is_empty() {
+        return v.identity.clone();
+    }
+    v.summary
+        .as_ref()
+        .map(|s| s.identity.clone())
+        .unwrap_or_default()
+}
+
+fn stream_event(e: &mut Emitter, v: &Verdict, source: &str) -> Vec<u8> {
+    let mut f: Vec<(&str, Value)> = vec![("source", source.into())];
+    let id = upstream_identity(v);
+    for (k, val) in id.fields() {
+        f.push((k, val.into()));
+    }
+    if let Some(r) = &v.run {
+        f.push(("run", r.clone().into()));
+    }
+    f.push(("outcome", v.outcome.name().into()));
+    f.push(("exit_code", v.exit_code.into()));
+    f.push(("ok", (v.exit_code == 0).into()));
+    f.push(("reason", v.reason.clone().into()));
+    f.push(("lines", v.lines.into()));
+    f.push(("bytes", v.bytes.into()));
+    f.push(("terminated", v.terminated.into()));
+    f.push(("domain_count", v.domain_events.into()));
+    f.push(("framework_count", v.framework_events.into()));
+    f.push(("warning_count", v.warnings.into()));
+    f.push(("error_count", v.errors.into()));
+    f.push(("violation_count", (v.violations + v.incompletes).into()));
+    f.push(("advisory_count", v.advisories.into()));
+    let mut types: Map<String, Value> = v
+        .events_by_type
+        .iter()
+        .map(|(k, n)| (k.clone(), (*n).into()))
+        .collect();
+    if v.other_types > 0 {
+        types.insert("(other)".into(), v.other_types.into());
+    }
+    f.push(("events", Value::Object(types)));
+    let rules: Map<String, Value> = v
+        .rule_counts
+        .iter()
+        .map(|(r, n)| (r.id().to_string(), (*n).into()))
+        .collect();
+    f.push(("rules", Value::Object(rules)));
+    f.push((
+        "factors",
+        json!({
+            "typed": v.factors.typed,
+            "verifiable": v.factors.verifiable,
+            "versioned": v.factors.versioned,
+            "composable": v.factors.composable,
+            "bounded": v.factors.bounded,
+        }),
+    ));
+    if let Some(s) = &v.summary {
+        if let Some(ok) = s.ok {
+            f.push(("upstream_ok", ok.into()));
+        }
+        if let Some(r) = &s.reason {
+            f.push(("upstream_reason", r.clone().into()));
+        }
+        f.push(("partial", s.partial.into()));
+        f.push(("truncated", s.truncated.into()));
+        if let Some(ms) = s.elapsed_ms {
+            f.push(("elapsed_ms", ms.into()));
+        }
+    }
+    if v.exit_code != 0 {
+        if let Some(c) = &v.cause {
+            f.push(("caused_by", cause_json(c)));
+        }
+    }
+    e.event("stream", &f).to_vec()
+}
+
+/// The human verdict line for one stream.
+fn verdict_line(v: &Verdict, name: Option<&str>) -> String {
+    let who = match name {
+        Some(n) => format!("aoi check: {}: ", sanitize(n)),
+        None => "aoi check: ".to_string(),
+    };
+    let id = upstream_identity(v);
+    let mut from = String::new();
+    if let Some(t) = &id.tool {
+        from.push_str(&format!(", from {}", sanitize(t)));
+        if let Some(tv) = &id.tool_version {
+            from.push_str(&format!(" {}", sanitize(tv)));
+        }
+    }
+    let counts = format!(
+        "{} line(s), {} domain event(s), {} warning(s), {} error(s){from}",
+        v.lines, v.domain_events, v.warnings, v.errors
+    );
+    let adv = if v.advisories > 0 {
+        let ids: Vec<&str> = v
+            .rule_counts
+            .iter()
+            .filter(|(r, _)| r.severity() == Severity::Advisory)
+            .map(|(r, _)| r.id())
+            .collect();
+        format!("; {} advisory finding(s): {}", v.advisories, ids.join(", "))
+    } else {
+        String::new()
+    };
+    match v.outcome {
+        Outcome::Ok => format!("{who}ok: {} ({counts}){adv}", v.reason),
+        Outcome::Violation | Outcome::Incomplete => {
+            format!(
+                "{who}FAIL {} (exit {}): {} ({counts}){adv}",
+                v.outcome.name(),
+                v.exit_code,
+                v.reason
+            )
+        }
+        _ => {
+            let mut s = format!(
+                "{who}upstream {} (exit {}): {}",
+                v.outcome.name(),
+                v.exit_code,
+                v.reason
+            );
+            if let Some(c) = &v.cause {
+                s.push_str(&format!(
+                    "; caused by {} {}",
+                    sanitize(c.category.as_deref().unwrap_or("?")),
+                    sanitize(c.code.as_deref().unwrap_or("?"))
+                ));
+                if let Some(o) = &c.origin {
+                    s.push_str(&format!(" from {}", sanitize(o)));
+                }
+                match (c.retryable, c.retry_after_ms) {
+                    (Some(true), Some(ms)) => s.push_str(&format!(", retryable after {ms} ms")),
+                    (Some(true), None) => s.push_str(", retryable"),
+                    _ => s.push_str(", not retryable"),
+                }
+                if let Some(m) = &c.message {
+                    s.push_str(&format!(": \"{}\"", sanitize(m)));
+                }
+            }
+            format!("{s} ({counts}){adv}")
+        }
+    }
+}
+
+fn finding_line(f: &Finding, name: Option<&str>) -> String {
+    let r = f.rule.rule();
+    let mut s = String::from("  ");
+    if let Some(n) = name {
+        s.push_str(&sanitize(n));
+        s.push_str(": ");
+    }
+    if f.line > 0 {
+        s.push_str(&format!("line {}", f.line));
+        if let Some(q) = f.seq {
+            s.push_str(&format!(" (seq {q})"));
+        }
+        s.push_str(": ");
+    }
+    let sev = if r.severity == Severity::Advisory {
+        " [advisory]"
+    } else {
+        ""
+    };
+    s.push_str(&format!(
+        "{}{sev}: {} ({})\n      hint: {}",
+        r.id,
+        sanitize(&f.message),
+        r.spec,
+        r.hint
+    ));
+    s
+}
+
+/// Judges one stream, relaying it and reporting findings as they come.
+fn judge_stream<R: Read>(
+    src: R,
+    args: &CheckArgs,
+    sinks: &mut Sinks,
+    em: &mut Emitter,
+    source: &str,
+    shown: &mut Vec<Finding>,
+    report_counts: &mut (u64, u64),
+) -> Result<Verdict, Stop> {
+    let opts = JudgeOptions {
+        unbounded: args.judge.unbounded,
+        fail_on_partial: args.judge.fail_on_partial,
+        per_rule_limit: args.max_per_rule,
+    };
+    let mut judge = Judge::new(opts);
+    let mut reader = LineReader::new(src, args.judge.max_line_bytes);
+    let mut long_total: u64 = 0;
+    let want_report = sinks.has_report();
+    let mut take = |f: Finding, sinks: &mut Sinks, em: &mut Emitter| -> Result<(), Stop> {
+        if want_report {
+            let bytes = finding_event(em, &f, source);
+            if f.rule.severity() == Severity::Advisory {
+                report_counts.1 += 1;
+            } else {
+                report_counts.0 += 1;
+            }
+            sinks.report(&bytes)?;
+        }
+        if shown.len() < args.show {
+            shown.push(f);
+        }
+        Ok(())
+    };
+    loop {
+        match reader.next_chunk() {
+            Ok(None) => break,
+            Ok(Some(Chunk::Lines(block))) => {
+                for (line, terminated) in split_lines(block) {
+                    judge.line(line, terminated);
+                }
+                sinks.relay(block)?;
+            }
+            Ok(Some(Chunk::LongPart { bytes, end })) => {
+                long_total += bytes.len() as u64;
+                sinks.relay(bytes)?;
+                if end {
+                    let terminated = bytes.last() == Some(&b'\n');
+                    judge.long_line(long_total, args.judge.max_line_bytes, terminated);
+                    long_total = 0;
+                }
+            }
+            Err(e) => {
+                judge.io_error(e.to_string());
+                break;
+            }
+        }
+        for f in judge.drain() {
+            take(f, sinks, em)?;
+        }
+    }
+    // finish() adds the stream-level findings (summary.missing, …).
+    let (v, last) = judge.finish();
+    for f in last {
+        take(f, sinks, em)?;
+    }
+    Ok(v)
+}
+
+/// Runs `aoi check`; returns the exit status.
+pub fn run(args: &CheckArgs) -> i32 {
+    let stdout = io::stdout();
+    let to_tty = stdout.is_terminal();
+    let report_stdout = args.output == Some(Format::Jsonl);
+    let relay = !report_stdout && !args.no_relay && !to_tty;
+    let relay_file = if relay {
+        match stdout.as_fd_file() {
+            Ok(f) => Some(f),
+            Err(e) => {
+                eprint_line(false, &format!("aoi check: cannot use stdout: {e}"));
+                return exit::IOERR;
+            }
+        }
+    } else {
+        None
+    };
+    let report_file = match &args.report {
+        Some(p) => match File::create(p) {
+            Ok(f) => Some(io::BufWriter::new(f)),
+            Err(e) => {
+                eprint_line(
+                    false,
+                    &format!("aoi check: cannot create report {}: {e}", p.display()),
+                );
+                return exit::CANTCREAT;
+            }
+        },
+        None => None,
+    };
+    let mut sinks = Sinks {
+        relay: relay_file,
+        report_stdout: report_stdout.then(|| io::stdout().lock()),
+        report_file,
+        report_path: args
+            .report
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default(),
+    };
+    match run_streams(args, &mut sinks) {
+        Ok(code) => code,
+        Err(Stop::Pipe) => exit::PIPE,
+        Err(Stop::Write(msg, code)) => {
+            eprint_line(false, &format!("aoi check: {msg}"));
+            code
+        }
+    }
+}
+
+fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
+    let mut em = Emitter::new();
+    if sinks.has_report() {
+        let m = em.meta("check").to_vec();
+        sinks.report(&m)?;
+    }
+    let inputs: Vec<&Path> = if args.files.is_empty() {
+        vec![Path::new("-")]
+    } else {
+        args.files.iter().map(|p| p.as_path()).collect()
+    };
+    let named = !args.files.is_empty();
+    let mut code = exit::OK;
+    let mut verdicts: Vec<Verdict> = Vec::new();
+    let mut own_errors: u64 = 0;
+    let mut own_events: (u64, u64) = (0, 0);
+    let mut streams: u64 = 0;
+    for path in inputs {
+        let source = path.display().to_string();
+        let name = named.then_some(source.as_str());
+        let mut shown = Vec::new();
+        let result = if path == Path::new("-") {
+            judge_stream(
+                io::stdin().lock(),
+                args,
+                sinks,
+                &mut em,
+                "-",
+                &mut shown,
+                &mut own_events,
+            )
+        } else {
+            match open_input(path) {
+                Ok(f) => judge_stream(
+                    f,
+                    args,
+                    sinks,
+                    &mut em,
+                    &source,
+                    &mut shown,
+                    &mut own_events,
+                ),
+                Err(msg) => {
+                    eprint_line(args.quiet, &format!("aoi check: {msg}"));
+                    code = exit::worst(code, exit::NOINPUT);
+                    own_errors += 1;
+                    if sinks.has_report() {
+                        let e = em
+                            .event(
+                                "aoi:error",
+                                &[
+                                    ("scope", "item".into()),
+                                    ("category", "not_found".into()),
+                                    ("code", "INPUT_UNREADABLE".into()),
+                                    ("message", msg.clone().into()),
+                                    ("retryable", false.into()),
+                                    ("target", source.clone().into()),
+                                ],
+                            )
+                            .to_vec();
+                        sinks.report(&e)?;
+                    }
+                    continue;
+                }
+            }
+        };
+        let v = result?;
+        streams += 1;
+        if sinks.has_report() {
+            let s = stream_event(&mut em, &v, &source);
+            sinks.report(&s)?;
+        }
+        if !args.quiet {
+            let hidden =
+                (v.violations + v.incompletes + v.advisories).saturating_sub(shown.len() as u64);
+            let mut err = io::stderr().lock();
+            if v.outcome != Outcome::Ok {
+                for f in &shown {
+                    let _ = writeln!(err, "{}", finding_line(f, name));
+                }
+                if hidden > 0 {
+                    let _ = writeln!(
+                        err,
+                        "  … {hidden} more finding(s); --output jsonl lists them all"
+                    );
+                }
+            }
+            let _ = writeln!(err, "{}", verdict_line(&v, name));
+        }
+        code = exit::worst(code, v.exit_code);
+        verdicts.push(v);
+    }
+    if sinks.has_report() {
+        finish_report(
+            sinks, &mut em, &verdicts, code, own_errors, own_events, streams,
+        )?;
+        sinks.flush()?;
+    }
+    Ok(code)
+}
+
+/// Opens an input file; a directory or a missing file is exit 66.
+fn open_input(path: &Path) -> Result<File, String> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => {
+            return Err(format!("cannot read {}: is a directory", path.display()));
+        }
+        _ => {}
+    }
+    File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))
+}
+
+/// Emits aoi's own closing events: an `aoi:error` for its own failure
+/// (violations or an incomplete stream), then the `aoi:summary` (§ 13.1).
+fn finish_report(
+    sinks: &mut Sinks,
+    em: &mut Emitter,
+    verdicts: &[Verdict],
+    code: i32,
+    mut own_errors: u64,
+    own_events: (u64, u64),
+    streams: u64,
+) -> Result<(), Stop> {
+    let worst = verdicts.iter().max_by_key(|v| exit::rank(v.exit_code));
+    let ok = code == exit::OK;
+    let own = match worst.map(|v| v.outcome) {
+        Some(Outcome::Violation) => Some(("validation", "STREAM_NONCONFORMING")),
+        Some(Outcome::Incomplete) => Some(("io", "STREAM_INCOMPLETE")),
+        _ => None,
+    };
+    if let (Some((category, ecode)), Some(v)) = (own, worst) {
+        if code == v.exit_code {
+            own_errors += 1;
+            let e = em
+                .event(
+                    "aoi:error",
+                    &[
+                        ("category", category.into()),
+                        ("code", ecode.into()),
+                        ("message", sanitize(&v.reason).into()),
+                        ("retryable", false.into()),
+                    ],
+                )
+                .to_vec();
+            sinks.report(&e)?;
+        }
+    }
+    let reason = if ok {
+        None
+    } else {
+        Some(match worst.map(|v| v.outcome) {
+            Some(Outcome::Denied) if code == exit::NOPERM => "denied",
+            Some(Outcome::Timeout) if code == exit::TIMEOUT => "timeout",
+            Some(Outcome::Cancelled) if code == exit::CANCELLED => "cancelled",
+            _ => "failed",
+        })
+    };
+    let mut fields: Vec<(&'static str, Value)> = vec![
+        ("count", (own_events.0 + own_events.1 + streams).into()),
+        (
+            "input_count",
+            verdicts.iter().map(|v| v.domain_events).sum::<u64>().into(),
+        ),
+        (
+            "warning_count",
+            verdicts.iter().map(|v| v.warnings).sum::<u64>().into(),
+        ),
+        (
+            "error_count",
+            (verdicts.iter().map(|v| v.errors).sum::<u64>() + own_errors).into(),
+        ),
+    ];
+    if !ok {
+        if let Some(c) = worst
+            .filter(|v| v.exit_code == code)
+            .and_then(|v| v.cause.as_ref())
+        {
+            if own.is_none() {
+                fields.push(("caused_by", cause_json(c)));
+            }
+        }
+    }
+    // § 13.1: the direct upstream's identity, omitted when unknown or when
+    // several streams disagree.
+    let ids: Vec<Identity> = verdicts
+        .iter()
+        .map(upstream_identity)
+        .filter(|i| !i.is_empty())
+        .collect();
+    if let Some(first) = ids.first() {
+        if ids.iter().all(|i| i == first) {
+            fields.push(("upstream", identity_json(first)));
+        }
+    }
+    fields.push((
+        "properties",
+        json!({
+            "streams": streams,
+            "violations": own_events.0,
+            "advisories": own_events.1,
+            "exit_code": code,
+        }),
+    ));
+    let s = em.summary(ok, reason, fields).to_vec();
+    sinks.report(&s)
+}
+
+trait AsFdFile {
+    fn as_fd_file(&self) -> io::Result<File>;
+}
+
+impl AsFdFile for io::Stdout {
+    /// An unbuffered handle on fd 1 (a duplicate), so relayed blocks go out
+    /// in one `write` each without an extra copy.
+    fn as_fd_file(&self) -> io::Result<File> {
+        use std::os::fd::AsFd;
+        Ok(File::from(self.as_fd().try_clone_to_owned()?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sanitizes_escapes() {
+        assert_eq!(sanitize("a\u{1b}[31mb\n"), "a\u{FFFD}[31mb\u{FFFD}");
+    }
+}

@@ -1,0 +1,4 @@
+//! One module per subcommand, each with one `run`.
+
+pub mod check;
+pub mod rules;

@@ -1,0 +1,1515 @@
+//! The stream judge: the state machine every stream-reading command shares.
+//!
+//! Feed it lines with [`Judge::line`] (and over-long lines with
+//! [`Judge::long_line`]), drain the findings it produced with
+//! [`Judge::drain`], and call [`Judge::finish`] at end of input for the
+//! [`Verdict`]: outcome, exit code, counts, identity and the § 18 factors.
+//! Memory is bounded: the judge keeps counters and a few small strings, never
+//! lines.
+
+use std::collections::HashMap;
+
+use crate::peek::{self, Kind, Member, Peeker, key_is, object_members, span, unescape};
+use crate::rules::{RuleId, Severity};
+use crate::spec::{self, exit};
+
+/// Options with the same meaning in every command that judges a stream.
+#[derive(Debug, Clone)]
+pub struct JudgeOptions {
+    /// The operation is documented unbounded (§ 4.2): EOF without a summary
+    /// is a clean end.
+    pub unbounded: bool,
+    /// Treat `aoi:summary.partial:true` as a failure (exit 1).
+    pub fail_on_partial: bool,
+    /// Findings of one rule handed out per stream; the rest are only counted.
+    pub per_rule_limit: u64,
+}
+
+impl Default for JudgeOptions {
+    fn default() -> Self {
+        JudgeOptions {
+            unbounded: false,
+            fail_on_partial: false,
+            per_rule_limit: 100,
+        }
+    }
+}
+
+/// One finding: a rule broken (or advised) at a line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finding {
+    pub rule: RuleId,
+    /// 1-based line number; 0 for findings about the stream as a whole.
+    pub line: u64,
+    pub seq: Option<u64>,
+    pub message: String,
+}
+
+/// The identity an AOI stream declares (§ 5).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Identity {
+    pub tool: Option<String>,
+    pub tool_version: Option<String>,
+    pub aoi_version: Option<String>,
+    pub schema_name: Option<String>,
+    pub schema_version: Option<String>,
+}
+
+impl Identity {
+    /// True when no field is known.
+    pub fn is_empty(&self) -> bool {
+        self.tool.is_none()
+            && self.tool_version.is_none()
+            && self.aoi_version.is_none()
+            && self.schema_name.is_none()
+            && self.schema_version.is_none()
+    }
+    /// `(name, value)` pairs of the known fields.
+    pub fn fields(&self) -> Vec<(&'static str, &str)> {
+        let mut v = Vec::new();
+        for (k, f) in [
+            ("tool", &self.tool),
+            ("tool_version", &self.tool_version),
+            ("aoi_version", &self.aoi_version),
+            ("schema_name", &self.schema_name),
+            ("schema_version", &self.schema_version),
+        ] {
+            if let Some(s) = f {
+                v.push((k, s.as_str()));
+            }
+        }
+        v
+    }
+}
+
+/// The retry-critical fields of an error (§ 13.1 `caused_by`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Cause {
+    pub origin: Option<String>,
+    pub category: Option<String>,
+    pub code: Option<String>,
+    pub retryable: Option<bool>,
+    pub retry_after_ms: Option<u64>,
+    pub message: Option<String>,
+    /// Line of the `aoi:error` (0 when taken from `caused_by`).
+    pub line: u64,
+    /// `scope` is `process` (or absent, which defaults to process).
+    pub process_scope: bool,
+}
+
+/// How a stream ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Complete, conforming, `ok:true` (or a clean unbounded end).
+    Ok,
+    /// Conforming, upstream `ok:false`, not retryable.
+    Failed,
+    /// Conforming, upstream failed, retry may help.
+    Retryable,
+    Denied,
+    Timeout,
+    Cancelled,
+    /// EOF without summary, unterminated final line, or an I/O error.
+    Incomplete,
+    /// The stream breaks the contract.
+    Violation,
+}
+
+impl Outcome {
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Ok => "ok",
+            Outcome::Failed => "failed",
+            Outcome::Retryable => "retryable",
+            Outcome::Denied => "denied",
+            Outcome::Timeout => "timeout",
+            Outcome::Cancelled => "cancelled",
+            Outcome::Incomplete => "incomplete",
+            Outcome::Violation => "violation",
+        }
+    }
+    /// The exit status of the shared table.
+    pub fn exit_code(self) -> i32 {
+        match self {
+            Outcome::Ok => exit::OK,
+            Outcome::Failed => exit::FAILED,
+            Outcome::Retryable => exit::TEMPFAIL,
+            Outcome::Denied => exit::NOPERM,
+            Outcome::Timeout => exit::TIMEOUT,
+            Outcome::Cancelled => exit::CANCELLED,
+            Outcome::Incomplete => exit::IOERR,
+            Outcome::Violation => exit::DATAERR,
+        }
+    }
+    /// All outcomes, in severity order (most severe first).
+    pub const ALL: &[Outcome] = &[
+        Outcome::Violation,
+        Outcome::Incomplete,
+        Outcome::Denied,
+        Outcome::Failed,
+        Outcome::Timeout,
+        Outcome::Cancelled,
+        Outcome::Retryable,
+        Outcome::Ok,
+    ];
+}
+
+/// Which § 18 factors the stream alone shows to hold.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Factors {
+    pub typed: bool,
+    pub verifiable: bool,
+    pub versioned: bool,
+    pub composable: bool,
+    pub bounded: bool,
+}
+
+/// What the upstream's terminal summary said.
+#[derive(Debug, Clone, Default)]
+pub struct SummaryInfo {
+    pub line: u64,
+    pub ok: Option<bool>,
+    pub reason: Option<String>,
+    pub partial: bool,
+    pub truncated: bool,
+    pub elapsed_ms: Option<u64>,
+    pub caused_by: Option<Cause>,
+    pub identity: Identity,
+    pub upstream: Option<Identity>,
+}
+
+/// The judge's conclusion on one stream.
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    pub outcome: Outcome,
+    pub exit_code: i32,
+    /// One sentence on why.
+    pub reason: String,
+    pub lines: u64,
+    pub bytes: u64,
+    pub domain_events: u64,
+    pub framework_events: u64,
+    pub warnings: u64,
+    pub errors: u64,
+    pub violations: u64,
+    pub incompletes: u64,
+    pub advisories: u64,
+    pub rule_counts: Vec<(RuleId, u64)>,
+    pub events_by_type: Vec<(String, u64)>,
+    /// Distinct types past the tracking cap, counted together.
+    pub other_types: u64,
+    pub terminated: bool,
+    pub identity: Identity,
+    pub run: Option<String>,
+    pub summary: Option<SummaryInfo>,
+    /// The most severe upstream error, or the summary's `caused_by`: what a
+    /// downstream `caused_by` reproduces.
+    pub cause: Option<Cause>,
+    pub factors: Factors,
+}
+
+/// Distinct event types tracked by name; more are counted as "other".
+const MAX_TYPES: usize = 1024;
+/// Longest upstream string the judge keeps (identity, codes, messages).
+const MAX_KEPT: usize = 1024;
+
+/// The stream-level state machine.
+pub struct Judge {
+    opts: JudgeOptions,
+    peeker: Peeker,
+    pending: Vec<Finding>,
+    rule_counts: Vec<u64>,
+    line_no: u64,
+    bytes: u64,
+    object_lines: u64,
+    domain: u64,
+    framework: u64,
+    warnings: u64,
+    errors: u64,
+    by_type: HashMap<Vec<u8>, u64>,
+    other_types: u64,
+    /// Seq of the current line, for findings.
+    cur_seq: Option<u64>,
+    seq_seen: bool,
+    next_seq: u64,
+    lines_without_seq: u64,
+    first_without_seq: u64,
+    run: Option<Vec<u8>>,
+    run_changed: bool,
+    meta_count: u64,
+    identity: Identity,
+    summary: Option<SummaryInfo>,
+    after_summary: u64,
+    terminated: bool,
+    worst_error: Option<Cause>,
+    io_error: Option<String>,
+}
+
+fn keep(s: &str) -> String {
+    if s.len() <= MAX_KEPT {
+        return s.to_string();
+    }
+    let mut end = MAX_KEPT;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", s.get(..end).unwrap_or_default())
+}
+
+/// A borrowed view of one event's top-level members.
+struct Ev<'a> {
+    line: &'a [u8],
+    members: &'a [Member],
+}
+
+impl<'a> Ev<'a> {
+    fn get(&self, name: &str) -> Option<&'a Member> {
+        self.members
+            .iter()
+            .find(|m| key_is(span(self.line, &m.key), m.key_escaped, name))
+    }
+    fn raw(&self, m: &Member) -> &'a [u8] {
+        span(self.line, &m.value)
+    }
+}
+
+/// The string value of a member, decoded.
+fn str_value(line: &[u8], m: &Member) -> Option<String> {
+    match m.kind {
+        Kind::String { .. } => {
+            let raw = span(line, &m.value);
+            let body = raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default();
+            Some(keep(&unescape(body)))
+        }
+        _ => None,
+    }
+}
+
+/// A non-negative integer literal, if the member is one that fits u64.
+fn uint_value(line: &[u8], m: &Member) -> Option<u64> {
+    match m.kind {
+        Kind::Number { integer: true } => {
+            let raw = span(line, &m.value);
+            if raw.first() == Some(&b'-') {
+                return None;
+            }
+            std::str::from_utf8(raw).ok()?.parse().ok()
+        }
+        _ => None,
+    }
+}
+
+fn bool_value(m: &Member) -> Option<bool> {
+    match m.kind {
+        Kind::True => Some(true),
+        Kind::False => Some(false),
+        _ => None,
+    }
+}
+
+/// Reads the retry-critical fields of an error object (top-level members of
+/// an `aoi:error` line, or of a `caused_by` object).
+fn read_cause(line: &[u8], members: &[Member], line_no: u64) -> Cause {
+    let ev = Ev { line, members };
+    let s = |k: &str| ev.get(k).and_then(|m| str_value(line, m));
+    Cause {
+        origin: s("origin"),
+        category: s("category"),
+        code: s("code"),
+        retryable: ev.get("retryable").and_then(bool_value),
+        retry_after_ms: ev.get("retry_after_ms").and_then(|m| uint_value(line, m)),
+        message: s("message"),
+        line: line_no,
+        process_scope: ev
+            .get("scope")
+            .and_then(|m| str_value(line, m))
+            .is_none_or(|s| s != "item"),
+    }
+}
+
+impl Cause {
+    /// Severity order for picking the error a `caused_by` reproduces: a
+    /// process-scoped error outranks an item-scoped one, and a non-retryable
+    /// one outranks a retryable one (retry cannot help while it stands); the
+    /// first such error wins ties.
+    fn rank(&self) -> u8 {
+        (self.process_scope as u8) * 2 + (self.retryable != Some(true)) as u8
+    }
+}
+
+impl Judge {
+    pub fn new(opts: JudgeOptions) -> Self {
+        Judge {
+            opts,
+            peeker: Peeker::new(),
+            pending: Vec::new(),
+            rule_counts: vec![0; RuleId::ALL.len()],
+            line_no: 0,
+            bytes: 0,
+            object_lines: 0,
+            domain: 0,
+            framework: 0,
+            warnings: 0,
+            errors: 0,
+            by_type: HashMap::new(),
+            other_types: 0,
+            cur_seq: None,
+            seq_seen: false,
+            next_seq: 0,
+            lines_without_seq: 0,
+            first_without_seq: 0,
+            run: None,
+            run_changed: false,
+            meta_count: 0,
+            identity: Identity::default(),
+            summary: None,
+            after_summary: 0,
+            terminated: true,
+            worst_error: None,
+            io_error: None,
+        }
+    }
+
+    /// Findings produced since the last call.
+    pub fn drain(&mut self) -> std::vec::Drain<'_, Finding> {
+        self.pending.drain(..)
+    }
+
+    /// Lines seen so far.
+    pub fn lines(&self) -> u64 {
+        self.line_no
+    }
+
+    fn report(&mut self, rule: RuleId, line: u64, message: String) {
+        let n = &mut self.rule_counts[rule as usize];
+        *n += 1;
+        if *n <= self.opts.per_rule_limit {
+            self.pending.push(Finding {
+                rule,
+                line,
+                seq: if line == self.line_no {
+                    self.cur_seq
+                } else {
+                    None
+                },
+                message,
+            });
+        }
+    }
+
+    fn here(&mut self, rule: RuleId, message: String) {
+        self.report(rule, self.line_no, message);
+    }
+
+    /// Judges one line (without its `\n`); `terminated` is false for a final
+    /// line that lacked its line feed.
+    pub fn line(&mut self, line: &[u8], terminated: bool) {
+        self.line_no += 1;
+        self.bytes += line.len() as u64 + terminated as u64;
+        self.cur_seq = None;
+        if self.summary.is_some() {
+            self.after_summary += 1;
+        }
+        if !terminated {
+            // § 2: discard it and treat the stream as truncated.
+            self.terminated = false;
+            self.here(
+                RuleId::LineUnterminated,
+                format!(
+                    "final line has no line feed ({} bytes discarded)",
+                    line.len()
+                ),
+            );
+            return;
+        }
+        match self.peeker.peek(line) {
+            Err(e) => {
+                let (rule, msg) = if memchr::memchr(0x1b, line).is_some() {
+                    (
+                        RuleId::LineAnsi,
+                        "line contains an ANSI escape (ESC byte)".to_string(),
+                    )
+                } else {
+                    match e.kind {
+                        peek::JsonErrorKind::Empty => (RuleId::LineBlank, "blank line".to_string()),
+                        peek::JsonErrorKind::InvalidUtf8 => (
+                            RuleId::LineInvalidUtf8,
+                            format!("invalid UTF-8 at byte {}", e.offset + 1),
+                        ),
+                        k => {
+                            let what = if line.starts_with(b"\xEF\xBB\xBF") {
+                                "line starts with a UTF-8 byte order mark".to_string()
+                            } else if matches!(line.first(), Some(b'{' | b'[' | b' ' | b'\t')) {
+                                format!("{} at byte {}", k.describe(), e.offset + 1)
+                            } else {
+                                format!(
+                                    "not JSON ({} at byte {}): {}",
+                                    k.describe(),
+                                    e.offset + 1,
+                                    preview(line)
+                                )
+                            };
+                            (RuleId::LineNotJson, what)
+                        }
+                    }
+                };
+                self.summary_order_check(false);
+                self.here(rule, msg);
+            }
+            Ok(()) => {
+                if self.peeker.top != Some(Kind::Object) {
+                    let name = self.peeker.top.map_or("value", Kind::name);
+                    self.summary_order_check(false);
+                    self.here(
+                        RuleId::LineNotObject,
+                        format!("line is a JSON {name}, not an object"),
+                    );
+                    return;
+                }
+                let members = std::mem::take(&mut self.peeker.members);
+                self.event(line, &members);
+                self.peeker.members = members;
+            }
+        }
+    }
+
+    /// Judges an over-long line that was relayed in pieces; `total` is its
+    /// length and `terminated` whether it ended in `\n`.
+    pub fn long_line(&mut self, total: u64, limit: usize, terminated: bool) {
+        self.line_no += 1;
+        self.bytes += total;
+        self.cur_seq = None;
+        if self.summary.is_some() {
+            self.after_summary += 1;
+        }
+        self.summary_order_check(false);
+        if !terminated {
+            self.terminated = false;
+            self.here(
+                RuleId::LineUnterminated,
+                format!("final line has no line feed ({total} bytes discarded)"),
+            );
+            return;
+        }
+        self.here(
+            RuleId::LineTooLong,
+            format!(
+                "line of {total} bytes exceeds --max-line-bytes {limit}; relayed but not validated"
+            ),
+        );
+    }
+
+    /// Reports the first line after the summary (once per stream).
+    fn summary_order_check(&mut self, is_summary: bool) {
+        if self.after_summary == 1 && !is_summary {
+            let at = self.summary.as_ref().map_or(0, |s| s.line);
+            self.here(
+                RuleId::SummaryNotLast,
+                format!("line after the aoi:summary of line {at}"),
+            );
+        }
+    }
+
+    fn event(&mut self, line: &[u8], members: &[Member]) {
+        self.object_lines += 1;
+        let ev = Ev { line, members };
+        // Reserved names: once each (§ 8.1).
+        let mut ty: Option<&Member> = None;
+        let mut env: Option<&Member> = None;
+        for m in members {
+            let k = span(line, &m.key);
+            let slot = if key_is(k, m.key_escaped, "type") {
+                &mut ty
+            } else if key_is(k, m.key_escaped, "aoi") {
+                &mut env
+            } else {
+                continue;
+            };
+            if slot.is_some() {
+                let name = unescape(k).into_owned();
+                self.here(
+                    RuleId::DuplicateReserved,
+                    format!("top-level \"{name}\" appears more than once"),
+                );
+            } else {
+                *slot = Some(m);
+            }
+        }
+        self.envelope(line, env);
+
+        let Some(ty) = ty else {
+            self.summary_order_check(false);
+            self.here(RuleId::TypeMissing, "event has no \"type\"".into());
+            return;
+        };
+        let raw = ev.raw(ty);
+        let Kind::String { escaped } = ty.kind else {
+            self.summary_order_check(false);
+            self.here(
+                RuleId::TypeNotString,
+                format!("\"type\" is a {}, not a string", ty.kind.name()),
+            );
+            return;
+        };
+        let body = raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default();
+        let decoded;
+        let tname: &[u8] = if escaped {
+            decoded = unescape(body).into_owned();
+            decoded.as_bytes()
+        } else {
+            body
+        };
+        let is_summary = tname == b"aoi:summary";
+        self.summary_order_check(is_summary);
+        if let Some(n) = self.by_type.get_mut(tname) {
+            *n += 1;
+        } else if self.by_type.len() < MAX_TYPES {
+            self.by_type.insert(tname.to_vec(), 1);
+        } else {
+            self.other_types += 1;
+        }
+        if !tname.starts_with(b"aoi:") {
+            self.domain += 1;
+            return;
+        }
+        self.framework += 1;
+        let tstr = String::from_utf8_lossy(tname).into_owned();
+        match tname {
+            b"aoi:meta" => self.meta(&ev),
+            b"aoi:summary" => self.summary(&ev),
+            b"aoi:error" => {
+                self.errors += 1;
+                self.error(&ev);
+            }
+            b"aoi:warning" => self.warnings += 1,
+            b"aoi:heartbeat" | b"aoi:plan" | b"aoi:check" | b"aoi:progress" => {}
+            _ => {
+                self.here(
+                    RuleId::UnknownFramework,
+                    format!("unknown framework type \"{}\"", keep(&tstr)),
+                );
+                return;
+            }
+        }
+        if let Some(known) = spec::known_fields(&tstr) {
+            let extra: Vec<String> = members
+                .iter()
+                .map(|m| unescape(span(line, &m.key)).into_owned())
+                .filter(|k| !known.contains(&k.as_str()))
+                .collect();
+            if !extra.is_empty() {
+                let list = extra.iter().map(|k| keep(k)).collect::<Vec<_>>().join(", ");
+                self.here(
+                    RuleId::UnknownField,
+                    format!("{tstr} has fields the spec does not define: {list} (belong in \"properties\")"),
+                );
+            }
+        }
+    }
+
+    /// The `aoi` envelope: object, unique keys, field types, seq and run
+    /// continuity (§ 8.1).
+    fn envelope(&mut self, line: &[u8], env: Option<&Member>) {
+        let mut seq: Option<u64> = None;
+        let mut has_seq = false;
+        let mut run: Option<&[u8]> = None;
+        // A run of the wrong type is a field-type finding, not also "missing".
+        let mut has_run = false;
+        if let Some(env) = env {
+            if env.kind != Kind::Object {
+                self.here(
+                    RuleId::EnvelopeNotObject,
+                    format!("\"aoi\" is a {}, not an object", env.kind.name()),
+                );
+            } else {
+                let obj = span(line, &env.value);
+                let mut seen: [Option<&[u8]>; 8] = [None; 8];
+                let mut nseen = 0;
+                for m in object_members(obj) {
+                    let k = span(obj, &m.key);
+                    let dup = seen.iter().take(nseen).flatten().any(|s| {
+                        if m.key_escaped || s.contains(&b'\\') {
+                            unescape(s) == unescape(k)
+                        } else {
+                            *s == k
+                        }
+                    });
+                    if dup {
+                        self.here(
+                            RuleId::EnvelopeDuplicateKey,
+                            format!("\"aoi.{}\" appears more than once", keep(&unescape(k))),
+                        );
+                        continue;
+                    }
+                    if let Some(slot) = seen.get_mut(nseen) {
+                        *slot = Some(k);
+                        nseen += 1;
+                    }
+                    if key_is(k, m.key_escaped, "seq") {
+                        has_seq = true;
+                        match uint_value(obj, &m) {
+                            Some(v) => seq = Some(v),
+                            None => self.here(
+                                RuleId::EnvelopeFieldType,
+                                format!(
+                                    "aoi.seq is {}, not a non-negative integer",
+                                    preview(span(obj, &m.value))
+                                ),
+                            ),
+                        }
+                    } else if key_is(k, m.key_escaped, "run") {
+                        has_run = true;
+                        match m.kind {
+                            Kind::String { .. } if m.value.len() > 2 => {
+                                run = Some(span(obj, &m.value))
+                            }
+                            _ => self.here(
+                                RuleId::EnvelopeFieldType,
+                                format!(
+                                    "aoi.run is {}, not a non-empty string",
+                                    preview(span(obj, &m.value))
+                                ),
+                            ),
+                        }
+                    } else if key_is(k, m.key_escaped, "t") {
+                        let v = span(obj, &m.value);
+                        if !matches!(m.kind, Kind::Number { .. }) || v.first() == Some(&b'-') {
+                            self.here(
+                                RuleId::EnvelopeFieldType,
+                                format!("aoi.t is {}, not a non-negative number", preview(v)),
+                            );
+                        }
+                    } else if key_is(k, m.key_escaped, "trace_id")
+                        && !matches!(m.kind, Kind::String { .. })
+                    {
+                        self.here(
+                            RuleId::EnvelopeFieldType,
+                            "aoi.trace_id is not a string".into(),
+                        );
+                    }
+                }
+            }
+        }
+        self.cur_seq = seq;
+        // seq: contiguous from 0, on every line once used (§ 8.1).
+        if has_seq {
+            if !self.seq_seen && self.lines_without_seq > 0 {
+                let at = self.first_without_seq;
+                let n = self.lines_without_seq;
+                self.report(
+                    RuleId::SeqMissing,
+                    at,
+                    format!("{n} event line(s) before this one carry no aoi.seq"),
+                );
+            }
+            self.seq_seen = true;
+            if let Some(v) = seq {
+                if v != self.next_seq {
+                    let expected = self.next_seq;
+                    let what = if v > expected {
+                        format!(
+                            "expected aoi.seq {expected}, found {v}: {} line(s) missing",
+                            v - expected
+                        )
+                    } else {
+                        format!("expected aoi.seq {expected}, found {v}: repeated or out of order")
+                    };
+                    self.here(RuleId::SeqGap, what);
+                }
+                self.next_seq = v.saturating_add(1);
+            } else {
+                self.next_seq = self.next_seq.saturating_add(1);
+            }
+            if !has_run {
+                self.here(RuleId::RunMissing, "aoi.seq without aoi.run".into());
+            }
+        } else {
+            if self.seq_seen {
+                let expected = self.next_seq;
+                self.here(
+                    RuleId::SeqMissing,
+                    format!("event has no aoi.seq (expected {expected})"),
+                );
+                self.next_seq = self.next_seq.saturating_add(1);
+            } else if self.lines_without_seq == 0 {
+                self.first_without_seq = self.line_no;
+            }
+            self.lines_without_seq += 1;
+        }
+        if let Some(r) = run {
+            match &self.run {
+                None => self.run = Some(r.to_vec()),
+                Some(first) if first.as_slice() != r && !self.run_changed => {
+                    self.run_changed = true;
+                    let (a, b) = (preview(first), preview(r));
+                    self.here(
+                        RuleId::RunChanged,
+                        format!("aoi.run changed from {a} to {b}"),
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn identity_of(&mut self, ev: &Ev<'_>, what: &str) -> Identity {
+        let mut id = Identity::default();
+        for (name, slot) in [
+            ("tool", &mut id.tool),
+            ("tool_version", &mut id.tool_version),
+            ("aoi_version", &mut id.aoi_version),
+            ("schema_name", &mut id.schema_name),
+            ("schema_version", &mut id.schema_version),
+        ] {
+            if let Some(m) = ev.get(name) {
+                match str_value(ev.line, m) {
+                    Some(s) => *slot = Some(s),
+                    None => self.here(
+                        RuleId::MetaFieldType,
+                        format!("{what}.{name} is a {}, not a string", m.kind.name()),
+                    ),
+                }
+            }
+        }
+        id
+    }
+
+    fn meta(&mut self, ev: &Ev<'_>) {
+        self.meta_count += 1;
+        if self.meta_count > 1 {
+            self.here(
+                RuleId::MetaDuplicate,
+                "second aoi:meta in the stream".into(),
+            );
+            return;
+        }
+        if self.object_lines > 1 {
+            let n = self.object_lines - 1;
+            self.here(
+                RuleId::MetaNotFirst,
+                format!("aoi:meta comes after {n} event(s)"),
+            );
+        }
+        let id = self.identity_of(ev, "aoi:meta");
+        let missing: Vec<&str> = [
+            ("tool", &id.tool),
+            ("tool_version", &id.tool_version),
+            ("aoi_version", &id.aoi_version),
+            ("schema_name", &id.schema_name),
+            ("schema_version", &id.schema_version),
+        ]
+        .iter()
+        .filter(|(_, v)| v.is_none())
+        .map(|(k, _)| *k)
+        .collect();
+        if !missing.is_empty() {
+            self.here(
+                RuleId::MetaIdentity,
+                format!("aoi:meta lacks {}", missing.join(", ")),
+            );
+        }
+        if let Some(v) = &id.aoi_version {
+            let major = v.split(['.', '-']).next().unwrap_or_default();
+            if major != "1" {
+                let hint = if major == "0" {
+                    " (a v0.2 stream: see § 5.2 for the migration)"
+                } else {
+                    ""
+                };
+                self.here(
+                    RuleId::VersionUnsupported,
+                    format!("aoi_version \"{v}\" is not AOI 1.x{hint}"),
+                );
+            }
+        }
+        if let Some(args) = ev.get("args") {
+            let raw = ev.raw(args);
+            if let Some(what) = secret_in_args(raw) {
+                self.here(
+                    RuleId::MetaArgsSecret,
+                    format!("aoi:meta.args echoes a secret: {what}"),
+                );
+            }
+        }
+        self.identity = id;
+    }
+
+    fn summary(&mut self, ev: &Ev<'_>) {
+        if self.summary.is_some() {
+            self.here(
+                RuleId::SummaryDuplicate,
+                "second aoi:summary in the stream".into(),
+            );
+            return;
+        }
+        let line = ev.line;
+        let mut info = SummaryInfo {
+            line: self.line_no,
+            ..SummaryInfo::default()
+        };
+        match ev.get("ok") {
+            Some(m) => match bool_value(m) {
+                Some(b) => info.ok = Some(b),
+                None => self.here(
+                    RuleId::SummaryOk,
+                    format!("\"ok\" is a {}, not a boolean", m.kind.name()),
+                ),
+            },
+            None => self.here(RuleId::SummaryOk, "aoi:summary has no \"ok\"".into()),
+        }
+        let reason = ev.get("reason");
+        match (info.ok, reason) {
+            (_, Some(m)) if !matches!(m.kind, Kind::String { .. }) => self.here(
+                RuleId::SummaryReason,
+                format!("\"reason\" is a {}, not a string", m.kind.name()),
+            ),
+            (Some(false), None) => {
+                self.here(RuleId::SummaryReason, "ok:false without \"reason\"".into())
+            }
+            (Some(false), Some(m)) => {
+                let r = str_value(line, m).unwrap_or_default();
+                if !spec::FAILURE_REASONS.contains(&r.as_str()) {
+                    self.here(
+                        RuleId::SummaryReason,
+                        format!("reason \"{r}\" is not one of failed, cancelled, timeout, denied"),
+                    );
+                }
+                info.reason = Some(r);
+            }
+            (Some(true), Some(m)) => {
+                let r = str_value(line, m).unwrap_or_default();
+                if r != spec::SUCCESS_REASON {
+                    self.here(
+                        RuleId::SummaryReason,
+                        format!("ok:true allows only reason \"skipped\", not \"{r}\""),
+                    );
+                }
+                info.reason = Some(r);
+            }
+            _ => {}
+        }
+        // Counters and flags (§ 8.3, § 15).
+        let counter = |j: &mut Judge, name: &str| -> Option<u64> {
+            let m = ev.get(name)?;
+            let v = uint_value(line, m);
+            if v.is_none() {
+                j.here(
+                    RuleId::SummaryFieldType,
+                    format!(
+                        "{name} is {}, not a non-negative integer",
+                        preview(ev.raw(m))
+                    ),
+                );
+            }
+            v
+        };
+        let event_count = counter(self, "event_count");
+        let count = counter(self, "count");
+        let _ = counter(self, "input_count");
+        let warning_count = counter(self, "warning_count");
+        let error_count = counter(self, "error_count");
+        info.elapsed_ms = counter(self, "elapsed_ms");
+        for (name, slot) in [
+            ("partial", &mut info.partial),
+            ("truncated", &mut info.truncated),
+        ] {
+            if let Some(m) = ev.get(name) {
+                match bool_value(m) {
+                    Some(b) => *slot = b,
+                    None => self.here(
+                        RuleId::SummaryFieldType,
+                        format!("{name} is a {}, not a boolean", m.kind.name()),
+                    ),
+                }
+            }
+        }
+        let cursor = ev.get("next_cursor");
+        if let Some(m) = cursor {
+            if !matches!(m.kind, Kind::String { .. } | Kind::Null) {
+                self.here(
+                    RuleId::SummaryFieldType,
+                    format!("next_cursor is a {}, not a string", m.kind.name()),
+                );
+            }
+        }
+        if info.truncated && !cursor.is_some_and(|m| matches!(m.kind, Kind::String { .. })) {
+            self.here(
+                RuleId::SummaryTruncatedCursor,
+                "truncated:true without next_cursor".into(),
+            );
+        }
+        // Reconciliation (§ 8.3).
+        match event_count {
+            Some(n) if n != self.line_no => {
+                let got = self.line_no;
+                self.here(
+                    RuleId::SummaryEventCount,
+                    format!("event_count is {n} but {got} line(s) were received up to the summary"),
+                );
+            }
+            Some(_) => {}
+            None => {
+                if ev.get("event_count").is_none() {
+                    self.here(
+                        RuleId::SummaryEventCountAbsent,
+                        "aoi:summary has no event_count".into(),
+                    );
+                }
+            }
+        }
+        if let Some(n) = count {
+            if n != self.domain {
+                let d = self.domain;
+                self.here(
+                    RuleId::SummaryCount,
+                    format!("count is {n} but the stream has {d} domain event(s)"),
+                );
+            }
+        }
+        if let Some(n) = warning_count {
+            if n < self.warnings {
+                let w = self.warnings;
+                self.here(
+                    RuleId::SummaryWarningCount,
+                    format!("warning_count is {n} but the stream has {w} aoi:warning line(s)"),
+                );
+            }
+        }
+        if let Some(n) = error_count {
+            if n < self.errors {
+                let e = self.errors;
+                self.here(
+                    RuleId::SummaryErrorCount,
+                    format!("error_count is {n} but the stream has {e} aoi:error line(s)"),
+                );
+            }
+        }
+        // Provenance (§ 13.1).
+        if let Some(m) = ev.get("upstream") {
+            if m.kind == Kind::Object {
+                let obj = ev.raw(m);
+                let inner: Vec<Member> = object_members(obj).collect();
+                let sub = Ev {
+                    line: obj,
+                    members: &inner,
+                };
+                info.upstream = Some(self.identity_of(&sub, "aoi:summary.upstream"));
+            } else {
+                self.here(
+                    RuleId::SummaryUpstream,
+                    format!("upstream is {}; omit it when unknown", m.kind.name()),
+                );
+            }
+        }
+        if let Some(m) = ev.get("caused_by") {
+            if m.kind == Kind::Object {
+                let obj = ev.raw(m);
+                let inner: Vec<Member> = object_members(obj).collect();
+                let sub = Ev {
+                    line: obj,
+                    members: &inner,
+                };
+                if let Some(r) = sub.get("retryable") {
+                    if bool_value(r).is_none() {
+                        self.here(
+                            RuleId::SummaryCausedBy,
+                            "caused_by.retryable is not a boolean".into(),
+                        );
+                    }
+                }
+                if let Some(r) = sub.get("retry_after_ms") {
+                    if uint_value(obj, r).is_none() {
+                        self.here(
+                            RuleId::SummaryCausedBy,
+                            "caused_by.retry_after_ms is not an integer >= 0".into(),
+                        );
+                    } else if sub.get("retryable").and_then(bool_value) == Some(false) {
+                        self.here(
+                            RuleId::SummaryCausedBy,
+                            "caused_by has retry_after_ms with retryable:false".into(),
+                        );
+                    }
+                }
+                info.caused_by = Some(read_cause(obj, &inner, 0));
+            } else {
+                self.here(
+                    RuleId::SummaryCausedBy,
+                    format!("caused_by is a {}, not an object", m.kind.name()),
+                );
+            }
+        }
+        info.identity = self.identity_of(ev, "aoi:summary");
+        if info.identity.tool_version.is_none()
+            || info.identity.aoi_version.is_none()
+            || info.identity.schema_version.is_none()
+        {
+            self.here(
+                RuleId::SummaryIdentity,
+                "aoi:summary lacks the identity triple (tool_version, aoi_version, schema_version)"
+                    .into(),
+            );
+        }
+        self.summary = Some(info);
+    }
+
+    fn error(&mut self, ev: &Ev<'_>) {
+        let line = ev.line;
+        match ev.get("category") {
+            None => self.here(RuleId::ErrorCategory, "aoi:error has no category".into()),
+            Some(m) => match str_value(line, m) {
+                None => self.here(
+                    RuleId::ErrorCategory,
+                    format!("category is a {}, not a string", m.kind.name()),
+                ),
+                Some(c) if c == "partial" => self.here(
+                    RuleId::ErrorCategoryPartial,
+                    "category \"partial\" was removed in v1.0-alpha".into(),
+                ),
+                Some(c) if spec::category_default_retryable(&c).is_none() => {
+                    let hint = if c == "temporary" {
+                        " (v0.2's temporary is now unavailable)"
+                    } else {
+                        ""
+                    };
+                    self.here(
+                        RuleId::ErrorCategoryUnknown,
+                        format!("unrecognised category \"{c}\", routed as internal{hint}"),
+                    )
+                }
+                Some(_) => {}
+            },
+        }
+        match ev.get("code") {
+            None => self.here(RuleId::ErrorCode, "aoi:error has no code".into()),
+            Some(m) => match str_value(line, m) {
+                Some(c) if spec::valid_code(&c) => {}
+                Some(c) => self.here(
+                    RuleId::ErrorCode,
+                    format!("code \"{c}\" does not match [A-Z][A-Z0-9_]*"),
+                ),
+                None => self.here(
+                    RuleId::ErrorCode,
+                    format!("code is a {}, not a string", m.kind.name()),
+                ),
+            },
+        }
+        match ev.get("message") {
+            None => self.here(RuleId::ErrorMessage, "aoi:error has no message".into()),
+            Some(m) => match str_value(line, m) {
+                Some(s) if s.contains(['\n', '\r']) => {
+                    self.here(RuleId::ErrorMessage, "message spans several lines".into())
+                }
+                Some(_) => {}
+                None => self.here(
+                    RuleId::ErrorMessage,
+                    format!("message is a {}, not a string", m.kind.name()),
+                ),
+            },
+        }
+        let retryable = match ev.get("retryable") {
+            None => {
+                self.here(RuleId::ErrorRetryable, "aoi:error has no retryable".into());
+                None
+            }
+            Some(m) => {
+                let b = bool_value(m);
+                if b.is_none() {
+                    self.here(
+                        RuleId::ErrorRetryable,
+                        format!("retryable is a {}, not a boolean", m.kind.name()),
+                    );
+                }
+                b
+            }
+        };
+        if let Some(m) = ev.get("retry_after_ms") {
+            if uint_value(line, m).is_none() {
+                self.here(
+                    RuleId::ErrorRetryAfter,
+                    format!(
+                        "retry_after_ms is {}, not an integer >= 0",
+                        preview(ev.raw(m))
+                    ),
+                );
+            } else if retryable == Some(false) {
+                self.here(
+                    RuleId::ErrorRetryAfter,
+                    "retry_after_ms with retryable:false".into(),
+                );
+            }
+        }
+        if let Some(m) = ev.get("scope") {
+            let s = str_value(line, m);
+            if !s.as_deref().is_some_and(|s| spec::SCOPES.contains(&s)) {
+                self.here(
+                    RuleId::ErrorScope,
+                    format!(
+                        "scope is {}, not \"process\" or \"item\"",
+                        preview(ev.raw(m))
+                    ),
+                );
+            }
+        }
+        let cause = read_cause(line, ev.members, self.line_no);
+        let better = match &self.worst_error {
+            None => true,
+            Some(w) => cause.rank() > w.rank(),
+        };
+        if better {
+            self.worst_error = Some(cause);
+        }
+    }
+
+    /// Records an error reading the input; the stream is then incomplete.
+    pub fn io_error(&mut self, message: String) {
+        self.here(RuleId::InputIo, format!("read error: {message}"));
+        self.io_error = Some(message);
+    }
+
+    /// Closes the stream: the verdict, and the findings not yet drained
+    /// (including the stream-level ones such as `summary.missing`).
+    pub fn finish(mut self) -> (Verdict, Vec<Finding>) {
+        self.cur_seq = None;
+        if self.summary.is_none() && !self.opts.unbounded && self.io_error.is_none() {
+            let what = if self.line_no == 0 {
+                "empty stream: no aoi:summary".to_string()
+            } else {
+                format!(
+                    "EOF after {} line(s) without a terminal aoi:summary",
+                    self.line_no
+                )
+            };
+            self.report(RuleId::SummaryMissing, 0, what);
+        }
+        if self.object_lines > 0 && !self.seq_seen {
+            self.report(
+                RuleId::SeqAbsent,
+                0,
+                "no event carries aoi.seq; the stream cannot claim Verifiable".into(),
+            );
+        }
+        if self.object_lines > 0 && self.meta_count == 0 {
+            self.report(RuleId::MetaMissing, 0, "the stream has no aoi:meta".into());
+        }
+        let count_of = |sev: Severity| -> u64 {
+            RuleId::ALL
+                .iter()
+                .filter(|r| r.severity() == sev)
+                .map(|r| self.rule_counts[*r as usize])
+                .sum()
+        };
+        let violations = count_of(Severity::Violation);
+        let incompletes = count_of(Severity::Incomplete);
+        let advisories = count_of(Severity::Advisory);
+
+        let cause = match &self.summary {
+            Some(s) if s.caused_by.is_some() => s.caused_by.clone(),
+            _ => self.worst_error.clone(),
+        }
+        .map(|mut c| {
+            if c.origin.is_none() {
+                c.origin = self.identity.tool.clone();
+            }
+            c
+        });
+        let retryable = match self.summary.as_ref().and_then(|s| s.caused_by.as_ref()) {
+            Some(cb) if cb.retryable.is_some() => cb.retryable == Some(true),
+            _ => self
+                .worst_error
+                .as_ref()
+                .is_some_and(|e| e.retryable == Some(true)),
+        };
+        let first = |rule_sev: Severity| -> String {
+            RuleId::ALL
+                .iter()
+                .find(|r| r.severity() == rule_sev && self.rule_counts[**r as usize] > 0)
+                .map_or_else(String::new, |r| r.id().to_string())
+        };
+        let (outcome, reason) = if violations > 0 {
+            (
+                Outcome::Violation,
+                format!(
+                    "{violations} contract violation(s), first: {}",
+                    first(Severity::Violation)
+                ),
+            )
+        } else if incompletes > 0 {
+            let why = if !self.terminated {
+                "final line not terminated: the stream was truncated".to_string()
+            } else if let Some(e) = &self.io_error {
+                format!("read error: {e}")
+            } else {
+                "EOF without a terminal aoi:summary: the producer crashed, was killed, or the stream was cut".to_string()
+            };
+            (Outcome::Incomplete, why)
+        } else {
+            match &self.summary {
+                None => (
+                    Outcome::Ok,
+                    "unbounded stream ended without a summary".to_string(),
+                ),
+                Some(s) => match (s.ok, s.reason.as_deref()) {
+                    (Some(true), _) if s.partial && self.opts.fail_on_partial => (
+                        Outcome::Failed,
+                        "ok:true but partial:true (--fail-on-partial)".to_string(),
+                    ),
+                    (Some(true), Some("skipped")) => (Outcome::Ok, "ok:true, skipped".to_string()),
+                    (Some(true), _) if s.partial => {
+                        (Outcome::Ok, "ok:true, partial results".to_string())
+                    }
+                    (Some(true), _) => {
+                        (Outcome::Ok, "complete and conforming, ok:true".to_string())
+                    }
+                    (_, Some("denied")) => (Outcome::Denied, "upstream reason denied".to_string()),
+                    (_, Some("timeout")) => {
+                        (Outcome::Timeout, "upstream reason timeout".to_string())
+                    }
+                    (_, Some("cancelled")) => {
+                        (Outcome::Cancelled, "upstream reason cancelled".to_string())
+                    }
+                    _ if retryable => (
+                        Outcome::Retryable,
+                        "upstream failed; retry may help".to_string(),
+                    ),
+                    _ => (Outcome::Failed, "upstream ok:false".to_string()),
+                },
+            }
+        };
+        let has = |ids: &[RuleId]| ids.iter().any(|r| self.rule_counts[*r as usize] > 0);
+        use RuleId::*;
+        let typed = !has(&[
+            LineBlank,
+            LineNotJson,
+            LineInvalidUtf8,
+            LineAnsi,
+            LineNotObject,
+            LineTooLong,
+            TypeMissing,
+            TypeNotString,
+            DuplicateReserved,
+            UnknownFramework,
+            EnvelopeNotObject,
+            EnvelopeDuplicateKey,
+            EnvelopeFieldType,
+            MetaFieldType,
+            SummaryOk,
+            SummaryReason,
+            SummaryFieldType,
+            SummaryUpstream,
+            SummaryCausedBy,
+            ErrorCategory,
+            ErrorCategoryPartial,
+            ErrorCode,
+            ErrorMessage,
+            ErrorRetryable,
+            ErrorRetryAfter,
+            ErrorScope,
+        ]) && self.object_lines > 0;
+        let verifiable = self.summary.is_some()
+            && self.seq_seen
+            && !has(&[
+                SeqMissing,
+                SeqGap,
+                RunMissing,
+                RunChanged,
+                SummaryEventCount,
+                SummaryEventCountAbsent,
+                SummaryCount,
+                SummaryWarningCount,
+                SummaryErrorCount,
+                SummaryOk,
+                SummaryMissing,
+                LineUnterminated,
+                InputIo,
+            ]);
+        let versioned = self.meta_count > 0
+            && !has(&[
+                MetaIdentity,
+                SummaryIdentity,
+                MetaFieldType,
+                VersionUnsupported,
+            ]);
+        let composable = self.object_lines > 0
+            && !has(&[
+                MetaNotFirst,
+                MetaDuplicate,
+                SummaryNotLast,
+                SummaryDuplicate,
+            ]);
+        let bounded = self.summary.is_some() && !has(&[SummaryTruncatedCursor]);
+        let mut events_by_type: Vec<(String, u64)> = self
+            .by_type
+            .iter()
+            .map(|(k, v)| (String::from_utf8_lossy(k).into_owned(), *v))
+            .collect();
+        events_by_type.sort();
+        let rule_counts = RuleId::ALL
+            .iter()
+            .filter(|r| self.rule_counts[**r as usize] > 0)
+            .map(|r| (*r, self.rule_counts[*r as usize]))
+            .collect();
+        let pending = std::mem::take(&mut self.pending);
+        let verdict = Verdict {
+            outcome,
+            exit_code: outcome.exit_code(),
+            reason,
+            lines: self.line_no,
+            bytes: self.bytes,
+            domain_events: self.domain,
+            framework_events: self.framework,
+            warnings: self.warnings,
+            errors: self.errors,
+            violations,
+            incompletes,
+            advisories,
+            rule_counts,
+            events_by_type,
+            other_types: self.other_types,
+            terminated: self.terminated,
+            identity: self.identity,
+            run: self.run.as_deref().map(|r| {
+                let body = r.get(1..r.len().saturating_sub(1)).unwrap_or_default();
+                keep(&unescape(body))
+            }),
+            summary: self.summary,
+            cause,
+            factors: Factors {
+                typed,
+                verifiable,
+                versioned,
+                composable,
+                bounded,
+            },
+        };
+        (verdict, pending)
+    }
+}
+
+/// A short, printable excerpt of upstream bytes for messages.
+pub fn preview(b: &[u8]) -> String {
+    let s = String::from_utf8_lossy(b.get(..b.len().min(60)).unwrap_or_default());
+    let mut out: String = s
+        .chars()
+        .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
+        .collect();
+    if b.len() > 60 {
+        out.push('…');
+    }
+    out
+}
+
+/// Looks for a secret-looking value in `aoi:meta.args` (§ 11): a flag whose
+/// name contains a sensitive word followed by an unredacted value
+/// (`--token X`, `--token=X`), an object key likewise, or a URL with
+/// credentials or a secret query key. Returns what was found, redacted.
+pub fn secret_in_args(raw: &[u8]) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_slice(raw).ok()?;
+    let sensitive = |name: &str| {
+        let n = name.trim_start_matches('-').to_ascii_lowercase();
+        spec::SECRET_FLAG_WORDS.iter().any(|w| n.contains(w))
+    };
+    let redacted = |val: &str| {
+        let l = val.to_ascii_lowercase();
+        val.is_empty()
+            || val.chars().all(|c| c == '*' || c == 'x' || c == 'X')
+            || l.contains("redact")
+            || (val.starts_with('<') && val.ends_with('>'))
+            || (val.starts_with('[') && val.ends_with(']'))
+    };
+    let url_secret = |val: &str| -> bool {
+        let Some(rest) = val.split_once("://").map(|(_, r)| r) else {
+            return false;
+        };
+        let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+        if authority.contains('@') && authority.split('@').next().is_some_and(|u| u.contains(':')) {
+            return true;
+        }
+        let query = rest.split_once('?').map(|(_, q)| q).unwrap_or_default();
+        query.split('&').any(|kv| {
+            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+            spec::SECRET_QUERY_KEYS.contains(&k.to_ascii_lowercase().as_str()) && !redacted(v)
+        })
+    };
+    match &v {
+        serde_json::Value::Array(items) => {
+            let strs: Vec<&str> = items.iter().filter_map(|i| i.as_str()).collect();
+            for (i, a) in strs.iter().enumerate() {
+                if url_secret(a) {
+                    return Some("a URL with credentials or a secret query parameter".into());
+                }
+                if let Some((flag, val)) = a.split_once('=') {
+                    if flag.starts_with('-') && sensitive(flag) && !redacted(val) {
+                        return Some(format!("{flag}=…"));
+                    }
+                } else if a.starts_with('-') && sensitive(a) {
+                    if let Some(next) = strs.get(i + 1) {
+                        if !next.starts_with('-') && !redacted(next) {
+                            return Some(format!("{a} …"));
+                        }
+                    }
+                }
+            }
+            None
+        }
+        serde_json::Value::Object(map) => {
+            for (k, val) in map {
+                if let Some(s) = val.as_str() {
+                    if url_secret(s) {
+                        return Some("a URL with credentials or a secret query parameter".into());
+                    }
+                    if sensitive(k) && !redacted(s) {
+                        return Some(format!("{k}: …"));
+                    }
+                }
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn judge(input: &str) -> (Verdict, Vec<Finding>) {
+        let mut j = Judge::new(JudgeOptions::default());
+        let mut f = Vec::new();
+        for (l, t) in crate::lines::split_lines(input.as_bytes()) {
+            j.line(l, t);
+            f.extend(j.drain());
+        }
+        let (v, last) = j.finish();
+        f.extend(last);
+        (v, f)
+    }
+
+    #[test]
+    fn conforming_stream_is_ok() {
+        let s = concat!(
+            r#"{"type":"aoi:meta","aoi":{"seq":0,"run":"R"},"tool":"t","tool_version":"1","aoi_version":"1.0-alpha","schema_name":"s","schema_version":"1.0.0"}"#,
+            "\n",
+            r#"{"type":"hit","aoi":{"seq":1,"run":"R"}}"#,
+            "\n",
+            r#"{"type":"aoi:summary","aoi":{"seq":2,"run":"R"},"ok":true,"count":1,"event_count":3,"tool":"t","tool_version":"1","aoi_version":"1.0-alpha","schema_name":"s","schema_version":"1.0.0","truncated":false}"#,
+            "\n"
+        );
+        let (v, f) = judge(s);
+        assert_eq!(f, vec![]);
+        assert_eq!(v.exit_code, 0);
+        assert!(
+            v.factors.typed && v.factors.verifiable && v.factors.versioned && v.factors.composable
+        );
+    }
+
+    #[test]
+    fn secrets() {
+        assert!(secret_in_args(br#"["--token","abc"]"#).is_some());
+        assert!(secret_in_args(br#"["--token=abc"]"#).is_some());
+        assert!(secret_in_args(br#"["--token","***"]"#).is_none());
+        assert!(secret_in_args(br#"["https://u:p@h/x"]"#).is_some());
+        assert!(secret_in_args(br#"["https://h/x?sig=abc"]"#).is_some());
+        assert!(secret_in_args(br#"["--limit","2"]"#).is_none());
+        assert!(secret_in_args(br#"{"api_key":"k"}"#).is_some());
+    }
+}

@@ -1,0 +1,238 @@
+//! The block reader: large reads, memchr line splitting, borrowed slices.
+//!
+//! [`LineReader`] hands out [`Chunk`]s straight from its buffer. A
+//! [`Chunk::Lines`] holds one or more whole lines (each ending in `\n`, except
+//! a final line at EOF that lacks its terminator, § 2); the caller splits it
+//! with [`split_lines`] and can relay the whole chunk with one `write`. A line
+//! longer than the buffer grows the buffer, up to `max_line_bytes`; past that
+//! the line is handed out in [`Chunk::LongPart`] pieces so it can still be
+//! relayed while memory stays bounded.
+
+use std::io::{self, Read};
+
+/// Default upper bound on the bytes of one line that aoi holds in memory.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
+
+/// Size of the first buffer and of each read.
+const BLOCK: usize = 256 * 1024;
+
+/// A piece of input handed out by [`LineReader::next_chunk`].
+#[derive(Debug)]
+pub enum Chunk<'a> {
+    /// Whole lines. Every line ends in `\n` except possibly the last one,
+    /// which then is the unterminated tail of the input.
+    Lines(&'a [u8]),
+    /// A piece of a line longer than the line limit. `end` is true on the
+    /// piece that finishes the line (it then ends in `\n` unless the input
+    /// ended first).
+    LongPart { bytes: &'a [u8], end: bool },
+}
+
+/// Reads blocks from any reader and splits them into line chunks.
+pub struct LineReader<R> {
+    src: R,
+    buf: Vec<u8>,
+    /// Start of unconsumed bytes.
+    start: usize,
+    /// End of valid bytes.
+    end: usize,
+    eof: bool,
+    max_line: usize,
+    /// True while in the middle of an over-long line.
+    in_long: bool,
+}
+
+impl<R: Read> LineReader<R> {
+    /// A reader whose lines may grow to `max_line` bytes before they are
+    /// handed out in pieces.
+    pub fn new(src: R, max_line: usize) -> Self {
+        let max_line = max_line.max(1);
+        LineReader {
+            src,
+            buf: vec![0; BLOCK.min(max_line.saturating_add(1)).max(4096)],
+            start: 0,
+            end: 0,
+            eof: false,
+            max_line,
+            in_long: false,
+        }
+    }
+
+    /// Reads more bytes after `end`; retries on `EINTR`. Returns bytes read.
+    fn fill(&mut self) -> io::Result<usize> {
+        loop {
+            let Some(dst) = self.buf.get_mut(self.end..) else {
+                return Ok(0);
+            };
+            match self.src.read(dst) {
+                Ok(0) => {
+                    self.eof = true;
+                    return Ok(0);
+                }
+                Ok(n) => {
+                    self.end += n;
+                    return Ok(n);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// The next chunk, or `None` at end of input.
+    pub fn next_chunk(&mut self) -> io::Result<Option<Chunk<'_>>> {
+        loop {
+            let pending = self.buf.get(self.start..self.end).unwrap_or_default();
+            if self.in_long {
+                if let Some(nl) = memchr::memchr(b'\n', pending) {
+                    let s = self.start;
+                    self.start += nl + 1;
+                    self.in_long = false;
+                    return Ok(self
+                        .buf
+                        .get(s..s + nl + 1)
+                        .map(|bytes| Chunk::LongPart { bytes, end: true }));
+                }
+                if !pending.is_empty() || self.eof {
+                    let (s, e) = (self.start, self.end);
+                    self.start = 0;
+                    self.end = 0;
+                    if self.eof {
+                        self.in_long = false;
+                    }
+                    if s == e {
+                        // EOF right after a piece: close the line.
+                        return Ok(Some(Chunk::LongPart {
+                            bytes: &[],
+                            end: true,
+                        }));
+                    }
+                    let eof = self.eof;
+                    return Ok(self
+                        .buf
+                        .get(s..e)
+                        .map(|bytes| Chunk::LongPart { bytes, end: eof }));
+                }
+                self.fill()?;
+                continue;
+            }
+            if let Some(last_nl) = memchr::memrchr(b'\n', pending) {
+                let s = self.start;
+                self.start += last_nl + 1;
+                return Ok(self.buf.get(s..s + last_nl + 1).map(Chunk::Lines));
+            }
+            // No complete line buffered.
+            if self.eof {
+                if pending.is_empty() {
+                    return Ok(None);
+                }
+                let (s, e) = (self.start, self.end);
+                self.start = self.end;
+                return Ok(self.buf.get(s..e).map(Chunk::Lines));
+            }
+            let len = self.end - self.start;
+            if len >= self.max_line {
+                // Over the limit: hand out what we hold and stream the rest.
+                self.in_long = true;
+                let (s, e) = (self.start, self.end);
+                self.start = 0;
+                self.end = 0;
+                return Ok(self
+                    .buf
+                    .get(s..e)
+                    .map(|bytes| Chunk::LongPart { bytes, end: false }));
+            }
+            // Make room: move the partial line to the front, grow if full.
+            if self.start > 0 {
+                self.buf.copy_within(self.start..self.end, 0);
+                self.end -= self.start;
+                self.start = 0;
+            }
+            if self.end == self.buf.len() {
+                let want = (self.buf.len() * 2).min(self.max_line.saturating_add(BLOCK));
+                self.buf.resize(want.max(self.buf.len() + 1), 0);
+            }
+            self.fill()?;
+        }
+    }
+}
+
+/// Splits a [`Chunk::Lines`] slice into `(line_without_newline, terminated)`.
+pub fn split_lines(chunk: &[u8]) -> impl Iterator<Item = (&[u8], bool)> {
+    let mut rest = chunk;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        match memchr::memchr(b'\n', rest) {
+            Some(i) => {
+                let (line, tail) = rest.split_at(i);
+                rest = tail.get(1..).unwrap_or_default();
+                Some((line, true))
+            }
+            None => {
+                let line = rest;
+                rest = &[];
+                Some((line, false))
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn collect(input: &[u8], max: usize, cap: usize) -> (Vec<u8>, Vec<(Vec<u8>, bool)>, usize) {
+        let mut r = LineReader::new(input, max);
+        r.buf = vec![0; cap];
+        let mut relay = Vec::new();
+        let mut lines = Vec::new();
+        let mut long = 0;
+        while let Some(c) = r.next_chunk().unwrap() {
+            match c {
+                Chunk::Lines(b) => {
+                    relay.extend_from_slice(b);
+                    for (l, t) in split_lines(b) {
+                        lines.push((l.to_vec(), t));
+                    }
+                }
+                Chunk::LongPart { bytes, end } => {
+                    relay.extend_from_slice(bytes);
+                    if end {
+                        long += 1;
+                    }
+                }
+            }
+        }
+        (relay, lines, long)
+    }
+
+    #[test]
+    fn splits_and_flags_unterminated_tail() {
+        let (relay, lines, long) = collect(b"a\nbb\n\nccc", 100, 4);
+        assert_eq!(relay, b"a\nbb\n\nccc");
+        assert_eq!(
+            lines,
+            vec![
+                (b"a".to_vec(), true),
+                (b"bb".to_vec(), true),
+                (b"".to_vec(), true),
+                (b"ccc".to_vec(), false)
+            ]
+        );
+        assert_eq!(long, 0);
+    }
+
+    #[test]
+    fn long_lines_are_streamed() {
+        let mut input = vec![b'x'; 50];
+        input.push(b'\n');
+        input.extend_from_slice(b"ok\n");
+        input.extend(vec![b'y'; 30]);
+        let (relay, lines, long) = collect(&input, 10, 4);
+        assert_eq!(relay, input);
+        assert_eq!(lines, vec![(b"ok".to_vec(), true)]);
+        assert_eq!(long, 2);
+    }
+}

@@ -1,0 +1,34 @@
+//! The `aoi` binary: parse arguments, dispatch, map the result to an exit code once.
+
+use std::process::ExitCode;
+
+use aoi::cli::{Cli, Command};
+use aoi::cmd;
+use aoi::spec::exit;
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            // --help and --version are not errors; every usage error is 64.
+            let code = if e.use_stderr() {
+                exit::USAGE
+            } else {
+                exit::OK
+            };
+            let _ = e.print();
+            return ExitCode::from(code as u8);
+        }
+    };
+    // A bug must surface as exit 70 with one line, never a backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("aoi: internal error: {info}");
+    }));
+    let result = std::panic::catch_unwind(|| match &cli.command {
+        Command::Check(a) => cmd::check::run(a),
+        Command::Rules(a) => cmd::rules::run(a),
+    });
+    let code = result.unwrap_or(exit::SOFTWARE);
+    ExitCode::from(code.clamp(0, 255) as u8)
+}

@@ -1,0 +1,701 @@
+//! One pass over a line: strict RFC 8259 validation plus the envelope peek.
+//!
+//! [`Peeker::peek`] validates one line as a single JSON text (UTF-8, no raw
+//! control characters in strings, the escape and number grammar, nothing
+//! after the value) without recursion, so nesting depth is bounded only by
+//! the line length. In the same pass it records the top-level members of an
+//! object as borrowed spans (key, value, kind). Nothing is allocated per line
+//! once the peeker's buffers have warmed up.
+//!
+//! aoi is deliberately stricter than RFC 8259 in one place: a `\u` escape
+//! that encodes a lone UTF-16 surrogate is rejected (`i_` cases of the JSON
+//! test suite; serde_json does the same), because such a string has no
+//! Unicode value and parsers disagree on what it becomes.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+/// Why a line is not valid JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonErrorKind {
+    /// The bytes are not UTF-8.
+    InvalidUtf8,
+    /// The line holds nothing but whitespace.
+    Empty,
+    /// A raw control character (U+0000–U+001F) inside a string.
+    ControlInString,
+    /// A backslash escape that JSON does not define.
+    BadEscape,
+    /// A `\u` escape naming a lone surrogate.
+    LoneSurrogate,
+    /// A number that breaks the grammar (leading zero, lone `-`, `1.`, …).
+    BadNumber,
+    /// A byte where no JSON token can start or continue.
+    Unexpected,
+    /// The line ended inside a value.
+    Truncated,
+    /// Bytes after the complete JSON value.
+    TrailingContent,
+}
+
+impl JsonErrorKind {
+    /// A short description for messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            JsonErrorKind::InvalidUtf8 => "invalid UTF-8",
+            JsonErrorKind::Empty => "empty line",
+            JsonErrorKind::ControlInString => "raw control character in a string",
+            JsonErrorKind::BadEscape => "invalid escape sequence",
+            JsonErrorKind::LoneSurrogate => "\\u escape of a lone UTF-16 surrogate",
+            JsonErrorKind::BadNumber => "invalid number",
+            JsonErrorKind::Unexpected => "unexpected character",
+            JsonErrorKind::Truncated => "line ends inside a JSON value",
+            JsonErrorKind::TrailingContent => "content after the JSON value",
+        }
+    }
+}
+
+/// A validation failure at a byte offset within the line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JsonError {
+    pub kind: JsonErrorKind,
+    pub offset: usize,
+}
+
+/// The kind of a JSON value, as far as the rules need it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Object,
+    Array,
+    /// A string; `escaped` is true when it contains a backslash escape.
+    String {
+        escaped: bool,
+    },
+    /// A number; `integer` is true when it has neither fraction nor exponent.
+    Number {
+        integer: bool,
+    },
+    True,
+    False,
+    Null,
+}
+
+impl Kind {
+    /// The JSON type name, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Object => "object",
+            Kind::Array => "array",
+            Kind::String { .. } => "string",
+            Kind::Number { .. } => "number",
+            Kind::True | Kind::False => "boolean",
+            Kind::Null => "null",
+        }
+    }
+}
+
+/// One member of an object: spans into the line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member {
+    /// The key's bytes between the quotes, still escaped.
+    pub key: Range<usize>,
+    pub key_escaped: bool,
+    /// The whole value (for strings: including the quotes).
+    pub value: Range<usize>,
+    pub kind: Kind,
+}
+
+/// Reusable validator state.
+#[derive(Default)]
+pub struct Peeker {
+    stack: Vec<u8>,
+    /// Top-level members of the last line peeked (empty if not an object).
+    pub members: Vec<Member>,
+    /// Kind of the last line's top-level value.
+    pub top: Option<Kind>,
+}
+
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// Index of the first byte in `w` (little-endian word) that is `"`, `\` or
+/// below 0x20, if any. Each term has false positives only above a true hit,
+/// so the lowest set bit is exact.
+#[inline(always)]
+fn special_in_word(w: u64) -> Option<usize> {
+    let q = w ^ (LO * b'"' as u64);
+    let b = w ^ (LO * b'\\' as u64);
+    let m =
+        (q.wrapping_sub(LO) & !q) | (b.wrapping_sub(LO) & !b) | (w.wrapping_sub(LO * 0x20) & !w);
+    let m = m & HI;
+    if m == 0 {
+        None
+    } else {
+        Some((m.trailing_zeros() / 8) as usize)
+    }
+}
+
+#[inline(always)]
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+#[inline(always)]
+fn skip_ws(s: &[u8], mut i: usize) -> usize {
+    while let Some(&b) = s.get(i) {
+        if !is_ws(b) {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+fn hex4(s: &[u8], i: usize) -> Option<u16> {
+    let h = s.get(i..i + 4)?;
+    let mut v: u16 = 0;
+    for &c in h {
+        let d = (c as char).to_digit(16)?;
+        v = (v << 4) | d as u16;
+    }
+    Some(v)
+}
+
+fn err(kind: JsonErrorKind, offset: usize) -> JsonError {
+    JsonError { kind, offset }
+}
+
+/// Scans a string whose opening quote is at `i`. Returns the index after the
+/// closing quote and whether the string contained escapes.
+#[inline]
+fn scan_string(s: &[u8], i: usize) -> Result<(usize, bool), JsonError> {
+    let mut j = i + 1;
+    let mut escaped = false;
+    loop {
+        // Word-at-a-time fast path over plain string bytes.
+        while let Some(chunk) = s.get(j..j + 8) {
+            let mut a = [0u8; 8];
+            a.copy_from_slice(chunk);
+            match special_in_word(u64::from_le_bytes(a)) {
+                None => j += 8,
+                Some(k) => {
+                    j += k;
+                    break;
+                }
+            }
+        }
+        let Some(&c) = s.get(j) else {
+            return Err(err(JsonErrorKind::Truncated, j));
+        };
+        match c {
+            b'"' => return Ok((j + 1, escaped)),
+            b'\\' => {
+                escaped = true;
+                match s.get(j + 1) {
+                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => j += 2,
+                    Some(b'u') => {
+                        let Some(u) = hex4(s, j + 2) else {
+                            return Err(err(JsonErrorKind::BadEscape, j));
+                        };
+                        if (0xD800..0xDC00).contains(&u) {
+                            // High surrogate: a low one must follow.
+                            let low = if s.get(j + 6) == Some(&b'\\') && s.get(j + 7) == Some(&b'u')
+                            {
+                                hex4(s, j + 8)
+                            } else {
+                                None
+                            };
+                            match low {
+                                Some(l) if (0xDC00..0xE000).contains(&l) => j += 12,
+                                _ => return Err(err(JsonErrorKind::LoneSurrogate, j)),
+                            }
+                        } else if (0xDC00..0xE000).contains(&u) {
+                            return Err(err(JsonErrorKind::LoneSurrogate, j));
+                        } else {
+                            j += 6;
+                        }
+                    }
+                    None => return Err(err(JsonErrorKind::Truncated, j)),
+                    Some(_) => return Err(err(JsonErrorKind::BadEscape, j)),
+                }
+            }
+            c if c < 0x20 => return Err(err(JsonErrorKind::ControlInString, j)),
+            _ => j += 1,
+        }
+    }
+}
+
+/// Scans a number starting at `i`; returns the end and whether it is an
+/// integer literal.
+#[inline]
+fn scan_number(s: &[u8], i: usize) -> Result<(usize, bool), JsonError> {
+    let mut j = i;
+    if s.get(j) == Some(&b'-') {
+        j += 1;
+    }
+    match s.get(j) {
+        Some(b'0') => j += 1,
+        Some(b'1'..=b'9') => {
+            j += 1;
+            while matches!(s.get(j), Some(b'0'..=b'9')) {
+                j += 1;
+            }
+        }
+        _ => return Err(err(JsonErrorKind::BadNumber, j)),
+    }
+    let mut integer = true;
+    if s.get(j) == Some(&b'.') {
+        integer = false;
+        j += 1;
+        if !matches!(s.get(j), Some(b'0'..=b'9')) {
+            return Err(err(JsonErrorKind::BadNumber, j));
+        }
+        while matches!(s.get(j), Some(b'0'..=b'9')) {
+            j += 1;
+        }
+    }
+    if matches!(s.get(j), Some(b'e' | b'E')) {
+        integer = false;
+        j += 1;
+        if matches!(s.get(j), Some(b'+' | b'-')) {
+            j += 1;
+        }
+        if !matches!(s.get(j), Some(b'0'..=b'9')) {
+            return Err(err(JsonErrorKind::BadNumber, j));
+        }
+        while matches!(s.get(j), Some(b'0'..=b'9')) {
+            j += 1;
+        }
+    }
+    // A digit run straight after a leading zero (`01`) is not a number.
+    if matches!(s.get(j), Some(b'0'..=b'9')) {
+        return Err(err(JsonErrorKind::BadNumber, j));
+    }
+    Ok((j, integer))
+}
+
+fn scan_literal(s: &[u8], i: usize, lit: &[u8]) -> Result<usize, JsonError> {
+    match s.get(i..i + lit.len()) {
+        Some(w) if w == lit => Ok(i + lit.len()),
+        Some(_) => Err(err(JsonErrorKind::Unexpected, i)),
+        None => {
+            // A prefix of the literal that runs to the end is a truncation.
+            let tail = s.get(i..).unwrap_or_default();
+            if lit.starts_with(tail) {
+                Err(err(JsonErrorKind::Truncated, s.len()))
+            } else {
+                Err(err(JsonErrorKind::Unexpected, i))
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// A value must come (after `:` or `,` in an array, or at the start).
+    Value,
+    /// After `[`: a value or `]`.
+    ValueOrEnd,
+    /// After `{`: a key or `}`.
+    KeyOrEnd,
+    /// After `,` in an object: a key.
+    Key,
+    /// After a complete value.
+    After,
+}
+
+impl Peeker {
+    /// A fresh peeker.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Validates `s` as one JSON text and records its top-level members.
+    pub fn peek(&mut self, s: &[u8]) -> Result<(), JsonError> {
+        self.members.clear();
+        self.stack.clear();
+        self.top = None;
+        if let Err(e) = std::str::from_utf8(s) {
+            return Err(err(JsonErrorKind::InvalidUtf8, e.valid_up_to()));
+        }
+        let mut i = skip_ws(s, 0);
+        if i == s.len() {
+            return Err(err(JsonErrorKind::Empty, i));
+        }
+        let mut state = State::Value;
+        // Pending top-level member: key span, escaped flag, value start, kind.
+        let mut pending: Option<(Range<usize>, bool, usize, Kind)> = None;
+        loop {
+            match state {
+                State::Value | State::ValueOrEnd => {
+                    i = skip_ws(s, i);
+                    let Some(&c) = s.get(i) else {
+                        return Err(err(JsonErrorKind::Truncated, i));
+                    };
+                    let depth = self.stack.len();
+                    let start = i;
+                    let kind;
+                    match c {
+                        b'{' => {
+                            self.stack.push(b'{');
+                            i += 1;
+                            state = State::KeyOrEnd;
+                            kind = Kind::Object;
+                        }
+                        b'[' => {
+                            self.stack.push(b'[');
+                            i += 1;
+                            state = State::ValueOrEnd;
+                            kind = Kind::Array;
+                        }
+                        b']' if state == State::ValueOrEnd => {
+                            self.stack.pop();
+                            i += 1;
+                            state = State::After;
+                            self.close_member(&mut pending, i);
+                            continue;
+                        }
+                        b'"' => {
+                            let (e, escaped) = scan_string(s, i)?;
+                            i = e;
+                            state = State::After;
+                            kind = Kind::String { escaped };
+                        }
+                        b'-' | b'0'..=b'9' => {
+                            let (e, integer) = scan_number(s, i)?;
+                            i = e;
+                            state = State::After;
+                            kind = Kind::Number { integer };
+                        }
+                        b't' => {
+                            i = scan_literal(s, i, b"true")?;
+                            state = State::After;
+                            kind = Kind::True;
+                        }
+                        b'f' => {
+                            i = scan_literal(s, i, b"false")?;
+                            state = State::After;
+                            kind = Kind::False;
+                        }
+                        b'n' => {
+                            i = scan_literal(s, i, b"null")?;
+                            state = State::After;
+                            kind = Kind::Null;
+                        }
+                        _ => return Err(err(JsonErrorKind::Unexpected, i)),
+                    }
+                    if depth == 0 {
+                        self.top = Some(kind);
+                    } else if depth == 1 {
+                        if let Some(p) = pending.as_mut() {
+                            p.2 = start;
+                            p.3 = kind;
+                        }
+                    }
+                    if state == State::After {
+                        self.close_member(&mut pending, i);
+                    }
+                }
+                State::KeyOrEnd | State::Key => {
+                    i = skip_ws(s, i);
+                    match s.get(i) {
+                        Some(b'"') => {
+                            let (e, escaped) = scan_string(s, i)?;
+                            if self.stack.len() == 1 {
+                                pending = Some((i + 1..e - 1, escaped, e, Kind::Null));
+                            }
+                            i = skip_ws(s, e);
+                            match s.get(i) {
+                                Some(b':') => i += 1,
+                                Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
+                                None => return Err(err(JsonErrorKind::Truncated, i)),
+                            }
+                            state = State::Value;
+                        }
+                        Some(b'}') if state == State::KeyOrEnd => {
+                            self.stack.pop();
+                            i += 1;
+                            state = State::After;
+                            self.close_member(&mut pending, i);
+                        }
+                        Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
+                        None => return Err(err(JsonErrorKind::Truncated, i)),
+                    }
+                }
+                State::After => {
+                    let Some(&top) = self.stack.last() else {
+                        i = skip_ws(s, i);
+                        if i != s.len() {
+                            return Err(err(JsonErrorKind::TrailingContent, i));
+                        }
+                        return Ok(());
+                    };
+                    i = skip_ws(s, i);
+                    match (s.get(i), top) {
+                        (Some(b','), b'{') => {
+                            i += 1;
+                            state = State::Key;
+                        }
+                        (Some(b','), _) => {
+                            i += 1;
+                            state = State::Value;
+                        }
+                        (Some(b'}'), b'{') | (Some(b']'), b'[') => {
+                            self.stack.pop();
+                            i += 1;
+                            self.close_member(&mut pending, i);
+                        }
+                        (Some(_), _) => return Err(err(JsonErrorKind::Unexpected, i)),
+                        (None, _) => return Err(err(JsonErrorKind::Truncated, i)),
+                    }
+                }
+            }
+        }
+    }
+
+    /// Records the pending top-level member once its value has ended, i.e.
+    /// once the stack is back at depth 1.
+    #[inline(always)]
+    fn close_member(
+        &mut self,
+        pending: &mut Option<(Range<usize>, bool, usize, Kind)>,
+        end: usize,
+    ) {
+        if self.stack.len() == 1 {
+            if let Some((key, key_escaped, start, kind)) = pending.take() {
+                self.members.push(Member {
+                    key,
+                    key_escaped,
+                    value: start..end,
+                    kind,
+                });
+            }
+        }
+    }
+}
+
+/// Iterates the members of an object value that has already been validated
+/// (a span handed out by [`Peeker::peek`]). Nested containers are skipped
+/// with a depth counter; strings are skipped quote to quote.
+pub fn object_members(s: &[u8]) -> impl Iterator<Item = Member> + '_ {
+    let mut i = skip_ws(s, 0);
+    if s.get(i) == Some(&b'{') {
+        i += 1;
+    } else {
+        i = s.len();
+    }
+    std::iter::from_fn(move || {
+        i = skip_ws(s, i);
+        if s.get(i) == Some(&b',') {
+            i = skip_ws(s, i + 1);
+        }
+        if s.get(i) != Some(&b'"') {
+            return None;
+        }
+        let (ke, key_escaped) = scan_string(s, i).ok()?;
+        let key = i + 1..ke - 1;
+        i = skip_ws(s, ke);
+        if s.get(i) != Some(&b':') {
+            return None;
+        }
+        i = skip_ws(s, i + 1);
+        let start = i;
+        let c = *s.get(i)?;
+        let kind = match c {
+            b'{' | b'[' => {
+                let mut depth = 0usize;
+                loop {
+                    match s.get(i)? {
+                        b'"' => {
+                            i = scan_string(s, i).ok()?.0;
+                            continue;
+                        }
+                        b'{' | b'[' => depth += 1,
+                        b'}' | b']' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                i += 1;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                if c == b'{' { Kind::Object } else { Kind::Array }
+            }
+            b'"' => {
+                let (e, escaped) = scan_string(s, i).ok()?;
+                i = e;
+                Kind::String { escaped }
+            }
+            b't' => {
+                i += 4;
+                Kind::True
+            }
+            b'f' => {
+                i += 5;
+                Kind::False
+            }
+            b'n' => {
+                i += 4;
+                Kind::Null
+            }
+            _ => {
+                let (e, integer) = scan_number(s, i).ok()?;
+                i = e;
+                Kind::Number { integer }
+            }
+        };
+        Some(Member {
+            key,
+            key_escaped,
+            value: start..i,
+            kind,
+        })
+    })
+}
+
+/// Decodes the escapes of a validated JSON string body (without quotes).
+pub fn unescape(raw: &[u8]) -> Cow<'_, str> {
+    if !raw.contains(&b'\\') {
+        return String::from_utf8_lossy(raw);
+    }
+    let mut out = String::with_capacity(raw.len());
+    let mut i = 0;
+    while let Some(&c) = raw.get(i) {
+        if c != b'\\' {
+            let next = memchr::memchr(b'\\', raw.get(i..).unwrap_or_default())
+                .map_or(raw.len(), |k| i + k);
+            out.push_str(&String::from_utf8_lossy(
+                raw.get(i..next).unwrap_or_default(),
+            ));
+            i = next;
+            continue;
+        }
+        let e = raw.get(i + 1).copied().unwrap_or(b'\\');
+        i += 2;
+        match e {
+            b'b' => out.push('\u{8}'),
+            b'f' => out.push('\u{c}'),
+            b'n' => out.push('\n'),
+            b'r' => out.push('\r'),
+            b't' => out.push('\t'),
+            b'u' => {
+                let u = hex4(raw, i).unwrap_or(0xFFFD);
+                i += 4;
+                let cp = if (0xD800..0xDC00).contains(&u) {
+                    let l = hex4(raw, i + 2).unwrap_or(0);
+                    i += 6;
+                    0x10000
+                        + (((u as u32) - 0xD800) << 10)
+                        + ((l as u32).wrapping_sub(0xDC00) & 0x3FF)
+                } else {
+                    u as u32
+                };
+                out.push(char::from_u32(cp).unwrap_or('\u{FFFD}'));
+            }
+            other => out.push(other as char),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The line's bytes for `r`, empty if out of range.
+#[inline]
+pub fn span<'a>(line: &'a [u8], r: &Range<usize>) -> &'a [u8] {
+    line.get(r.clone()).unwrap_or_default()
+}
+
+/// True when the (escaped) key `raw` equals `name`.
+#[inline]
+pub fn key_is(raw: &[u8], escaped: bool, name: &str) -> bool {
+    if escaped {
+        unescape(raw) == name
+    } else {
+        raw == name.as_bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(s: &str) -> bool {
+        Peeker::new().peek(s.as_bytes()).is_ok()
+    }
+
+    #[test]
+    fn grammar() {
+        for good in [
+            r#"{}"#,
+            r#"{"a":1}"#,
+            r#" { "a" : [ 1 , 2.5e-3 , -0 , true , false , null , "x\"\u00e9\ud83d\ude00" ] } "#,
+            r#"[]"#,
+            r#""s""#,
+            "0",
+            "{\"a\":\"é€😀\"}\r",
+        ] {
+            assert!(ok(good), "{good}");
+        }
+        for bad in [
+            "",
+            "  ",
+            "{",
+            "{\"a\"}",
+            "{\"a\":}",
+            "{\"a\":1,}",
+            "[1,]",
+            "01",
+            "1.",
+            "-",
+            "1e",
+            ".5",
+            "{\"a\":1}x",
+            "\"\\x\"",
+            "\"\\ud800\"",
+            "\"\\udc00\"",
+            "\"a\u{1}\"",
+            "tru",
+            "nul",
+            "{'a':1}",
+            "[1 2]",
+            "{\"a\" 1}",
+            "\u{feff}{}",
+        ] {
+            assert!(!ok(bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn deep_nesting_does_not_recurse() {
+        let mut s = "[".repeat(200_000);
+        s.push_str(&"]".repeat(200_000));
+        assert!(ok(&s));
+        let s = "[".repeat(200_000);
+        assert!(!ok(&s));
+    }
+
+    #[test]
+    fn records_top_level_members() {
+        let line = br#"{"type":"hit","aoi":{"seq":3,"run":"R"},"n":[1,{"x":2}],"s":"a\"b"}"#;
+        let mut p = Peeker::new();
+        p.peek(line).unwrap();
+        let keys: Vec<_> = p.members.iter().map(|m| span(line, &m.key)).collect();
+        assert_eq!(keys, [&b"type"[..], b"aoi", b"n", b"s"]);
+        assert_eq!(span(line, &p.members[1].value), br#"{"seq":3,"run":"R"}"#);
+        assert_eq!(span(line, &p.members[2].value), br#"[1,{"x":2}]"#);
+        assert_eq!(p.members[3].kind, Kind::String { escaped: true });
+        let inner: Vec<_> = object_members(span(line, &p.members[1].value))
+            .map(|m| (m.key.clone(), m.kind))
+            .collect();
+        assert_eq!(inner.len(), 2);
+        assert_eq!(inner[0].1, Kind::Number { integer: true });
+    }
+
+    #[test]
+    fn unescapes() {
+        assert_eq!(unescape(br"a\u00e9\n\ud83d\ude00"), "a\u{e9}\n\u{1F600}");
+        assert!(key_is(br"\u0074ype", true, "type"));
+    }
+}

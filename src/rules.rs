@@ -1,0 +1,266 @@
+//! The rule catalog: every finding the stream judge can report.
+//!
+//! Ids are stable: scripts and reports key on them. A rule's severity says
+//! what it does to the verdict: a [`Severity::Violation`] breaks the
+//! contract (exit 65), [`Severity::Incomplete`] means the stream was cut
+//! short (exit 74), and an [`Severity::Advisory`] is a SHOULD-level finding
+//! that is reported but never fails a stream.
+//!
+//! Where the spec leaves a choice open, the rule's `doc` says what aoi
+//! decided; `docs/rules.md` is generated from this table.
+
+/// What a finding does to the verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Advisory,
+    Incomplete,
+    Violation,
+}
+
+impl Severity {
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Advisory => "advisory",
+            Severity::Incomplete => "incomplete",
+            Severity::Violation => "violation",
+        }
+    }
+}
+
+/// One entry of the catalog.
+#[derive(Debug)]
+pub struct Rule {
+    pub id: &'static str,
+    pub severity: Severity,
+    /// Spec section(s), e.g. `§ 8.1`.
+    pub spec: &'static str,
+    /// What the rule requires and what aoi decided where the spec is open.
+    pub doc: &'static str,
+    /// What to do about a finding.
+    pub hint: &'static str,
+}
+
+use Severity::*;
+
+macro_rules! catalog {
+    ($($name:ident = $id:literal, $sev:ident, $spec:literal, $doc:literal, $hint:literal;)*) => {
+        /// Rule identifiers, one per catalog entry.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[allow(non_camel_case_types)]
+        pub enum RuleId { $($name,)* }
+
+        /// The whole catalog, in a stable order.
+        pub const RULES: &[Rule] = &[
+            $(Rule { id: $id, severity: $sev, spec: $spec, doc: $doc, hint: $hint },)*
+        ];
+
+        impl RuleId {
+            /// Every rule id, in catalog order.
+            pub const ALL: &[RuleId] = &[$(RuleId::$name,)*];
+        }
+    };
+}
+
+catalog! {
+    LineBlank = "line.blank", Violation, "§ 2",
+        "Every line is one complete JSON object; an empty or whitespace-only line is not.",
+        "remove blank lines from machine-mode stdout";
+    LineNotJson = "line.not-json", Violation, "§ 2",
+        "Every line is strict RFC 8259 JSON: escape and number grammar, no raw control characters in strings, nothing after the value. A `\\u` escape of a lone surrogate is rejected (aoi is stricter than RFC 8259 here, as serde_json is).",
+        "machine-mode stdout must carry only JSON events; send prose and logs to stderr";
+    LineInvalidUtf8 = "line.invalid-utf8", Violation, "§ 2",
+        "Machine-mode stdout is UTF-8.",
+        "emit UTF-8; escape binary data inside JSON strings";
+    LineAnsi = "line.ansi", Violation, "§ 2",
+        "Machine-mode stdout never carries ANSI escape sequences or colour (a raw ESC byte on a line).",
+        "disable colour in machine mode";
+    LineNotObject = "line.not-object", Violation, "§ 2",
+        "Each line is a JSON object; other JSON values (arrays, strings, numbers) are not events.",
+        "wrap the value in an event object with a `type`";
+    LineUnterminated = "line.unterminated", Incomplete, "§ 2",
+        "A final line without a line feed is a truncated event, not a complete one; it is discarded and the stream is truncated.",
+        "end every event, including the summary, with \\n; a missing terminator usually means the producer was killed";
+    LineTooLong = "line.too-long", Violation, "aoi",
+        "A line longer than --max-line-bytes cannot be validated; it is still relayed in full, but counted as a violation.",
+        "raise --max-line-bytes if such lines are intended";
+    TypeMissing = "event.type-missing", Violation, "§ 2, § 8.1",
+        "Every event has a top-level `type`.",
+        "add a `type` member to every event";
+    TypeNotString = "event.type-not-string", Violation, "§ 8.1",
+        "`type` is a string discriminator.",
+        "emit `type` as a string";
+    DuplicateReserved = "event.duplicate-reserved-key", Violation, "§ 8.1",
+        "The two reserved top-level names, `type` and `aoi`, appear at most once per event (JSON parsers disagree about which duplicate wins).",
+        "emit each of `type` and `aoi` once";
+    UnknownFramework = "event.unknown-framework-type", Violation, "§ 8.2, § 13",
+        "The `aoi:` namespace is closed; a consumer must not report success on a stream with an `aoi:` type it did not interpret.",
+        "use one of aoi:meta, aoi:summary, aoi:warning, aoi:error, aoi:heartbeat, aoi:plan, aoi:check, aoi:progress";
+    UnknownField = "event.unknown-field", Advisory, "§ 8.1",
+        "Tool-specific additions to a framework event go in `properties`, not at the top level. Checked for aoi:meta, aoi:summary, aoi:error, aoi:warning (read with the aoi:error field set) and aoi:check; the spec defines no field set for the others.",
+        "move tool-specific fields into `properties`";
+    EnvelopeNotObject = "envelope.not-object", Violation, "§ 8.1",
+        "The reserved `aoi` member, when present, is an object.",
+        "emit the envelope as \"aoi\":{\"seq\":N,\"run\":\"…\"}";
+    EnvelopeDuplicateKey = "envelope.duplicate-key", Violation, "§ 8.1",
+        "Keys inside `aoi` are unique.",
+        "emit each envelope field once";
+    EnvelopeFieldType = "envelope.field-type", Violation, "§ 8.1",
+        "`aoi.seq` is a non-negative integer literal, `aoi.run` a non-empty string, `aoi.t` a non-negative number, `aoi.trace_id` a string.",
+        "fix the envelope field's type";
+    SeqAbsent = "seq.absent", Advisory, "§ 8.1, § 18",
+        "`aoi.seq` is SHOULD; without it the stream cannot claim Verifiable and middle-of-stream loss is undetectable.",
+        "emit \"aoi\":{\"seq\":N,\"run\":\"…\"} on every line";
+    SeqMissing = "seq.missing", Violation, "§ 8.1",
+        "Once a stream carries `aoi.seq`, every event carries it: one per emitted line.",
+        "emit seq on every line, framework events included";
+    SeqGap = "seq.gap", Violation, "§ 8.1",
+        "`aoi.seq` counts from 0 with no gaps or repeats. After a mismatch aoi resynchronises on the seq it found, so one lost line is one finding.",
+        "lines were lost or reordered between producer and consumer (elided output, a dropped write, interleaved runs)";
+    RunMissing = "run.missing", Violation, "§ 8.1",
+        "`aoi.run` accompanies `aoi.seq` (MUST alongside seq).",
+        "emit a run id (a ULID is recommended) next to every seq";
+    RunChanged = "run.changed", Violation, "§ 8.1",
+        "`aoi.run` is stable for one invocation; a stream (one file or one pipe) carries one run. Reported once per stream, at the first line that differs from the first run seen.",
+        "several runs are interleaved in one stream; split them (aoi merge-report groups by run)";
+    MetaNotFirst = "meta.not-first", Violation, "§ 13.1",
+        "`aoi:meta`, when present, is the first event: no JSON event line precedes it.",
+        "emit aoi:meta before any other event";
+    MetaDuplicate = "meta.duplicate", Violation, "§ 13.1",
+        "A stream carries at most one `aoi:meta` (a producer must not forward its upstream's).",
+        "do not forward upstream aoi:meta";
+    MetaMissing = "meta.missing", Advisory, "§ 4",
+        "A finite operation SHOULD emit `aoi:meta` first.",
+        "emit aoi:meta with the identity triple first";
+    MetaIdentity = "meta.identity", Advisory, "§ 5, § 18",
+        "`aoi:meta` SHOULD carry tool, tool_version, aoi_version, schema_name and schema_version (MUST to claim Versioned).",
+        "add the missing identity fields to aoi:meta";
+    MetaFieldType = "meta.field-type", Violation, "§ 5",
+        "The identity fields of `aoi:meta` and `aoi:summary` are strings.",
+        "emit identity fields as strings";
+    VersionUnsupported = "version.unsupported", Violation, "§ 5, § 5.2",
+        "aoi judges AOI 1.x streams; an `aoi_version` of another major cannot be interpreted (§ 5: a consumer must not interpret what it was not built for).",
+        "v0.2 streams need migration: nest seq/run under `aoi`, rename category temporary→unavailable, drop category partial, add retryable and reason";
+    MetaArgsSecret = "meta.args-secret", Advisory, "§ 11",
+        "`aoi:meta.args` must redact sensitive values: flags naming token, secret, password, key, auth, cookie…, and URLs with credentials or secret query keys.",
+        "redact the value (e.g. \"***\") or omit args and set args_redacted:true";
+    SummaryMissing = "summary.missing", Incomplete, "§ 4",
+        "EOF without a terminal `aoi:summary` is an incomplete stream (crash, kill or truncation) unless the operation is documented unbounded (--unbounded).",
+        "the producer did not finish; if the command is unbounded (watch, tail), pass --unbounded";
+    SummaryNotLast = "summary.not-last", Violation, "§ 13.1",
+        "`aoi:summary` is the last event: nothing follows it. Reported once, with the number of lines after it.",
+        "emit nothing after aoi:summary";
+    SummaryDuplicate = "summary.duplicate", Violation, "§ 13.1",
+        "A stream carries at most one `aoi:summary` (a producer must not forward its upstream's).",
+        "do not forward upstream aoi:summary";
+    SummaryOk = "summary.ok", Violation, "§ 4",
+        "`ok` is present and boolean; it has no default.",
+        "emit \"ok\":true or \"ok\":false explicitly";
+    SummaryReason = "summary.reason", Violation, "§ 8.3",
+        "`reason` is required with ok:false and is one of failed, cancelled, timeout, denied; with ok:true only `skipped` is allowed.",
+        "set reason to failed, cancelled, timeout or denied";
+    SummaryEventCount = "summary.event-count", Violation, "§ 8.3",
+        "`event_count` equals the lines received up to and including the summary.",
+        "lines were lost or added between producer and consumer, or event_count is miscounted";
+    SummaryEventCountAbsent = "summary.event-count-absent", Advisory, "§ 8.3, § 18",
+        "`event_count` is recommended, and required to claim Verifiable.",
+        "add event_count (total lines including the summary)";
+    SummaryCount = "summary.count", Violation, "§ 8.3",
+        "`count` equals the domain (non-`aoi:`) events in the stream.",
+        "count only domain events this tool emitted";
+    SummaryWarningCount = "summary.warning-count", Violation, "§ 8.3",
+        "`warning_count` is at least the `aoi:warning` lines in the stream (it also counts upstream warnings).",
+        "count every emitted and consumed aoi:warning";
+    SummaryErrorCount = "summary.error-count", Violation, "§ 8.3",
+        "`error_count` is at least the `aoi:error` lines in the stream (it also counts upstream errors).",
+        "count every emitted and consumed aoi:error";
+    SummaryFieldType = "summary.field-type", Violation, "§ 8.3, § 15",
+        "Counters (count, input_count, warning_count, error_count, event_count, elapsed_ms) are non-negative integers; partial and truncated are booleans; next_cursor is a string or null.",
+        "fix the field's type";
+    SummaryUpstream = "summary.upstream", Violation, "§ 13.1",
+        "`upstream` is an object naming the direct upstream; when unknown the key is omitted, never null.",
+        "omit upstream when the upstream identity is unknown";
+    SummaryCausedBy = "summary.caused-by", Violation, "§ 13.1, § 9.1",
+        "`caused_by`, when present, is an object whose retryable is boolean and whose retry_after_ms is an integer >= 0, absent when retryable is false.",
+        "reproduce the upstream error's category, code, retryable and retry_after_ms";
+    SummaryIdentity = "summary.identity", Advisory, "§ 5, § 18",
+        "`aoi:summary` SHOULD carry the identity triple too (MUST to claim Versioned), so a consumer holding only the last line knows what it read.",
+        "repeat tool_version, aoi_version and schema_version (with tool and schema_name) on aoi:summary";
+    SummaryTruncatedCursor = "summary.truncated-no-cursor", Advisory, "§ 15",
+        "`truncated:true` SHOULD come with a `next_cursor` when more data can be fetched.",
+        "set next_cursor so the caller can continue";
+    ErrorCategory = "error.category", Violation, "§ 9.1",
+        "`aoi:error.category` is present and a string.",
+        "map every error to one of the standard categories";
+    ErrorCategoryPartial = "error.category-partial", Violation, "§ 9.2, § 5.2",
+        "There is no `partial` category: use the item's real category with scope:item and express partiality on aoi:summary.partial.",
+        "use the failure's own category with scope:\"item\"";
+    ErrorCategoryUnknown = "error.category-unknown", Advisory, "§ 9.4",
+        "An unrecognised category must not fail a consumer; it is routed as internal and retryable decides disposition.",
+        "use a standard category (v0.2's `temporary` is now `unavailable`)";
+    ErrorCode = "error.code", Violation, "§ 9.1",
+        "`code` is present and matches [A-Z][A-Z0-9_]*.",
+        "use an upper-case stable code such as NOT_FOUND";
+    ErrorMessage = "error.message", Violation, "§ 9.1",
+        "`message` is present, a string, and a single line.",
+        "put a one-line message; details go in `details`";
+    ErrorRetryable = "error.retryable", Violation, "§ 9.1, § 9.3",
+        "`retryable` is present and boolean; it is authoritative.",
+        "emit retryable on every aoi:error";
+    ErrorRetryAfter = "error.retry-after", Violation, "§ 9.1",
+        "`retry_after_ms` is an integer >= 0 and never appears with retryable:false.",
+        "drop retry_after_ms when retryable is false";
+    ErrorScope = "error.scope", Violation, "§ 9.1",
+        "`scope`, when present, is `process` or `item`.",
+        "use scope \"process\" or \"item\"";
+    InputIo = "input.io-error", Incomplete, "§ 4",
+        "Reading the input failed; what was read is judged as a truncated stream.",
+        "check the input file or pipe";
+}
+
+impl RuleId {
+    /// The catalog entry.
+    pub fn rule(self) -> &'static Rule {
+        // The table and the enum come from one macro, in the same order.
+        &RULES[self as usize]
+    }
+    pub fn id(self) -> &'static str {
+        self.rule().id
+    }
+    pub fn severity(self) -> Severity {
+        self.rule().severity
+    }
+}
+
+/// Renders the catalog as Markdown (docs/rules.md is this output).
+pub fn catalog_markdown() -> String {
+    let mut s = String::from(
+        "# aoi rule catalog\n\nGenerated from `src/rules.rs` by `aoi rules --markdown`; do not edit by hand.\n\n\
+         Severity: `violation` fails the stream (exit 65), `incomplete` marks it cut short (exit 74), \
+         `advisory` is reported and never fails.\n\n",
+    );
+    for r in RULES {
+        s.push_str(&format!(
+            "## `{}`\n\n- severity: {}\n- spec: {}\n\n{}\n\nHint: {}\n\n",
+            r.id,
+            r.severity.name(),
+            r.spec,
+            r.doc,
+            r.hint
+        ));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_and_indexed() {
+        let mut seen = std::collections::HashSet::new();
+        for (i, r) in RuleId::ALL.iter().enumerate() {
+            assert_eq!(r.rule().id, RULES[i].id);
+            assert!(seen.insert(r.id()), "duplicate {}", r.id());
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! The AOI-CLI v1.0-alpha vocabulary, written down once.
+
+/// The AOI version aoi speaks and emits (§ 5).
+pub const AOI_VERSION: &str = "1.0-alpha";
+
+/// Framework event types defined by the spec (§ 8.2).
+pub const FRAMEWORK_TYPES: &[&str] = &[
+    "aoi:meta",
+    "aoi:summary",
+    "aoi:warning",
+    "aoi:error",
+    "aoi:heartbeat",
+    "aoi:plan",
+    "aoi:check",
+    "aoi:progress",
+];
+
+/// Error categories and their default `retryable` (§ 9.2).
+pub const CATEGORIES: &[(&str, bool)] = &[
+    ("usage", false),
+    ("validation", false),
+    ("config", false),
+    ("authn", false),
+    ("authz", false),
+    ("not_found", false),
+    ("conflict", false),
+    ("precondition_failed", false),
+    ("unsupported", false),
+    ("rate_limited", true),
+    ("unavailable", true),
+    ("timeout", true),
+    ("cancelled", false),
+    ("io", false),
+    ("internal", false),
+];
+
+/// `aoi:summary.reason` values allowed with `ok:false` (§ 8.3).
+pub const FAILURE_REASONS: &[&str] = &["failed", "cancelled", "timeout", "denied"];
+
+/// The only `reason` allowed with `ok:true` (§ 8.3).
+pub const SUCCESS_REASON: &str = "skipped";
+
+/// `aoi:error.scope` values (§ 9.1).
+pub const SCOPES: &[&str] = &["process", "item"];
+
+/// Top-level fields the spec defines per framework type (§ 8.1, § 8.3, § 9.1,
+/// § 11, § 15). `None` for types whose fields the spec leaves open.
+pub fn known_fields(ty: &str) -> Option<&'static [&'static str]> {
+    const META: &[&str] = &[
+        "type",
+        "aoi",
+        "tool",
+        "tool_version",
+        "aoi_version",
+        "schema_name",
+        "schema_version",
+        "command",
+        "args",
+        "args_redacted",
+        "input_fingerprint",
+        "properties",
+    ];
+    const SUMMARY: &[&str] = &[
+        "type",
+        "aoi",
+        "ok",
+        "reason",
+        "count",
+        "input_count",
+        "warning_count",
+        "error_count",
+        "partial",
+        "truncated",
+        "next_cursor",
+        "elapsed_ms",
+        "event_count",
+        "caused_by",
+        "upstream",
+        "tool",
+        "tool_version",
+        "aoi_version",
+        "schema_name",
+        "schema_version",
+        "properties",
+    ];
+    const ERROR: &[&str] = &[
+        "type",
+        "aoi",
+        "category",
+        "code",
+        "message",
+        "retryable",
+        "retry_after_ms",
+        "domain",
+        "origin",
+        "scope",
+        "target",
+        "item_index",
+        "line_number",
+        "field",
+        "wrapped",
+        "hint",
+        "docs",
+        "details",
+        "properties",
+    ];
+    const CHECK: &[&str] = &[
+        "type",
+        "aoi",
+        "name",
+        "ok",
+        "severity",
+        "detail",
+        "properties",
+    ];
+    match ty {
+        "aoi:meta" => Some(META),
+        "aoi:summary" => Some(SUMMARY),
+        // § 9.1 defines the error's fields; warnings are read with the same set.
+        "aoi:error" | "aoi:warning" => Some(ERROR),
+        "aoi:check" => Some(CHECK),
+        _ => None,
+    }
+}
+
+/// The sensitive words of § 11 that mark a flag as carrying a secret.
+pub const SECRET_FLAG_WORDS: &[&str] = &[
+    "token",
+    "secret",
+    "password",
+    "passwd",
+    "key",
+    "credential",
+    "cookie",
+    "authorization",
+    "auth",
+    "bearer",
+    "private",
+    "client-secret",
+];
+
+/// URL query keys that carry secrets (§ 11).
+pub const SECRET_QUERY_KEYS: &[&str] = &["sig", "token", "access_token", "code", "key"];
+
+/// Default `retryable` of a category, `None` if the category is unknown.
+pub fn category_default_retryable(cat: &str) -> Option<bool> {
+    CATEGORIES.iter().find(|(c, _)| *c == cat).map(|&(_, r)| r)
+}
+
+/// True for a `code` matching `[A-Z][A-Z0-9_]*` (§ 9.1).
+pub fn valid_code(code: &str) -> bool {
+    let mut b = code.bytes();
+    matches!(b.next(), Some(b'A'..=b'Z'))
+        && b.all(|c| matches!(c, b'A'..=b'Z' | b'0'..=b'9' | b'_'))
+}
+
+/// Exit statuses (§ 6, and aoi's table in the README).
+pub mod exit {
+    pub const OK: i32 = 0;
+    pub const FAILED: i32 = 1;
+    pub const USAGE: i32 = 64;
+    pub const DATAERR: i32 = 65;
+    pub const NOINPUT: i32 = 66;
+    pub const SOFTWARE: i32 = 70;
+    pub const CANTCREAT: i32 = 73;
+    pub const IOERR: i32 = 74;
+    pub const TEMPFAIL: i32 = 75;
+    pub const NOPERM: i32 = 77;
+    pub const TIMEOUT: i32 = 124;
+    pub const CANCELLED: i32 = 130;
+    pub const PIPE: i32 = 141;
+
+    /// Severity rank for combining several results: higher wins. Operational
+    /// errors of aoi itself rank above any stream verdict, then the stream
+    /// order 65, 74, 77, 1, 124, 130, 75, 0.
+    pub fn rank(code: i32) -> u8 {
+        match code {
+            SOFTWARE => 12,
+            USAGE => 11,
+            NOINPUT => 10,
+            CANTCREAT => 9,
+            DATAERR => 8,
+            IOERR => 7,
+            NOPERM => 6,
+            FAILED => 5,
+            TIMEOUT => 4,
+            CANCELLED => 3,
+            TEMPFAIL => 2,
+            OK => 0,
+            _ => 1,
+        }
+    }
+
+    /// The more severe of two exit codes.
+    pub fn worst(a: i32, b: i32) -> i32 {
+        if rank(b) > rank(a) { b } else { a }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes() {
+        assert!(valid_code("UPSTREAM_RATE_LIMIT"));
+        assert!(valid_code("E2"));
+        assert!(!valid_code("e2"));
+        assert!(!valid_code("_E"));
+        assert!(!valid_code(""));
+        assert!(!valid_code("A-B"));
+    }
+
+    #[test]
+    fn exit_order() {
+        let order = [65, 74, 77, 1, 124, 130, 75, 0];
+        for w in order.windows(2) {
+            assert_eq!(exit::worst(w[0], w[1]), w[0]);
+            assert_eq!(exit::worst(w[1], w[0]), w[0]);
+        }
+    }
+}
