@@ -226,7 +226,11 @@ pub struct Judge {
     framework: u64,
     warnings: u64,
     errors: u64,
-    by_type: HashMap<Vec<u8>, u64>,
+    /// Distinct types in first-seen order with their counts; `type_index`
+    /// finds them, `last_type` short-cuts the common run of equal types.
+    types: Vec<(Vec<u8>, u64)>,
+    type_index: HashMap<Vec<u8>, usize>,
+    last_type: usize,
     other_types: u64,
     /// Seq of the current line, for findings.
     cur_seq: Option<u64>,
@@ -289,11 +293,15 @@ fn str_value(line: &[u8], m: &Member) -> Option<String> {
 fn uint_value(line: &[u8], m: &Member) -> Option<u64> {
     match m.kind {
         Kind::Number { integer: true } => {
-            let raw = span(line, &m.value);
-            if raw.first() == Some(&b'-') {
-                return None;
+            // A validated integer literal: optional '-', then digits.
+            let mut v: u64 = 0;
+            for &c in span(line, &m.value) {
+                if !c.is_ascii_digit() {
+                    return None;
+                }
+                v = v.checked_mul(10)?.checked_add(u64::from(c - b'0'))?;
             }
-            std::str::from_utf8(raw).ok()?.parse().ok()
+            Some(v)
         }
         _ => None,
     }
@@ -351,7 +359,9 @@ impl Judge {
             framework: 0,
             warnings: 0,
             errors: 0,
-            by_type: HashMap::new(),
+            types: Vec::new(),
+            type_index: HashMap::new(),
+            last_type: 0,
             other_types: 0,
             cur_seq: None,
             seq_seen: false,
@@ -561,13 +571,7 @@ impl Judge {
         };
         let is_summary = tname == b"aoi:summary";
         self.summary_order_check(is_summary);
-        if let Some(n) = self.by_type.get_mut(tname) {
-            *n += 1;
-        } else if self.by_type.len() < MAX_TYPES {
-            self.by_type.insert(tname.to_vec(), 1);
-        } else {
-            self.other_types += 1;
-        }
+        self.count_type(tname);
         if !tname.starts_with(b"aoi:") {
             self.domain += 1;
             return;
@@ -607,6 +611,27 @@ impl Judge {
         }
     }
 
+    fn count_type(&mut self, tname: &[u8]) {
+        if let Some((t, n)) = self.types.get_mut(self.last_type) {
+            if t.as_slice() == tname {
+                *n += 1;
+                return;
+            }
+        }
+        if let Some(&i) = self.type_index.get(tname) {
+            self.last_type = i;
+            if let Some((_, n)) = self.types.get_mut(i) {
+                *n += 1;
+            }
+        } else if self.types.len() < MAX_TYPES {
+            self.last_type = self.types.len();
+            self.type_index.insert(tname.to_vec(), self.types.len());
+            self.types.push((tname.to_vec(), 1));
+        } else {
+            self.other_types += 1;
+        }
+    }
+
     /// The `aoi` envelope: object, unique keys, field types, seq and run
     /// continuity (§ 8.1).
     fn envelope(&mut self, line: &[u8], env: Option<&Member>) {
@@ -615,7 +640,12 @@ impl Judge {
         let mut run: Option<&[u8]> = None;
         // A run of the wrong type is a field-type finding, not also "missing".
         let mut has_run = false;
-        if let Some(env) = env {
+        let fast = env
+            .filter(|e| e.kind == Kind::Object)
+            .and_then(|e| canonical_envelope(span(line, &e.value)));
+        if let Some((v, r)) = fast {
+            (seq, has_seq, run, has_run) = (Some(v), true, Some(r), true);
+        } else if let Some(env) = env {
             if env.kind != Kind::Object {
                 self.here(
                     RuleId::EnvelopeNotObject,
@@ -1338,7 +1368,7 @@ impl Judge {
             ]);
         let bounded = self.summary.is_some() && !has(&[SummaryTruncatedCursor]);
         let mut events_by_type: Vec<(String, u64)> = self
-            .by_type
+            .types
             .iter()
             .map(|(k, v)| (String::from_utf8_lossy(k).into_owned(), *v))
             .collect();
@@ -1383,6 +1413,40 @@ impl Judge {
         };
         (verdict, pending)
     }
+}
+
+/// The common envelope shape `{"seq":N,"run":"R"}` (optionally followed by
+/// `,"t":N`), read without the general member walk. Any other shape, or
+/// anything needing a check (escapes, non-integer seq, an empty run, other
+/// keys), returns `None` and takes the general path. The object is already
+/// validated JSON. Returns seq and the run's raw value (with quotes).
+#[inline]
+fn canonical_envelope(obj: &[u8]) -> Option<(u64, &[u8])> {
+    let rest = obj.strip_prefix(b"{\"seq\":")?;
+    let nd = rest.iter().position(|c| !c.is_ascii_digit())?;
+    if nd == 0 || nd > 19 || (nd > 1 && rest.first() == Some(&b'0')) {
+        return None;
+    }
+    let mut v: u64 = 0;
+    for &c in rest.get(..nd)? {
+        v = v * 10 + u64::from(c - b'0');
+    }
+    let rest = rest.get(nd..)?.strip_prefix(b",\"run\":\"")?;
+    let q = memchr::memchr2(b'"', b'\\', rest)?;
+    if q == 0 || rest.get(q) != Some(&b'"') {
+        return None;
+    }
+    let run_start = obj.len() - rest.len() - 1;
+    let run = obj.get(run_start..run_start + q + 2)?;
+    let tail = rest.get(q + 1..)?;
+    if tail == b"}" {
+        return Some((v, run));
+    }
+    let t = tail.strip_prefix(b",\"t\":")?.strip_suffix(b"}")?;
+    if !t.is_empty() && t.iter().all(|c| c.is_ascii_digit() || *c == b'.') {
+        return Some((v, run));
+    }
+    None
 }
 
 /// A short, printable excerpt of upstream bytes for messages.
@@ -1499,6 +1563,27 @@ mod tests {
         assert_eq!(v.exit_code, 0);
         assert!(
             v.factors.typed && v.factors.verifiable && v.factors.versioned && v.factors.composable
+        );
+    }
+
+    #[test]
+    fn canonical_envelope_fast_path() {
+        assert_eq!(
+            canonical_envelope(br#"{"seq":12,"run":"R"}"#),
+            Some((12, &br#""R""#[..]))
+        );
+        assert_eq!(
+            canonical_envelope(br#"{"seq":0,"run":"R","t":5}"#),
+            Some((0, &br#""R""#[..]))
+        );
+        assert_eq!(canonical_envelope(br#"{"seq":1,"run":""}"#), None);
+        assert_eq!(canonical_envelope(br#"{"seq":1,"run":"a\"b"}"#), None);
+        assert_eq!(canonical_envelope(br#"{"seq":1.5,"run":"R"}"#), None);
+        assert_eq!(canonical_envelope(br#"{"seq":1,"run":"R","seq":2}"#), None);
+        assert_eq!(canonical_envelope(br#"{"seq":1,"run":"R","t":-1}"#), None);
+        assert_eq!(
+            canonical_envelope(br#"{"seq":99999999999999999999,"run":"R"}"#),
+            None
         );
     }
 

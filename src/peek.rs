@@ -115,24 +115,65 @@ pub struct Peeker {
     pub top: Option<Kind>,
 }
 
-const LO: u64 = 0x0101_0101_0101_0101;
-const HI: u64 = 0x8080_8080_8080_8080;
-
-/// Index of the first byte in `w` (little-endian word) that is `"`, `\` or
-/// below 0x20, if any. Each term has false positives only above a true hit,
-/// so the lowest set bit is exact.
+/// Bit mask of the bytes in `block` that end the fast path of a string
+/// scan: `"`, `\`, a control byte (< 0x20) or a non-ASCII byte (>= 0x80,
+/// which starts a UTF-8 check).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn special_in_word(w: u64) -> Option<usize> {
-    let q = w ^ (LO * b'"' as u64);
-    let b = w ^ (LO * b'\\' as u64);
-    let m =
-        (q.wrapping_sub(LO) & !q) | (b.wrapping_sub(LO) & !b) | (w.wrapping_sub(LO * 0x20) & !w);
-    let m = m & HI;
-    if m == 0 {
-        None
-    } else {
-        Some((m.trailing_zeros() / 8) as usize)
+fn special_mask(block: &[u8; 16]) -> u32 {
+    use std::arch::x86_64::*;
+    // SAFETY: `block` is 16 readable bytes and `loadu` has no alignment
+    // requirement; SSE2, the only feature used, is part of the x86_64
+    // baseline, so the intrinsics are always available.
+    unsafe {
+        let v = _mm_loadu_si128(block.as_ptr().cast::<__m128i>());
+        let q = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
+        let b = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
+        // Unsigned v <= 0x1F  <=>  max(v, 0x1F) == 0x1F.
+        let c = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1F)), _mm_set1_epi8(0x1F));
+        // movemask of v itself is the high bit: the non-ASCII bytes.
+        (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(q, b), c)) | _mm_movemask_epi8(v)) as u32
     }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn special_mask(block: &[u8; 16]) -> u32 {
+    let mut m = 0u32;
+    for (k, &c) in block.iter().enumerate() {
+        if c == b'"' || c == b'\\' || c < 0x20 || c >= 0x80 {
+            m |= 1 << k;
+        }
+    }
+    m
+}
+
+/// Length of the UTF-8 sequence starting at `s[j]` (a byte >= 0x80), or
+/// `None` if it is not valid UTF-8 (overlong, surrogate, > U+10FFFF,
+/// truncated).
+#[inline]
+fn utf8_len(s: &[u8], j: usize) -> Option<usize> {
+    let b0 = *s.get(j)?;
+    let cont = |k: usize, lo: u8, hi: u8| s.get(j + k).is_some_and(|&c| (lo..=hi).contains(&c));
+    let any = |k: usize| cont(k, 0x80, 0xBF);
+    let ok = match b0 {
+        0xC2..=0xDF => any(1),
+        0xE0 => cont(1, 0xA0, 0xBF) && any(2),
+        0xE1..=0xEC | 0xEE..=0xEF => any(1) && any(2),
+        0xED => cont(1, 0x80, 0x9F) && any(2),
+        0xF0 => cont(1, 0x90, 0xBF) && any(2) && any(3),
+        0xF1..=0xF3 => any(1) && any(2) && any(3),
+        0xF4 => cont(1, 0x80, 0x8F) && any(2) && any(3),
+        _ => false,
+    };
+    if !ok {
+        return None;
+    }
+    Some(match b0 {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    })
 }
 
 #[inline(always)]
@@ -167,21 +208,21 @@ fn err(kind: JsonErrorKind, offset: usize) -> JsonError {
 
 /// Scans a string whose opening quote is at `i`. Returns the index after the
 /// closing quote and whether the string contained escapes.
-#[inline]
+#[inline(always)]
 fn scan_string(s: &[u8], i: usize) -> Result<(usize, bool), JsonError> {
     let mut j = i + 1;
     let mut escaped = false;
     loop {
-        // Word-at-a-time fast path over plain string bytes.
-        while let Some(chunk) = s.get(j..j + 8) {
-            let mut a = [0u8; 8];
-            a.copy_from_slice(chunk);
-            match special_in_word(u64::from_le_bytes(a)) {
-                None => j += 8,
-                Some(k) => {
-                    j += k;
-                    break;
-                }
+        // 16 bytes at a time over plain string bytes.
+        while let Some(block) = s.get(j..j + 16) {
+            let mut a = [0u8; 16];
+            a.copy_from_slice(block);
+            let m = special_mask(&a);
+            if m == 0 {
+                j += 16;
+            } else {
+                j += m.trailing_zeros() as usize;
+                break;
             }
         }
         let Some(&c) = s.get(j) else {
@@ -220,9 +261,21 @@ fn scan_string(s: &[u8], i: usize) -> Result<(usize, bool), JsonError> {
                 }
             }
             c if c < 0x20 => return Err(err(JsonErrorKind::ControlInString, j)),
+            c if c >= 0x80 => match utf8_len(s, j) {
+                Some(n) => j += n,
+                None => return Err(err(JsonErrorKind::InvalidUtf8, j)),
+            },
             _ => j += 1,
         }
     }
+}
+
+#[inline(always)]
+fn digits(s: &[u8], mut j: usize) -> usize {
+    while s.get(j).is_some_and(u8::is_ascii_digit) {
+        j += 1;
+    }
+    j
 }
 
 /// Scans a number starting at `i`; returns the end and whether it is an
@@ -235,24 +288,18 @@ fn scan_number(s: &[u8], i: usize) -> Result<(usize, bool), JsonError> {
     }
     match s.get(j) {
         Some(b'0') => j += 1,
-        Some(b'1'..=b'9') => {
-            j += 1;
-            while matches!(s.get(j), Some(b'0'..=b'9')) {
-                j += 1;
-            }
-        }
+        Some(b'1'..=b'9') => j = digits(s, j + 1),
         _ => return Err(err(JsonErrorKind::BadNumber, j)),
     }
     let mut integer = true;
     if s.get(j) == Some(&b'.') {
         integer = false;
         j += 1;
-        if !matches!(s.get(j), Some(b'0'..=b'9')) {
+        let e = digits(s, j);
+        if e == j {
             return Err(err(JsonErrorKind::BadNumber, j));
         }
-        while matches!(s.get(j), Some(b'0'..=b'9')) {
-            j += 1;
-        }
+        j = e;
     }
     if matches!(s.get(j), Some(b'e' | b'E')) {
         integer = false;
@@ -260,12 +307,11 @@ fn scan_number(s: &[u8], i: usize) -> Result<(usize, bool), JsonError> {
         if matches!(s.get(j), Some(b'+' | b'-')) {
             j += 1;
         }
-        if !matches!(s.get(j), Some(b'0'..=b'9')) {
+        let e = digits(s, j);
+        if e == j {
             return Err(err(JsonErrorKind::BadNumber, j));
         }
-        while matches!(s.get(j), Some(b'0'..=b'9')) {
-            j += 1;
-        }
+        j = e;
     }
     // A digit run straight after a leading zero (`01`) is not a number.
     if matches!(s.get(j), Some(b'0'..=b'9')) {
@@ -315,9 +361,18 @@ impl Peeker {
         self.members.clear();
         self.stack.clear();
         self.top = None;
-        if let Err(e) = std::str::from_utf8(s) {
-            return Err(err(JsonErrorKind::InvalidUtf8, e.valid_up_to()));
+        let r = self.scan(s);
+        if r.is_err() {
+            // UTF-8 is checked inside strings during the scan; a non-UTF-8
+            // byte elsewhere is reported as such rather than as "unexpected".
+            if let Err(e) = std::str::from_utf8(s) {
+                return Err(err(JsonErrorKind::InvalidUtf8, e.valid_up_to()));
+            }
         }
+        r
+    }
+
+    fn scan(&mut self, s: &[u8]) -> Result<(), JsonError> {
         let mut i = skip_ws(s, 0);
         if i == s.len() {
             return Err(err(JsonErrorKind::Empty, i));
