@@ -270,8 +270,46 @@ fn scan_string(s: &[u8], i: usize) -> Result<(usize, bool), JsonError> {
     }
 }
 
+/// Bit mask of the bytes in `block` that are not ASCII digits.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn non_digit_mask(block: &[u8; 16]) -> u32 {
+    use std::arch::x86_64::*;
+    // SAFETY: as in `special_mask`: 16 readable bytes, unaligned load,
+    // SSE2 only.
+    unsafe {
+        let v = _mm_loadu_si128(block.as_ptr().cast::<__m128i>());
+        // Unsigned '0' <= v <= '9'  <=>  max(v,'0') == v && min(v,'9') == v.
+        let ge = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(b'0' as i8)), v);
+        let le = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(b'9' as i8)), v);
+        !(_mm_movemask_epi8(_mm_and_si128(ge, le)) as u32) & 0xFFFF
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn non_digit_mask(block: &[u8; 16]) -> u32 {
+    let mut m = 0u32;
+    for (k, c) in block.iter().enumerate() {
+        if !c.is_ascii_digit() {
+            m |= 1 << k;
+        }
+    }
+    m
+}
+
+/// End of the run of ASCII digits starting at `j`.
 #[inline(always)]
 fn digits(s: &[u8], mut j: usize) -> usize {
+    while let Some(block) = s.get(j..j + 16) {
+        let mut a = [0u8; 16];
+        a.copy_from_slice(block);
+        let m = non_digit_mask(&a);
+        if m != 0 {
+            return j + m.trailing_zeros() as usize;
+        }
+        j += 16;
+    }
     while s.get(j).is_some_and(u8::is_ascii_digit) {
         j += 1;
     }

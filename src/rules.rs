@@ -231,6 +231,53 @@ impl RuleId {
     }
 }
 
+/// The judge's decisions where the spec leaves a choice open; part of
+/// docs/rules.md.
+pub const DECISIONS: &str = "\
+## Decisions where the spec is open
+
+- **What is a line.** A line is the bytes up to `\\n`. `\\r` before it is JSON whitespace, so CRLF
+  streams are accepted. A final line without `\\n` is never interpreted (§ 2): it is reported as
+  `line.unterminated` and the stream is incomplete (exit 74), whatever it contains.
+- **Counting lines.** `event_count` is reconciled against every physical line up to and including
+  the first `aoi:summary`, blank and invalid lines included (they are lines received).
+- **seq.** Invalid lines carry no seq and do not advance the expected value. After a gap the judge
+  resynchronises on the seq it found, so one lost line is one `seq.gap` finding. A stream in
+  which no event carries `seq` gets the `seq.absent` advisory; once any event carries it, every
+  event must (`seq.missing`).
+- **run.** One stream (one file or one pipe) is one run; `run.changed` is reported once, at the
+  first line whose run differs from the first run seen. Interleaved runs are `merge-report`'s job.
+- **meta first.** `aoi:meta` must come before every other JSON event line; a non-JSON line before
+  it is its own violation and does not also make the meta late.
+- **summary last.** The first line after the summary is reported once (`summary.not-last`); a
+  second summary is `summary.duplicate`. Counters are reconciled at the first summary.
+- **Warnings and errors.** `warning_count`/`error_count` must be at least the lines present,
+  since they also count what the producer consumed from its upstream (§ 8.3).
+- **Outcome.** Any violation: exit 65. Else anything incomplete (no summary, unterminated final
+  line, read error): 74. Else the summary decides: `ok:true` is 0 (also with `partial:true`
+  unless `--fail-on-partial`, then 1); `ok:false` with reason denied/timeout/cancelled is
+  77/124/130; otherwise 75 when retry may help, else 1.
+- **Retry may help** when `caused_by.retryable` is true; without a `caused_by.retryable`, when the
+  most severe `aoi:error` is retryable. The most severe error is chosen by: process scope (or no
+  scope, which defaults to process) over item scope, then non-retryable over retryable (retry
+  cannot help while a non-retryable failure stands), then the first one.
+- **Several streams.** The most severe exit wins: 65, 74, 77, 1, 124, 130, 75, 0; aoi's own
+  operational errors (70, 64, 66, 73) rank above all of them.
+- **Unknown categories** are advisories (§ 9.4: a consumer must not fail on them).
+- **Framework fields.** Unknown top-level fields are checked for `aoi:meta`, `aoi:summary`,
+  `aoi:error`, `aoi:warning` (read with the `aoi:error` field set, which the spec implies but does
+  not define) and `aoi:check`; `aoi:plan`, `aoi:progress` and `aoi:heartbeat` have no field set in
+  the spec and are not checked.
+- **JSON.** Strict RFC 8259, any nesting depth (the validator does not recurse; 100,000-deep
+  arrays are accepted). Implementation-defined cases: numbers of any size or exponent are
+  accepted (the grammar allows them; aoi never converts domain numbers); a `\\u` escape of a lone
+  or mis-ordered UTF-16 surrogate is rejected; invalid UTF-8 (overlong forms, encoded surrogates,
+  code points above U+10FFFF, truncated sequences, Latin-1 bytes) is rejected; a UTF-8 byte order
+  mark at the start of a line is rejected (it is not JSON whitespace); UTF-16 input is rejected.
+- **Envelope numbers.** `aoi.seq` and the summary counters must be integer literals (`3`, not
+  `3.0` or `3e0`) that fit in 64 bits.
+";
+
 /// Renders the catalog as Markdown (docs/rules.md is this output).
 pub fn catalog_markdown() -> String {
     let mut s = String::from(
@@ -238,6 +285,8 @@ pub fn catalog_markdown() -> String {
          Severity: `violation` fails the stream (exit 65), `incomplete` marks it cut short (exit 74), \
          `advisory` is reported and never fails.\n\n",
     );
+    s.push_str(DECISIONS);
+    s.push_str("\n# Rules\n\n");
     for r in RULES {
         s.push_str(&format!(
             "## `{}`\n\n- severity: {}\n- spec: {}\n\n{}\n\nHint: {}\n\n",
