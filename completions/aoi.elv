@@ -1,0 +1,65 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[aoi] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'aoi'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'aoi'= {
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand check 'Relay a stream unchanged and judge it: complete, conforming, successful'
+            cand rules 'List the rule catalog: ids, severity, spec section, what each requires'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aoi;check'= {
+            cand --output 'Write a report (an AOI stream of violation, advisory and stream events) to stdout instead of relaying'
+            cand --report 'Also write the report to FILE while relaying'
+            cand --show 'Findings shown on stderr per stream'
+            cand --max-per-rule 'Findings of one rule reported per stream (the rest are counted)'
+            cand --max-line-bytes 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long'
+            cand -q 'Print nothing on stderr; the exit status still tells'
+            cand --quiet 'Print nothing on stderr; the exit status still tells'
+            cand --no-relay 'Do not relay the input to stdout (verdict only)'
+            cand --unbounded 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'
+            cand --fail-on-partial 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aoi;rules'= {
+            cand --markdown 'Print the catalog as Markdown (the text of docs/rules.md)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aoi;help'= {
+            cand check 'Relay a stream unchanged and judge it: complete, conforming, successful'
+            cand rules 'List the rule catalog: ids, severity, spec section, what each requires'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aoi;help;check'= {
+        }
+        &'aoi;help;rules'= {
+        }
+        &'aoi;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

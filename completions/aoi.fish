@@ -1,0 +1,48 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_aoi_global_optspecs
+    string join \n h/help V/version
+end
+
+function __fish_aoi_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_aoi_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_aoi_using_subcommand
+    set -l cmd (__fish_aoi_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c aoi -n "__fish_aoi_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aoi -n "__fish_aoi_needs_command" -s V -l version -d 'Print version'
+complete -c aoi -n "__fish_aoi_needs_command" -f -a "check" -d 'Relay a stream unchanged and judge it: complete, conforming, successful'
+complete -c aoi -n "__fish_aoi_needs_command" -f -a "rules" -d 'List the rule catalog: ids, severity, spec section, what each requires'
+complete -c aoi -n "__fish_aoi_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aoi -n "__fish_aoi_using_subcommand check" -l output -d 'Write a report (an AOI stream of violation, advisory and stream events) to stdout instead of relaying' -r -f -a "jsonl\t'An AOI stream (JSON Lines)'"
+complete -c aoi -n "__fish_aoi_using_subcommand check" -l report -d 'Also write the report to FILE while relaying' -r -F
+complete -c aoi -n "__fish_aoi_using_subcommand check" -l show -d 'Findings shown on stderr per stream' -r
+complete -c aoi -n "__fish_aoi_using_subcommand check" -l max-per-rule -d 'Findings of one rule reported per stream (the rest are counted)' -r
+complete -c aoi -n "__fish_aoi_using_subcommand check" -l max-line-bytes -d 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long' -r
+complete -c aoi -n "__fish_aoi_using_subcommand check" -s q -l quiet -d 'Print nothing on stderr; the exit status still tells'
+complete -c aoi -n "__fish_aoi_using_subcommand check" -l no-relay -d 'Do not relay the input to stdout (verdict only)'
+complete -c aoi -n "__fish_aoi_using_subcommand check" -l unbounded -d 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'
+complete -c aoi -n "__fish_aoi_using_subcommand check" -l fail-on-partial -d 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)'
+complete -c aoi -n "__fish_aoi_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aoi -n "__fish_aoi_using_subcommand check" -s V -l version -d 'Print version'
+complete -c aoi -n "__fish_aoi_using_subcommand rules" -l markdown -d 'Print the catalog as Markdown (the text of docs/rules.md)'
+complete -c aoi -n "__fish_aoi_using_subcommand rules" -s h -l help -d 'Print help'
+complete -c aoi -n "__fish_aoi_using_subcommand rules" -s V -l version -d 'Print version'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check rules help" -f -a "check" -d 'Relay a stream unchanged and judge it: complete, conforming, successful'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check rules help" -f -a "rules" -d 'List the rule catalog: ids, severity, spec section, what each requires'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check rules help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
