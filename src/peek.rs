@@ -376,7 +376,7 @@ fn scan_literal(s: &[u8], i: usize, lit: &[u8]) -> Result<usize, JsonError> {
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum State {
-    /// A value must come (after `:` or `,` in an array, or at the start).
+    /// A value must come (after `:`, or after `,` in an array).
     Value,
     /// After `[`: a value or `]`.
     ValueOrEnd,
@@ -388,6 +388,18 @@ enum State {
     After,
 }
 
+/// Expects `:` after a key (whitespace allowed around it); returns the index
+/// after it.
+#[inline(always)]
+fn colon(s: &[u8], i: usize) -> Result<usize, JsonError> {
+    let i = skip_ws(s, i);
+    match s.get(i) {
+        Some(b':') => Ok(i + 1),
+        Some(_) => Err(err(JsonErrorKind::Unexpected, i)),
+        None => Err(err(JsonErrorKind::Truncated, i)),
+    }
+}
+
 impl Peeker {
     /// A fresh peeker.
     pub fn new() -> Self {
@@ -397,7 +409,6 @@ impl Peeker {
     /// Validates `s` as one JSON text and records its top-level members.
     pub fn peek(&mut self, s: &[u8]) -> Result<(), JsonError> {
         self.members.clear();
-        self.stack.clear();
         self.top = None;
         let r = self.scan(s);
         if r.is_err() {
@@ -410,106 +421,132 @@ impl Peeker {
         r
     }
 
+    /// The top level: an object walked member by member (recording each),
+    /// or any other value validated as a whole.
     fn scan(&mut self, s: &[u8]) -> Result<(), JsonError> {
         let mut i = skip_ws(s, 0);
         if i == s.len() {
             return Err(err(JsonErrorKind::Empty, i));
         }
+        if s.get(i) != Some(&b'{') {
+            let (end, kind) = self.value(s, i)?;
+            self.top = Some(kind);
+            return end_of_text(s, end);
+        }
+        self.top = Some(Kind::Object);
+        i = skip_ws(s, i + 1);
+        if s.get(i) == Some(&b'}') {
+            return end_of_text(s, i + 1);
+        }
+        loop {
+            match s.get(i) {
+                Some(b'"') => {}
+                Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
+                None => return Err(err(JsonErrorKind::Truncated, i)),
+            }
+            let (ke, key_escaped) = scan_string(s, i)?;
+            let key = i + 1..ke - 1;
+            let vs = skip_ws(s, colon(s, ke)?);
+            let (ve, kind) = self.value(s, vs)?;
+            self.members.push(Member {
+                key,
+                key_escaped,
+                value: vs..ve,
+                kind,
+            });
+            i = skip_ws(s, ve);
+            match s.get(i) {
+                Some(b',') => i = skip_ws(s, i + 1),
+                Some(b'}') => return end_of_text(s, i + 1),
+                Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
+                None => return Err(err(JsonErrorKind::Truncated, i)),
+            }
+        }
+    }
+
+    /// One value starting exactly at `i`; returns its end and kind.
+    #[inline(always)]
+    fn value(&mut self, s: &[u8], i: usize) -> Result<(usize, Kind), JsonError> {
+        match s.get(i) {
+            Some(b'"') => {
+                let (e, escaped) = scan_string(s, i)?;
+                Ok((e, Kind::String { escaped }))
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let (e, integer) = scan_number(s, i)?;
+                Ok((e, Kind::Number { integer }))
+            }
+            Some(b'{') => Ok((self.nested(s, i)?, Kind::Object)),
+            Some(b'[') => Ok((self.nested(s, i)?, Kind::Array)),
+            Some(b't') => Ok((scan_literal(s, i, b"true")?, Kind::True)),
+            Some(b'f') => Ok((scan_literal(s, i, b"false")?, Kind::False)),
+            Some(b'n') => Ok((scan_literal(s, i, b"null")?, Kind::Null)),
+            Some(_) => Err(err(JsonErrorKind::Unexpected, i)),
+            None => Err(err(JsonErrorKind::Truncated, i)),
+        }
+    }
+
+    /// Validates a container starting at `i` (`{` or `[`) without recursion:
+    /// an explicit stack of open containers, so depth is bounded only by the
+    /// line. Returns the index after its closing bracket.
+    fn nested(&mut self, s: &[u8], mut i: usize) -> Result<usize, JsonError> {
+        self.stack.clear();
         let mut state = State::Value;
-        // Pending top-level member: key span, escaped flag, value start, kind.
-        let mut pending: Option<(Range<usize>, bool, usize, Kind)> = None;
         loop {
             match state {
                 State::Value | State::ValueOrEnd => {
                     i = skip_ws(s, i);
-                    let Some(&c) = s.get(i) else {
-                        return Err(err(JsonErrorKind::Truncated, i));
-                    };
-                    let depth = self.stack.len();
-                    let start = i;
-                    let kind;
-                    match c {
-                        b'{' => {
+                    match s.get(i) {
+                        Some(b'{') => {
                             self.stack.push(b'{');
                             i += 1;
                             state = State::KeyOrEnd;
-                            kind = Kind::Object;
                         }
-                        b'[' => {
+                        Some(b'[') => {
                             self.stack.push(b'[');
                             i += 1;
                             state = State::ValueOrEnd;
-                            kind = Kind::Array;
                         }
-                        b']' if state == State::ValueOrEnd => {
+                        Some(b']') if state == State::ValueOrEnd => {
                             self.stack.pop();
                             i += 1;
                             state = State::After;
-                            self.close_member(&mut pending, i);
-                            continue;
                         }
-                        b'"' => {
-                            let (e, escaped) = scan_string(s, i)?;
-                            i = e;
+                        Some(b'"') => {
+                            i = scan_string(s, i)?.0;
                             state = State::After;
-                            kind = Kind::String { escaped };
                         }
-                        b'-' | b'0'..=b'9' => {
-                            let (e, integer) = scan_number(s, i)?;
-                            i = e;
+                        Some(b'-' | b'0'..=b'9') => {
+                            i = scan_number(s, i)?.0;
                             state = State::After;
-                            kind = Kind::Number { integer };
                         }
-                        b't' => {
+                        Some(b't') => {
                             i = scan_literal(s, i, b"true")?;
                             state = State::After;
-                            kind = Kind::True;
                         }
-                        b'f' => {
+                        Some(b'f') => {
                             i = scan_literal(s, i, b"false")?;
                             state = State::After;
-                            kind = Kind::False;
                         }
-                        b'n' => {
+                        Some(b'n') => {
                             i = scan_literal(s, i, b"null")?;
                             state = State::After;
-                            kind = Kind::Null;
                         }
-                        _ => return Err(err(JsonErrorKind::Unexpected, i)),
-                    }
-                    if depth == 0 {
-                        self.top = Some(kind);
-                    } else if depth == 1 {
-                        if let Some(p) = pending.as_mut() {
-                            p.2 = start;
-                            p.3 = kind;
-                        }
-                    }
-                    if state == State::After {
-                        self.close_member(&mut pending, i);
+                        Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
+                        None => return Err(err(JsonErrorKind::Truncated, i)),
                     }
                 }
                 State::KeyOrEnd | State::Key => {
                     i = skip_ws(s, i);
                     match s.get(i) {
                         Some(b'"') => {
-                            let (e, escaped) = scan_string(s, i)?;
-                            if self.stack.len() == 1 {
-                                pending = Some((i + 1..e - 1, escaped, e, Kind::Null));
-                            }
-                            i = skip_ws(s, e);
-                            match s.get(i) {
-                                Some(b':') => i += 1,
-                                Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
-                                None => return Err(err(JsonErrorKind::Truncated, i)),
-                            }
+                            i = colon(s, scan_string(s, i)?.0)?;
                             state = State::Value;
                         }
                         Some(b'}') if state == State::KeyOrEnd => {
                             self.stack.pop();
                             i += 1;
                             state = State::After;
-                            self.close_member(&mut pending, i);
                         }
                         Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
                         None => return Err(err(JsonErrorKind::Truncated, i)),
@@ -517,11 +554,7 @@ impl Peeker {
                 }
                 State::After => {
                     let Some(&top) = self.stack.last() else {
-                        i = skip_ws(s, i);
-                        if i != s.len() {
-                            return Err(err(JsonErrorKind::TrailingContent, i));
-                        }
-                        return Ok(());
+                        return Ok(i);
                     };
                     i = skip_ws(s, i);
                     match (s.get(i), top) {
@@ -536,7 +569,6 @@ impl Peeker {
                         (Some(b'}'), b'{') | (Some(b']'), b'[') => {
                             self.stack.pop();
                             i += 1;
-                            self.close_member(&mut pending, i);
                         }
                         (Some(_), _) => return Err(err(JsonErrorKind::Unexpected, i)),
                         (None, _) => return Err(err(JsonErrorKind::Truncated, i)),
@@ -545,25 +577,16 @@ impl Peeker {
             }
         }
     }
+}
 
-    /// Records the pending top-level member once its value has ended, i.e.
-    /// once the stack is back at depth 1.
-    #[inline(always)]
-    fn close_member(
-        &mut self,
-        pending: &mut Option<(Range<usize>, bool, usize, Kind)>,
-        end: usize,
-    ) {
-        if self.stack.len() == 1 {
-            if let Some((key, key_escaped, start, kind)) = pending.take() {
-                self.members.push(Member {
-                    key,
-                    key_escaped,
-                    value: start..end,
-                    kind,
-                });
-            }
-        }
+/// Only whitespace may follow the value that ends at `i`.
+#[inline]
+fn end_of_text(s: &[u8], i: usize) -> Result<(), JsonError> {
+    let i = skip_ws(s, i);
+    if i == s.len() {
+        Ok(())
+    } else {
+        Err(err(JsonErrorKind::TrailingContent, i))
     }
 }
 
