@@ -23,6 +23,8 @@ pub struct JudgeOptions {
     pub fail_on_partial: bool,
     /// Findings of one rule handed out per stream; the rest are only counted.
     pub per_rule_limit: u64,
+    /// Lines longer than this are `line.too-long` and not validated.
+    pub max_line_bytes: usize,
 }
 
 impl Default for JudgeOptions {
@@ -31,6 +33,7 @@ impl Default for JudgeOptions {
             unbounded: false,
             fail_on_partial: false,
             per_rule_limit: 100,
+            max_line_bytes: crate::lines::DEFAULT_MAX_LINE_BYTES,
         }
     }
 }
@@ -432,6 +435,19 @@ impl Judge {
             );
             return;
         }
+        if line.len() > self.opts.max_line_bytes {
+            // The reader hands out whole lines up to a buffer's size, so the
+            // limit is enforced here, exactly.
+            self.summary_order_check(false);
+            let (n, limit) = (line.len(), self.opts.max_line_bytes);
+            self.here(
+                RuleId::LineTooLong,
+                format!(
+                    "line of {n} bytes exceeds --max-line-bytes {limit}; relayed but not validated"
+                ),
+            );
+            return;
+        }
         match self.peeker.peek(line) {
             Err(e) => {
                 let (rule, msg) = if memchr::memchr(0x1b, line).is_some() {
@@ -578,6 +594,13 @@ impl Judge {
         }
         self.framework += 1;
         let tstr = String::from_utf8_lossy(tname).into_owned();
+        // Spec-owned fields appear once: parsers disagree which duplicate wins.
+        if let Some(dup) = duplicate_key(line, members) {
+            self.here(
+                RuleId::FrameworkDuplicateKey,
+                format!("{} has \"{}\" more than once", keep(&tstr), keep(&dup)),
+            );
+        }
         match tname {
             b"aoi:meta" => self.meta(&ev),
             b"aoi:summary" => self.summary(&ev),
@@ -1129,6 +1152,10 @@ impl Judge {
                 Some(s) if s.contains(['\n', '\r']) => {
                     self.here(RuleId::ErrorMessage, "message spans several lines".into())
                 }
+                Some(s) if s.contains('\u{1b}') => self.here(
+                    RuleId::ErrorMessage,
+                    "message contains an ANSI escape (\\u001b)".into(),
+                ),
                 Some(_) => {}
                 None => self.here(
                     RuleId::ErrorMessage,
@@ -1317,6 +1344,7 @@ impl Judge {
             TypeMissing,
             TypeNotString,
             DuplicateReserved,
+            FrameworkDuplicateKey,
             UnknownFramework,
             EnvelopeNotObject,
             EnvelopeDuplicateKey,
@@ -1413,6 +1441,20 @@ impl Judge {
         };
         (verdict, pending)
     }
+}
+
+/// The first key that occurs twice among `members` (decoded), if any.
+fn duplicate_key(line: &[u8], members: &[Member]) -> Option<String> {
+    let keys: Vec<std::borrow::Cow<'_, str>> = members
+        .iter()
+        .map(|m| unescape(span(line, &m.key)))
+        .collect();
+    for (i, k) in keys.iter().enumerate() {
+        if keys.iter().skip(i + 1).any(|o| o == k) && k != "type" && k != "aoi" {
+            return Some(k.to_string());
+        }
+    }
+    None
 }
 
 /// The common envelope shape `{"seq":N,"run":"R"}` (optionally followed by

@@ -183,7 +183,10 @@ pub fn split_lines(chunk: &[u8]) -> impl Iterator<Item = (&[u8], bool)> {
 mod tests {
     use super::*;
 
-    fn collect(input: &[u8], max: usize, cap: usize) -> (Vec<u8>, Vec<(Vec<u8>, bool)>, usize) {
+    /// Relayed bytes, split lines with their terminated flag, long lines.
+    type Collected = (Vec<u8>, Vec<(Vec<u8>, bool)>, usize);
+
+    fn collect(input: &[u8], max: usize, cap: usize) -> Collected {
         let mut r = LineReader::new(input, max);
         r.buf = vec![0; cap];
         let mut relay = Vec::new();

@@ -92,6 +92,9 @@ catalog! {
     DuplicateReserved = "event.duplicate-reserved-key", Violation, "§ 8.1",
         "The two reserved top-level names, `type` and `aoi`, appear at most once per event (JSON parsers disagree about which duplicate wins).",
         "emit each of `type` and `aoi` once";
+    FrameworkDuplicateKey = "event.duplicate-framework-key", Violation, "§ 8.1, § 8.3, § 9.1",
+        "A framework event carries each of its spec-defined fields once: with `\"ok\":true,…,\"ok\":false` some parsers read success and others failure. (`type` and `aoi` have their own rule.)",
+        "emit each field once";
     UnknownFramework = "event.unknown-framework-type", Violation, "§ 8.2, § 13",
         "The `aoi:` namespace is closed; a consumer must not report success on a stream with an `aoi:` type it did not interpret.",
         "use one of aoi:meta, aoi:summary, aoi:warning, aoi:error, aoi:heartbeat, aoi:plan, aoi:check, aoi:progress";
@@ -201,7 +204,7 @@ catalog! {
         "`code` is present and matches [A-Z][A-Z0-9_]*.",
         "use an upper-case stable code such as NOT_FOUND";
     ErrorMessage = "error.message", Violation, "§ 9.1",
-        "`message` is present, a string, and a single line.",
+        "`message` is present, a string, a single line, and free of ANSI escapes (§ 9.1: no ANSI).",
         "put a one-line message; details go in `details`";
     ErrorRetryable = "error.retryable", Violation, "§ 9.1, § 9.3",
         "`retryable` is present and boolean; it is authoritative.",

@@ -17,14 +17,18 @@ fn artefacts() -> Vec<(PathBuf, Vec<u8>)> {
     let mut out = Vec::new();
     let cmd = aoi::cli::Cli::command();
     let mut page = Vec::new();
-    clap_mangen::Man::new(cmd.clone()).render(&mut page).expect("render aoi.1");
+    clap_mangen::Man::new(cmd.clone())
+        .render(&mut page)
+        .expect("render aoi.1");
     out.push((PathBuf::from("man/aoi.1"), page));
     for sub in cmd.get_subcommands() {
         // clap wants a 'static name; leaking a few bytes in a test is fine.
         let name: &'static str = Box::leak(format!("aoi-{}", sub.get_name()).into_boxed_str());
         let sub = sub.clone().name(name);
         let mut page = Vec::new();
-        clap_mangen::Man::new(sub).render(&mut page).expect("render subcommand page");
+        clap_mangen::Man::new(sub)
+            .render(&mut page)
+            .expect("render subcommand page");
         out.push((PathBuf::from(format!("man/{name}.1")), page));
     }
     for (shell, file) in [
@@ -39,7 +43,10 @@ fn artefacts() -> Vec<(PathBuf, Vec<u8>)> {
         clap_complete::generate(shell, &mut c, "aoi", &mut buf);
         out.push((PathBuf::from(format!("completions/{file}")), buf));
     }
-    out.push((PathBuf::from("docs/rules.md"), aoi::rules::catalog_markdown().into_bytes()));
+    out.push((
+        PathBuf::from("docs/rules.md"),
+        aoi::rules::catalog_markdown().into_bytes(),
+    ));
     out
 }
 

@@ -342,6 +342,7 @@ fn judge_stream<R: Read>(
         unbounded: args.judge.unbounded,
         fail_on_partial: args.judge.fail_on_partial,
         per_rule_limit: args.max_per_rule,
+        max_line_bytes: args.judge.max_line_bytes,
     };
     let mut judge = Judge::new(opts);
     let mut reader = LineReader::new(src, args.judge.max_line_bytes);

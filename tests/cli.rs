@@ -1,0 +1,19 @@
+//! Integration tests for `aoi check`, run against the real binary.
+//!
+//! One test binary; the modules live in `tests/cli/`:
+//! - `util`: the harness (spawn, stream builder, report parsing and the
+//!   feed-back check every report goes through),
+//! - `check`: every rule of the catalog, the exit table, the report, the
+//!   relay, and the spec's own examples,
+//! - `json_suite`: JSONTestSuite documents inside events,
+//! - `relay_props`: the relay is byte-identical for arbitrary bytes.
+
+#[path = "cli/util.rs"]
+mod util;
+
+#[path = "cli/check/mod.rs"]
+mod check;
+#[path = "cli/json_suite.rs"]
+mod json_suite;
+#[path = "cli/relay_props.rs"]
+mod relay_props;

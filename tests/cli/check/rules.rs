@@ -1,0 +1,475 @@
+//! Every rule of the catalog: a violating stream that triggers it (rule id
+//! at the right line, exact exit code) and the nearest stream that does not.
+//!
+//! Line numbers: the builder's aoi:meta is line 1, body events follow, the
+//! summary is last; stream-level findings are at line 0. Exit codes: 65 for
+//! a violation, 74 for an incomplete stream, 0 when only advisories fire.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use super::{INTERNAL, RATE_LIMITED, WARNING, err, err_minus, j, meta_json, summary_json};
+use crate::util::{Report, Stream, report_full, report_stdin_from, s};
+
+enum Input {
+    Bytes(Vec<u8>),
+    /// stdin is a directory: reading it fails.
+    StdinDir,
+}
+
+enum Expect {
+    /// The rule is reported at `line`.
+    Bad { line: u64 },
+    /// The rule is not reported.
+    Good,
+}
+
+pub struct Case {
+    rule: &'static str,
+    exit: i32,
+    args: &'static [&'static str],
+    input: Input,
+    expect: Expect,
+}
+
+impl Case {
+    fn with(mut self, args: &'static [&'static str]) -> Self {
+        self.args = args;
+        self
+    }
+
+    fn run(&self, name: &str) {
+        let r: Report = match &self.input {
+            Input::Bytes(b) => report_full(b, self.args),
+            Input::StdinDir => report_stdin_from(Path::new("/"), self.args),
+        };
+        match self.expect {
+            Expect::Bad { line } => {
+                assert!(
+                    r.has(self.rule, line),
+                    "{name}: expected {} at line {line}, got {}",
+                    self.rule,
+                    r.brief()
+                );
+                for f in r.of(self.rule) {
+                    assert!(f["spec"].is_string(), "{name}: no spec: {f}");
+                    assert!(f["message"].as_str().is_some_and(|m| !m.is_empty()));
+                    let advisory = f["severity"] == "advisory";
+                    assert_eq!(f["type"] == "advisory", advisory, "{name}: {f}");
+                }
+            }
+            Expect::Good => assert!(
+                r.of(self.rule).is_empty(),
+                "{name}: {} reported on the conforming stream: {}",
+                self.rule,
+                r.brief()
+            ),
+        }
+        assert_eq!(r.code, self.exit, "{name}: {}", r.brief());
+    }
+}
+
+trait IntoInput {
+    fn input(self) -> Input;
+}
+impl IntoInput for Stream {
+    fn input(self) -> Input {
+        Input::Bytes(self.bytes())
+    }
+}
+impl IntoInput for &[u8] {
+    fn input(self) -> Input {
+        Input::Bytes(self.to_vec())
+    }
+}
+impl IntoInput for Input {
+    fn input(self) -> Input {
+        self
+    }
+}
+
+/// `rule` fires at `line` and the exit is `exit`.
+fn bad(rule: &'static str, line: u64, exit: i32, input: impl IntoInput) -> Case {
+    Case {
+        rule,
+        exit,
+        args: &[],
+        input: input.input(),
+        expect: Expect::Bad { line },
+    }
+}
+
+/// `rule` does not fire and the exit is `exit`.
+fn good(rule: &'static str, exit: i32, input: impl IntoInput) -> Case {
+    Case {
+        rule,
+        exit,
+        args: &[],
+        input: input.input(),
+        expect: Expect::Good,
+    }
+}
+
+/// A hit with a `len`-byte line (newline excluded).
+fn hit_of_len(len: usize) -> String {
+    let l = j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN"},"t":""}"#).len();
+    j(&format!(
+        r#"{{"type":"hit","aoi":{{"seq":1,"run":"$RUN"}},"t":"{}"}}"#,
+        "a".repeat(len - l)
+    ))
+}
+
+const OTHER_RUN: &str = "01JZQ7X4TQ9OTHERRUN0000000";
+
+macro_rules! cases {
+    ($($name:ident: $case:expr;)*) => {
+        $(#[test] fn $name() { $case.run(stringify!($name)); })*
+        /// Every case, for the coverage check.
+        fn all() -> Vec<(&'static str, Case)> { vec![$((stringify!($name), $case)),*] }
+    };
+}
+
+cases! {
+    // § 2: lines.
+    blank_line: bad("line.blank", 2, 65, s().raw(""));
+    blank_whitespace_line: bad("line.blank", 3, 65, s().hits(1).raw(" \t"));
+    blank_lone_cr: bad("line.blank", 2, 65, s().raw("\r"));
+    blank_good: good("line.blank", 0, s().hits(1));
+    crlf_line_ends_are_json_whitespace: good("line.not-json", 0, &*s().hits(2).bytes().iter().flat_map(|&b| if b == b'\n' { vec![b'\r', b'\n'] } else { vec![b] }).collect::<Vec<u8>>());
+    prose: bad("line.not-json", 2, 65, s().raw("Searching 3 indexes..."));
+    markdown_heading: bad("line.not-json", 3, 65, s().hits(1).raw("## Results"));
+    stack_trace: bad("line.not-json", 2, 65, s().raw("thread 'main' panicked at src/main.rs:3:5:"));
+    trailing_comma: bad("line.not-json", 2, 65, s().raw(j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN"},}"#)));
+    two_objects_on_a_line: bad("line.not-json", 2, 65, s().raw(j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN"}}{"type":"hit"}"#)));
+    utf8_bom: bad("line.not-json", 1, 65, &*[b"\xEF\xBB\xBF".as_slice(), &s().bytes()].concat());
+    prose_in_a_string_is_fine: good("line.not-json", 0, s().ev(r#"{"type":"hit","text":"Searching 3 indexes..."}"#));
+    ansi_colour: bad("line.ansi", 2, 65, s().raw("\x1b[32mok\x1b[0m"));
+    ansi_raw_in_json_string: bad("line.ansi", 2, 65, s().raw(j("{\"type\":\"hit\",\"aoi\":{\"seq\":1,\"run\":\"$RUN\"},\"t\":\"\x1b[1mbold\"}")));
+    ansi_escaped_in_json_is_fine: good("line.ansi", 0, s().ev(r#"{"type":"hit","t":"\u001b[1mbold"}"#));
+    not_object_array: bad("line.not-object", 2, 65, s().raw("[1,2]"));
+    not_object_string: bad("line.not-object", 2, 65, s().raw(r#""hit""#));
+    not_object_number: bad("line.not-object", 2, 65, s().raw("42"));
+    not_object_null: bad("line.not-object", 2, 65, s().raw("null"));
+    not_object_good: good("line.not-object", 0, s().ev(r#"{"type":"hit","v":[1,2]}"#));
+    invalid_utf8_byte: bad("line.invalid-utf8", 2, 65, s().raw(b"{\"type\":\"hit\",\"t\":\"\xff\"}"));
+    invalid_utf8_overlong: bad("line.invalid-utf8", 2, 65, s().raw(b"{\"type\":\"hit\",\"t\":\"\xc0\xaf\"}"));
+    invalid_utf8_surrogate: bad("line.invalid-utf8", 2, 65, s().raw(b"{\"type\":\"hit\",\"t\":\"\xed\xa0\x80\"}"));
+    invalid_utf8_truncated_sequence: bad("line.invalid-utf8", 2, 65, s().raw(b"{\"type\":\"hit\",\"t\":\"\xe6\x97\"}"));
+    utf8_good: good("line.invalid-utf8", 0, s().ev(r#"{"type":"hit","t":"héllo — 日本 🎉"}"#));
+    unterminated_summary: bad("line.unterminated", 3, 74, s().hits(1).unterminated());
+    unterminated_no_summary: bad("line.unterminated", 2, 74, s().hits(1).no_summary().unterminated());
+    unterminated_good: good("line.unterminated", 0, s().hits(1));
+    too_long_2k_line_with_1k_limit: bad("line.too-long", 2, 65, s().raw(hit_of_len(2000))).with(&["--max-line-bytes", "1K"]);
+    too_long_10k_line_with_1k_limit: bad("line.too-long", 2, 65, s().raw(hit_of_len(10_000))).with(&["--max-line-bytes", "1K"]);
+    too_long_good_under_limit: good("line.too-long", 0, s().raw(hit_of_len(900))).with(&["--max-line-bytes", "1K"]);
+    too_long_good_default_limit: good("line.too-long", 0, s().raw(hit_of_len(300_000)));
+
+    // § 2, § 8.1: type.
+    type_missing: bad("event.type-missing", 2, 65, s().ev(r#"{"rank":1}"#));
+    type_only_inside_envelope: bad("event.type-missing", 2, 65, s().ev(&j(r#"{"aoi":{"seq":1,"run":"$RUN","type":"hit"}}"#)));
+    type_good: good("event.type-missing", 0, s().ev(r#"{"type":"hit","rank":1}"#));
+    type_number: bad("event.type-not-string", 2, 65, s().ev(r#"{"type":1}"#));
+    type_null: bad("event.type-not-string", 2, 65, s().ev(r#"{"type":null}"#));
+    type_array: bad("event.type-not-string", 2, 65, s().ev(r#"{"type":["hit"]}"#));
+    type_string_good: good("event.type-not-string", 0, s().ev(r#"{"type":"1"}"#));
+    duplicate_type: bad("event.duplicate-reserved-key", 2, 65, s().raw(j(r#"{"type":"hit","type":"hit","aoi":{"seq":1,"run":"$RUN"}}"#)));
+    duplicate_type_escaped: bad("event.duplicate-reserved-key", 2, 65, s().raw(j(r#"{"type":"hit","typ\u0065":"aoi:summary","aoi":{"seq":1,"run":"$RUN"}}"#)));
+    duplicate_aoi: bad("event.duplicate-reserved-key", 2, 65, s().raw(j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN"},"aoi":{"seq":1,"run":"$RUN"}}"#)));
+    framework_duplicate_ok: bad("event.duplicate-framework-key", 3, 65, s().hits(1).no_summary().raw(j(r#"{"type":"aoi:summary","aoi":{"seq":2,"run":"$RUN"},"ok":true,"ok":false,"reason":"failed","event_count":3,"count":1}"#)));
+    framework_duplicate_code: bad("event.duplicate-framework-key", 2, 65, s().raw(j(r#"{"type":"aoi:warning","aoi":{"seq":1,"run":"$RUN"},"code":"A","code":"B"}"#)));
+    framework_fields_once_good: good("event.duplicate-framework-key", 0, s().ev(r#"{"type":"aoi:warning","code":"A","message":"m"}"#).ev(r#"{"type":"hit","n":1,"n":2}"#));
+    reserved_names_nested_are_data: good("event.duplicate-reserved-key", 0, s().raw(j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN"},"data":{"type":"x","aoi":1,"type":"y"}}"#)));
+    unknown_framework_type: bad("event.unknown-framework-type", 2, 65, s().ev(r#"{"type":"aoi:bogus"}"#));
+    unknown_framework_type_v02_result: bad("event.unknown-framework-type", 2, 65, s().ev(r#"{"type":"aoi:result"}"#));
+    known_framework_types_good: good("event.unknown-framework-type", 0, s().ev(r#"{"type":"aoi:heartbeat"}"#).ev(r#"{"type":"aoi:progress"}"#).ev(r#"{"type":"aoi:plan"}"#).ev(r#"{"type":"aoi:check","name":"c","ok":true}"#));
+    escaped_type_is_decoded_good: good("summary.missing", 0, s().no_summary().raw(j(r#"{"type":"aoi:summar\u0079","aoi":{"seq":1,"run":"$RUN"},"ok":true,"event_count":2,"count":0,"tool":"outline","tool_version":"1.8.2","aoi_version":"1.0-alpha","schema_name":"com.example.outline.events","schema_version":"1.0.0"}"#)));
+    unprefixed_types_are_domain_good: good("event.unknown-framework-type", 0, s().ev(r#"{"type":"bogus"}"#).ev(r#"{"type":"summary"}"#).ev(r#"{"type":"AOI:summary"}"#));
+    unknown_field_on_summary: bad("event.unknown-field", 2, 0, s().summary(r#"{"vendor_cache_hits":41}"#));
+    unknown_field_on_meta: bad("event.unknown-field", 1, 0, s().meta(r#"{"input_mode":"jsonl"}"#));
+    unknown_field_on_error: bad("event.unknown-field", 2, 0, s().ev(&err(r#"{"http_status":503}"#)));
+    unknown_field_on_check: bad("event.unknown-field", 2, 0, s().ev(r#"{"type":"aoi:check","name":"c","ok":true,"elapsed":3}"#));
+    unknown_field_in_properties_good: good("event.unknown-field", 0, s().summary(r#"{"properties":{"vendor_cache_hits":41}}"#).meta(r#"{"properties":{"input_mode":"jsonl"}}"#));
+    unknown_field_on_domain_event_good: good("event.unknown-field", 0, s().ev(r#"{"type":"hit","vendor":1,"id":"doc_1"}"#));
+
+    // § 8.1: the envelope.
+    envelope_number: bad("envelope.not-object", 2, 65, s().ev(r#"{"type":"hit","aoi":5}"#));
+    envelope_array: bad("envelope.not-object", 2, 65, s().ev(&j(r#"{"type":"hit","aoi":[1,"$RUN"]}"#)));
+    envelope_null: bad("envelope.not-object", 2, 65, s().ev(r#"{"type":"hit","aoi":null}"#));
+    envelope_nested_aoi_is_data_good: good("envelope.not-object", 0, s().ev(r#"{"type":"hit","data":{"aoi":5}}"#));
+    envelope_duplicate_seq: bad("envelope.duplicate-key", 2, 65, s().raw(j(r#"{"type":"hit","aoi":{"seq":1,"seq":1,"run":"$RUN"}}"#)));
+    envelope_duplicate_run: bad("envelope.duplicate-key", 2, 65, s().raw(j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN","run":"$RUN"}}"#)));
+    envelope_all_fields_good: good("envelope.duplicate-key", 0, s().ev(&j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN","t":12.5,"trace_id":"4bf92f3577b34da6"}}"#)));
+    seq_string: bad("envelope.field-type", 2, 65, s().ev(&j(r#"{"type":"hit","aoi":{"seq":"1","run":"$RUN"}}"#)));
+    seq_negative: bad("envelope.field-type", 2, 65, s().ev(&j(r#"{"type":"hit","aoi":{"seq":-1,"run":"$RUN"}}"#)));
+    seq_float: bad("envelope.field-type", 2, 65, s().ev(&j(r#"{"type":"hit","aoi":{"seq":1.0,"run":"$RUN"}}"#)));
+    seq_exponent: bad("envelope.field-type", 2, 65, s().raw(j(r#"{"type":"hit","aoi":{"seq":1e0,"run":"$RUN"}}"#)));
+    run_number: bad("envelope.field-type", 2, 65, s().ev(r#"{"type":"hit","aoi":{"seq":1,"run":5}}"#));
+    run_empty: bad("envelope.field-type", 2, 65, s().ev(r#"{"type":"hit","aoi":{"seq":1,"run":""}}"#));
+    t_negative: bad("envelope.field-type", 2, 65, s().ev(&j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN","t":-1}}"#)));
+    t_string: bad("envelope.field-type", 2, 65, s().ev(&j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN","t":"5"}}"#)));
+    trace_id_number: bad("envelope.field-type", 2, 65, s().ev(&j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN","trace_id":5}}"#)));
+    envelope_types_good: good("envelope.field-type", 0, s().ev(&j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN","t":0,"trace_id":"x"}}"#)));
+
+    // § 8.1: seq and run.
+    seq_absent_everywhere: bad("seq.absent", 0, 0, s().hits(1).no_envelope());
+    seq_present_good: good("seq.absent", 0, s().hits(1));
+    seq_missing_midstream: bad("seq.missing", 3, 65, s().hits(1).ev(&j(r#"{"type":"hit","aoi":{"run":"$RUN"}}"#)));
+    seq_missing_on_summary: bad("seq.missing", 3, 65, s().hits(1).summary(&j(r#"{"aoi":{"run":"$RUN"}}"#)));
+    seq_missing_before_first_seq: bad("seq.missing", 1, 65, s().meta(&j(r#"{"aoi":{"run":"$RUN"}}"#)).summary(&j(r#"{"aoi":{"seq":0,"run":"$RUN"}}"#)));
+    seq_everywhere_good: good("seq.missing", 0, s().hits(2));
+    seq_gap: bad("seq.gap", 3, 65, s().hits(1).ev(&j(r#"{"type":"hit","aoi":{"seq":3,"run":"$RUN"}}"#)));
+    seq_repeat: bad("seq.gap", 3, 65, s().hits(1).ev(&j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN"}}"#)));
+    seq_not_from_zero: bad("seq.gap", 1, 65, s().meta(&j(r#"{"aoi":{"seq":1,"run":"$RUN"}}"#)));
+    seq_gap_on_summary: bad("seq.gap", 3, 65, s().hits(1).summary(&j(r#"{"aoi":{"seq":9,"run":"$RUN"}}"#)));
+    seq_contiguous_good: good("seq.gap", 0, s().hits(3));
+    run_missing: bad("run.missing", 2, 65, s().ev(r#"{"type":"hit","aoi":{"seq":1}}"#));
+    run_present_good: good("run.missing", 0, s().hits(1));
+    run_changed: bad("run.changed", 3, 65, s().hits(1).ev(&format!(r#"{{"type":"hit","aoi":{{"seq":2,"run":"{OTHER_RUN}"}}}}"#)));
+    run_constant_good: good("run.changed", 0, s().hits(3));
+
+    // § 13.1, § 4, § 5, § 11: aoi:meta.
+    meta_not_first: bad("meta.not-first", 2, 65, s().no_meta().hits(1).ev(&meta_json()));
+    meta_after_prose_is_still_first_event: good("meta.not-first", 65, s().no_meta().raw("starting...").ev(&meta_json()));
+    meta_first_good: good("meta.not-first", 0, s().hits(1));
+    meta_duplicate: bad("meta.duplicate", 3, 65, s().hits(1).ev(&meta_json()));
+    meta_single_good: good("meta.duplicate", 0, s().hits(1));
+    meta_missing: bad("meta.missing", 0, 0, s().no_meta().hits(1));
+    meta_present_good: good("meta.missing", 0, s().hits(1));
+    meta_identity_no_tool_version: bad("meta.identity", 1, 0, s().meta_without(&["tool_version"]));
+    meta_identity_only_tool: bad("meta.identity", 1, 0, s().meta_without(&["tool_version", "aoi_version", "schema_name", "schema_version"]));
+    meta_identity_good: good("meta.identity", 0, s());
+    meta_field_number: bad("meta.field-type", 1, 65, s().meta(r#"{"tool_version":182}"#));
+    meta_field_null: bad("meta.field-type", 1, 65, s().meta(r#"{"schema_name":null}"#));
+    summary_identity_field_number: bad("meta.field-type", 2, 65, s().summary(r#"{"schema_version":1}"#));
+    meta_field_strings_good: good("meta.field-type", 0, s().meta(r#"{"tool_version":"182"}"#));
+    version_v02: bad("version.unsupported", 1, 65, s().meta(r#"{"aoi_version":"0.2"}"#));
+    version_2: bad("version.unsupported", 1, 65, s().meta(r#"{"aoi_version":"2.0"}"#));
+    version_minor_good: good("version.unsupported", 0, s().meta(r#"{"aoi_version":"1.1"}"#));
+    args_secret_flag_value: bad("meta.args-secret", 1, 0, s().meta(r#"{"args":["search","--token","abc123"]}"#));
+    args_secret_flag_equals: bad("meta.args-secret", 1, 0, s().meta(r#"{"args":["--password=hunter2"]}"#));
+    args_secret_url_credentials: bad("meta.args-secret", 1, 0, s().meta(r#"{"args":["--url","https://user:pw@example.com/x"]}"#));
+    args_secret_url_signature: bad("meta.args-secret", 1, 0, s().meta(r#"{"args":["https://blob.example.com/x?sv=1&sig=abcdef"]}"#));
+    args_secret_object: bad("meta.args-secret", 1, 0, s().meta(r#"{"args":{"api_key":"k-123"}}"#));
+    args_redacted_good: good("meta.args-secret", 0, s().meta(r#"{"args":["search","--token","***","--limit","2"]}"#));
+    args_omitted_good: good("meta.args-secret", 0, s().meta(r#"{"args_redacted":true}"#));
+
+    // § 4, § 13.1, § 8.3: aoi:summary.
+    summary_missing: bad("summary.missing", 0, 74, s().hits(1).no_summary());
+    summary_missing_empty_stream: bad("summary.missing", 0, 74, &b""[..]);
+    summary_missing_unbounded_good: good("summary.missing", 0, s().hits(1).no_summary()).with(&["--unbounded"]);
+    summary_present_good: good("summary.missing", 0, s().hits(1));
+    summary_not_last: bad("summary.not-last", 3, 65, s().no_summary().ev(&summary_json(r#"{"event_count":2,"count":0}"#)).hits(1));
+    summary_not_last_prose: bad("summary.not-last", 3, 65, s().no_summary().ev(&summary_json(r#"{"event_count":2,"count":0}"#)).raw("bye"));
+    summary_last_good: good("summary.not-last", 0, s().hits(1));
+    summary_duplicate: bad("summary.duplicate", 3, 65, s().no_summary().ev(&summary_json(r#"{"event_count":2,"count":0}"#)).ev(&summary_json(r#"{"event_count":3,"count":0}"#)));
+    summary_single_good: good("summary.duplicate", 0, s());
+    ok_missing: bad("summary.ok", 2, 65, s().summary_without(&["ok"]));
+    ok_string: bad("summary.ok", 2, 65, s().summary(r#"{"ok":"true"}"#));
+    ok_number: bad("summary.ok", 2, 65, s().summary(r#"{"ok":1}"#));
+    ok_null: bad("summary.ok", 2, 65, s().summary(r#"{"ok":null}"#));
+    ok_false_good: good("summary.ok", 1, s().summary(r#"{"ok":false,"reason":"failed"}"#));
+    ok_false_without_reason: bad("summary.reason", 2, 65, s().summary(r#"{"ok":false}"#));
+    reason_not_in_enum: bad("summary.reason", 2, 65, s().summary(r#"{"ok":false,"reason":"error"}"#));
+    reason_skipped_with_ok_false: bad("summary.reason", 2, 65, s().summary(r#"{"ok":false,"reason":"skipped"}"#));
+    reason_failed_with_ok_true: bad("summary.reason", 2, 65, s().summary(r#"{"ok":true,"reason":"failed"}"#));
+    reason_not_string: bad("summary.reason", 2, 65, s().summary(r#"{"ok":false,"reason":1}"#));
+    reason_skipped_with_ok_true_good: good("summary.reason", 0, s().summary(r#"{"ok":true,"reason":"skipped"}"#));
+    reason_failed_with_ok_false_good: good("summary.reason", 1, s().summary(r#"{"ok":false,"reason":"failed"}"#));
+    event_count_too_high: bad("summary.event-count", 4, 65, s().hits(2).summary(r#"{"event_count":5}"#));
+    event_count_too_low: bad("summary.event-count", 4, 65, s().hits(2).summary(r#"{"event_count":3}"#));
+    event_count_good: good("summary.event-count", 0, s().hits(2).summary(r#"{"event_count":4}"#));
+    event_count_absent: bad("summary.event-count-absent", 2, 0, s().summary_without(&["event_count"]));
+    event_count_present_good: good("summary.event-count-absent", 0, s());
+    count_mismatch: bad("summary.count", 4, 65, s().hits(2).summary(r#"{"count":3}"#));
+    count_includes_framework_events: bad("summary.count", 4, 65, s().hits(1).ev(WARNING).summary(r#"{"count":2}"#));
+    count_good: good("summary.count", 0, s().hits(1).ev(WARNING).summary(r#"{"count":1}"#));
+    warning_count_below: bad("summary.warning-count", 3, 65, s().ev(WARNING).summary(r#"{"warning_count":0}"#));
+    warning_count_above_is_upstream_good: good("summary.warning-count", 0, s().ev(WARNING).summary(r#"{"warning_count":5}"#));
+    error_count_below: bad("summary.error-count", 4, 65, s().ev(&err("{}")).ev(&err("{}")).summary(r#"{"error_count":1}"#));
+    error_count_above_is_upstream_good: good("summary.error-count", 0, s().ev(&err("{}")).summary(r#"{"error_count":3}"#));
+    count_string: bad("summary.field-type", 2, 65, s().summary(r#"{"count":"0"}"#));
+    event_count_string: bad("summary.field-type", 2, 65, s().summary(r#"{"event_count":"2"}"#));
+    input_count_negative: bad("summary.field-type", 2, 65, s().summary(r#"{"input_count":-1}"#));
+    elapsed_float: bad("summary.field-type", 2, 65, s().summary(r#"{"elapsed_ms":1.5}"#));
+    partial_string: bad("summary.field-type", 2, 65, s().summary(r#"{"partial":"yes"}"#));
+    truncated_number: bad("summary.field-type", 2, 65, s().summary(r#"{"truncated":1}"#));
+    next_cursor_number: bad("summary.field-type", 2, 65, s().summary(r#"{"next_cursor":5}"#));
+    summary_field_types_good: good("summary.field-type", 0, s().summary(r#"{"input_count":0,"elapsed_ms":384,"partial":false,"truncated":false,"next_cursor":null}"#));
+    upstream_null: bad("summary.upstream", 2, 65, s().summary(r#"{"upstream":null}"#));
+    upstream_string: bad("summary.upstream", 2, 65, s().summary(r#"{"upstream":"outline"}"#));
+    upstream_omitted_good: good("summary.upstream", 0, s());
+    upstream_object_good: good("summary.upstream", 0, s().summary(r#"{"upstream":{"tool":"outline","tool_version":"1.8.2","schema_name":"com.example.outline.events","schema_version":"1.0.0"}}"#));
+    caused_by_string: bad("summary.caused-by", 2, 65, s().summary(r#"{"ok":false,"reason":"failed","caused_by":"rate_limited"}"#));
+    caused_by_retryable_string: bad("summary.caused-by", 2, 65, s().summary(r#"{"ok":false,"reason":"failed","caused_by":{"category":"rate_limited","retryable":"yes"}}"#));
+    caused_by_retry_after_negative: bad("summary.caused-by", 2, 65, s().summary(r#"{"ok":false,"reason":"failed","caused_by":{"category":"rate_limited","retryable":true,"retry_after_ms":-1}}"#));
+    caused_by_retry_after_not_retryable: bad("summary.caused-by", 2, 65, s().summary(r#"{"ok":false,"reason":"failed","caused_by":{"category":"rate_limited","retryable":false,"retry_after_ms":7200}}"#));
+    caused_by_good: good("summary.caused-by", 75, s().summary(r#"{"ok":false,"reason":"failed","caused_by":{"origin":"outline","category":"rate_limited","code":"UPSTREAM_RATE_LIMIT","retryable":true,"retry_after_ms":7200}}"#));
+    summary_identity_absent: bad("summary.identity", 2, 0, s().summary_anonymous());
+    summary_identity_no_aoi_version: bad("summary.identity", 2, 0, s().summary_without(&["aoi_version"]));
+    summary_identity_good: good("summary.identity", 0, s());
+    truncated_without_cursor: bad("summary.truncated-no-cursor", 2, 0, s().summary(r#"{"truncated":true}"#));
+    truncated_with_null_cursor: bad("summary.truncated-no-cursor", 2, 0, s().summary(r#"{"truncated":true,"next_cursor":null}"#));
+    truncated_with_cursor_good: good("summary.truncated-no-cursor", 0, s().summary(r#"{"truncated":true,"next_cursor":"opaque-token"}"#));
+    not_truncated_good: good("summary.truncated-no-cursor", 0, s().summary(r#"{"truncated":false}"#));
+
+    // § 9: aoi:error.
+    category_missing: bad("error.category", 2, 65, s().ev(&err_minus("category")));
+    category_number: bad("error.category", 2, 65, s().ev(&err(r#"{"category":5}"#)));
+    category_good: good("error.category", 0, s().ev(&err("{}")));
+    category_partial: bad("error.category-partial", 2, 65, s().ev(&err(r#"{"category":"partial"}"#)));
+    category_real_with_item_scope_good: good("error.category-partial", 0, s().ev(&err(r#"{"category":"validation","scope":"item"}"#)).summary(r#"{"partial":true}"#));
+    category_unknown_v02_temporary: bad("error.category-unknown", 2, 0, s().ev(&err(r#"{"category":"temporary"}"#)));
+    category_unknown_retryable_decides: bad("error.category-unknown", 2, 75, s().ev(&err(r#"{"category":"temporary","scope":"process","retryable":true}"#)).summary(r#"{"ok":false,"reason":"failed"}"#));
+    category_unknown_not_retryable: bad("error.category-unknown", 2, 1, s().ev(&err(r#"{"category":"quota","scope":"process"}"#)).summary(r#"{"ok":false,"reason":"failed"}"#));
+    category_unavailable_good: good("error.category-unknown", 0, s().ev(&err(r#"{"category":"unavailable","retryable":true}"#)));
+    code_lowercase: bad("error.code", 2, 65, s().ev(&err(r#"{"code":"not_found"}"#)));
+    code_dash: bad("error.code", 2, 65, s().ev(&err(r#"{"code":"NOT-FOUND"}"#)));
+    code_leading_underscore: bad("error.code", 2, 65, s().ev(&err(r#"{"code":"_X"}"#)));
+    code_number: bad("error.code", 2, 65, s().ev(&err(r#"{"code":404}"#)));
+    code_missing: bad("error.code", 2, 65, s().ev(&err_minus("code")));
+    code_good: good("error.code", 0, s().ev(&err(r#"{"code":"E2"}"#)).ev(&err(r#"{"code":"UPSTREAM_RATE_LIMIT"}"#)));
+    message_multi_line: bad("error.message", 2, 65, s().ev(&err(r#"{"message":"line one\nline two"}"#)));
+    message_carriage_return: bad("error.message", 2, 65, s().ev(&err(r#"{"message":"line one\r"}"#)));
+    message_missing: bad("error.message", 2, 65, s().ev(&err_minus("message")));
+    message_not_string: bad("error.message", 2, 65, s().ev(&err(r#"{"message":["a"]}"#)));
+    message_with_ansi_escape: bad("error.message", 2, 65, s().ev(&err(r#"{"message":"\u001b[31mfailed\u001b[0m"}"#)));
+    message_one_line_good: good("error.message", 0, s().ev(&err(r#"{"message":"Upstream \"API\" rate limit — exceeded\t(429)."}"#)));
+    retryable_missing: bad("error.retryable", 2, 65, s().ev(&err_minus("retryable")));
+    retryable_string: bad("error.retryable", 2, 65, s().ev(&err(r#"{"retryable":"false"}"#)));
+    retryable_good: good("error.retryable", 0, s().ev(&err(r#"{"retryable":true}"#)));
+    retry_after_with_not_retryable: bad("error.retry-after", 2, 65, s().ev(&err(r#"{"retryable":false,"retry_after_ms":100}"#)));
+    retry_after_negative: bad("error.retry-after", 2, 65, s().ev(&err(r#"{"retryable":true,"retry_after_ms":-1}"#)));
+    retry_after_float: bad("error.retry-after", 2, 65, s().ev(&err(r#"{"retryable":true,"retry_after_ms":4.5}"#)));
+    retry_after_string: bad("error.retry-after", 2, 65, s().ev(&err(r#"{"retryable":true,"retry_after_ms":"100"}"#)));
+    retry_after_good: good("error.retry-after", 0, s().ev(&err(r#"{"retryable":true,"retry_after_ms":0}"#)).ev(RATE_LIMITED).ev(INTERNAL));
+    scope_invalid: bad("error.scope", 2, 65, s().ev(&err(r#"{"scope":"global"}"#)));
+    scope_number: bad("error.scope", 2, 65, s().ev(&err(r#"{"scope":1}"#)));
+    scope_good: good("error.scope", 0, s().ev(&err(r#"{"scope":"item"}"#)).ev(&err(r#"{"scope":"process"}"#)).ev(&err_minus("scope")));
+
+    // § 4: reading the input.
+    input_io_error: bad("input.io-error", 0, 74, Input::StdinDir);
+    input_readable_good: good("input.io-error", 0, s());
+}
+
+/// Every rule the binary lists has a triggering case and a conforming one.
+#[test]
+fn every_rule_in_the_catalog_is_covered() {
+    let catalog = crate::util::catalog();
+    assert!(catalog.len() > 40, "suspiciously small catalog");
+    let cases = all();
+    let mut bad_rules = BTreeSet::new();
+    let mut good_rules = BTreeSet::new();
+    for (_, c) in &cases {
+        match c.expect {
+            Expect::Bad { .. } => bad_rules.insert(c.rule),
+            Expect::Good => good_rules.insert(c.rule),
+        };
+    }
+    let mut missing = Vec::new();
+    for (id, severity) in &catalog {
+        if !bad_rules.contains(id.as_str()) {
+            missing.push(format!("{id}: no violating case"));
+        }
+        if !good_rules.contains(id.as_str()) {
+            missing.push(format!("{id}: no conforming case"));
+        }
+        // The exit code each violating case asserts follows the severity.
+        let want = match severity.as_str() {
+            "violation" => Some(65),
+            "incomplete" => Some(74),
+            _ => None,
+        };
+        for (name, c) in &cases {
+            if c.rule == id && matches!(c.expect, Expect::Bad { .. }) {
+                match want {
+                    Some(code) => assert_eq!(c.exit, code, "{name}: {id} is a {severity}"),
+                    None => assert!(c.exit != 65 && c.exit != 74, "{name}: advisory {id}"),
+                }
+            }
+        }
+    }
+    let known: BTreeSet<&str> = catalog.iter().map(|(id, _)| id.as_str()).collect();
+    for (name, c) in &cases {
+        assert!(
+            known.contains(c.rule),
+            "{name}: {} is not in the catalog",
+            c.rule
+        );
+    }
+    assert!(missing.is_empty(), "uncovered rules: {missing:#?}");
+}
+
+/// § 5.2: a v0.2 stream is told how to migrate.
+#[test]
+fn version_v02_message_carries_the_migration_hint() {
+    let r = report_full(&s().meta(r#"{"aoi_version":"0.2"}"#).bytes(), &[]);
+    let f = r.of("version.unsupported");
+    assert_eq!(f.len(), 1, "{}", r.brief());
+    let m = f[0]["message"].as_str().unwrap();
+    assert!(m.contains("0.2") && m.contains("§ 5.2"), "{m}");
+    assert!(
+        f[0]["hint"]
+            .as_str()
+            .unwrap()
+            .contains("temporary→unavailable")
+    );
+    assert_eq!(r.code, 65);
+}
+
+/// § 9.4: v0.2's `temporary` is named, and the verdict is not a violation.
+#[test]
+fn category_temporary_message_names_the_rename() {
+    let r = report_full(&s().ev(&err(r#"{"category":"temporary"}"#)).bytes(), &[]);
+    let f = r.of("error.category-unknown");
+    assert!(f[0]["message"].as_str().unwrap().contains("unavailable"));
+    assert_eq!(f[0]["type"], "advisory");
+    assert_eq!(r.code, 0);
+}
+
+/// run.changed is reported once per stream, at the first differing line.
+#[test]
+fn run_changed_is_reported_once() {
+    let other = format!(r#"{{"type":"hit","aoi":{{"seq":2,"run":"{OTHER_RUN}"}}}}"#);
+    let other2 = format!(r#"{{"type":"hit","aoi":{{"seq":3,"run":"{OTHER_RUN}"}}}}"#);
+    let r = report_full(&s().hits(1).ev(&other).ev(&other2).bytes(), &[]);
+    let f = r.of("run.changed");
+    assert_eq!(f.len(), 1, "{}", r.brief());
+    assert_eq!(f[0]["line_number"], 3);
+}
+
+/// summary.not-last is reported once, however many lines follow.
+#[test]
+fn summary_not_last_is_reported_once() {
+    let st = s()
+        .no_summary()
+        .ev(&summary_json(r#"{"event_count":2,"count":0}"#))
+        .hits(3);
+    let r = report_full(&st.bytes(), &[]);
+    assert_eq!(r.of("summary.not-last").len(), 1, "{}", r.brief());
+    assert_eq!(r.code, 65);
+}
+
+/// One lost line is one seq.gap: aoi resynchronises on the seq it found.
+#[test]
+fn seq_gap_resynchronises() {
+    let st = s()
+        .hits(1)
+        .ev(&j(r#"{"type":"hit","aoi":{"seq":3,"run":"$RUN"}}"#))
+        .hits(3);
+    let r = report_full(&st.bytes(), &[]);
+    assert_eq!(r.of("seq.gap").len(), 1, "{}", r.brief());
+}
+
+/// `--max-per-rule N` reports N findings of a rule; the stream event still
+/// counts them all.
+#[test]
+fn max_per_rule_caps_findings_not_counts() {
+    let mut st = s();
+    for _ in 0..5 {
+        st = st.raw("prose");
+    }
+    let r = report_full(&st.bytes(), &["--max-per-rule", "2"]);
+    assert_eq!(r.of("line.not-json").len(), 2, "{}", r.brief());
+    assert_eq!(r.stream()["rules"]["line.not-json"], 5);
+    assert_eq!(r.code, 65);
+}
