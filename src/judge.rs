@@ -861,19 +861,8 @@ impl Judge {
                 format!("aoi:meta lacks {}", missing.join(", ")),
             );
         }
-        if let Some(v) = &id.aoi_version {
-            let major = v.split(['.', '-']).next().unwrap_or_default();
-            if major != "1" {
-                let hint = if major == "0" {
-                    " (a v0.2 stream: see § 5.2 for the migration)"
-                } else {
-                    ""
-                };
-                self.here(
-                    RuleId::VersionUnsupported,
-                    format!("aoi_version \"{v}\" is not AOI 1.x{hint}"),
-                );
-            }
+        if let Some(v) = id.aoi_version.clone() {
+            self.check_aoi_version(&v);
         }
         if let Some(args) = ev.get("args") {
             let raw = ev.raw(args);
@@ -885,6 +874,22 @@ impl Judge {
             }
         }
         self.identity = id;
+    }
+
+    /// § 5: a consumer built for AOI 1 must not interpret another major.
+    fn check_aoi_version(&mut self, v: &str) {
+        let major = v.split(['.', '-']).next().unwrap_or_default();
+        if major != "1" {
+            let hint = if major == "0" {
+                " (a v0.2 stream: see § 5.2 for the migration)"
+            } else {
+                ""
+            };
+            self.here(
+                RuleId::VersionUnsupported,
+                format!("aoi_version \"{v}\" is not AOI 1.x{hint}"),
+            );
+        }
     }
 
     fn summary(&mut self, ev: &Ev<'_>) {
@@ -1092,6 +1097,48 @@ impl Judge {
             }
         }
         info.identity = self.identity_of(ev, "aoi:summary");
+        // The two ends describe one stream (§ 5): the same identity, AOI 1.x.
+        let mismatched: Vec<&str> = [
+            ("tool", &self.identity.tool, &info.identity.tool),
+            (
+                "tool_version",
+                &self.identity.tool_version,
+                &info.identity.tool_version,
+            ),
+            (
+                "aoi_version",
+                &self.identity.aoi_version,
+                &info.identity.aoi_version,
+            ),
+            (
+                "schema_name",
+                &self.identity.schema_name,
+                &info.identity.schema_name,
+            ),
+            (
+                "schema_version",
+                &self.identity.schema_version,
+                &info.identity.schema_version,
+            ),
+        ]
+        .iter()
+        .filter(|(_, a, b)| a.is_some() && b.is_some() && a != b)
+        .map(|(k, _, _)| *k)
+        .collect();
+        if !mismatched.is_empty() {
+            self.here(
+                RuleId::SummaryIdentityMismatch,
+                format!(
+                    "aoi:summary and aoi:meta disagree on {}",
+                    mismatched.join(", ")
+                ),
+            );
+        }
+        if self.meta_count == 0 {
+            if let Some(v) = info.identity.aoi_version.clone() {
+                self.check_aoi_version(&v);
+            }
+        }
         if info.identity.tool_version.is_none()
             || info.identity.aoi_version.is_none()
             || info.identity.schema_version.is_none()

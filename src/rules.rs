@@ -188,6 +188,9 @@ catalog! {
     SummaryIdentity = "summary.identity", Advisory, "§ 5, § 18",
         "`aoi:summary` SHOULD carry the identity triple too (MUST to claim Versioned), so a consumer holding only the last line knows what it read.",
         "repeat tool_version, aoi_version and schema_version (with tool and schema_name) on aoi:summary";
+    SummaryIdentityMismatch = "summary.identity-mismatch", Advisory, "§ 5",
+        "The identity on `aoi:summary` names the same tool, versions and schema as `aoi:meta`: both ends describe one stream.",
+        "emit the same identity on aoi:meta and aoi:summary; a mismatch suggests two streams were spliced";
     SummaryTruncatedCursor = "summary.truncated-no-cursor", Advisory, "§ 15",
         "`truncated:true` SHOULD come with a `next_cursor` when more data can be fetched.",
         "set next_cursor so the caller can continue";
@@ -266,6 +269,13 @@ pub const DECISIONS: &str = "\
   cannot help while a non-retryable failure stands), then the first one.
 - **Several streams.** The most severe exit wins: 65, 74, 77, 1, 124, 130, 75, 0; aoi's own
   operational errors (70, 64, 66, 73) rank above all of them.
+- **Upstream identity.** The report's `upstream` (and the `stream` event's identity) comes from
+  the upstream's `aoi:meta`, or from its `aoi:summary` when it emitted no meta but named itself
+  there; with neither it is omitted (§ 13.1). With several streams it is set only when all agree.
+- **aoi check judges, it does not transform.** An upstream that had item-level `aoi:error`s but
+  ended `ok:true` passes (exit 0): the § 13.1 rule that upstream errors make `ok` false binds
+  transformers (`aoi filter` has `--continue-on-error` for that), while `check` reports the
+  upstream's own verdict. Use `aoi errors` or the report's `error_count` to act on item errors.
 - **Unknown categories** are advisories (§ 9.4: a consumer must not fail on them).
 - **Framework fields.** Unknown top-level fields are checked for `aoi:meta`, `aoi:summary`,
   `aoi:error`, `aoi:warning` (read with the `aoi:error` field set, which the spec implies but does

@@ -262,6 +262,9 @@ cases! {
     summary_not_last_prose: bad("summary.not-last", 3, 65, s().no_summary().ev(&summary_json(r#"{"event_count":2,"count":0}"#)).raw("bye"));
     summary_last_good: good("summary.not-last", 0, s().hits(1));
     summary_duplicate: bad("summary.duplicate", 3, 65, s().no_summary().ev(&summary_json(r#"{"event_count":2,"count":0}"#)).ev(&summary_json(r#"{"event_count":3,"count":0}"#)));
+    summary_identity_mismatch: bad("summary.identity-mismatch", 3, 0, s().hits(1).no_summary().ev(&summary_json(r#"{"event_count":3,"count":1,"tool_version":"9.9.9"}"#)));
+    summary_identity_same_good: good("summary.identity-mismatch", 0, s().hits(1));
+    summary_version_unsupported_no_meta: bad("version.unsupported", 2, 65, s().no_meta().hits(1).no_summary().ev(r#"{"type":"aoi:summary","ok":true,"count":1,"aoi_version":"0.2"}"#));
     summary_single_good: good("summary.duplicate", 0, s());
     ok_missing: bad("summary.ok", 2, 65, s().summary_without(&["ok"]));
     ok_string: bad("summary.ok", 2, 65, s().summary(r#"{"ok":"true"}"#));
