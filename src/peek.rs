@@ -108,7 +108,7 @@ pub struct Member {
 /// Reusable validator state.
 #[derive(Default)]
 pub struct Peeker {
-    stack: Vec<u8>,
+    stack: Vec<bool>,
     /// Top-level members of the last line peeked (empty if not an object).
     pub members: Vec<Member>,
     /// Kind of the last line's top-level value.
@@ -498,12 +498,12 @@ impl Peeker {
                     i = skip_ws(s, i);
                     match s.get(i) {
                         Some(b'{') => {
-                            self.stack.push(b'{');
+                            self.stack.push(true);
                             i += 1;
                             state = State::KeyOrEnd;
                         }
                         Some(b'[') => {
-                            self.stack.push(b'[');
+                            self.stack.push(false);
                             i += 1;
                             state = State::ValueOrEnd;
                         }
@@ -558,15 +558,15 @@ impl Peeker {
                     };
                     i = skip_ws(s, i);
                     match (s.get(i), top) {
-                        (Some(b','), b'{') => {
+                        (Some(b','), true) => {
                             i += 1;
                             state = State::Key;
                         }
-                        (Some(b','), _) => {
+                        (Some(b','), false) => {
                             i += 1;
                             state = State::Value;
                         }
-                        (Some(b'}'), b'{') | (Some(b']'), b'[') => {
+                        (Some(b'}'), true) | (Some(b']'), false) => {
                             self.stack.pop();
                             i += 1;
                         }
@@ -790,6 +790,22 @@ mod tests {
         assert!(ok(&s));
         let s = "[".repeat(200_000);
         assert!(!ok(&s));
+        // Mixed objects and arrays across the 64-level boundary of `Nest`.
+        for depth in [1, 63, 64, 65, 130] {
+            let open: String = (0..depth)
+                .map(|k| if k % 3 == 0 { "{\"k\":" } else { "[" })
+                .collect();
+            let close: String = (0..depth)
+                .rev()
+                .map(|k| if k % 3 == 0 { "}" } else { "]" })
+                .collect();
+            assert!(ok(&format!("[{open}1{close}]")), "depth {depth}");
+            let wrong: String = (0..depth)
+                .rev()
+                .map(|k| if k % 3 == 0 { "]" } else { "}" })
+                .collect();
+            assert!(!ok(&format!("[{open}1{wrong}]")), "depth {depth}");
+        }
     }
 
     #[test]
