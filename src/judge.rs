@@ -281,6 +281,25 @@ impl<'a> Ev<'a> {
 }
 
 /// The string value of a member, decoded.
+/// The string value of a member, decoded, borrowed when it has no escapes
+/// (the peek validated it as UTF-8).
+fn str_ref<'a>(line: &'a [u8], m: &Member) -> Option<std::borrow::Cow<'a, str>> {
+    match m.kind {
+        Kind::String { escaped } => {
+            let raw = span(line, &m.value);
+            let body = raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default();
+            if escaped {
+                Some(unescape(body))
+            } else {
+                std::str::from_utf8(body)
+                    .ok()
+                    .map(std::borrow::Cow::Borrowed)
+            }
+        }
+        _ => None,
+    }
+}
+
 fn str_value(line: &[u8], m: &Member) -> Option<String> {
     match m.kind {
         Kind::String { .. } => {
@@ -344,7 +363,11 @@ impl Cause {
     /// one outranks a retryable one (retry cannot help while it stands); the
     /// first such error wins ties.
     fn rank(&self) -> u8 {
-        (self.process_scope as u8) * 2 + (self.retryable != Some(true)) as u8
+        Self::rank_of(self.process_scope, self.retryable)
+    }
+
+    fn rank_of(process_scope: bool, retryable: Option<bool>) -> u8 {
+        (process_scope as u8) * 2 + (retryable != Some(true)) as u8
     }
 }
 
@@ -593,7 +616,7 @@ impl Judge {
             return;
         }
         self.framework += 1;
-        let tstr = String::from_utf8_lossy(tname).into_owned();
+        let tstr = String::from_utf8_lossy(tname);
         // Spec-owned fields appear once: parsers disagree which duplicate wins.
         if let Some(dup) = duplicate_key(line, members) {
             self.here(
@@ -619,13 +642,21 @@ impl Judge {
             }
         }
         if let Some(known) = spec::known_fields(&tstr) {
-            let extra: Vec<String> = members
-                .iter()
-                .map(|m| unescape(span(line, &m.key)).into_owned())
-                .filter(|k| !known.contains(&k.as_str()))
-                .collect();
-            if !extra.is_empty() {
-                let list = extra.iter().map(|k| keep(k)).collect::<Vec<_>>().join(", ");
+            let is_known = |m: &Member| {
+                let k = span(line, &m.key);
+                if m.key_escaped {
+                    known.contains(&&*unescape(k))
+                } else {
+                    known.iter().any(|n| n.as_bytes() == k)
+                }
+            };
+            if !members.iter().all(is_known) {
+                let list = members
+                    .iter()
+                    .filter(|m| !is_known(m))
+                    .map(|m| keep(&unescape(span(line, &m.key))))
+                    .collect::<Vec<_>>()
+                    .join(", ");
                 self.here(
                     RuleId::UnknownField,
                     format!("{tstr} has fields the spec does not define: {list} (belong in \"properties\")"),
@@ -1156,7 +1187,7 @@ impl Judge {
         let line = ev.line;
         match ev.get("category") {
             None => self.here(RuleId::ErrorCategory, "aoi:error has no category".into()),
-            Some(m) => match str_value(line, m) {
+            Some(m) => match str_ref(line, m) {
                 None => self.here(
                     RuleId::ErrorCategory,
                     format!("category is a {}, not a string", m.kind.name()),
@@ -1181,7 +1212,7 @@ impl Judge {
         }
         match ev.get("code") {
             None => self.here(RuleId::ErrorCode, "aoi:error has no code".into()),
-            Some(m) => match str_value(line, m) {
+            Some(m) => match str_ref(line, m) {
                 Some(c) if spec::valid_code(&c) => {}
                 Some(c) => self.here(
                     RuleId::ErrorCode,
@@ -1195,7 +1226,7 @@ impl Judge {
         }
         match ev.get("message") {
             None => self.here(RuleId::ErrorMessage, "aoi:error has no message".into()),
-            Some(m) => match str_value(line, m) {
+            Some(m) => match str_ref(line, m) {
                 Some(s) if s.contains(['\n', '\r']) => {
                     self.here(RuleId::ErrorMessage, "message spans several lines".into())
                 }
@@ -1243,7 +1274,7 @@ impl Judge {
             }
         }
         if let Some(m) = ev.get("scope") {
-            let s = str_value(line, m);
+            let s = str_ref(line, m);
             if !s.as_deref().is_some_and(|s| spec::SCOPES.contains(&s)) {
                 self.here(
                     RuleId::ErrorScope,
@@ -1254,13 +1285,14 @@ impl Judge {
                 );
             }
         }
-        let cause = read_cause(line, ev.members, self.line_no);
-        let better = match &self.worst_error {
-            None => true,
-            Some(w) => cause.rank() > w.rank(),
-        };
-        if better {
-            self.worst_error = Some(cause);
+        // Only an error that outranks the current worst is copied out.
+        let process_scope = ev
+            .get("scope")
+            .and_then(|m| str_ref(line, m))
+            .is_none_or(|s| s != "item");
+        let rank = Cause::rank_of(process_scope, retryable);
+        if self.worst_error.as_ref().is_none_or(|w| rank > w.rank()) {
+            self.worst_error = Some(read_cause(line, ev.members, self.line_no));
         }
     }
 
@@ -1490,15 +1522,24 @@ impl Judge {
     }
 }
 
-/// The first key that occurs twice among `members` (decoded), if any.
+/// The first key that occurs twice among `members` (decoded), if any,
+/// ignoring `type` and `aoi` (they have their own rule). Raw bytes are
+/// compared unless a key has escapes.
 fn duplicate_key(line: &[u8], members: &[Member]) -> Option<String> {
-    let keys: Vec<std::borrow::Cow<'_, str>> = members
-        .iter()
-        .map(|m| unescape(span(line, &m.key)))
-        .collect();
-    for (i, k) in keys.iter().enumerate() {
-        if keys.iter().skip(i + 1).any(|o| o == k) && k != "type" && k != "aoi" {
-            return Some(k.to_string());
+    let same = |a: &Member, b: &Member| {
+        let (ka, kb) = (span(line, &a.key), span(line, &b.key));
+        if a.key_escaped || b.key_escaped {
+            unescape(ka) == unescape(kb)
+        } else {
+            ka == kb
+        }
+    };
+    for (i, a) in members.iter().enumerate() {
+        if members.iter().skip(i + 1).any(|b| same(a, b)) {
+            let k = unescape(span(line, &a.key));
+            if k != "type" && k != "aoi" {
+                return Some(k.into_owned());
+            }
         }
     }
     None

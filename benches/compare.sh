@@ -1,0 +1,284 @@
+#!/usr/bin/env bash
+# Throughput and memory of `aoi check` against floors (cat, wc) and peers (jq, jaq, grep).
+#
+#   benches/compare.sh                          # 10M and 200M, every mix, 5 runs
+#   SIZES="1M 100M 1G" MIXES="domain long" RUNS=7 benches/compare.sh
+#   KEEP=1 benches/compare.sh                   # keep the generated data
+#   INSTR=1 SIZES= benches/compare.sh           # only instructions per byte (callgrind)
+#
+# Environment:
+#   SIZES  sizes to generate (K/M/G suffixes), default "10M 200M"
+#   MIXES  generator mixes, default "domain control long unicode"
+#   RUNS   timed runs per command, default 5 (the median is reported)
+#   SEED   generator seed, default 1
+#   KEEP   1 keeps the data directory (its path is printed)
+#   INSTR  1 also runs callgrind on `aoi check -q --no-relay` over a 5M domain file (seed 1)
+#   TMPDIR where the data directory is created
+#
+# Method: every file is generated once, then read once by every command untimed
+# (warm-up: the page cache holds the file, and the peak RSS is measured then, with
+# GNU time around each program of the command). Then RUNS rounds run every
+# command once each, round-robin, so background noise hits all commands alike.
+# Wall time comes from $EPOCHREALTIME (microseconds) around the command, which
+# runs in a forked child of this shell (no extra shell start-up is timed).
+# MB/s is 10^6 bytes per second. "vs wc -l" is the command's time divided by
+# `wc -l FILE`'s; "vs jq" is jq's time divided by the command's (the speedup).
+
+set -euo pipefail
+export LC_ALL=C
+
+SIZES=${SIZES-"10M 200M"}
+MIXES=${MIXES-"domain control long unicode"}
+RUNS=${RUNS:-5}
+SEED=${SEED:-1}
+KEEP=${KEEP:-0}
+INSTR=${INSTR:-0}
+
+cd "$(dirname "$0")/.."
+
+die() {
+    echo "compare.sh: $*" >&2
+    exit 1
+}
+
+[[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, not '$RUNS'"
+
+# --- tools --------------------------------------------------------------------
+
+# A GNU-compatible time(1) (-f/-o) for the peak RSS, if there is one.
+TIME_BIN=
+for t in /usr/bin/time "$(type -P time || true)"; do
+    if [[ -n $t && -x $t ]] && "$t" -f '%e %M' -o /dev/null true 2>/dev/null; then
+        TIME_BIN=$t
+        break
+    fi
+done
+
+# Wall clock: $EPOCHREALTIME (bash >= 5), else the `time` keyword with TIMEFORMAT.
+if [[ -n ${EPOCHREALTIME-} ]]; then
+    CLOCK=epochrealtime
+else
+    CLOCK=timeformat
+fi
+
+echo "Building (cargo build --release, generator)..." >&2
+AOI=$(cargo build --release --message-format=json 2>/dev/null |
+    grep '"name":"aoi"' | grep -o '"executable":"[^"]*"' | tail -1 | cut -d'"' -f4) ||
+    true
+[[ -n $AOI && -x $AOI ]] || {
+    cargo build --release >&2 || true
+    die "cargo build --release failed"
+}
+GEN=$(cargo bench --bench generate --no-run --message-format=json 2>/dev/null |
+    grep '"name":"generate"' | grep -o '"executable":"[^"]*"' | tail -1 | cut -d'"' -f4) ||
+    true
+[[ -n $GEN && -x $GEN ]] || {
+    cargo bench --bench generate --no-run >&2 || true
+    die "building the generator (cargo bench --bench generate --no-run) failed"
+}
+
+DATA=$(mktemp -d "${TMPDIR:-/tmp}/aoi-bench.XXXXXX")
+if [[ $KEEP == 1 ]]; then
+    trap 'echo "compare.sh: data kept in $DATA" >&2' EXIT
+else
+    trap 'rm -rf "$DATA"' EXIT
+fi
+
+# Private copies: a `cargo build` elsewhere during the run must not swap the
+# binary between two tables.
+cp "$AOI" "$DATA/aoi"
+cp "$GEN" "$DATA/generate"
+AOI=$DATA/aoi
+GEN=$DATA/generate
+
+# --- machine ------------------------------------------------------------------
+
+cpu=$(grep -m1 '^model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//' || true)
+mem=$(awk '/^MemTotal:/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo 2>/dev/null || true)
+echo "# aoi check benchmark"
+echo
+echo "- machine: $(nproc) CPU(s), ${cpu:-unknown CPU}, ${mem:-unknown} RAM, Linux $(uname -r) ($(uname -m))"
+rev=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
+git diff --quiet HEAD -- src Cargo.toml Cargo.lock 2>/dev/null || rev="$rev+dirty"
+echo "- $("$AOI" --version) (tree $rev, binary sha256 $(sha256sum "$AOI" | cut -c1-12)), $(rustc --version 2>/dev/null || echo 'rustc ?')"
+echo "- peers: $(command -v jq >/dev/null && jq --version || echo 'jq not installed'), $(command -v jaq >/dev/null && jaq --version || echo 'jaq not installed'), $(grep --version | head -1)"
+echo "- runs: median of $RUNS, interleaved round-robin after one warm-up; clock: $CLOCK; peak RSS: ${TIME_BIN:-not measured (no GNU time)}"
+echo "- MB/s is 10^6 bytes/s; \"vs wc -l\" is time ÷ wc -l's time; \"speedup vs jq\" is jq's time ÷ aoi's; grep's count goes to a file (GNU grep stops at the first match when stdout is /dev/null)"
+echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"
+echo
+
+# The spec's own pipeline check (§ 13.2).
+JQ_PROG='select(.type=="aoi:summary") | .ok == true'
+
+# --- measuring ----------------------------------------------------------------
+
+# Seconds (float) taken by `eval "$1"`; sets LAST_RC.
+LAST_RC=0
+time_once() {
+    local cmd=$1 t0 t1
+    if [[ $CLOCK == epochrealtime ]]; then
+        t0=$EPOCHREALTIME
+        if eval "$cmd"; then LAST_RC=0; else LAST_RC=$?; fi
+        t1=$EPOCHREALTIME
+        awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }'
+    else
+        local tf=$DATA/timeformat TIMEFORMAT=%3R
+        { time { if eval "$cmd"; then LAST_RC=0; else LAST_RC=$?; fi; }; } 2>"$tf"
+        tail -1 "$tf"
+    fi
+}
+
+# Peak RSS in KiB of the largest program marked {T} in the template.
+rss_once() {
+    local tpl=$1 tf=$DATA/rss
+    : >"$tf"
+    local cmd=${tpl//\{T\}/$TIME_BIN -f %M -a -o $tf }
+    if eval "$cmd"; then LAST_RC=0; else LAST_RC=$?; fi
+    awk 'BEGIN { m = 0 } /^[0-9]+$/ && $1 > m { m = $1 } END { print m }' "$tf"
+}
+
+median() {
+    sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.6f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# --- one file -----------------------------------------------------------------
+
+bench_file() {
+    local file=$1 label=$2
+    local bytes lines f jqprog
+    bytes=$(stat -c %s "$file")
+    lines=$(wc -l <"$file")
+    f=$(printf %q "$file")
+    local a
+    a=$(printf %q "$AOI")
+    jqprog=$(printf %q "$JQ_PROG")
+
+    # Parallel arrays: the label shown, the kind (floor, aoi, jq, peer) and the
+    # command template, in which {T} marks the programs whose peak RSS counts.
+    local -a names=() kinds=() tpls=()
+    add() {
+        names+=("$1")
+        kinds+=("$2")
+        tpls+=("$3")
+    }
+    add 'cat FILE > /dev/null' floor "{T}cat $f > /dev/null"
+    add 'wc -l FILE' floor "{T}wc -l $f > /dev/null"
+    add 'cat FILE | wc -l' floor "{T}cat $f | {T}wc -l > /dev/null"
+    add 'aoi check -q --no-relay FILE' aoi "{T}$a check -q --no-relay $f"
+    add 'aoi check -q FILE > /dev/null' aoi "{T}$a check -q $f > /dev/null"
+    add 'cat FILE | aoi check -q > /dev/null' aoi "{T}cat $f | {T}$a check -q > /dev/null"
+    add 'aoi check -q FILE | cat > /dev/null' aoi "{T}$a check -q $f | {T}cat > /dev/null"
+    add 'aoi check --output jsonl FILE > /dev/null 2>&1' aoi "{T}$a check --output jsonl $f > /dev/null 2>&1"
+    local skipped=()
+    if command -v jq >/dev/null; then
+        add "jq -e '$JQ_PROG' FILE" jq "{T}jq -e $jqprog $f > /dev/null"
+    else
+        skipped+=(jq)
+    fi
+    if command -v jaq >/dev/null; then
+        add "jaq -e '$JQ_PROG' FILE" peer "{T}jaq -e $jqprog $f > /dev/null"
+    else
+        skipped+=(jaq)
+    fi
+    # Not > /dev/null: GNU grep sees /dev/null and stops at the first match.
+    add 'grep -c aoi: FILE' peer "{T}grep -c aoi: $f > $(printf %q "$DATA/grep.out")"
+
+    local n=${#names[@]} i r
+    local -a rss=() rcs=() times=()
+
+    # Warm-up round: page cache, peak RSS, exit status.
+    for ((i = 0; i < n; i++)); do
+        if [[ -n $TIME_BIN ]]; then
+            rss[i]=$(rss_once "${tpls[i]}")
+            rcs[i]=$LAST_RC
+        else
+            rss[i]=
+            time_once "${tpls[i]//\{T\}/}" >/dev/null
+            rcs[i]=$LAST_RC
+        fi
+        times[i]=
+    done
+
+    # Timed rounds, round-robin. (LAST_RC is set in the $(...) subshell, so the
+    # exit status is taken from the warm-up round.)
+    for ((r = 0; r < RUNS; r++)); do
+        for ((i = 0; i < n; i++)); do
+            times[i]+="$(time_once "${tpls[i]//\{T\}/}") "
+        done
+    done
+
+    local -a med=()
+    for ((i = 0; i < n; i++)); do
+        med[i]=$(tr ' ' '\n' <<<"${times[i]}" | grep . | median)
+    done
+    local wc_t=${med[1]} jq_t=
+    for ((i = 0; i < n; i++)); do
+        [[ ${kinds[i]} == jq ]] && jq_t=${med[i]}
+    done
+
+    echo "## $label: $(awk -v b="$bytes" 'BEGIN { printf "%.1f MB", b / 1e6 }') ($bytes bytes, $lines lines)"
+    echo
+    echo "| command | median s | MB/s | peak RSS MiB | vs wc -l | speedup vs jq |"
+    echo "|---|---:|---:|---:|---:|---:|"
+    for ((i = 0; i < n; i++)); do
+        local name=${names[i]//|/\\|}
+        [[ ${rcs[i]} == 0 ]] || name="$name (exit ${rcs[i]}!)"
+        awk -v name="$name" -v t="${med[i]}" -v b="$bytes" -v rss="${rss[i]}" \
+            -v wc="$wc_t" -v jq="$jq_t" -v kind="${kinds[i]}" 'BEGIN {
+            mbs = t > 0 ? sprintf("%.0f", b / 1e6 / t) : "inf"
+            r = rss == "" ? "n/a" : sprintf("%.1f", rss / 1024)
+            vw = t > 0 && wc > 0 ? sprintf("%.2fx", t / wc) : "-"
+            vj = "-"
+            if (kind == "aoi" && jq != "" && t > 0) vj = sprintf("%.1fx", jq / t)
+            printf "| `%s` | %.4f | %s | %s | %s | %s |\n", name, t, mbs, r, vw, vj
+        }'
+    done
+    echo
+    if ((${#skipped[@]})); then
+        echo "Skipped (not installed): ${skipped[*]}."
+        echo
+    fi
+}
+
+# --- main ---------------------------------------------------------------------
+
+for size in $SIZES; do
+    for mix in $MIXES; do
+        file=$DATA/$mix-$size-s$SEED.jsonl
+        echo "Generating $mix $size..." >&2
+        "$GEN" --out "$file" --size "$size" --mix "$mix" --seed "$SEED" 2>&1 | sed 's/^/  /' >&2
+        if ! verdict=$("$AOI" check --no-relay "$file" 2>&1); then
+            die "generated $file does not pass aoi check: $verdict"
+        fi
+        bench_file "$file" "$mix $size"
+    done
+done
+
+if [[ $INSTR == 1 ]]; then
+    command -v valgrind >/dev/null || die "INSTR=1 needs valgrind"
+    file=$DATA/instr-domain-5M-s1.jsonl
+    tiny=$DATA/instr-domain-1K-s1.jsonl
+    "$GEN" --out "$file" --size 5M --mix domain --seed 1 2>/dev/null
+    "$GEN" --out "$tiny" --size 1K --mix domain --seed 1 2>/dev/null
+    ir_of() {
+        valgrind --tool=callgrind --callgrind-out-file="$DATA/callgrind.out" \
+            "$AOI" check -q --no-relay "$1" 2>&1 >/dev/null |
+            awk '/Collected :/ { print $NF }'
+    }
+    echo "Running callgrind..." >&2
+    ir=$(ir_of "$file")
+    ir0=$(ir_of "$tiny")
+    [[ -n $ir && -n $ir0 ]] || die "callgrind did not report a total (Collected :)"
+    bytes=$(stat -c %s "$file")
+    bytes0=$(stat -c %s "$tiny")
+    echo "## Instructions per byte (callgrind)"
+    echo
+    echo "\`aoi check -q --no-relay\` over a generated 5M \`domain\` file (seed 1):"
+    echo
+    awk -v ir="$ir" -v b="$bytes" -v ir0="$ir0" -v b0="$bytes0" 'BEGIN {
+        printf "- total: %d Ir / %d bytes = **%.2f instructions per byte**\n", ir, b, ir / b
+        printf "- start-up and exit (a %d-byte file): %d Ir\n", b0, ir0
+        printf "- marginal (total minus start-up): %.2f instructions per byte\n", (ir - ir0) / (b - b0)
+    }'
+    echo
+fi
