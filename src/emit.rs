@@ -68,16 +68,6 @@ impl Emitter {
         }
     }
 
-    /// The run id of this stream.
-    pub fn run(&self) -> &str {
-        &self.run
-    }
-
-    /// Lines encoded so far.
-    pub fn lines(&self) -> u64 {
-        self.seq
-    }
-
     /// Milliseconds since the emitter started (its `aoi:meta`).
     pub fn elapsed_ms(&self) -> u64 {
         self.start.elapsed().as_millis() as u64

@@ -144,17 +144,6 @@ impl Outcome {
             Outcome::Violation => exit::DATAERR,
         }
     }
-    /// All outcomes, in severity order (most severe first).
-    pub const ALL: &[Outcome] = &[
-        Outcome::Violation,
-        Outcome::Incomplete,
-        Outcome::Denied,
-        Outcome::Failed,
-        Outcome::Timeout,
-        Outcome::Cancelled,
-        Outcome::Retryable,
-        Outcome::Ok,
-    ];
 }
 
 /// Which § 18 factors the stream alone shows to hold.
@@ -178,7 +167,6 @@ pub struct SummaryInfo {
     pub elapsed_ms: Option<u64>,
     pub caused_by: Option<Cause>,
     pub identity: Identity,
-    pub upstream: Option<Identity>,
 }
 
 /// The judge's conclusion on one stream.
@@ -213,6 +201,8 @@ pub struct Verdict {
 
 /// Distinct event types tracked by name; more are counted as "other".
 const MAX_TYPES: usize = 1024;
+/// Longest type name tracked by name; longer ones count as "other".
+const MAX_TYPE_LEN: usize = 256;
 /// Longest upstream string the judge keeps (identity, codes, messages).
 const MAX_KEPT: usize = 1024;
 
@@ -249,6 +239,8 @@ pub struct Judge {
     after_summary: u64,
     terminated: bool,
     worst_error: Option<Cause>,
+    /// `aoi:error` lines carrying `origin`: errors forwarded from upstream.
+    forwarded_errors: u64,
     io_error: Option<String>,
 }
 
@@ -280,7 +272,6 @@ impl<'a> Ev<'a> {
     }
 }
 
-/// The string value of a member, decoded.
 /// The string value of a member, decoded, borrowed when it has no escapes
 /// (the peek validated it as UTF-8).
 fn str_ref<'a>(line: &'a [u8], m: &Member) -> Option<std::borrow::Cow<'a, str>> {
@@ -300,15 +291,9 @@ fn str_ref<'a>(line: &'a [u8], m: &Member) -> Option<std::borrow::Cow<'a, str>> 
     }
 }
 
+/// The string value of a member, decoded and owned (capped for keeping).
 fn str_value(line: &[u8], m: &Member) -> Option<String> {
-    match m.kind {
-        Kind::String { .. } => {
-            let raw = span(line, &m.value);
-            let body = raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default();
-            Some(keep(&unescape(body)))
-        }
-        _ => None,
-    }
+    str_ref(line, m).map(|v| keep(&v))
 }
 
 /// A non-negative integer literal, if the member is one that fits u64.
@@ -402,6 +387,7 @@ impl Judge {
             after_summary: 0,
             terminated: true,
             worst_error: None,
+            forwarded_errors: 0,
             io_error: None,
         }
     }
@@ -409,11 +395,6 @@ impl Judge {
     /// Findings produced since the last call.
     pub fn drain(&mut self) -> std::vec::Drain<'_, Finding> {
         self.pending.drain(..)
-    }
-
-    /// Lines seen so far.
-    pub fn lines(&self) -> u64 {
-        self.line_no
     }
 
     fn report(&mut self, rule: RuleId, line: u64, message: String) {
@@ -447,7 +428,9 @@ impl Judge {
             self.after_summary += 1;
         }
         if !terminated {
-            // § 2: discard it and treat the stream as truncated.
+            // § 2: discard it and treat the stream as truncated. Bytes after
+            // the summary still break § 13.1, complete line or not.
+            self.summary_order_check(false);
             self.terminated = false;
             self.here(
                 RuleId::LineUnterminated,
@@ -524,7 +507,8 @@ impl Judge {
 
     /// Judges an over-long line that was relayed in pieces; `total` is its
     /// length and `terminated` whether it ended in `\n`.
-    pub fn long_line(&mut self, total: u64, limit: usize, terminated: bool) {
+    pub fn long_line(&mut self, total: u64, terminated: bool) {
+        let limit = self.opts.max_line_bytes;
         self.line_no += 1;
         self.bytes += total;
         self.cur_seq = None;
@@ -677,7 +661,7 @@ impl Judge {
             if let Some((_, n)) = self.types.get_mut(i) {
                 *n += 1;
             }
-        } else if self.types.len() < MAX_TYPES {
+        } else if self.types.len() < MAX_TYPES && tname.len() <= MAX_TYPE_LEN {
             self.last_type = self.types.len();
             self.type_index.insert(tname.to_vec(), self.types.len());
             self.types.push((tname.to_vec(), 1));
@@ -707,17 +691,12 @@ impl Judge {
                 );
             } else {
                 let obj = span(line, &env.value);
-                let mut seen: [Option<&[u8]>; 8] = [None; 8];
-                let mut nseen = 0;
+                // The general path (the canonical shape took the fast one).
+                let mut seen: Vec<std::borrow::Cow<'_, str>> = Vec::new();
                 for m in object_members(obj) {
                     let k = span(obj, &m.key);
-                    let dup = seen.iter().take(nseen).flatten().any(|s| {
-                        if m.key_escaped || s.contains(&b'\\') {
-                            unescape(s) == unescape(k)
-                        } else {
-                            *s == k
-                        }
-                    });
+                    let name = unescape(k);
+                    let dup = seen.contains(&name);
                     if dup {
                         self.here(
                             RuleId::EnvelopeDuplicateKey,
@@ -725,10 +704,7 @@ impl Judge {
                         );
                         continue;
                     }
-                    if let Some(slot) = seen.get_mut(nseen) {
-                        *slot = Some(k);
-                        nseen += 1;
-                    }
+                    seen.push(name);
                     if key_is(k, m.key_escaped, "seq") {
                         has_seq = true;
                         match uint_value(obj, &m) {
@@ -823,7 +799,7 @@ impl Judge {
         if let Some(r) = run {
             match &self.run {
                 None => self.run = Some(r.to_vec()),
-                Some(first) if first.as_slice() != r && !self.run_changed => {
+                Some(first) if !self.run_changed && !same_json_string(first, r) => {
                     self.run_changed = true;
                     let (a, b) = (preview(first), preview(r));
                     self.here(
@@ -1082,7 +1058,8 @@ impl Judge {
                     line: obj,
                     members: &inner,
                 };
-                info.upstream = Some(self.identity_of(&sub, "aoi:summary.upstream"));
+                // Read for its field types; the judge reports its own upstream.
+                let _ = self.identity_of(&sub, "aoi:summary.upstream");
             } else {
                 self.here(
                     RuleId::SummaryUpstream,
@@ -1119,6 +1096,13 @@ impl Judge {
                         );
                     }
                 }
+                if sub.get("retryable").is_none() {
+                    self.here(
+                        RuleId::SummaryCausedBy,
+                        "caused_by lacks retryable, the retry-critical field it must reproduce"
+                            .into(),
+                    );
+                }
                 info.caused_by = Some(read_cause(obj, &inner, 0));
             } else {
                 self.here(
@@ -1126,6 +1110,13 @@ impl Judge {
                     format!("caused_by is a {}, not an object", m.kind.name()),
                 );
             }
+        }
+        if info.ok == Some(false) && ev.get("caused_by").is_none() && self.forwarded_errors > 0 {
+            let n = self.forwarded_errors;
+            self.here(
+                RuleId::SummaryCausedByMissing,
+                format!("ok:false after {n} forwarded upstream aoi:error(s) (with origin) but no caused_by"),
+            );
         }
         info.identity = self.identity_of(ev, "aoi:summary");
         // The two ends describe one stream (§ 5): the same identity, AOI 1.x.
@@ -1227,13 +1218,19 @@ impl Judge {
         match ev.get("message") {
             None => self.here(RuleId::ErrorMessage, "aoi:error has no message".into()),
             Some(m) => match str_ref(line, m) {
-                Some(s) if s.contains(['\n', '\r']) => {
+                Some(s) if s.contains(['\n', '\r', '\u{2028}', '\u{2029}', '\u{85}']) => {
                     self.here(RuleId::ErrorMessage, "message spans several lines".into())
                 }
-                Some(s) if s.contains('\u{1b}') => self.here(
-                    RuleId::ErrorMessage,
-                    "message contains an ANSI escape (\\u001b)".into(),
-                ),
+                Some(s)
+                    if s.contains(|c: char| {
+                        c == '\u{1b}' || ('\u{80}'..='\u{9f}').contains(&c)
+                    }) =>
+                {
+                    self.here(
+                        RuleId::ErrorMessage,
+                        "message contains an ANSI escape (\\u001b)".into(),
+                    )
+                }
                 Some(_) => {}
                 None => self.here(
                     RuleId::ErrorMessage,
@@ -1284,6 +1281,9 @@ impl Judge {
                     ),
                 );
             }
+        }
+        if ev.get("origin").is_some() {
+            self.forwarded_errors += 1;
         }
         // Only an error that outranks the current worst is copied out.
         let process_scope = ev
@@ -1338,9 +1338,25 @@ impl Judge {
         let incompletes = count_of(Severity::Incomplete);
         let advisories = count_of(Severity::Advisory);
 
-        let cause = match &self.summary {
-            Some(s) if s.caused_by.is_some() => s.caused_by.clone(),
-            _ => self.worst_error.clone(),
+        // One cause decides the exit code and is what the report reproduces:
+        // the summary's caused_by, its gaps filled from the most severe
+        // aoi:error, or that error alone (§ 13.1).
+        let cause = match (
+            self.summary.as_ref().and_then(|s| s.caused_by.clone()),
+            self.worst_error.clone(),
+        ) {
+            (Some(mut cb), Some(w)) => {
+                cb.origin = cb.origin.or(w.origin);
+                cb.category = cb.category.or(w.category);
+                cb.code = cb.code.or(w.code);
+                cb.message = cb.message.or(w.message);
+                if cb.retryable.is_none() {
+                    cb.retryable = w.retryable;
+                    cb.retry_after_ms = cb.retry_after_ms.or(w.retry_after_ms);
+                }
+                Some(cb)
+            }
+            (cb, w) => cb.or(w),
         }
         .map(|mut c| {
             if c.origin.is_none() {
@@ -1348,13 +1364,7 @@ impl Judge {
             }
             c
         });
-        let retryable = match self.summary.as_ref().and_then(|s| s.caused_by.as_ref()) {
-            Some(cb) if cb.retryable.is_some() => cb.retryable == Some(true),
-            _ => self
-                .worst_error
-                .as_ref()
-                .is_some_and(|e| e.retryable == Some(true)),
-        };
+        let retryable = cause.as_ref().is_some_and(|c| c.retryable == Some(true));
         let first = |rule_sev: Severity| -> String {
             RuleId::ALL
                 .iter()
@@ -1522,10 +1532,37 @@ impl Judge {
     }
 }
 
+/// True when two raw JSON string values (quotes included) denote the same
+/// string: bytes first, decoded only when either has an escape.
+fn same_json_string(a: &[u8], b: &[u8]) -> bool {
+    if a == b {
+        return true;
+    }
+    if !a.contains(&b'\\') && !b.contains(&b'\\') {
+        return false;
+    }
+    let body =
+        |r: &[u8]| unescape(r.get(1..r.len().saturating_sub(1)).unwrap_or_default()).into_owned();
+    body(a) == body(b)
+}
+
 /// The first key that occurs twice among `members` (decoded), if any,
 /// ignoring `type` and `aoi` (they have their own rule). Raw bytes are
 /// compared unless a key has escapes.
 fn duplicate_key(line: &[u8], members: &[Member]) -> Option<String> {
+    let reserved = |k: &str| k == "type" || k == "aoi";
+    if members.len() > 16 {
+        // Sort-and-scan keeps hostile lines with many keys linear-logarithmic.
+        let mut keys: Vec<std::borrow::Cow<'_, str>> = members
+            .iter()
+            .map(|m| unescape(span(line, &m.key)))
+            .collect();
+        keys.sort_unstable();
+        return keys
+            .windows(2)
+            .find(|w| w[0] == w[1] && !reserved(&w[0]))
+            .map(|w| w[0].to_string());
+    }
     let same = |a: &Member, b: &Member| {
         let (ka, kb) = (span(line, &a.key), span(line, &b.key));
         if a.key_escaped || b.key_escaped {
@@ -1537,7 +1574,7 @@ fn duplicate_key(line: &[u8], members: &[Member]) -> Option<String> {
     for (i, a) in members.iter().enumerate() {
         if members.iter().skip(i + 1).any(|b| same(a, b)) {
             let k = unescape(span(line, &a.key));
-            if k != "type" && k != "aoi" {
+            if !reserved(&k) {
                 return Some(k.into_owned());
             }
         }

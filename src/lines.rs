@@ -131,7 +131,7 @@ impl<R: Read> LineReader<R> {
                 return Ok(self.buf.get(s..e).map(Chunk::Lines));
             }
             let len = self.end - self.start;
-            if len >= self.max_line {
+            if len > self.max_line {
                 // Over the limit: hand out what we hold and stream the rest.
                 self.in_long = true;
                 let (s, e) = (self.start, self.end);

@@ -184,15 +184,16 @@ fn stream_event(e: &mut Emitter, v: &Verdict, source: &str) -> Vec<u8> {
     f.push(("error_count", v.errors.into()));
     f.push(("violation_count", (v.violations + v.incompletes).into()));
     f.push(("advisory_count", v.advisories.into()));
-    let mut types: Map<String, Value> = v
+    let types: Map<String, Value> = v
         .events_by_type
         .iter()
         .map(|(k, n)| (k.clone(), (*n).into()))
         .collect();
-    if v.other_types > 0 {
-        types.insert("(other)".into(), v.other_types.into());
-    }
     f.push(("events", Value::Object(types)));
+    if v.other_types > 0 {
+        // Types past the tracking cap (1024 names, 256 bytes each).
+        f.push(("other_type_count", v.other_types.into()));
+    }
     let rules: Map<String, Value> = v
         .rule_counts
         .iter()
@@ -377,7 +378,7 @@ fn judge_stream<R: Read>(
                 sinks.relay(bytes)?;
                 if end {
                     let terminated = bytes.last() == Some(&b'\n');
-                    judge.long_line(long_total, args.judge.max_line_bytes, terminated);
+                    judge.long_line(long_total, terminated);
                     long_total = 0;
                 }
             }
@@ -415,6 +416,18 @@ pub fn run(args: &CheckArgs) -> i32 {
     } else {
         None
     };
+    if let Some(p) = &args.report {
+        if let Some(input) = same_file_as_input(p, &args.files) {
+            eprint_line(
+                false,
+                &format!(
+                    "aoi check: --report {} is also an input ({input}); it would be overwritten",
+                    p.display()
+                ),
+            );
+            return exit::USAGE;
+        }
+    }
     let report_file = match &args.report {
         Some(p) => match File::create(p) {
             Ok(f) => Some(io::BufWriter::new(f)),
@@ -514,7 +527,14 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
                 }
             }
         };
-        let v = result?;
+        let v = match result {
+            Ok(v) => v,
+            Err(stop) => {
+                let count = own_events.0 + own_events.1 + streams;
+                close_report_after_relay_failure(sinks, &mut em, &stop, count, own_errors + 1);
+                return Err(stop);
+            }
+        };
         streams += 1;
         if sinks.has_report() {
             let s = stream_event(&mut em, &v, &source);
@@ -547,6 +567,64 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
         sinks.flush()?;
     }
     Ok(code)
+}
+
+/// The input that is the same file as `report`, if any (same device and
+/// inode), since creating the report would truncate it before it is read.
+fn same_file_as_input(report: &Path, files: &[std::path::PathBuf]) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let r = std::fs::metadata(report).ok()?;
+    files
+        .iter()
+        .find(|f| std::fs::metadata(f).is_ok_and(|m| m.dev() == r.dev() && m.ino() == r.ino()))
+        .map(|f| f.display().to_string())
+}
+
+/// When the relay stops (stdout closed or unwritable), a `--report` file is
+/// still closed as a conforming stream: an `io` error and an `ok:false`
+/// summary, so it never ends without its terminal event (§ 4).
+fn close_report_after_relay_failure(
+    sinks: &mut Sinks,
+    em: &mut Emitter,
+    stop: &Stop,
+    count: u64,
+    errors: u64,
+) {
+    let (code, message) = match stop {
+        Stop::Pipe => (
+            "BROKEN_PIPE",
+            "stdout was closed by the reader; the relay stopped".to_string(),
+        ),
+        Stop::Write(m, _) => ("WRITE_FAILED", m.clone()),
+    };
+    // Only the report file: stdout is what failed (or is the report itself).
+    sinks.report_stdout = None;
+    if sinks.report_file.is_none() {
+        return;
+    }
+    let e = em
+        .event(
+            "aoi:error",
+            &[
+                ("category", "io".into()),
+                ("code", code.into()),
+                ("message", message.into()),
+                ("retryable", false.into()),
+            ],
+        )
+        .to_vec();
+    let s = em
+        .summary(
+            false,
+            Some("failed"),
+            vec![("count", count.into()), ("error_count", errors.into())],
+        )
+        .to_vec();
+    // Best effort: the run is already failing with the relay's status.
+    let _ = sinks
+        .report(&e)
+        .and_then(|()| sinks.report(&s))
+        .and_then(|()| sinks.flush());
 }
 
 /// Opens an input file; a directory or a missing file is exit 66.

@@ -3,7 +3,10 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use crate::util::{AOI, Stream, check, code_of, read_some, s, scratch, write_file};
+use crate::util::{
+    AOI, Stream, assert_conforming_report, check, code_of, parse_jsonl, read_some, s, scratch,
+    write_file,
+};
 
 fn inputs() -> Vec<(&'static str, Vec<u8>)> {
     vec![
@@ -242,4 +245,68 @@ fn stdout_closed_early_in_report_mode_is_quiet() {
     let _ = writer.join();
     assert!(code == 141 || code == 0, "exit {code}; stderr: {stderr}");
     assert!(!stderr.contains("panic"), "{stderr}");
+}
+
+/// `--report` naming one of the inputs would truncate it before it is read.
+#[test]
+fn report_that_is_an_input_is_refused() {
+    let dir = scratch("report-is-input");
+    let input = write_file(&dir, "in.jsonl", &s().hits(2).bytes());
+    let out = check(&["--report", &input, &input], b"");
+    assert_eq!(out.code, 64, "{}", out.stderr);
+    assert!(out.stderr.contains("is also an input"), "{}", out.stderr);
+    assert_eq!(
+        std::fs::read(&input).unwrap(),
+        s().hits(2).bytes(),
+        "input untouched"
+    );
+}
+
+/// When the relay's reader goes away, the `--report` file still ends with
+/// its `aoi:summary` (§ 4): an `io` error, then `ok:false`.
+#[test]
+fn report_file_is_closed_when_the_relay_pipe_closes() {
+    use std::io::Read;
+    let dir = scratch("report-broken-pipe");
+    let report = dir.join("r.jsonl");
+    let mut big = s();
+    for _ in 0..20_000 {
+        big = big
+            .ev(r#"{"type":"hit","title":"a fairly long title to make the stream large enough"}"#);
+    }
+    let bytes = big.bytes();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_aoi"))
+        .args(["check", "--report", report.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&bytes);
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 16];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    let _ = writer.join();
+    assert_eq!(code_of(out.status), 141);
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rep = std::fs::read(&report).unwrap();
+    let events = parse_jsonl(&rep);
+    let last = events.last().unwrap();
+    assert_eq!(last["type"], "aoi:summary");
+    assert_eq!(last["ok"], false);
+    assert!(
+        events
+            .iter()
+            .any(|e| e["type"] == "aoi:error" && e["code"] == "BROKEN_PIPE")
+    );
+    assert_conforming_report(&rep, 1);
 }

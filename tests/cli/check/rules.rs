@@ -159,6 +159,11 @@ cases! {
     unterminated_summary: bad("line.unterminated", 3, 74, s().hits(1).unterminated());
     unterminated_no_summary: bad("line.unterminated", 2, 74, s().hits(1).no_summary().unterminated());
     unterminated_good: good("line.unterminated", 0, s().hits(1));
+    too_long_exactly_at_limit_good: good("line.too-long", 0, s().raw(hit_of_len(1024))).with(&["--max-line-bytes", "1K"]);
+    too_long_one_over_limit: bad("line.too-long", 2, 65, s().raw(hit_of_len(1025))).with(&["--max-line-bytes", "1K"]);
+    too_long_streamed_one_over_limit: bad("line.too-long", 2, 65, s().raw(hit_of_len(300_001))).with(&["--max-line-bytes", "300000"]);
+    too_long_streamed_at_limit_good: good("line.too-long", 0, s().raw(hit_of_len(300_000))).with(&["--max-line-bytes", "300000"]);
+    framework_duplicate_among_many_keys: bad("event.duplicate-framework-key", 2, 65, s().raw(j(&format!(r#"{{"type":"aoi:progress","aoi":{{"seq":1,"run":"$RUN"}},{}"k7":1}}"#, (0..20_000).map(|i| format!(r#""k{i}":0,"#)).collect::<String>()))));
     too_long_2k_line_with_1k_limit: bad("line.too-long", 2, 65, s().raw(hit_of_len(2000))).with(&["--max-line-bytes", "1K"]);
     too_long_10k_line_with_1k_limit: bad("line.too-long", 2, 65, s().raw(hit_of_len(10_000))).with(&["--max-line-bytes", "1K"]);
     too_long_good_under_limit: good("line.too-long", 0, s().raw(hit_of_len(900))).with(&["--max-line-bytes", "1K"]);
@@ -265,6 +270,14 @@ cases! {
     summary_identity_mismatch: bad("summary.identity-mismatch", 3, 0, s().hits(1).no_summary().ev(&summary_json(r#"{"event_count":3,"count":1,"tool_version":"9.9.9"}"#)));
     summary_identity_same_good: good("summary.identity-mismatch", 0, s().hits(1));
     summary_version_unsupported_no_meta: bad("version.unsupported", 2, 65, s().no_meta().hits(1).no_summary().ev(r#"{"type":"aoi:summary","ok":true,"count":1,"aoi_version":"0.2"}"#));
+    caused_by_missing_after_forwarded_error: bad("summary.caused-by-missing", 3, 1, s().ev(&err(r#"{"origin":"outline","scope":"process"}"#)).summary(r#"{"ok":false,"reason":"failed"}"#));
+    caused_by_present_good: good("summary.caused-by-missing", 1, s().ev(&err(r#"{"origin":"outline","scope":"process"}"#)).summary(r#"{"ok":false,"reason":"failed","caused_by":{"origin":"outline","category":"not_found","code":"NOT_FOUND","retryable":false}}"#));
+    caused_by_without_retryable: bad("summary.caused-by", 3, 65, s().ev(&err(r#"{"origin":"outline"}"#)).summary(r#"{"ok":false,"reason":"failed","caused_by":{"origin":"outline","category":"not_found","code":"NOT_FOUND"}}"#));
+    not_last_unterminated_after_summary: bad("summary.not-last", 3, 65, s().no_summary().ev(&summary_json(r#"{"event_count":2,"count":0}"#)).raw(r#"{"type":"hit"}"#).unterminated());
+    run_escaped_same_good: good("run.changed", 0, s().no_summary().raw(j(r#"{"type":"aoi:summary","aoi":{"seq":1,"run":"\u0030\u0031JZQ7X4TQ9KZ8V6R2M3N4P5Q6"},"ok":true,"count":0,"event_count":2,"tool":"outline","tool_version":"1.8.2","aoi_version":"1.0-alpha","schema_name":"com.example.outline.events","schema_version":"1.0.0"}"#)));
+    envelope_duplicate_after_many_keys: bad("envelope.duplicate-key", 2, 65, s().raw(j(r#"{"type":"hit","aoi":{"a":1,"b":1,"c":1,"d":1,"e":1,"f":1,"g":1,"h":1,"run":"$RUN","seq":1,"seq":1}}"#)));
+    message_with_c1_csi: bad("error.message", 2, 65, s().ev(&err(r#"{"message":"a\u009b31mb"}"#)));
+    message_with_line_separator: bad("error.message", 2, 65, s().ev(&err(r#"{"message":"a\u2028b"}"#)));
     summary_single_good: good("summary.duplicate", 0, s());
     ok_missing: bad("summary.ok", 2, 65, s().summary_without(&["ok"]));
     ok_string: bad("summary.ok", 2, 65, s().summary(r#"{"ok":"true"}"#));
