@@ -547,26 +547,19 @@ impl Judge {
         self.object_lines += 1;
         let ev = Ev { line, members };
         // Reserved names: once each (§ 8.1).
-        let mut ty: Option<&Member> = None;
-        let mut env: Option<&Member> = None;
-        for m in members {
-            let k = span(line, &m.key);
-            let slot = if key_is(k, m.key_escaped, "type") {
-                &mut ty
-            } else if key_is(k, m.key_escaped, "aoi") {
-                &mut env
-            } else {
-                continue;
-            };
-            if slot.is_some() {
-                let name = unescape(k).into_owned();
-                self.here(
-                    RuleId::DuplicateReserved,
-                    format!("top-level \"{name}\" appears more than once"),
-                );
-            } else {
-                *slot = Some(m);
-            }
+        let ty = self.peeker.type_member.and_then(|i| members.get(i));
+        let env = self.peeker.aoi_member.and_then(|i| members.get(i));
+        for k in 0..self.peeker.reserved_dups.len() {
+            let name = self
+                .peeker
+                .reserved_dups
+                .get(k)
+                .copied()
+                .unwrap_or_default();
+            self.here(
+                RuleId::DuplicateReserved,
+                format!("top-level \"{name}\" appears more than once"),
+            );
         }
         self.envelope(line, env);
 
@@ -656,7 +649,14 @@ impl Judge {
                 return;
             }
         }
-        if let Some(&i) = self.type_index.get(tname) {
+        // Most streams have a handful of types: a short linear scan beats
+        // hashing the name.
+        let found = if self.types.len() <= 8 {
+            self.types.iter().position(|(t, _)| t.as_slice() == tname)
+        } else {
+            self.type_index.get(tname).copied()
+        };
+        if let Some(i) = found {
             self.last_type = i;
             if let Some((_, n)) = self.types.get_mut(i) {
                 *n += 1;

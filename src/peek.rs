@@ -113,6 +113,12 @@ pub struct Peeker {
     pub members: Vec<Member>,
     /// Kind of the last line's top-level value.
     pub top: Option<Kind>,
+    /// Index in `members` of the first top-level `type` and `aoi` (the two
+    /// reserved names, § 8.1), found while parsing.
+    pub type_member: Option<usize>,
+    pub aoi_member: Option<usize>,
+    /// Reserved names seen again after their first occurrence, in order.
+    pub reserved_dups: Vec<&'static str>,
 }
 
 /// Bit mask of the bytes in `block` that end the fast path of a string
@@ -410,6 +416,9 @@ impl Peeker {
     pub fn peek(&mut self, s: &[u8]) -> Result<(), JsonError> {
         self.members.clear();
         self.top = None;
+        self.type_member = None;
+        self.aoi_member = None;
+        self.reserved_dups.clear();
         let r = self.scan(s);
         if r.is_err() {
             // UTF-8 is checked inside strings during the scan; a non-UTF-8
@@ -448,6 +457,7 @@ impl Peeker {
             let key = i + 1..ke - 1;
             let vs = skip_ws(s, colon(s, ke)?);
             let (ve, kind) = self.value(s, vs)?;
+            self.note_reserved(span(s, &key), key_escaped);
             self.members.push(Member {
                 key,
                 key_escaped,
@@ -461,6 +471,35 @@ impl Peeker {
                 Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
                 None => return Err(err(JsonErrorKind::Truncated, i)),
             }
+        }
+    }
+
+    /// Records the member about to be pushed if its key is `type` or `aoi`.
+    #[inline(always)]
+    fn note_reserved(&mut self, k: &[u8], escaped: bool) {
+        let name = if escaped {
+            match &*unescape(k) {
+                "type" => "type",
+                "aoi" => "aoi",
+                _ => return,
+            }
+        } else {
+            match k {
+                b"type" => "type",
+                b"aoi" => "aoi",
+                _ => return,
+            }
+        };
+        let idx = self.members.len();
+        let slot = if name == "type" {
+            &mut self.type_member
+        } else {
+            &mut self.aoi_member
+        };
+        if slot.is_some() {
+            self.reserved_dups.push(name);
+        } else {
+            *slot = Some(idx);
         }
     }
 
