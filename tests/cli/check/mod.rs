@@ -1,5 +1,6 @@
 //! `aoi check`: rules, exit codes, the report, the relay, the spec examples.
 
+mod examples;
 mod exits;
 mod relay;
 mod report;

@@ -1,0 +1,25 @@
+//! The example streams shipped in `examples/` (the README's quick start uses
+//! them) keep giving their documented verdicts.
+
+use crate::util::{check, report_full};
+
+fn example(name: &str) -> String {
+    format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn shipped_examples_give_their_documented_exit_codes() {
+    for (file, code) in [
+        ("search.jsonl", 0),        // complete, conforming, ok:true
+        ("rate-limited.jsonl", 75), // ok:false after a retryable rate_limited error
+        ("truncated.jsonl", 74),    // summary cut mid-line
+    ] {
+        let path = example(file);
+        let out = check(&["--no-relay", &path], b"");
+        assert_eq!(out.code, code, "{file}: {}", out.stderr);
+        let bytes = std::fs::read(&path).expect("example exists");
+        // The report on it is itself conforming (checked inside report_full).
+        let rep = report_full(&bytes, &[]);
+        assert_eq!(rep.summary()["properties"]["exit_code"], code, "{file}");
+    }
+}
