@@ -870,3 +870,110 @@ mod tests {
         assert!(key_is(br"\u0074ype", true, "type"));
     }
 }
+
+/// The validator agrees with serde_json (the oracle) on accept/reject.
+/// Exceptions, by design: numbers outside f64's range (serde_json rejects
+/// `1e400`; the grammar allows it and aoi never converts domain numbers) and
+/// nesting beyond serde_json's recursion limit (kept out of the inputs).
+#[cfg(test)]
+mod oracle {
+    use super::Peeker;
+    use proptest::prelude::*;
+
+    fn agree(s: &[u8]) -> Result<(), TestCaseError> {
+        let ours = Peeker::new().peek(s).is_ok();
+        match serde_json::from_slice::<serde_json::Value>(s) {
+            Ok(_) => prop_assert!(
+                ours,
+                "serde_json accepts, aoi rejects: {:?}",
+                String::from_utf8_lossy(s)
+            ),
+            Err(e) if e.to_string().contains("out of range") => {}
+            Err(e) => prop_assert!(
+                !ours,
+                "aoi accepts, serde_json rejects ({e}): {:?}",
+                String::from_utf8_lossy(s)
+            ),
+        }
+        Ok(())
+    }
+
+    const TOKENS: &[&str] = &[
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        " ",
+        "\"a\"",
+        "\"type\"",
+        "\"\\u00e9\"",
+        "\"\\ud83d\\ude00\"",
+        "\"\\ud800\"",
+        "\"\\udc00x\"",
+        "\"\\x\"",
+        "\"\\\"\"",
+        "\"é\"",
+        "\"\u{1}\"",
+        "1",
+        "-0",
+        "01",
+        "1.5",
+        "1e5",
+        "1.",
+        "-",
+        "2E-3",
+        "true",
+        "false",
+        "null",
+        "nul",
+        "\"",
+        "\\",
+        "\t",
+        "\r",
+    ];
+
+    fn json_value() -> impl Strategy<Value = serde_json::Value> {
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::Bool),
+            any::<i64>().prop_map(serde_json::Value::from),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(serde_json::Value::from),
+            ".{0,12}".prop_map(serde_json::Value::String),
+        ];
+        leaf.prop_recursive(6, 48, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(serde_json::Value::Array),
+                prop::collection::btree_map(".{0,6}", inner, 0..6)
+                    .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn token_soup(toks in prop::collection::vec(prop::sample::select(TOKENS), 0..16)) {
+            agree(toks.concat().as_bytes())?;
+        }
+
+        #[test]
+        fn serialised_values_and_one_byte_edits(v in json_value(), pos in any::<prop::sample::Index>(), byte in any::<u8>(), kind in 0u8..3) {
+            let mut s = serde_json::to_vec(&v).unwrap_or_default();
+            agree(&s)?;
+            if !s.is_empty() {
+                let i = pos.index(s.len());
+                match kind {
+                    0 => s[i] = byte,
+                    1 => { s.remove(i); }
+                    _ => s.insert(i, byte),
+                }
+                agree(&s)?;
+            }
+        }
+    }
+}
