@@ -29,7 +29,7 @@ With several streams the most severe wins: 65, 74, 77, 1, 124, 130, 75, 0.";
 #[command(
     name = "aoi",
     version,
-    about = "Check, split and report AOI-CLI streams (JSON Lines with an aoi envelope)",
+    about = "Check and report AOI-CLI streams (JSON Lines with an aoi envelope)",
     long_about = "aoi is to AOI-CLI streams what jq is to JSON. A tool in machine mode writes \
 UTF-8 JSON Lines: aoi:meta first, domain events, framework events and a terminal aoi:summary, \
 each in an `aoi` envelope with seq and run (AOI-CLI v1.0-alpha). aoi sits in the pipeline and \
