@@ -473,6 +473,12 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
         args.files.iter().map(|p| p.as_path()).collect()
     };
     let named = !args.files.is_empty();
+    if !named && io::stdin().is_terminal() && !args.quiet {
+        eprint_line(
+            false,
+            "aoi check: reading a stream from the terminal (end with Ctrl-D; `aoi check FILE` reads a file)",
+        );
+    }
     let mut code = exit::OK;
     let mut verdicts: Vec<Verdict> = Vec::new();
     let mut own_errors: u64 = 0;
