@@ -26,6 +26,7 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Relay a stream unchanged and judge it: complete, conforming, successful')
+            [CompletionResult]::new('strip', 'strip', [CompletionResultType]::ParameterValue, 'The data plane without the framework (or, with --control, the control plane alone)')
             [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'List the rule catalog: ids, severity, spec section, what each requires')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -47,6 +48,23 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'aoi;strip' {
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long')
+            [CompletionResult]::new('--keep-envelope', '--keep-envelope', [CompletionResultType]::ParameterName, 'Keep the `aoi` member on domain events')
+            [CompletionResult]::new('--control', '--control', [CompletionResultType]::ParameterName, 'Keep only the control plane: every aoi:* event, exactly as it came')
+            [CompletionResult]::new('--no-fail', '--no-fail', [CompletionResultType]::ParameterName, 'Exit 0 whatever the upstream verdict (usage and I/O errors still fail)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print the verdict line on stderr on success too')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print the verdict line on stderr on success too')
+            [CompletionResult]::new('--unbounded', '--unbounded', [CompletionResultType]::ParameterName, 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end')
+            [CompletionResult]::new('--fail-on-partial', '--fail-on-partial', [CompletionResultType]::ParameterName, 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'aoi;rules' {
             [CompletionResult]::new('--markdown', '--markdown', [CompletionResultType]::ParameterName, 'Print the catalog as Markdown (the text of docs/rules.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -57,11 +75,15 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
         }
         'aoi;help' {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Relay a stream unchanged and judge it: complete, conforming, successful')
+            [CompletionResult]::new('strip', 'strip', [CompletionResultType]::ParameterValue, 'The data plane without the framework (or, with --control, the control plane alone)')
             [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'List the rule catalog: ids, severity, spec section, what each requires')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'aoi;help;check' {
+            break
+        }
+        'aoi;help;strip' {
             break
         }
         'aoi;help;rules' {

@@ -25,6 +25,9 @@ _aoi() {
             aoi,rules)
                 cmd="aoi__subcmd__rules"
                 ;;
+            aoi,strip)
+                cmd="aoi__subcmd__strip"
+                ;;
             aoi__subcmd__help,check)
                 cmd="aoi__subcmd__help__subcmd__check"
                 ;;
@@ -34,6 +37,9 @@ _aoi() {
             aoi__subcmd__help,rules)
                 cmd="aoi__subcmd__help__subcmd__rules"
                 ;;
+            aoi__subcmd__help,strip)
+                cmd="aoi__subcmd__help__subcmd__strip"
+                ;;
             *)
                 ;;
         esac
@@ -41,7 +47,7 @@ _aoi() {
 
     case "${cmd}" in
         aoi)
-            opts="-h -V --help --version check rules help"
+            opts="-h -V --help --version check strip rules help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -89,7 +95,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__help)
-            opts="check rules help"
+            opts="check strip rules help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -144,6 +150,20 @@ _aoi() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aoi__subcmd__help__subcmd__strip)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aoi__subcmd__rules)
             opts="-h -V --markdown --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -151,6 +171,24 @@ _aoi() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aoi__subcmd__strip)
+            opts="-q -v -h -V --keep-envelope --control --no-fail --quiet --verbose --unbounded --fail-on-partial --max-line-bytes --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -23,6 +23,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand check 'Relay a stream unchanged and judge it: complete, conforming, successful'
+            cand strip 'The data plane without the framework (or, with --control, the control plane alone)'
             cand rules 'List the rule catalog: ids, severity, spec section, what each requires'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -42,6 +43,22 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'aoi;strip'= {
+            cand --max-line-bytes 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long'
+            cand --keep-envelope 'Keep the `aoi` member on domain events'
+            cand --control 'Keep only the control plane: every aoi:* event, exactly as it came'
+            cand --no-fail 'Exit 0 whatever the upstream verdict (usage and I/O errors still fail)'
+            cand -q 'Print nothing on stderr'
+            cand --quiet 'Print nothing on stderr'
+            cand -v 'Print the verdict line on stderr on success too'
+            cand --verbose 'Print the verdict line on stderr on success too'
+            cand --unbounded 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'
+            cand --fail-on-partial 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'aoi;rules'= {
             cand --markdown 'Print the catalog as Markdown (the text of docs/rules.md)'
             cand -h 'Print help'
@@ -51,10 +68,13 @@ set edit:completion:arg-completer[aoi] = {|@words|
         }
         &'aoi;help'= {
             cand check 'Relay a stream unchanged and judge it: complete, conforming, successful'
+            cand strip 'The data plane without the framework (or, with --control, the control plane alone)'
             cand rules 'List the rule catalog: ids, severity, spec section, what each requires'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aoi;help;check'= {
+        }
+        &'aoi;help;strip'= {
         }
         &'aoi;help;rules'= {
         }

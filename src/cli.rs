@@ -62,6 +62,23 @@ tool watch --output jsonl | aoi check --unbounded"
     )]
     #[command(after_long_help = EXIT_TABLE)]
     Check(CheckArgs),
+    /// The data plane without the framework (or, with --control, the control plane alone).
+    #[command(
+        long_about = "Drop every framework (aoi:*) event and remove the `aoi` member from each domain \
+event, by splicing bytes: every other field, its order, number spellings, escapes and whitespace \
+come out exactly as they came in (`--keep-envelope` keeps the member). `--control` does the \
+inverse: only the aoi:* events, exactly as they came, for tee'd logs. Lines that are no event at \
+all (blank, prose, invalid JSON, an unterminated last line, a line over --max-line-bytes) belong to \
+neither plane: they are dropped, and the verdict reports them. The stream is judged as `aoi check` \
+judges it; the verdict is the exit status (the same table) and, on failure, a few lines on stderr.",
+        after_help = "Examples:\n  \
+tool --output jsonl | aoi strip | jq -c .\n  \
+tool --output jsonl | aoi strip --keep-envelope > data.jsonl\n  \
+aoi strip --control run.log > control.jsonl\n  \
+tool --output jsonl | aoi strip --no-fail | wc -l"
+    )]
+    #[command(after_long_help = EXIT_TABLE)]
+    Strip(StripArgs),
     /// List the rule catalog: ids, severity, spec section, what each requires.
     #[command(after_help = "Examples:\n  aoi rules\n  aoi rules --markdown > docs/rules.md")]
     Rules(RulesArgs),
@@ -112,6 +129,30 @@ pub struct CheckArgs {
     /// Findings of one rule reported per stream (the rest are counted).
     #[arg(long, value_name = "N", default_value_t = 100)]
     pub max_per_rule: u64,
+    #[command(flatten)]
+    pub judge: JudgeArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct StripArgs {
+    /// Input files; `-` or none reads stdin.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Keep the `aoi` member on domain events.
+    #[arg(long, conflicts_with = "control")]
+    pub keep_envelope: bool,
+    /// Keep only the control plane: every aoi:* event, exactly as it came.
+    #[arg(long)]
+    pub control: bool,
+    /// Exit 0 whatever the upstream verdict (usage and I/O errors still fail).
+    #[arg(long)]
+    pub no_fail: bool,
+    /// Print nothing on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Print the verdict line on stderr on success too.
+    #[arg(short, long)]
+    pub verbose: bool,
     #[command(flatten)]
     pub judge: JudgeArgs,
 }

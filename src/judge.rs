@@ -206,8 +206,22 @@ const MAX_TYPE_LEN: usize = 256;
 /// Longest upstream string the judge keeps (identity, codes, messages).
 const MAX_KEPT: usize = 1024;
 
+/// What the last line judged was, for commands that route lines
+/// (`strip` keeps domain events and drops the rest).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineClass {
+    /// Not a complete JSON object with a string `type`: blank, prose,
+    /// invalid, unterminated, over-long, or without a usable `type`.
+    Invalid,
+    /// An event whose `type` has no `aoi:` prefix.
+    Domain,
+    /// An `aoi:*` event.
+    Framework,
+}
+
 /// The stream-level state machine.
 pub struct Judge {
+    last_class: LineClass,
     opts: JudgeOptions,
     peeker: Peeker,
     pending: Vec<Finding>,
@@ -359,6 +373,7 @@ impl Cause {
 impl Judge {
     pub fn new(opts: JudgeOptions) -> Self {
         Judge {
+            last_class: LineClass::Invalid,
             opts,
             peeker: Peeker::new(),
             pending: Vec::new(),
@@ -392,6 +407,17 @@ impl Judge {
         }
     }
 
+    /// What the last line given to [`Judge::line`] was.
+    pub fn last_class(&self) -> LineClass {
+        self.last_class
+    }
+
+    /// The top-level members of the last line, when it was a JSON object,
+    /// and the index of its `aoi` member: the spans `strip` splices with.
+    pub fn last_members(&self) -> (&[Member], Option<usize>) {
+        (&self.peeker.members, self.peeker.aoi_member)
+    }
+
     /// Findings produced since the last call.
     pub fn drain(&mut self) -> std::vec::Drain<'_, Finding> {
         self.pending.drain(..)
@@ -421,6 +447,7 @@ impl Judge {
     /// Judges one line (without its `\n`); `terminated` is false for a final
     /// line that lacked its line feed.
     pub fn line(&mut self, line: &[u8], terminated: bool) {
+        self.last_class = LineClass::Invalid;
         self.line_no += 1;
         self.bytes += line.len() as u64 + terminated as u64;
         self.cur_seq = None;
@@ -508,6 +535,7 @@ impl Judge {
     /// Judges an over-long line that was relayed in pieces; `total` is its
     /// length and `terminated` whether it ended in `\n`.
     pub fn long_line(&mut self, total: u64, terminated: bool) {
+        self.last_class = LineClass::Invalid;
         let limit = self.opts.max_line_bytes;
         self.line_no += 1;
         self.bytes += total;
@@ -590,9 +618,11 @@ impl Judge {
         self.count_type(tname);
         if !tname.starts_with(b"aoi:") {
             self.domain += 1;
+            self.last_class = LineClass::Domain;
             return;
         }
         self.framework += 1;
+        self.last_class = LineClass::Framework;
         let tstr = String::from_utf8_lossy(tname);
         // Spec-owned fields appear once: parsers disagree which duplicate wins.
         if let Some(dup) = duplicate_key(line, members) {

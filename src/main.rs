@@ -28,6 +28,7 @@ fn main() -> ExitCode {
     let result = std::panic::catch_unwind(|| match &cli.command {
         Command::Check(a) => cmd::check::run(a),
         Command::Rules(a) => cmd::rules::run(a),
+        Command::Strip(a) => cmd::strip::run(a),
     });
     let code = result.unwrap_or(exit::SOFTWARE);
     ExitCode::from(code.clamp(0, 255) as u8)

@@ -756,6 +756,32 @@ pub fn unescape(raw: &[u8]) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// The line around member `idx` of `members` (its top-level members), as
+/// the bytes before and after the cut, so the member can be left out
+/// without re-serialising: with the comma that joined it to its neighbour,
+/// and nothing else changed (other members, their order, spelling and
+/// whitespace stay as they came).
+pub fn without_member<'a>(line: &'a [u8], members: &[Member], idx: usize) -> (&'a [u8], &'a [u8]) {
+    let Some(m) = members.get(idx) else {
+        return (line, &[]);
+    };
+    let key_quote = m.key.start.saturating_sub(1);
+    let (cut_start, cut_end) = match (
+        idx.checked_sub(1).and_then(|p| members.get(p)),
+        members.get(idx + 1),
+    ) {
+        // `…prev<ws>,<ws>"aoi":{…}` goes, from the end of the previous value.
+        (Some(prev), _) => (prev.value.end, m.value.end),
+        // `"aoi":{…}<ws>,<ws>` goes, up to the next key's quote.
+        (None, Some(next)) => (key_quote, next.key.start.saturating_sub(1)),
+        (None, None) => (key_quote, m.value.end),
+    };
+    (
+        line.get(..cut_start).unwrap_or_default(),
+        line.get(cut_end..).unwrap_or_default(),
+    )
+}
+
 /// The line's bytes for `r`, empty if out of range.
 #[inline]
 pub fn span<'a>(line: &'a [u8], r: &Range<usize>) -> &'a [u8] {
@@ -862,6 +888,38 @@ mod tests {
             .collect();
         assert_eq!(inner.len(), 2);
         assert_eq!(inner[0].1, Kind::Number { integer: true });
+    }
+
+    #[test]
+    fn splices_members_out() {
+        let cut = |line: &str, name: &str| {
+            let mut p = Peeker::new();
+            p.peek(line.as_bytes()).unwrap();
+            let idx = p
+                .members
+                .iter()
+                .position(|m| span(line.as_bytes(), &m.key) == name.as_bytes())
+                .unwrap();
+            let (a, b) = without_member(line.as_bytes(), &p.members, idx);
+            format!(
+                "{}{}",
+                String::from_utf8_lossy(a),
+                String::from_utf8_lossy(b)
+            )
+        };
+        assert_eq!(
+            cut(r#"{"type":"hit","aoi":{"seq":1},"n":1.50}"#, "aoi"),
+            r#"{"type":"hit","n":1.50}"#
+        );
+        assert_eq!(
+            cut(r#"{"aoi":{"seq":1}, "type":"hit"}"#, "aoi"),
+            r#"{"type":"hit"}"#
+        );
+        assert_eq!(
+            cut(r#"{"type":"hit" , "aoi" : {"s":[1]} }"#, "aoi"),
+            r#"{"type":"hit" }"#
+        );
+        assert_eq!(cut(r#" { "aoi":{} } "#, "aoi"), r#" {  } "#);
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Integration tests for `aoi check`, run against the real binary.
+//! Integration tests for aoi's commands, run against the real binary.
 //!
 //! One test binary; the modules live in `tests/cli/`:
 //! - `util`: the harness (spawn, stream builder, report parsing and the
@@ -6,7 +6,8 @@
 //! - `check`: every rule of the catalog, the exit table, the report, the
 //!   relay, and the spec's own examples,
 //! - `json_suite`: JSONTestSuite documents inside events,
-//! - `relay_props`: the relay is byte-identical for arbitrary bytes.
+//! - `relay_props`: the relay is byte-identical for arbitrary bytes,
+//! - `strip`: the data plane and the control plane apart.
 
 #[path = "cli/util.rs"]
 mod util;
@@ -17,3 +18,5 @@ mod check;
 mod json_suite;
 #[path = "cli/relay_props.rs"]
 mod relay_props;
+#[path = "cli/strip.rs"]
+mod strip;

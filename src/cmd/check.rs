@@ -93,7 +93,7 @@ pub fn sanitize(s: &str) -> String {
         .collect()
 }
 
-fn eprint_line(quiet: bool, s: &str) {
+pub(crate) fn eprint_line(quiet: bool, s: &str) {
     if !quiet {
         let mut e = io::stderr().lock();
         let _ = writeln!(e, "{s}");
@@ -232,10 +232,10 @@ fn stream_event(e: &mut Emitter, v: &Verdict, source: &str) -> Vec<u8> {
 }
 
 /// The human verdict line for one stream.
-fn verdict_line(v: &Verdict, name: Option<&str>) -> String {
+pub(crate) fn verdict_line(cmd: &str, v: &Verdict, name: Option<&str>) -> String {
     let who = match name {
-        Some(n) => format!("aoi check: {}: ", sanitize(n)),
-        None => "aoi check: ".to_string(),
+        Some(n) => format!("aoi {cmd}: {}: ", sanitize(n)),
+        None => format!("aoi {cmd}: "),
     };
     let id = upstream_identity(v);
     let mut from = String::new();
@@ -300,7 +300,7 @@ fn verdict_line(v: &Verdict, name: Option<&str>) -> String {
     }
 }
 
-fn finding_line(f: &Finding, name: Option<&str>) -> String {
+pub(crate) fn finding_line(f: &Finding, name: Option<&str>) -> String {
     let r = f.rule.rule();
     let mut s = String::from("  ");
     if let Some(n) = name {
@@ -561,7 +561,7 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
                     );
                 }
             }
-            let _ = writeln!(err, "{}", verdict_line(&v, name));
+            let _ = writeln!(err, "{}", verdict_line("check", &v, name));
         }
         code = exit::worst(code, v.exit_code);
         verdicts.push(v);
@@ -634,7 +634,7 @@ fn close_report_after_relay_failure(
 }
 
 /// Opens an input file; a directory or a missing file is exit 66.
-fn open_input(path: &Path) -> Result<File, String> {
+pub(crate) fn open_input(path: &Path) -> Result<File, String> {
     match std::fs::metadata(path) {
         Ok(m) if m.is_dir() => {
             return Err(format!("cannot read {}: is a directory", path.display()));
@@ -739,7 +739,7 @@ fn finish_report(
     sinks.report(&s)
 }
 
-trait AsFdFile {
+pub(crate) trait AsFdFile {
     fn as_fd_file(&self) -> io::Result<File>;
 }
 

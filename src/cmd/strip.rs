@@ -1,0 +1,163 @@
+//! `aoi strip`: the data plane without the framework, or the control plane
+//! alone (§ 8.2: `grep aoi:` is the crude version).
+//!
+//! A relay in the § 13.1 sense: it emits no framework events of its own. By
+//! default it drops every `aoi:*` event and splices the `aoi` member out of
+//! each domain event using the span the peek found, so every other byte of
+//! the event (field order, number spellings, escapes, whitespace) comes out
+//! as it came in. Lines that are not events (blank, prose, invalid JSON, an
+//! unterminated final line, an over-long line) are neither plane: they are
+//! dropped and reported through the verdict. `--control` keeps only the
+//! `aoi:*` events, byte for byte. The upstream verdict reaches the caller as
+//! the exit status of the shared table and one line on stderr.
+
+use std::fs::File;
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::path::Path;
+
+use crate::cli::StripArgs;
+use crate::cmd::check::{AsFdFile, eprint_line, finding_line, open_input, verdict_line};
+use crate::judge::{Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict};
+use crate::lines::{Chunk, LineReader, split_lines};
+use crate::peek::without_member;
+use crate::spec::exit;
+
+/// Runs `aoi strip`; returns the exit status.
+pub fn run(args: &StripArgs) -> i32 {
+    let stdout = io::stdout();
+    let out: Box<dyn Write> = if stdout.is_terminal() {
+        Box::new(io::LineWriter::new(stdout.lock()))
+    } else {
+        match stdout.as_fd_file() {
+            Ok(f) => Box::new(BufWriter::with_capacity(256 * 1024, f)),
+            Err(e) => {
+                eprint_line(false, &format!("aoi strip: cannot use stdout: {e}"));
+                return exit::IOERR;
+            }
+        }
+    };
+    let mut out = out;
+    let inputs: Vec<&Path> = if args.files.is_empty() {
+        vec![Path::new("-")]
+    } else {
+        args.files.iter().map(|p| p.as_path()).collect()
+    };
+    let named = !args.files.is_empty();
+    let mut code = exit::OK;
+    for path in inputs {
+        let source = path.display().to_string();
+        let name = named.then_some(source.as_str());
+        let result = if path == Path::new("-") {
+            strip_stream(io::stdin().lock(), args, &mut out)
+        } else {
+            match open_input(path) {
+                Ok(f) => strip_stream::<File>(f, args, &mut out),
+                Err(msg) => {
+                    eprint_line(args.quiet, &format!("aoi strip: {msg}"));
+                    code = exit::worst(code, exit::NOINPUT);
+                    continue;
+                }
+            }
+        };
+        match result {
+            Ok((v, shown)) => {
+                if !args.quiet && (v.outcome != Outcome::Ok || args.verbose) {
+                    let mut err = io::stderr().lock();
+                    if v.outcome != Outcome::Ok {
+                        for f in &shown {
+                            let _ = writeln!(err, "{}", finding_line(f, name));
+                        }
+                    }
+                    let _ = writeln!(err, "{}", verdict_line("strip", &v, name));
+                }
+                let c = if args.no_fail { exit::OK } else { v.exit_code };
+                code = exit::worst(code, c);
+            }
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return exit::PIPE,
+            Err(e) => {
+                eprint_line(false, &format!("aoi strip: cannot write stdout: {e}"));
+                return exit::IOERR;
+            }
+        }
+    }
+    match out.flush() {
+        Ok(()) => code,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::PIPE,
+        Err(e) => {
+            eprint_line(false, &format!("aoi strip: cannot write stdout: {e}"));
+            exit::IOERR
+        }
+    }
+}
+
+/// Strips one stream into `out`; returns its verdict and the first findings
+/// (for stderr). Only write errors are errors here: read errors end the
+/// stream as incomplete, like `aoi check`.
+fn strip_stream<R: Read>(
+    src: R,
+    args: &StripArgs,
+    out: &mut dyn Write,
+) -> io::Result<(Verdict, Vec<Finding>)> {
+    let mut judge = Judge::new(JudgeOptions {
+        unbounded: args.judge.unbounded,
+        fail_on_partial: args.judge.fail_on_partial,
+        per_rule_limit: 100,
+        max_line_bytes: args.judge.max_line_bytes,
+    });
+    let mut reader = LineReader::new(src, args.judge.max_line_bytes);
+    let mut shown: Vec<Finding> = Vec::new();
+    let mut long_total: u64 = 0;
+    loop {
+        match reader.next_chunk() {
+            Ok(None) => break,
+            Ok(Some(Chunk::Lines(block))) => {
+                for (line, terminated) in split_lines(block) {
+                    judge.line(line, terminated);
+                    match (judge.last_class(), args.control) {
+                        (LineClass::Framework, true) => {
+                            out.write_all(line)?;
+                            out.write_all(b"\n")?;
+                        }
+                        (LineClass::Domain, false) => {
+                            let (members, aoi) = judge.last_members();
+                            match aoi {
+                                Some(idx) if !args.keep_envelope => {
+                                    let (before, after) = without_member(line, members, idx);
+                                    out.write_all(before)?;
+                                    out.write_all(after)?;
+                                }
+                                _ => out.write_all(line)?,
+                            }
+                            out.write_all(b"\n")?;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Ok(Some(Chunk::LongPart { bytes, end })) => {
+                // Over the line limit: not validated, so neither plane.
+                long_total += bytes.len() as u64;
+                if end {
+                    judge.long_line(long_total, bytes.last() == Some(&b'\n'));
+                    long_total = 0;
+                }
+            }
+            Err(e) => {
+                judge.io_error(e.to_string());
+                break;
+            }
+        }
+        for f in judge.drain() {
+            if shown.len() < 10 {
+                shown.push(f);
+            }
+        }
+    }
+    let (v, last) = judge.finish();
+    for f in last {
+        if shown.len() < 10 {
+            shown.push(f);
+        }
+    }
+    Ok((v, shown))
+}

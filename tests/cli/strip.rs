@@ -1,0 +1,163 @@
+//! `aoi strip`: the data plane out of a stream (§ 8.2), by splicing bytes.
+
+use proptest::prelude::*;
+use serde_json::Value;
+
+use crate::util::{aoi, s};
+
+fn strip(args: &[&str], input: &[u8]) -> crate::util::Out {
+    let mut a = vec!["strip"];
+    a.extend_from_slice(args);
+    aoi(&a, input)
+}
+
+fn lines(b: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(b)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn drops_framework_and_splices_the_envelope() {
+    let st = s()
+        .ev(r#"{"type":"hit","rank":1.50,"t":"\u00e9\"x"}"#)
+        .ev(r#"{"type":"aoi:warning","code":"W","message":"m"}"#);
+    let out = strip(&[], &st.bytes());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // (The builder re-serialises its events; byte-exact splicing of number
+    // spellings and escapes is `splice_keeps_every_other_byte`.)
+    assert_eq!(
+        lines(&out.stdout),
+        vec![r#"{"type":"hit","rank":1.5,"t":"é\"x"}"#.to_string()]
+    );
+    assert!(out.stderr.is_empty(), "quiet on success: {}", out.stderr);
+}
+
+#[test]
+fn splice_keeps_every_other_byte() {
+    let run = "01JZQ7X4TQ9KZ8V6R2M3N4P5Q6";
+    let input = format!(
+        concat!(
+            "{{\"aoi\":{{\"seq\":0,\"run\":\"{r}\"}}, \"type\":\"hit\" ,\"n\":1e2}}\n",
+            "{{\"type\":\"hit\",\"aoi\":{{\"seq\":1,\"run\":\"{r}\"}},\"z\":[1,{{\"aoi\":1}}]}}\r\n",
+            "{{\"type\":\"hit\",\"aoi\":{{\"seq\":2,\"run\":\"{r}\"}}}}\n",
+            "{{\"type\":\"aoi:summary\",\"aoi\":{{\"seq\":3,\"run\":\"{r}\"}},\"ok\":true,\"count\":3,\"event_count\":4}}\n"
+        ),
+        r = run
+    );
+    let out = strip(&[], input.as_bytes());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "{\"type\":\"hit\" ,\"n\":1e2}\n{\"type\":\"hit\",\"z\":[1,{\"aoi\":1}]}\r\n{\"type\":\"hit\"}\n"
+    );
+}
+
+#[test]
+fn keep_envelope_and_control_plane() {
+    let st = s()
+        .ev(r#"{"type":"hit","rank":1}"#)
+        .ev(r#"{"type":"aoi:warning","code":"W","message":"m"}"#);
+    let bytes = st.bytes();
+    let all = lines(&bytes);
+    let out = strip(&["--keep-envelope"], &bytes);
+    assert_eq!(lines(&out.stdout), vec![all[1].clone()]);
+    let out = strip(&["--control"], &bytes);
+    assert_eq!(
+        lines(&out.stdout),
+        vec![all[0].clone(), all[2].clone(), all[3].clone()]
+    );
+    assert_eq!(out.code, 0);
+    let out = strip(&["--control", "--keep-envelope"], &bytes);
+    assert_eq!(out.code, 64, "conflicting flags are a usage error");
+}
+
+#[test]
+fn verdict_is_the_check_exit_table() {
+    // Truncated: 74, and the partial line is not emitted.
+    let out = strip(
+        &[],
+        &s().hits(1)
+            .no_summary()
+            .raw(r#"{"type":"hit","rank":9"#)
+            .unterminated()
+            .bytes(),
+    );
+    assert_eq!(out.code, 74, "{}", out.stderr);
+    assert_eq!(lines(&out.stdout).len(), 1);
+    assert!(out.stderr.contains("line.unterminated"), "{}", out.stderr);
+    // Upstream retryable failure: 75, with one verdict line naming the cause.
+    let st = s()
+        .ev(crate::check::RATE_LIMITED)
+        .summary(r#"{"ok":false,"reason":"failed"}"#);
+    let out = strip(&[], &st.bytes());
+    assert_eq!(out.code, 75);
+    assert!(out.stderr.contains("rate_limited"), "{}", out.stderr);
+    // Prose in the stream: 65, the prose is dropped.
+    let out = strip(&[], &s().hits(1).raw("hello").bytes());
+    assert_eq!(out.code, 65);
+    assert!(lines(&out.stdout).iter().all(|l| !l.contains("hello")));
+    // --no-fail: exit 0 whatever the verdict; -q: nothing on stderr.
+    let out = strip(&["--no-fail", "-q"], &s().hits(1).raw("hello").bytes());
+    assert_eq!(out.code, 0);
+    assert!(out.stderr.is_empty());
+    // A missing file is still 66.
+    let out = strip(&["/nonexistent/x.jsonl"], b"");
+    assert_eq!(out.code, 66);
+}
+
+/// An arbitrary domain event (as a JSON object) with an envelope at some
+/// position among its fields.
+fn event() -> impl Strategy<Value = (Vec<(String, Value)>, usize)> {
+    let val = prop_oneof![
+        any::<i64>().prop_map(Value::from),
+        "[a-z\u{e9}\"\\\\ ]{0,8}".prop_map(Value::from),
+        Just(Value::Null),
+        Just(serde_json::json!([1, {"aoi": 2}, "x"])),
+    ];
+    (prop::collection::vec(("[a-z]{1,6}", val), 0..6), 0usize..7).prop_map(|(fields, pos)| {
+        (
+            fields
+                .into_iter()
+                .filter(|(k, _)| k != "type" && k != "aoi")
+                .collect(),
+            pos,
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// strip == del(.aoi) over the domain events, framework events gone.
+    #[test]
+    fn strip_equals_del_aoi(events in prop::collection::vec(event(), 0..8)) {
+        let run = "01JZQ7X4TQ9KZ8V6R2M3N4P5Q6";
+        let mut input = String::new();
+        let mut expected = Vec::new();
+        let mut seq = 0u64;
+        for (fields, pos) in &events {
+            let mut obj: Vec<(String, String)> = fields.iter().map(|(k, v)| (k.clone(), v.to_string())).collect();
+            obj.insert(0, ("type".into(), "\"hit\"".into()));
+            let env = format!(r#"{{"seq":{seq},"run":"{run}"}}"#);
+            let at = (*pos).min(obj.len());
+            obj.insert(at, ("aoi".into(), env));
+            let body: Vec<String> = obj.iter().map(|(k, v)| format!("{}:{v}", Value::from(k.as_str()))).collect();
+            input.push_str(&format!("{{{}}}\n", body.join(",")));
+            let mut want: serde_json::Map<String, Value> = serde_json::Map::new();
+            for (k, v) in fields {
+                want.insert(k.clone(), v.clone());
+            }
+            want.insert("type".into(), "hit".into());
+            expected.push(Value::Object(want));
+            seq += 1;
+        }
+        input.push_str(&format!(r#"{{"type":"aoi:summary","aoi":{{"seq":{seq},"run":"{run}"}},"ok":true,"count":{seq},"event_count":{}}}"#, seq + 1));
+        input.push('\n');
+        let out = strip(&[], input.as_bytes());
+        prop_assert_eq!(out.code, 0, "{}", out.stderr);
+        let got: Vec<Value> = lines(&out.stdout).iter().map(|l| serde_json::from_str(l).expect("valid JSON line")).collect();
+        prop_assert_eq!(got, expected);
+    }
+}
