@@ -27,6 +27,7 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Relay a stream unchanged and judge it: complete, conforming, successful')
             [CompletionResult]::new('strip', 'strip', [CompletionResultType]::ParameterValue, 'The data plane without the framework (or, with --control, the control plane alone)')
+            [CompletionResult]::new('summary', 'summary', [CompletionResultType]::ParameterValue, 'The outcome of a run: one line, a JSON object, or one field raw; exits with it')
             [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'List the rule catalog: ids, severity, spec section, what each requires')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -65,6 +66,20 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'aoi;summary' {
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format instead of the readable line')
+            [CompletionResult]::new('--field', '--field', [CompletionResultType]::ParameterName, 'Print one field of the outcome object raw (e.g. outcome, exit_code, retry_after_ms, tool, run)')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing; the exit status tells')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing; the exit status tells')
+            [CompletionResult]::new('--unbounded', '--unbounded', [CompletionResultType]::ParameterName, 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end')
+            [CompletionResult]::new('--fail-on-partial', '--fail-on-partial', [CompletionResultType]::ParameterName, 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'aoi;rules' {
             [CompletionResult]::new('--markdown', '--markdown', [CompletionResultType]::ParameterName, 'Print the catalog as Markdown (the text of docs/rules.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -76,6 +91,7 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
         'aoi;help' {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Relay a stream unchanged and judge it: complete, conforming, successful')
             [CompletionResult]::new('strip', 'strip', [CompletionResultType]::ParameterValue, 'The data plane without the framework (or, with --control, the control plane alone)')
+            [CompletionResult]::new('summary', 'summary', [CompletionResultType]::ParameterValue, 'The outcome of a run: one line, a JSON object, or one field raw; exits with it')
             [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'List the rule catalog: ids, severity, spec section, what each requires')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -84,6 +100,9 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             break
         }
         'aoi;help;strip' {
+            break
+        }
+        'aoi;help;summary' {
             break
         }
         'aoi;help;rules' {

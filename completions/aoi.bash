@@ -28,6 +28,9 @@ _aoi() {
             aoi,strip)
                 cmd="aoi__subcmd__strip"
                 ;;
+            aoi,summary)
+                cmd="aoi__subcmd__summary"
+                ;;
             aoi__subcmd__help,check)
                 cmd="aoi__subcmd__help__subcmd__check"
                 ;;
@@ -40,6 +43,9 @@ _aoi() {
             aoi__subcmd__help,strip)
                 cmd="aoi__subcmd__help__subcmd__strip"
                 ;;
+            aoi__subcmd__help,summary)
+                cmd="aoi__subcmd__help__subcmd__summary"
+                ;;
             *)
                 ;;
         esac
@@ -47,7 +53,7 @@ _aoi() {
 
     case "${cmd}" in
         aoi)
-            opts="-h -V --help --version check strip rules help"
+            opts="-h -V --help --version check strip summary rules help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -95,7 +101,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__help)
-            opts="check strip rules help"
+            opts="check strip summary rules help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -164,6 +170,20 @@ _aoi() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aoi__subcmd__help__subcmd__summary)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aoi__subcmd__rules)
             opts="-h -V --markdown --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -185,6 +205,32 @@ _aoi() {
                 return 0
             fi
             case "${prev}" in
+                --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aoi__subcmd__summary)
+            opts="-q -h -V --quiet --output --field --unbounded --fail-on-partial --max-line-bytes --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --field)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --max-line-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -24,6 +24,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand --version 'Print version'
             cand check 'Relay a stream unchanged and judge it: complete, conforming, successful'
             cand strip 'The data plane without the framework (or, with --control, the control plane alone)'
+            cand summary 'The outcome of a run: one line, a JSON object, or one field raw; exits with it'
             cand rules 'List the rule catalog: ids, severity, spec section, what each requires'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -59,6 +60,19 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'aoi;summary'= {
+            cand --output 'Output format instead of the readable line'
+            cand --field 'Print one field of the outcome object raw (e.g. outcome, exit_code, retry_after_ms, tool, run)'
+            cand --max-line-bytes 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long'
+            cand -q 'Print nothing; the exit status tells'
+            cand --quiet 'Print nothing; the exit status tells'
+            cand --unbounded 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'
+            cand --fail-on-partial 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'aoi;rules'= {
             cand --markdown 'Print the catalog as Markdown (the text of docs/rules.md)'
             cand -h 'Print help'
@@ -69,12 +83,15 @@ set edit:completion:arg-completer[aoi] = {|@words|
         &'aoi;help'= {
             cand check 'Relay a stream unchanged and judge it: complete, conforming, successful'
             cand strip 'The data plane without the framework (or, with --control, the control plane alone)'
+            cand summary 'The outcome of a run: one line, a JSON object, or one field raw; exits with it'
             cand rules 'List the rule catalog: ids, severity, spec section, what each requires'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aoi;help;check'= {
         }
         &'aoi;help;strip'= {
+        }
+        &'aoi;help;summary'= {
         }
         &'aoi;help;rules'= {
         }

@@ -28,6 +28,7 @@ complete -c aoi -n "__fish_aoi_needs_command" -s h -l help -d 'Print help (see m
 complete -c aoi -n "__fish_aoi_needs_command" -s V -l version -d 'Print version'
 complete -c aoi -n "__fish_aoi_needs_command" -f -a "check" -d 'Relay a stream unchanged and judge it: complete, conforming, successful'
 complete -c aoi -n "__fish_aoi_needs_command" -f -a "strip" -d 'The data plane without the framework (or, with --control, the control plane alone)'
+complete -c aoi -n "__fish_aoi_needs_command" -f -a "summary" -d 'The outcome of a run: one line, a JSON object, or one field raw; exits with it'
 complete -c aoi -n "__fish_aoi_needs_command" -f -a "rules" -d 'List the rule catalog: ids, severity, spec section, what each requires'
 complete -c aoi -n "__fish_aoi_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aoi -n "__fish_aoi_using_subcommand check" -l output -d 'Write a report (an AOI stream of violation, advisory and stream events) to stdout instead of relaying' -r -f -a "jsonl\t'An AOI stream (JSON Lines)'"
@@ -51,10 +52,20 @@ complete -c aoi -n "__fish_aoi_using_subcommand strip" -l unbounded -d 'The stre
 complete -c aoi -n "__fish_aoi_using_subcommand strip" -l fail-on-partial -d 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)'
 complete -c aoi -n "__fish_aoi_using_subcommand strip" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aoi -n "__fish_aoi_using_subcommand strip" -s V -l version -d 'Print version'
+complete -c aoi -n "__fish_aoi_using_subcommand summary" -l output -d 'Output format instead of the readable line' -r -f -a "json\t'One JSON object per stream'
+jsonl\t'A conforming AOI stream'"
+complete -c aoi -n "__fish_aoi_using_subcommand summary" -l field -d 'Print one field of the outcome object raw (e.g. outcome, exit_code, retry_after_ms, tool, run)' -r
+complete -c aoi -n "__fish_aoi_using_subcommand summary" -l max-line-bytes -d 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long' -r
+complete -c aoi -n "__fish_aoi_using_subcommand summary" -s q -l quiet -d 'Print nothing; the exit status tells'
+complete -c aoi -n "__fish_aoi_using_subcommand summary" -l unbounded -d 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'
+complete -c aoi -n "__fish_aoi_using_subcommand summary" -l fail-on-partial -d 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)'
+complete -c aoi -n "__fish_aoi_using_subcommand summary" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aoi -n "__fish_aoi_using_subcommand summary" -s V -l version -d 'Print version'
 complete -c aoi -n "__fish_aoi_using_subcommand rules" -l markdown -d 'Print the catalog as Markdown (the text of docs/rules.md)'
 complete -c aoi -n "__fish_aoi_using_subcommand rules" -s h -l help -d 'Print help'
 complete -c aoi -n "__fish_aoi_using_subcommand rules" -s V -l version -d 'Print version'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip rules help" -f -a "check" -d 'Relay a stream unchanged and judge it: complete, conforming, successful'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip rules help" -f -a "strip" -d 'The data plane without the framework (or, with --control, the control plane alone)'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip rules help" -f -a "rules" -d 'List the rule catalog: ids, severity, spec section, what each requires'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip rules help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary rules help" -f -a "check" -d 'Relay a stream unchanged and judge it: complete, conforming, successful'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary rules help" -f -a "strip" -d 'The data plane without the framework (or, with --control, the control plane alone)'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary rules help" -f -a "summary" -d 'The outcome of a run: one line, a JSON object, or one field raw; exits with it'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary rules help" -f -a "rules" -d 'List the rule catalog: ids, severity, spec section, what each requires'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary rules help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

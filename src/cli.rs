@@ -79,6 +79,24 @@ tool --output jsonl | aoi strip --no-fail | wc -l"
     )]
     #[command(after_long_help = EXIT_TABLE)]
     Strip(StripArgs),
+    /// The outcome of a run: one line, a JSON object, or one field raw; exits with it.
+    #[command(
+        long_about = "Read the whole stream through the judge (seq and event_count reconciliation \
+catch a middle elision that a look at the last line would miss) and print its outcome: on a \
+terminal one readable line (tool, run, outcome, counts, elapsed, and for failures the cause with \
+its retry advice); `--output json` one JSON object per stream (the upstream summary as it was, \
+plus what aoi established: outcome, exit_code, lines, seq_reconciled, violation_count, \
+retry_after_ms, caused_by); `--output jsonl` a conforming AOI stream (aoi:meta, one `outcome` \
+event per stream, aoi:summary); `--field NAME` one field of that object, raw, for scripts. The \
+exit status is the outcome's, from the same table as aoi check.",
+        after_help = "Examples:\n  \
+if tool --output jsonl | aoi summary -q; then echo done; fi\n  \
+aoi summary run.jsonl\n  \
+sleep \"$(( $(aoi summary --field retry_after_ms run.jsonl) / 1000 ))\"\n  \
+aoi summary --output json run.jsonl | jq .outcome"
+    )]
+    #[command(after_long_help = EXIT_TABLE)]
+    Summary(SummaryArgs),
     /// List the rule catalog: ids, severity, spec section, what each requires.
     #[command(after_help = "Examples:\n  aoi rules\n  aoi rules --markdown > docs/rules.md")]
     Rules(RulesArgs),
@@ -153,6 +171,33 @@ pub struct StripArgs {
     /// Print the verdict line on stderr on success too.
     #[arg(short, long)]
     pub verbose: bool,
+    #[command(flatten)]
+    pub judge: JudgeArgs,
+}
+
+/// Output formats of `aoi summary`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SummaryFormat {
+    /// One JSON object per stream.
+    Json,
+    /// A conforming AOI stream.
+    Jsonl,
+}
+
+#[derive(Args, Debug)]
+pub struct SummaryArgs {
+    /// Input files; `-` or none reads stdin.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Print nothing; the exit status tells.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Output format instead of the readable line.
+    #[arg(long, alias = "format", value_name = "FORMAT")]
+    pub output: Option<SummaryFormat>,
+    /// Print one field of the outcome object raw (e.g. outcome, exit_code, retry_after_ms, tool, run).
+    #[arg(long, value_name = "NAME")]
+    pub field: Option<String>,
     #[command(flatten)]
     pub judge: JudgeArgs,
 }

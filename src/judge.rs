@@ -167,6 +167,8 @@ pub struct SummaryInfo {
     pub elapsed_ms: Option<u64>,
     pub caused_by: Option<Cause>,
     pub identity: Identity,
+    /// The summary line as it came (without its line feed).
+    pub raw: Vec<u8>,
 }
 
 /// The judge's conclusion on one stream.
@@ -940,6 +942,7 @@ impl Judge {
         let line = ev.line;
         let mut info = SummaryInfo {
             line: self.line_no,
+            raw: line.to_vec(),
             ..SummaryInfo::default()
         };
         match ev.get("ok") {

@@ -29,6 +29,7 @@ fn main() -> ExitCode {
         Command::Check(a) => cmd::check::run(a),
         Command::Rules(a) => cmd::rules::run(a),
         Command::Strip(a) => cmd::strip::run(a),
+        Command::Summary(a) => cmd::summary::run(a),
     });
     let code = result.unwrap_or(exit::SOFTWARE);
     ExitCode::from(code.clamp(0, 255) as u8)

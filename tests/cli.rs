@@ -7,7 +7,8 @@
 //!   relay, and the spec's own examples,
 //! - `json_suite`: JSONTestSuite documents inside events,
 //! - `relay_props`: the relay is byte-identical for arbitrary bytes,
-//! - `strip`: the data plane and the control plane apart.
+//! - `strip`: the data plane and the control plane apart,
+//! - `summary`: a run's outcome for people and scripts.
 
 #[path = "cli/util.rs"]
 mod util;
@@ -20,3 +21,5 @@ mod json_suite;
 mod relay_props;
 #[path = "cli/strip.rs"]
 mod strip;
+#[path = "cli/summary.rs"]
+mod summary;

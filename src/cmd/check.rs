@@ -20,7 +20,7 @@ use crate::rules::Severity;
 use crate::spec::exit;
 
 /// Where the relay and the report go, and what a failed write means.
-struct Sinks {
+pub(crate) struct Sinks {
     relay: Option<File>,
     report_stdout: Option<io::StdoutLock<'static>>,
     report_file: Option<io::BufWriter<File>>,
@@ -28,7 +28,7 @@ struct Sinks {
 }
 
 /// Why the run stops early.
-enum Stop {
+pub(crate) enum Stop {
     /// stdout was closed by the reader: quiet exit.
     Pipe,
     /// Writing failed: message and exit code.
@@ -44,6 +44,16 @@ fn write_err(e: io::Error, what: &str) -> Stop {
 }
 
 impl Sinks {
+    /// Sinks that write a report to stdout only.
+    pub(crate) fn report_to_stdout() -> Self {
+        Sinks {
+            relay: None,
+            report_stdout: Some(io::stdout().lock()),
+            report_file: None,
+            report_path: String::new(),
+        }
+    }
+
     fn relay(&mut self, bytes: &[u8]) -> Result<(), Stop> {
         if let Some(out) = self.relay.as_mut() {
             out.write_all(bytes).map_err(|e| write_err(e, "stdout"))?;
@@ -51,7 +61,7 @@ impl Sinks {
         Ok(())
     }
 
-    fn report(&mut self, bytes: &[u8]) -> Result<(), Stop> {
+    pub(crate) fn report(&mut self, bytes: &[u8]) -> Result<(), Stop> {
         if let Some(out) = self.report_stdout.as_mut() {
             out.write_all(bytes).map_err(|e| write_err(e, "stdout"))?;
         }
@@ -70,7 +80,7 @@ impl Sinks {
         self.report_stdout.is_some() || self.report_file.is_some()
     }
 
-    fn flush(&mut self) -> Result<(), Stop> {
+    pub(crate) fn flush(&mut self) -> Result<(), Stop> {
         if let Some(out) = self.report_stdout.as_mut() {
             out.flush().map_err(|e| write_err(e, "stdout"))?;
         }
@@ -122,7 +132,7 @@ fn finding_event(e: &mut Emitter, f: &Finding, source: &str) -> Vec<u8> {
     e.event(ty, &fields).to_vec()
 }
 
-fn cause_json(c: &Cause) -> Value {
+pub(crate) fn cause_json(c: &Cause) -> Value {
     let mut m = Map::new();
     for (k, v) in [
         ("origin", &c.origin),
@@ -152,7 +162,7 @@ fn identity_json(id: &Identity) -> Value {
 }
 
 /// The identity of the stream's producer: its aoi:meta, else its summary.
-fn upstream_identity(v: &Verdict) -> Identity {
+pub(crate) fn upstream_identity(v: &Verdict) -> Identity {
     if !v.identity.is_empty() {
         return v.identity.clone();
     }
@@ -646,7 +656,7 @@ pub(crate) fn open_input(path: &Path) -> Result<File, String> {
 
 /// Emits aoi's own closing events: an `aoi:error` for its own failure
 /// (violations or an incomplete stream), then the `aoi:summary` (§ 13.1).
-fn finish_report(
+pub(crate) fn finish_report(
     sinks: &mut Sinks,
     em: &mut Emitter,
     verdicts: &[Verdict],

@@ -3,3 +3,4 @@
 pub mod check;
 pub mod rules;
 pub mod strip;
+pub mod summary;

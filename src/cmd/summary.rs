@@ -1,0 +1,273 @@
+//! `aoi summary`: the outcome of a run, for people and for scripts.
+//!
+//! The whole stream goes through the judge (so seq and `event_count`
+//! reconciliation catch a middle elision that a look at the last line would
+//! miss), then one outcome per stream is printed: a readable line, a JSON
+//! object (`--output json`), a conforming AOI stream (`--output jsonl`), or
+//! one field raw (`--field`). The exit status is the outcome's, from the
+//! shared table, so `if producer | aoi summary -q; then …` works.
+
+use std::io::{self, Read, Write};
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use crate::cli::{SummaryArgs, SummaryFormat};
+use crate::cmd::check::{
+    Sinks, Stop, cause_json, eprint_line, finish_report, open_input, sanitize, upstream_identity,
+};
+use crate::emit::Emitter;
+use crate::judge::{Judge, JudgeOptions, Outcome, Verdict};
+use crate::lines::{Chunk, LineReader, split_lines};
+use crate::rules::RuleId;
+use crate::spec::exit;
+
+/// Judges one stream to its verdict (nothing is relayed).
+fn judge<R: Read>(src: R, args: &SummaryArgs) -> Verdict {
+    let mut judge = Judge::new(JudgeOptions {
+        unbounded: args.judge.unbounded,
+        fail_on_partial: args.judge.fail_on_partial,
+        per_rule_limit: 0,
+        max_line_bytes: args.judge.max_line_bytes,
+    });
+    let mut reader = LineReader::new(src, args.judge.max_line_bytes);
+    let mut long_total = 0u64;
+    loop {
+        match reader.next_chunk() {
+            Ok(None) => break,
+            Ok(Some(Chunk::Lines(block))) => {
+                for (line, terminated) in split_lines(block) {
+                    judge.line(line, terminated);
+                }
+            }
+            Ok(Some(Chunk::LongPart { bytes, end })) => {
+                long_total += bytes.len() as u64;
+                if end {
+                    judge.long_line(long_total, bytes.last() == Some(&b'\n'));
+                    long_total = 0;
+                }
+            }
+            Err(e) => {
+                judge.io_error(e.to_string());
+                break;
+            }
+        }
+    }
+    judge.finish().0
+}
+
+/// What aoi established about one stream, as one JSON object.
+fn outcome_json(v: &Verdict, source: &str) -> Value {
+    let id = upstream_identity(v);
+    let mut m = Map::new();
+    m.insert("source".into(), source.into());
+    for (k, val) in id.fields() {
+        m.insert(k.into(), val.into());
+    }
+    if let Some(r) = &v.run {
+        m.insert("run".into(), r.clone().into());
+    }
+    m.insert("outcome".into(), v.outcome.name().into());
+    m.insert("exit_code".into(), v.exit_code.into());
+    m.insert("ok".into(), (v.exit_code == 0).into());
+    m.insert("reason".into(), v.reason.clone().into());
+    m.insert("lines".into(), v.lines.into());
+    let seq_broken = v.rule_counts.iter().any(|(r, _)| {
+        matches!(
+            r,
+            RuleId::SeqGap | RuleId::SeqMissing | RuleId::SummaryEventCount
+        )
+    });
+    let seq_present = !v.rule_counts.iter().any(|(r, _)| *r == RuleId::SeqAbsent);
+    // Reconciled: seq present and contiguous, and event_count (if given)
+    // equal to the lines received.
+    m.insert(
+        "seq_reconciled".into(),
+        (seq_present && !seq_broken && v.summary.is_some()).into(),
+    );
+    m.insert("domain_count".into(), v.domain_events.into());
+    m.insert("warning_count".into(), v.warnings.into());
+    m.insert("error_count".into(), v.errors.into());
+    m.insert(
+        "violation_count".into(),
+        (v.violations + v.incompletes).into(),
+    );
+    m.insert("advisory_count".into(), v.advisories.into());
+    if v.exit_code != 0 {
+        if let Some(c) = &v.cause {
+            m.insert("retryable".into(), (c.retryable == Some(true)).into());
+            if let (Some(true), Some(ms)) = (c.retryable, c.retry_after_ms) {
+                m.insert("retry_after_ms".into(), ms.into());
+            }
+            m.insert("caused_by".into(), cause_json(c));
+        }
+    }
+    if let Some(s) = &v.summary {
+        if let Some(ms) = s.elapsed_ms {
+            m.insert("elapsed_ms".into(), ms.into());
+        }
+        // The upstream summary as it was (null if it is too deep for serde_json).
+        let raw: Value = serde_json::from_slice(&s.raw).unwrap_or(Value::Null);
+        m.insert("summary".into(), raw);
+    } else {
+        m.insert("summary".into(), Value::Null);
+    }
+    Value::Object(m)
+}
+
+/// One readable line for a terminal.
+fn human(v: &Verdict, name: Option<&str>) -> String {
+    let id = upstream_identity(v);
+    let mut s = String::new();
+    if let Some(n) = name {
+        s.push_str(&format!("{}: ", sanitize(n)));
+    }
+    match (&id.tool, &id.tool_version) {
+        (Some(t), Some(tv)) => s.push_str(&format!("{} {}", sanitize(t), sanitize(tv))),
+        (Some(t), None) => s.push_str(&sanitize(t)),
+        _ => s.push_str("(unnamed tool)"),
+    }
+    if let Some(r) = &v.run {
+        let short: String = r.chars().take(10).collect();
+        s.push_str(&format!(" run {}", sanitize(&short)));
+    }
+    let verdict = match v.outcome {
+        Outcome::Ok => "ok".to_string(),
+        o => format!("{} (exit {})", o.name(), v.exit_code),
+    };
+    s.push_str(&format!(
+        ": {verdict}: {} domain event(s), {} warning(s), {} error(s), {} line(s)",
+        v.domain_events, v.warnings, v.errors, v.lines
+    ));
+    if let Some(ms) = v.summary.as_ref().and_then(|s| s.elapsed_ms) {
+        s.push_str(&format!(", {:.1} s", ms as f64 / 1000.0));
+    }
+    if v.exit_code != 0 {
+        s.push_str(&format!("; {}", sanitize(&v.reason)));
+        if let Some(c) = &v.cause {
+            s.push_str(&format!(
+                "; cause {} {}",
+                sanitize(c.category.as_deref().unwrap_or("?")),
+                sanitize(c.code.as_deref().unwrap_or("?"))
+            ));
+            match (c.retryable, c.retry_after_ms) {
+                (Some(true), Some(ms)) => {
+                    s.push_str(&format!(", retry after {:.1} s", ms as f64 / 1000.0))
+                }
+                (Some(true), None) => s.push_str(", retry may help"),
+                _ => s.push_str(", retry will not help"),
+            }
+        }
+    }
+    s
+}
+
+/// Runs `aoi summary`; returns the exit status.
+pub fn run(args: &SummaryArgs) -> i32 {
+    let inputs: Vec<&Path> = if args.files.is_empty() {
+        vec![Path::new("-")]
+    } else {
+        args.files.iter().map(|p| p.as_path()).collect()
+    };
+    let named = inputs.len() > 1;
+    let mut code = exit::OK;
+    let mut verdicts = Vec::new();
+    let mut own_errors = 0u64;
+    let mut out = io::stdout().lock();
+    let mut text = String::new();
+    for path in inputs {
+        let source = path.display().to_string();
+        let v = if path == Path::new("-") {
+            judge(io::stdin().lock(), args)
+        } else {
+            match open_input(path) {
+                Ok(f) => judge(f, args),
+                Err(msg) => {
+                    eprint_line(false, &format!("aoi summary: {msg}"));
+                    code = exit::worst(code, exit::NOINPUT);
+                    own_errors += 1;
+                    continue;
+                }
+            }
+        };
+        code = exit::worst(code, v.exit_code);
+        if !args.quiet {
+            let obj = outcome_json(&v, &source);
+            if let Some(field) = &args.field {
+                // Raw for scripts: strings unquoted, absent fields empty.
+                match obj.get(field.as_str()) {
+                    Some(Value::String(s)) => text.push_str(&sanitize(s)),
+                    Some(Value::Null) | None => {}
+                    Some(other) => text.push_str(&other.to_string()),
+                }
+                text.push('\n');
+            } else {
+                match args.output {
+                    Some(SummaryFormat::Json) => {
+                        text.push_str(&obj.to_string());
+                        text.push('\n');
+                    }
+                    Some(SummaryFormat::Jsonl) => {}
+                    None => {
+                        text.push_str(&human(&v, named.then_some(source.as_str())));
+                        text.push('\n');
+                    }
+                }
+            }
+        }
+        verdicts.push((v, source));
+    }
+    if args.output == Some(SummaryFormat::Jsonl) && args.field.is_none() && !args.quiet {
+        drop(out);
+        let mut sinks = Sinks::report_to_stdout();
+        let mut em = Emitter::new();
+        let r = (|| -> Result<(), Stop> {
+            let m = em.meta("summary").to_vec();
+            sinks.report(&m)?;
+            for (v, source) in &verdicts {
+                let obj = outcome_json(v, source);
+                let fields: Vec<(&str, Value)> = obj
+                    .as_object()
+                    .map(|o| o.iter().map(|(k, val)| (k.as_str(), val.clone())).collect())
+                    .unwrap_or_default();
+                let e = em.event("outcome", &fields).to_vec();
+                sinks.report(&e)?;
+            }
+            let vs: Vec<Verdict> = verdicts.iter().map(|(v, _)| v.clone()).collect();
+            let n = vs.len() as u64;
+            finish_report(&mut sinks, &mut em, &vs, code, own_errors, (0, 0), n)?;
+            sinks.flush()
+        })();
+        return match r {
+            Ok(()) => code,
+            Err(Stop::Pipe) => exit::PIPE,
+            Err(Stop::Write(msg, c)) => {
+                eprint_line(false, &format!("aoi summary: {msg}"));
+                c
+            }
+        };
+    }
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => code,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::PIPE,
+        Err(e) => {
+            eprint_line(false, &format!("aoi summary: cannot write stdout: {e}"));
+            exit::IOERR
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn outcome_object_names_the_essentials() {
+        let v = Judge::new(JudgeOptions::default()).finish().0;
+        let o = outcome_json(&v, "-");
+        assert_eq!(o["outcome"], json!("incomplete"));
+        assert_eq!(o["exit_code"], json!(74));
+        assert_eq!(o["summary"], Value::Null);
+    }
+}

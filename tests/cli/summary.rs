@@ -1,0 +1,112 @@
+//! `aoi summary`: a run's outcome for people and scripts, exiting with it.
+
+use serde_json::Value;
+
+use crate::util::{aoi, assert_conforming_report, s};
+
+fn summary(args: &[&str], input: &[u8]) -> crate::util::Out {
+    let mut a = vec!["summary"];
+    a.extend_from_slice(args);
+    aoi(&a, input)
+}
+
+fn example(name: &str) -> String {
+    format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn exits_with_the_outcome_and_says_it_in_one_line() {
+    for (file, code, word) in [
+        ("search.jsonl", 0, ": ok:"),
+        ("rate-limited.jsonl", 75, "retry after 7.2 s"),
+        ("truncated.jsonl", 74, "incomplete (exit 74)"),
+    ] {
+        let out = summary(&[&example(file)], b"");
+        assert_eq!(out.code, code, "{file}: {}", out.stderr);
+        let text = out.stdout_str();
+        assert_eq!(text.lines().count(), 1, "{file}: {text}");
+        assert!(text.contains(word), "{file}: {text}");
+        assert!(
+            text.starts_with("outline 1.8.2 run 01JZQ7X4TQ"),
+            "{file}: {text}"
+        );
+    }
+}
+
+#[test]
+fn quiet_prints_nothing() {
+    let out = summary(&["-q"], &s().hits(2).bytes());
+    assert_eq!(out.code, 0);
+    assert!(out.stdout.is_empty() && out.stderr.is_empty());
+    let out = summary(&["-q"], &s().hits(2).no_summary().bytes());
+    assert_eq!(out.code, 74);
+}
+
+#[test]
+fn json_object_and_raw_fields() {
+    let out = summary(&["--output", "json", &example("rate-limited.jsonl")], b"");
+    assert_eq!(out.code, 75);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(v["outcome"], "retryable");
+    assert_eq!(v["exit_code"], 75);
+    assert_eq!(v["retry_after_ms"], 7200);
+    assert_eq!(v["caused_by"]["category"], "rate_limited");
+    assert_eq!(v["seq_reconciled"], true);
+    assert_eq!(
+        v["summary"]["reason"], "failed",
+        "the upstream summary as it was"
+    );
+    let out = summary(
+        &["--field", "retry_after_ms", &example("rate-limited.jsonl")],
+        b"",
+    );
+    assert_eq!((out.code, out.stdout_str()), (75, "7200\n".to_string()));
+    let out = summary(&["--field", "outcome", &example("search.jsonl")], b"");
+    assert_eq!((out.code, out.stdout_str()), (0, "ok\n".to_string()));
+    // An absent field prints an empty line (the exit status still tells).
+    let out = summary(
+        &["--field", "retry_after_ms", &example("search.jsonl")],
+        b"",
+    );
+    assert_eq!((out.code, out.stdout_str()), (0, "\n".to_string()));
+}
+
+/// A tail-only look would call this run a success: its summary says
+/// ok:true, but lines were lost in the middle (§ 8.1).
+#[test]
+fn middle_elision_is_caught() {
+    let mut st = s().hits(5).bytes();
+    let text = String::from_utf8(st.clone()).unwrap();
+    let kept: Vec<&str> = text
+        .lines()
+        .enumerate()
+        .filter(|(i, _)| *i != 3)
+        .map(|(_, l)| l)
+        .collect();
+    st = format!("{}\n", kept.join("\n")).into_bytes();
+    let out = summary(&["--output", "json"], &st);
+    assert_eq!(out.code, 65, "{}", out.stderr);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["seq_reconciled"], false);
+    assert_eq!(v["summary"]["ok"], true);
+}
+
+#[test]
+fn jsonl_output_is_a_conforming_stream() {
+    for (file, code) in [
+        ("search.jsonl", 0),
+        ("rate-limited.jsonl", 75),
+        ("truncated.jsonl", 74),
+    ] {
+        let out = summary(&["--output", "jsonl", &example(file)], b"");
+        assert_eq!(out.code, code, "{file}");
+        let expected = crate::util::fed_back_code(code);
+        assert_conforming_report(&out.stdout, expected);
+        let events: Vec<Value> = crate::util::parse_jsonl(&out.stdout);
+        assert_eq!(
+            events.iter().filter(|e| e["type"] == "outcome").count(),
+            1,
+            "{file}"
+        );
+    }
+}
