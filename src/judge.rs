@@ -1649,6 +1649,48 @@ fn canonical_envelope(obj: &[u8]) -> Option<(u64, &[u8])> {
     None
 }
 
+/// Reads `src` to its end through `judge`, the loop every stream command
+/// shares. `on_line` runs after each complete line has been judged (so it
+/// can ask [`Judge::last_class`] and [`Judge::last_members`]); `on_bytes`
+/// then receives the input bytes in order and in large spans (whole blocks
+/// of lines, pieces of an over-long line), which is what a relay writes and
+/// the moment to drain findings. A read error ends the stream as incomplete
+/// (`input.io-error`); only the callbacks' errors are returned.
+pub fn drive<R: std::io::Read, E>(
+    src: R,
+    judge: &mut Judge,
+    mut on_line: impl FnMut(&Judge, &[u8]) -> Result<(), E>,
+    mut on_bytes: impl FnMut(&mut Judge, &[u8]) -> Result<(), E>,
+) -> Result<(), E> {
+    use crate::lines::{Chunk, LineReader, split_lines};
+    let mut reader = LineReader::new(src, judge.opts.max_line_bytes);
+    let mut long_total: u64 = 0;
+    loop {
+        match reader.next_chunk() {
+            Ok(None) => return Ok(()),
+            Ok(Some(Chunk::Lines(block))) => {
+                for (line, terminated) in split_lines(block) {
+                    judge.line(line, terminated);
+                    on_line(judge, line)?;
+                }
+                on_bytes(judge, block)?;
+            }
+            Ok(Some(Chunk::LongPart { bytes, end })) => {
+                long_total += bytes.len() as u64;
+                if end {
+                    judge.long_line(long_total, bytes.last() == Some(&b'\n'));
+                    long_total = 0;
+                }
+                on_bytes(judge, bytes)?;
+            }
+            Err(e) => {
+                judge.io_error(e.to_string());
+                return Ok(());
+            }
+        }
+    }
+}
+
 /// A short, printable excerpt of upstream bytes for messages.
 pub fn preview(b: &[u8]) -> String {
     let s = String::from_utf8_lossy(b.get(..b.len().min(60)).unwrap_or_default());

@@ -14,8 +14,7 @@ use serde_json::{Map, Value, json};
 
 use crate::cli::{CheckArgs, Format};
 use crate::emit::Emitter;
-use crate::judge::{Cause, Finding, Identity, Judge, JudgeOptions, Outcome, Verdict};
-use crate::lines::{Chunk, LineReader, split_lines};
+use crate::judge::{Cause, Finding, Identity, Judge, JudgeOptions, Outcome, Verdict, drive};
 use crate::rules::Severity;
 use crate::spec::exit;
 
@@ -356,8 +355,6 @@ fn judge_stream<R: Read>(
         max_line_bytes: args.judge.max_line_bytes,
     };
     let mut judge = Judge::new(opts);
-    let mut reader = LineReader::new(src, args.judge.max_line_bytes);
-    let mut long_total: u64 = 0;
     let want_report = sinks.has_report();
     let mut take = |f: Finding, sinks: &mut Sinks, em: &mut Emitter| -> Result<(), Stop> {
         if want_report {
@@ -374,32 +371,20 @@ fn judge_stream<R: Read>(
         }
         Ok(())
     };
-    loop {
-        match reader.next_chunk() {
-            Ok(None) => break,
-            Ok(Some(Chunk::Lines(block))) => {
-                for (line, terminated) in split_lines(block) {
-                    judge.line(line, terminated);
-                }
-                sinks.relay(block)?;
+    drive(
+        src,
+        &mut judge,
+        |_, _| Ok(()),
+        |judge, bytes| {
+            sinks.relay(bytes)?;
+            for f in judge.drain() {
+                take(f, sinks, em)?;
             }
-            Ok(Some(Chunk::LongPart { bytes, end })) => {
-                long_total += bytes.len() as u64;
-                sinks.relay(bytes)?;
-                if end {
-                    let terminated = bytes.last() == Some(&b'\n');
-                    judge.long_line(long_total, terminated);
-                    long_total = 0;
-                }
-            }
-            Err(e) => {
-                judge.io_error(e.to_string());
-                break;
-            }
-        }
-        for f in judge.drain() {
-            take(f, sinks, em)?;
-        }
+            Ok(())
+        },
+    )?;
+    for f in judge.drain() {
+        take(f, sinks, em)?;
     }
     // finish() adds the stream-level findings (summary.missing, …).
     let (v, last) = judge.finish();

@@ -17,8 +17,7 @@ use std::path::Path;
 
 use crate::cli::StripArgs;
 use crate::cmd::check::{AsFdFile, eprint_line, finding_line, open_input, verdict_line};
-use crate::judge::{Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict};
-use crate::lines::{Chunk, LineReader, split_lines};
+use crate::judge::{Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict, drive};
 use crate::peek::without_member;
 use crate::spec::exit;
 
@@ -104,55 +103,40 @@ fn strip_stream<R: Read>(
         per_rule_limit: 100,
         max_line_bytes: args.judge.max_line_bytes,
     });
-    let mut reader = LineReader::new(src, args.judge.max_line_bytes);
     let mut shown: Vec<Finding> = Vec::new();
-    let mut long_total: u64 = 0;
-    loop {
-        match reader.next_chunk() {
-            Ok(None) => break,
-            Ok(Some(Chunk::Lines(block))) => {
-                for (line, terminated) in split_lines(block) {
-                    judge.line(line, terminated);
-                    match (judge.last_class(), args.control) {
-                        (LineClass::Framework, true) => {
-                            out.write_all(line)?;
-                            out.write_all(b"\n")?;
+    drive(
+        src,
+        &mut judge,
+        |judge, line| {
+            match (judge.last_class(), args.control) {
+                (LineClass::Framework, true) => {
+                    out.write_all(line)?;
+                    out.write_all(b"\n")?;
+                }
+                (LineClass::Domain, false) => {
+                    let (members, aoi) = judge.last_members();
+                    match aoi {
+                        Some(idx) if !args.keep_envelope => {
+                            let (before, after) = without_member(line, members, idx);
+                            out.write_all(before)?;
+                            out.write_all(after)?;
                         }
-                        (LineClass::Domain, false) => {
-                            let (members, aoi) = judge.last_members();
-                            match aoi {
-                                Some(idx) if !args.keep_envelope => {
-                                    let (before, after) = without_member(line, members, idx);
-                                    out.write_all(before)?;
-                                    out.write_all(after)?;
-                                }
-                                _ => out.write_all(line)?,
-                            }
-                            out.write_all(b"\n")?;
-                        }
-                        _ => {}
+                        _ => out.write_all(line)?,
                     }
+                    out.write_all(b"\n")?;
                 }
+                // Invalid lines and the other plane are dropped; over-long
+                // lines are never validated, so they are neither plane.
+                _ => {}
             }
-            Ok(Some(Chunk::LongPart { bytes, end })) => {
-                // Over the line limit: not validated, so neither plane.
-                long_total += bytes.len() as u64;
-                if end {
-                    judge.long_line(long_total, bytes.last() == Some(&b'\n'));
-                    long_total = 0;
-                }
-            }
-            Err(e) => {
-                judge.io_error(e.to_string());
-                break;
-            }
-        }
-        for f in judge.drain() {
-            if shown.len() < 10 {
-                shown.push(f);
-            }
-        }
-    }
+            Ok(())
+        },
+        |judge, _| {
+            shown.extend(judge.drain().take(10usize.saturating_sub(shown.len())));
+            Ok::<(), io::Error>(())
+        },
+    )?;
+    shown.extend(judge.drain().take(10usize.saturating_sub(shown.len())));
     let (v, last) = judge.finish();
     for f in last {
         if shown.len() < 10 {

@@ -17,8 +17,7 @@ use crate::cmd::check::{
     Sinks, Stop, cause_json, eprint_line, finish_report, open_input, sanitize, upstream_identity,
 };
 use crate::emit::Emitter;
-use crate::judge::{Judge, JudgeOptions, Outcome, Verdict};
-use crate::lines::{Chunk, LineReader, split_lines};
+use crate::judge::{Judge, JudgeOptions, Outcome, Verdict, drive};
 use crate::rules::RuleId;
 use crate::spec::exit;
 
@@ -30,29 +29,8 @@ fn judge<R: Read>(src: R, args: &SummaryArgs) -> Verdict {
         per_rule_limit: 0,
         max_line_bytes: args.judge.max_line_bytes,
     });
-    let mut reader = LineReader::new(src, args.judge.max_line_bytes);
-    let mut long_total = 0u64;
-    loop {
-        match reader.next_chunk() {
-            Ok(None) => break,
-            Ok(Some(Chunk::Lines(block))) => {
-                for (line, terminated) in split_lines(block) {
-                    judge.line(line, terminated);
-                }
-            }
-            Ok(Some(Chunk::LongPart { bytes, end })) => {
-                long_total += bytes.len() as u64;
-                if end {
-                    judge.long_line(long_total, bytes.last() == Some(&b'\n'));
-                    long_total = 0;
-                }
-            }
-            Err(e) => {
-                judge.io_error(e.to_string());
-                break;
-            }
-        }
-    }
+    // Nothing is routed: the callbacks cannot fail.
+    let _: Result<(), ()> = drive(src, &mut judge, |_, _| Ok(()), |_, _| Ok(()));
     judge.finish().0
 }
 
