@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Throughput and memory of `aoi check` against floors (cat, wc) and peers (jq, jaq, grep).
+# Throughput and memory of `aoi check`, `aoi strip` and `aoi summary` against floors (cat, wc) and peers (jq, jaq, grep).
 #
 #   benches/compare.sh                          # 10M and 200M, every mix, 5 runs
 #   SIZES="1M 100M 1G" MIXES="domain long" RUNS=7 benches/compare.sh
@@ -109,6 +109,7 @@ echo
 
 # The spec's own pipeline check (§ 13.2).
 JQ_PROG='select(.type=="aoi:summary") | .ok == true'
+JQ_STRIP='select(.type|startswith("aoi:")|not) | del(.aoi)'
 
 # --- measuring ----------------------------------------------------------------
 
@@ -169,11 +170,17 @@ bench_file() {
     add 'cat FILE | aoi check -q > /dev/null' aoi "{T}cat $f | {T}$a check -q > /dev/null"
     add 'aoi check -q FILE | cat > /dev/null' aoi "{T}$a check -q $f | {T}cat > /dev/null"
     add 'aoi check --output jsonl FILE > /dev/null 2>&1' aoi "{T}$a check --output jsonl $f > /dev/null 2>&1"
+    add 'aoi strip -q FILE > /dev/null' aoi "{T}$a strip -q --no-fail $f > /dev/null"
+    add 'aoi summary -q FILE' aoi "{T}$a summary -q $f"
     local skipped=()
     if command -v jq >/dev/null; then
         add "jq -e '$JQ_PROG' FILE" jq "{T}jq -e $jqprog $f > /dev/null"
     else
         skipped+=(jq)
+    fi
+    if command -v jq >/dev/null; then
+        # What a user writes instead of `aoi strip` (compare with that row).
+        add "jq -c '$JQ_STRIP' FILE" peer "{T}jq -c $(printf %q "$JQ_STRIP") $f > /dev/null"
     fi
     if command -v jaq >/dev/null; then
         add "jaq -e '$JQ_PROG' FILE" peer "{T}jaq -e $jqprog $f > /dev/null"
