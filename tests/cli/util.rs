@@ -46,7 +46,13 @@ pub fn code_of(status: ExitStatus) -> i32 {
 
 /// Runs `aoi ARGS` with `stdin` fed from a thread (so a large input cannot
 /// deadlock against a full stdout pipe) and captures everything.
-pub fn aoi(args: &[&str], stdin: &[u8]) -> Out {
+/// Spawns `aoi ARGS` with all three streams piped and a thread feeding
+/// `stdin` (aoi may exit before reading everything, e.g. on usage errors
+/// or a closed stdout, so write errors are ignored).
+pub fn spawn_fed(
+    args: &[&str],
+    stdin: Vec<u8>,
+) -> (std::process::Child, std::thread::JoinHandle<()>) {
     let mut child = Command::new(AOI)
         .args(args)
         .stdin(Stdio::piped())
@@ -55,11 +61,14 @@ pub fn aoi(args: &[&str], stdin: &[u8]) -> Out {
         .spawn()
         .expect("spawn aoi");
     let mut sin = child.stdin.take().expect("stdin");
-    let input = stdin.to_vec();
     let writer = std::thread::spawn(move || {
-        // aoi may exit before reading everything (e.g. usage errors).
-        let _ = sin.write_all(&input);
+        let _ = sin.write_all(&stdin);
     });
+    (child, writer)
+}
+
+pub fn aoi(args: &[&str], stdin: &[u8]) -> Out {
+    let (child, writer) = spawn_fed(args, stdin.to_vec());
     let out = child.wait_with_output().expect("wait aoi");
     let _ = writer.join();
     Out {
@@ -579,7 +588,12 @@ pub fn assert_report_framing(events: &[Value]) {
 pub fn report_full(stream: &[u8], extra: &[&str]) -> Report {
     let mut args = vec!["--output", "jsonl"];
     args.extend_from_slice(extra);
-    let out = check(&args, stream);
+    into_report(check(&args, stream))
+}
+
+/// Parses a report run's stdout, checks its framing and feeds it back
+/// through `aoi check`.
+fn into_report(out: Out) -> Report {
     let events = parse_jsonl(&out.stdout);
     assert_report_framing(&events);
     assert_conforming_report(&out.stdout, fed_back_code(out.code));
@@ -599,15 +613,7 @@ pub fn report(stream: &[u8], extra: &[&str]) -> Vec<Value> {
 pub fn report_stdin_from(path: &Path, extra: &[&str]) -> Report {
     let mut args = vec!["check", "--output", "jsonl"];
     args.extend_from_slice(extra);
-    let out = aoi_stdin_from(&args, path);
-    let events = parse_jsonl(&out.stdout);
-    assert_report_framing(&events);
-    assert_conforming_report(&out.stdout, fed_back_code(out.code));
-    Report {
-        code: out.code,
-        events,
-        stderr: out.stderr,
-    }
+    into_report(aoi_stdin_from(&args, path))
 }
 
 /// The rule catalog as the binary lists it: `(id, severity)`.

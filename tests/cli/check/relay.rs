@@ -5,7 +5,7 @@ use std::process::{Command, Stdio};
 
 use crate::util::{
     AOI, Stream, assert_conforming_report, check, code_of, parse_jsonl, read_some, s, scratch,
-    write_file,
+    spawn_fed, write_file,
 };
 
 fn inputs() -> Vec<(&'static str, Vec<u8>)> {
@@ -180,18 +180,9 @@ fn ok_verdict_on_stderr() {
 fn close_stdout_early(args: &[&str]) {
     let input = Stream::new().hits(100_000).bytes();
     assert!(input.len() > 4 << 20);
-    let mut child = Command::new(AOI)
-        .arg("check")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn aoi");
-    let mut sin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || {
-        let _ = sin.write_all(&input);
-    });
+    let mut all = vec!["check"];
+    all.extend_from_slice(args);
+    let (mut child, writer) = spawn_fed(&all, input);
     let mut out = child.stdout.take().unwrap();
     let head = read_some(&mut out, 16);
     assert_eq!(head.len(), 16);
