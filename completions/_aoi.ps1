@@ -28,6 +28,7 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Relay a stream unchanged and judge it: complete, conforming, successful')
             [CompletionResult]::new('strip', 'strip', [CompletionResultType]::ParameterValue, 'The data plane without the framework (or, with --control, the control plane alone)')
             [CompletionResult]::new('summary', 'summary', [CompletionResultType]::ParameterValue, 'The outcome of a run: one line, a JSON object, or one field raw; exits with it')
+            [CompletionResult]::new('errors', 'errors', [CompletionResultType]::ParameterValue, 'Errors and warnings out of AOI streams and real logs')
             [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'List the rule catalog: ids, severity, spec section, what each requires')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -80,6 +81,32 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'aoi;errors' {
+            [CompletionResult]::new('--category', '--category', [CompletionResultType]::ParameterName, 'Only these categories (repeat or separate with commas)')
+            [CompletionResult]::new('--code', '--code', [CompletionResultType]::ParameterName, 'Only these codes (repeat or separate with commas)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Only errors of this scope (an absent scope is process, § 9.1)')
+            [CompletionResult]::new('--run', '--run', [CompletionResultType]::ParameterName, 'Only runs whose aoi.run starts with RUN')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (default: table on a terminal, raw otherwise)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the table by category')
+            [CompletionResult]::new('--max-runs', '--max-runs', [CompletionResultType]::ParameterName, 'Runs tracked (judged) per input; lines of further runs are still searched for errors, but those runs are not judged (exit 74)')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Also extract aoi:warning events')
+            [CompletionResult]::new('--warnings', '--warnings', [CompletionResultType]::ParameterName, 'Also extract aoi:warning events')
+            [CompletionResult]::new('--retryable', '--retryable', [CompletionResultType]::ParameterName, 'Only errors whose retry may help (retryable:true; § 9.3: the field is authoritative)')
+            [CompletionResult]::new('--not-retryable', '--not-retryable', [CompletionResultType]::ParameterName, 'Only errors that retry will not fix (retryable:false)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Print only the number of matching events')
+            [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'Print only the number of matching events')
+            [CompletionResult]::new('--no-fail', '--no-fail', [CompletionResultType]::ParameterName, 'Exit 0 whatever the streams'' verdicts (usage and I/O errors still fail)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('--unbounded', '--unbounded', [CompletionResultType]::ParameterName, 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end')
+            [CompletionResult]::new('--fail-on-partial', '--fail-on-partial', [CompletionResultType]::ParameterName, 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'aoi;rules' {
             [CompletionResult]::new('--markdown', '--markdown', [CompletionResultType]::ParameterName, 'Print the catalog as Markdown (the text of docs/rules.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -92,6 +119,7 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Relay a stream unchanged and judge it: complete, conforming, successful')
             [CompletionResult]::new('strip', 'strip', [CompletionResultType]::ParameterValue, 'The data plane without the framework (or, with --control, the control plane alone)')
             [CompletionResult]::new('summary', 'summary', [CompletionResultType]::ParameterValue, 'The outcome of a run: one line, a JSON object, or one field raw; exits with it')
+            [CompletionResult]::new('errors', 'errors', [CompletionResultType]::ParameterValue, 'Errors and warnings out of AOI streams and real logs')
             [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'List the rule catalog: ids, severity, spec section, what each requires')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -103,6 +131,9 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             break
         }
         'aoi;help;summary' {
+            break
+        }
+        'aoi;help;errors' {
             break
         }
         'aoi;help;rules' {

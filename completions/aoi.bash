@@ -19,6 +19,9 @@ _aoi() {
             aoi,check)
                 cmd="aoi__subcmd__check"
                 ;;
+            aoi,errors)
+                cmd="aoi__subcmd__errors"
+                ;;
             aoi,help)
                 cmd="aoi__subcmd__help"
                 ;;
@@ -33,6 +36,9 @@ _aoi() {
                 ;;
             aoi__subcmd__help,check)
                 cmd="aoi__subcmd__help__subcmd__check"
+                ;;
+            aoi__subcmd__help,errors)
+                cmd="aoi__subcmd__help__subcmd__errors"
                 ;;
             aoi__subcmd__help,help)
                 cmd="aoi__subcmd__help__subcmd__help"
@@ -53,7 +59,7 @@ _aoi() {
 
     case "${cmd}" in
         aoi)
-            opts="-h -V --help --version check strip summary rules help"
+            opts="-h -V --help --version check strip summary errors rules help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -100,8 +106,54 @@ _aoi() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aoi__subcmd__errors)
+            opts="-w -c -q -h -V --warnings --category --code --retryable --not-retryable --scope --run --count --output --color --no-fail --quiet --max-runs --unbounded --fail-on-partial --max-line-bytes --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --category)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --code)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -W "process item" -- "${cur}"))
+                    return 0
+                    ;;
+                --run)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table raw jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-runs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aoi__subcmd__help)
-            opts="check strip summary rules help"
+            opts="check strip summary errors rules help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -115,6 +167,20 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__help__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aoi__subcmd__help__subcmd__errors)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -25,6 +25,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand check 'Relay a stream unchanged and judge it: complete, conforming, successful'
             cand strip 'The data plane without the framework (or, with --control, the control plane alone)'
             cand summary 'The outcome of a run: one line, a JSON object, or one field raw; exits with it'
+            cand errors 'Errors and warnings out of AOI streams and real logs'
             cand rules 'List the rule catalog: ids, severity, spec section, what each requires'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -73,6 +74,31 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'aoi;errors'= {
+            cand --category 'Only these categories (repeat or separate with commas)'
+            cand --code 'Only these codes (repeat or separate with commas)'
+            cand --scope 'Only errors of this scope (an absent scope is process, § 9.1)'
+            cand --run 'Only runs whose aoi.run starts with RUN'
+            cand --output 'Output format (default: table on a terminal, raw otherwise)'
+            cand --color 'Colour the table by category'
+            cand --max-runs 'Runs tracked (judged) per input; lines of further runs are still searched for errors, but those runs are not judged (exit 74)'
+            cand --max-line-bytes 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long'
+            cand -w 'Also extract aoi:warning events'
+            cand --warnings 'Also extract aoi:warning events'
+            cand --retryable 'Only errors whose retry may help (retryable:true; § 9.3: the field is authoritative)'
+            cand --not-retryable 'Only errors that retry will not fix (retryable:false)'
+            cand -c 'Print only the number of matching events'
+            cand --count 'Print only the number of matching events'
+            cand --no-fail 'Exit 0 whatever the streams'' verdicts (usage and I/O errors still fail)'
+            cand -q 'Print nothing on stderr'
+            cand --quiet 'Print nothing on stderr'
+            cand --unbounded 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'
+            cand --fail-on-partial 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'aoi;rules'= {
             cand --markdown 'Print the catalog as Markdown (the text of docs/rules.md)'
             cand -h 'Print help'
@@ -84,6 +110,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand check 'Relay a stream unchanged and judge it: complete, conforming, successful'
             cand strip 'The data plane without the framework (or, with --control, the control plane alone)'
             cand summary 'The outcome of a run: one line, a JSON object, or one field raw; exits with it'
+            cand errors 'Errors and warnings out of AOI streams and real logs'
             cand rules 'List the rule catalog: ids, severity, spec section, what each requires'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -92,6 +119,8 @@ set edit:completion:arg-completer[aoi] = {|@words|
         &'aoi;help;strip'= {
         }
         &'aoi;help;summary'= {
+        }
+        &'aoi;help;errors'= {
         }
         &'aoi;help;rules'= {
         }

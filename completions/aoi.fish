@@ -29,6 +29,7 @@ complete -c aoi -n "__fish_aoi_needs_command" -s V -l version -d 'Print version'
 complete -c aoi -n "__fish_aoi_needs_command" -f -a "check" -d 'Relay a stream unchanged and judge it: complete, conforming, successful'
 complete -c aoi -n "__fish_aoi_needs_command" -f -a "strip" -d 'The data plane without the framework (or, with --control, the control plane alone)'
 complete -c aoi -n "__fish_aoi_needs_command" -f -a "summary" -d 'The outcome of a run: one line, a JSON object, or one field raw; exits with it'
+complete -c aoi -n "__fish_aoi_needs_command" -f -a "errors" -d 'Errors and warnings out of AOI streams and real logs'
 complete -c aoi -n "__fish_aoi_needs_command" -f -a "rules" -d 'List the rule catalog: ids, severity, spec section, what each requires'
 complete -c aoi -n "__fish_aoi_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aoi -n "__fish_aoi_using_subcommand check" -l output -d 'Write a report (an AOI stream of violation, advisory and stream events) to stdout instead of relaying' -r -f -a "jsonl\t'An AOI stream (JSON Lines)'"
@@ -61,11 +62,35 @@ complete -c aoi -n "__fish_aoi_using_subcommand summary" -l unbounded -d 'The st
 complete -c aoi -n "__fish_aoi_using_subcommand summary" -l fail-on-partial -d 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)'
 complete -c aoi -n "__fish_aoi_using_subcommand summary" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aoi -n "__fish_aoi_using_subcommand summary" -s V -l version -d 'Print version'
+complete -c aoi -n "__fish_aoi_using_subcommand errors" -l category -d 'Only these categories (repeat or separate with commas)' -r
+complete -c aoi -n "__fish_aoi_using_subcommand errors" -l code -d 'Only these codes (repeat or separate with commas)' -r
+complete -c aoi -n "__fish_aoi_using_subcommand errors" -l scope -d 'Only errors of this scope (an absent scope is process, § 9.1)' -r -f -a "process\t''
+item\t''"
+complete -c aoi -n "__fish_aoi_using_subcommand errors" -l run -d 'Only runs whose aoi.run starts with RUN' -r
+complete -c aoi -n "__fish_aoi_using_subcommand errors" -l output -d 'Output format (default: table on a terminal, raw otherwise)' -r -f -a "table\t'An aligned table, one row per event (the default on a terminal)'
+raw\t'The events as they came, one JSON object per line (the default otherwise)'
+jsonl\t'A conforming AOI stream: aoi:meta, the events tagged with origin, aoi:summary'"
+complete -c aoi -n "__fish_aoi_using_subcommand errors" -l color -d 'Colour the table by category' -r -f -a "auto\t'When stdout is a terminal and NO_COLOR is not set'
+always\t''
+never\t''"
+complete -c aoi -n "__fish_aoi_using_subcommand errors" -l max-runs -d 'Runs tracked (judged) per input; lines of further runs are still searched for errors, but those runs are not judged (exit 74)' -r
+complete -c aoi -n "__fish_aoi_using_subcommand errors" -l max-line-bytes -d 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long' -r
+complete -c aoi -n "__fish_aoi_using_subcommand errors" -s w -l warnings -d 'Also extract aoi:warning events'
+complete -c aoi -n "__fish_aoi_using_subcommand errors" -l retryable -d 'Only errors whose retry may help (retryable:true; § 9.3: the field is authoritative)'
+complete -c aoi -n "__fish_aoi_using_subcommand errors" -l not-retryable -d 'Only errors that retry will not fix (retryable:false)'
+complete -c aoi -n "__fish_aoi_using_subcommand errors" -s c -l count -d 'Print only the number of matching events'
+complete -c aoi -n "__fish_aoi_using_subcommand errors" -l no-fail -d 'Exit 0 whatever the streams\' verdicts (usage and I/O errors still fail)'
+complete -c aoi -n "__fish_aoi_using_subcommand errors" -s q -l quiet -d 'Print nothing on stderr'
+complete -c aoi -n "__fish_aoi_using_subcommand errors" -l unbounded -d 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'
+complete -c aoi -n "__fish_aoi_using_subcommand errors" -l fail-on-partial -d 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)'
+complete -c aoi -n "__fish_aoi_using_subcommand errors" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aoi -n "__fish_aoi_using_subcommand errors" -s V -l version -d 'Print version'
 complete -c aoi -n "__fish_aoi_using_subcommand rules" -l markdown -d 'Print the catalog as Markdown (the text of docs/rules.md)'
 complete -c aoi -n "__fish_aoi_using_subcommand rules" -s h -l help -d 'Print help'
 complete -c aoi -n "__fish_aoi_using_subcommand rules" -s V -l version -d 'Print version'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary rules help" -f -a "check" -d 'Relay a stream unchanged and judge it: complete, conforming, successful'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary rules help" -f -a "strip" -d 'The data plane without the framework (or, with --control, the control plane alone)'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary rules help" -f -a "summary" -d 'The outcome of a run: one line, a JSON object, or one field raw; exits with it'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary rules help" -f -a "rules" -d 'List the rule catalog: ids, severity, spec section, what each requires'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary rules help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors rules help" -f -a "check" -d 'Relay a stream unchanged and judge it: complete, conforming, successful'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors rules help" -f -a "strip" -d 'The data plane without the framework (or, with --control, the control plane alone)'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors rules help" -f -a "summary" -d 'The outcome of a run: one line, a JSON object, or one field raw; exits with it'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors rules help" -f -a "errors" -d 'Errors and warnings out of AOI streams and real logs'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors rules help" -f -a "rules" -d 'List the rule catalog: ids, severity, spec section, what each requires'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors rules help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -97,6 +97,27 @@ aoi summary --output json run.jsonl | jq .outcome"
     )]
     #[command(after_long_help = EXIT_TABLE)]
     Summary(SummaryArgs),
+    /// Errors and warnings out of AOI streams and real logs.
+    #[command(
+        long_about = "Extract aoi:error events (and with --warnings aoi:warning) from AOI streams \
+and from real logs: lines that are not AOI events (prose, stack traces, other JSON) are skipped \
+and counted, not fatal; a JSON object after a text prefix on the same line is found \
+(`2026-07-30T12:00:00Z stdout F {…}`, `[worker-3] {…}`), CRLF line ends are accepted, and a \
+Docker json-file line (`{\"log\":\"{…}\\n\",…}`) is unwrapped. Several runs interleaved in one \
+log are told apart by aoi.run: each run is judged as its own stream, exactly as `aoi check` \
+judges one, and the exit status is the worst of them (same table). On a terminal the errors are \
+an aligned table (upstream text sanitised); otherwise the events are written as they came, one \
+JSON object per line (`--output raw`), or as a conforming AOI stream (`--output jsonl`: aoi:meta, \
+the events with `origin` set to the tool that raised them, aoi:summary accounting for the input).",
+        after_help = "Examples:\n  \
+tool --output jsonl | aoi errors\n  \
+aoi errors --warnings --category rate_limited,unavailable ci.log\n  \
+aoi errors --count --retryable run.jsonl\n  \
+kubectl logs job/sync | aoi errors --output raw | jq -r .code\n  \
+aoi errors --output jsonl run.jsonl | aoi check -q"
+    )]
+    #[command(after_long_help = EXIT_TABLE)]
+    Errors(ErrorsArgs),
     /// List the rule catalog: ids, severity, spec section, what each requires.
     #[command(after_help = "Examples:\n  aoi rules\n  aoi rules --markdown > docs/rules.md")]
     Rules(RulesArgs),
@@ -198,6 +219,97 @@ pub struct SummaryArgs {
     /// Print one field of the outcome object raw (e.g. outcome, exit_code, retry_after_ms, tool, run).
     #[arg(long, value_name = "NAME")]
     pub field: Option<String>,
+    #[command(flatten)]
+    pub judge: JudgeArgs,
+}
+
+/// Output formats of `aoi errors`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorsFormat {
+    /// An aligned table, one row per event (the default on a terminal).
+    Table,
+    /// The events as they came, one JSON object per line (the default otherwise).
+    Raw,
+    /// A conforming AOI stream: aoi:meta, the events tagged with origin, aoi:summary.
+    Jsonl,
+}
+
+/// When to colour human output.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ColorChoice {
+    /// When stdout is a terminal and NO_COLOR is not set.
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour, for a stdout that is (or is not) a terminal.
+    pub fn enabled(self, tty: bool) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                    && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
+            }
+        }
+    }
+}
+
+/// An error's `scope` (§ 9.1).
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    Process,
+    Item,
+}
+
+#[derive(Args, Debug)]
+pub struct ErrorsArgs {
+    /// Input files (streams or logs); `-` or none reads stdin.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Also extract aoi:warning events.
+    #[arg(short, long)]
+    pub warnings: bool,
+    /// Only these categories (repeat or separate with commas).
+    #[arg(long, value_name = "CATEGORY", value_delimiter = ',')]
+    pub category: Vec<String>,
+    /// Only these codes (repeat or separate with commas).
+    #[arg(long, value_name = "CODE", value_delimiter = ',')]
+    pub code: Vec<String>,
+    /// Only errors whose retry may help (retryable:true; § 9.3: the field is authoritative).
+    #[arg(long, conflicts_with = "not_retryable")]
+    pub retryable: bool,
+    /// Only errors that retry will not fix (retryable:false).
+    #[arg(long)]
+    pub not_retryable: bool,
+    /// Only errors of this scope (an absent scope is process, § 9.1).
+    #[arg(long, value_enum, value_name = "SCOPE")]
+    pub scope: Option<Scope>,
+    /// Only runs whose aoi.run starts with RUN.
+    #[arg(long, value_name = "RUN")]
+    pub run: Option<String>,
+    /// Print only the number of matching events.
+    #[arg(short, long, conflicts_with = "output")]
+    pub count: bool,
+    /// Output format (default: table on a terminal, raw otherwise).
+    #[arg(long, alias = "format", value_name = "FORMAT")]
+    pub output: Option<ErrorsFormat>,
+    /// Colour the table by category.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// Exit 0 whatever the streams' verdicts (usage and I/O errors still fail).
+    #[arg(long)]
+    pub no_fail: bool,
+    /// Print nothing on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Runs tracked (judged) per input; lines of further runs are still
+    /// searched for errors, but those runs are not judged (exit 74).
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub max_runs: usize,
     #[command(flatten)]
     pub judge: JudgeArgs,
 }

@@ -75,6 +75,27 @@ impl Emitter {
 
     /// Encodes one event, `\n` included, and returns its bytes.
     pub fn event(&mut self, ty: &str, fields: &[(&str, Value)]) -> &[u8] {
+        self.header(ty);
+        for (k, v) in fields {
+            self.buf.push(b',');
+            push_json(&mut self.buf, &Value::from(*k));
+            self.buf.push(b':');
+            push_json(&mut self.buf, v);
+        }
+        self.close()
+    }
+
+    /// Encodes one event whose members after the envelope are already
+    /// encoded: `body` is empty or `,"key":value…` (the path of forwarded
+    /// events, whose members are copied byte for byte).
+    pub fn raw_event(&mut self, ty: &str, body: &[u8]) -> &[u8] {
+        self.header(ty);
+        self.buf.extend_from_slice(body);
+        self.close()
+    }
+
+    /// `{"type":…,"aoi":{…}` into the buffer.
+    fn header(&mut self, ty: &str) {
         let t = self.elapsed_ms();
         self.buf.clear();
         self.buf.extend_from_slice(b"{\"type\":");
@@ -88,12 +109,10 @@ impl Emitter {
         self.buf
             .extend_from_slice(itoa::Buffer::new().format(t).as_bytes());
         self.buf.push(b'}');
-        for (k, v) in fields {
-            self.buf.push(b',');
-            push_json(&mut self.buf, &Value::from(*k));
-            self.buf.push(b':');
-            push_json(&mut self.buf, v);
-        }
+    }
+
+    /// Closes the event in the buffer and returns it.
+    fn close(&mut self) -> &[u8] {
         self.buf.extend_from_slice(b"}\n");
         self.seq += 1;
         &self.buf

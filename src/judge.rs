@@ -229,6 +229,10 @@ pub struct Judge {
     pending: Vec<Finding>,
     rule_counts: Vec<u64>,
     line_no: u64,
+    /// Position of the current line for findings: `line_no`, or the line
+    /// number in the source a demultiplexed line came from
+    /// ([`Judge::line_at`]).
+    pos: u64,
     bytes: u64,
     object_lines: u64,
     domain: u64,
@@ -272,13 +276,13 @@ fn keep(s: &str) -> String {
 }
 
 /// A borrowed view of one event's top-level members.
-struct Ev<'a> {
-    line: &'a [u8],
-    members: &'a [Member],
+pub(crate) struct Ev<'a> {
+    pub(crate) line: &'a [u8],
+    pub(crate) members: &'a [Member],
 }
 
 impl<'a> Ev<'a> {
-    fn get(&self, name: &str) -> Option<&'a Member> {
+    pub(crate) fn get(&self, name: &str) -> Option<&'a Member> {
         self.members
             .iter()
             .find(|m| key_is(span(self.line, &m.key), m.key_escaped, name))
@@ -290,7 +294,7 @@ impl<'a> Ev<'a> {
 
 /// The string value of a member, decoded, borrowed when it has no escapes
 /// (the peek validated it as UTF-8).
-fn str_ref<'a>(line: &'a [u8], m: &Member) -> Option<std::borrow::Cow<'a, str>> {
+pub(crate) fn str_ref<'a>(line: &'a [u8], m: &Member) -> Option<std::borrow::Cow<'a, str>> {
     match m.kind {
         Kind::String { escaped } => {
             let raw = span(line, &m.value);
@@ -308,12 +312,12 @@ fn str_ref<'a>(line: &'a [u8], m: &Member) -> Option<std::borrow::Cow<'a, str>> 
 }
 
 /// The string value of a member, decoded and owned (capped for keeping).
-fn str_value(line: &[u8], m: &Member) -> Option<String> {
+pub(crate) fn str_value(line: &[u8], m: &Member) -> Option<String> {
     str_ref(line, m).map(|v| keep(&v))
 }
 
 /// A non-negative integer literal, if the member is one that fits u64.
-fn uint_value(line: &[u8], m: &Member) -> Option<u64> {
+pub(crate) fn uint_value(line: &[u8], m: &Member) -> Option<u64> {
     match m.kind {
         Kind::Number { integer: true } => {
             // A validated integer literal: optional '-', then digits.
@@ -330,7 +334,7 @@ fn uint_value(line: &[u8], m: &Member) -> Option<u64> {
     }
 }
 
-fn bool_value(m: &Member) -> Option<bool> {
+pub(crate) fn bool_value(m: &Member) -> Option<bool> {
     match m.kind {
         Kind::True => Some(true),
         Kind::False => Some(false),
@@ -381,6 +385,7 @@ impl Judge {
             pending: Vec::new(),
             rule_counts: vec![0; RuleId::ALL.len()],
             line_no: 0,
+            pos: 0,
             bytes: 0,
             object_lines: 0,
             domain: 0,
@@ -420,6 +425,11 @@ impl Judge {
         (&self.peeker.members, self.peeker.aoi_member)
     }
 
+    /// The identity the stream's `aoi:meta` declared, so far.
+    pub fn identity(&self) -> &Identity {
+        &self.identity
+    }
+
     /// Findings produced since the last call.
     pub fn drain(&mut self) -> std::vec::Drain<'_, Finding> {
         self.pending.drain(..)
@@ -432,25 +442,52 @@ impl Judge {
             self.pending.push(Finding {
                 rule,
                 line,
-                seq: if line == self.line_no {
-                    self.cur_seq
-                } else {
-                    None
-                },
+                seq: if line == self.pos { self.cur_seq } else { None },
                 message,
             });
         }
     }
 
     fn here(&mut self, rule: RuleId, message: String) {
-        self.report(rule, self.line_no, message);
+        self.report(rule, self.pos, message);
     }
 
     /// Judges one line (without its `\n`); `terminated` is false for a final
     /// line that lacked its line feed.
     pub fn line(&mut self, line: &[u8], terminated: bool) {
+        if self.begin_line(line, terminated, None) {
+            let r = self.peeker.peek(line);
+            self.peeked(line, r);
+        }
+    }
+
+    /// Judges one complete line that the caller has already peeked with
+    /// `peeker` (`result` is what [`Peeker::peek`] returned), without
+    /// peeking it again: the path of commands that demultiplex one input
+    /// into several streams (one judge per `aoi.run`) and must peek a line
+    /// to know its stream. `source_line` is the line's number in the input,
+    /// used in findings instead of the stream's own line count.
+    pub fn line_at(
+        &mut self,
+        line: &[u8],
+        terminated: bool,
+        source_line: u64,
+        peeker: &mut Peeker,
+        result: Result<(), peek::JsonError>,
+    ) {
+        if self.begin_line(line, terminated, Some(source_line)) {
+            std::mem::swap(&mut self.peeker, peeker);
+            self.peeked(line, result);
+            std::mem::swap(&mut self.peeker, peeker);
+        }
+    }
+
+    /// The checks before a line is peeked; false when it is not to be
+    /// peeked (unterminated, over-long).
+    fn begin_line(&mut self, line: &[u8], terminated: bool, source_line: Option<u64>) -> bool {
         self.last_class = LineClass::Invalid;
         self.line_no += 1;
+        self.pos = source_line.unwrap_or(self.line_no);
         self.bytes += line.len() as u64 + terminated as u64;
         self.cur_seq = None;
         if self.summary.is_some() {
@@ -468,7 +505,7 @@ impl Judge {
                     line.len()
                 ),
             );
-            return;
+            return false;
         }
         if line.len() > self.opts.max_line_bytes {
             // The reader hands out whole lines up to a buffer's size, so the
@@ -481,9 +518,14 @@ impl Judge {
                     "line of {n} bytes exceeds --max-line-bytes {limit}; relayed but not validated"
                 ),
             );
-            return;
+            return false;
         }
-        match self.peeker.peek(line) {
+        true
+    }
+
+    /// Judges a line from what the peek found.
+    fn peeked(&mut self, line: &[u8], result: Result<(), peek::JsonError>) {
+        match result {
             Err(e) => {
                 let (rule, msg) = if memchr::memchr(0x1b, line).is_some() {
                     (
@@ -540,6 +582,7 @@ impl Judge {
         self.last_class = LineClass::Invalid;
         let limit = self.opts.max_line_bytes;
         self.line_no += 1;
+        self.pos = self.line_no;
         self.bytes += total;
         self.cur_seq = None;
         if self.summary.is_some() {
@@ -824,7 +867,7 @@ impl Judge {
                 );
                 self.next_seq = self.next_seq.saturating_add(1);
             } else if self.lines_without_seq == 0 {
-                self.first_without_seq = self.line_no;
+                self.first_without_seq = self.pos;
             }
             self.lines_without_seq += 1;
         }
@@ -941,7 +984,7 @@ impl Judge {
         }
         let line = ev.line;
         let mut info = SummaryInfo {
-            line: self.line_no,
+            line: self.pos,
             raw: line.to_vec(),
             ..SummaryInfo::default()
         };
@@ -1325,7 +1368,7 @@ impl Judge {
             .is_none_or(|s| s != "item");
         let rank = Cause::rank_of(process_scope, retryable);
         if self.worst_error.as_ref().is_none_or(|w| rank > w.rank()) {
-            self.worst_error = Some(read_cause(line, ev.members, self.line_no));
+            self.worst_error = Some(read_cause(line, ev.members, self.pos));
         }
     }
 
@@ -1613,6 +1656,24 @@ fn duplicate_key(line: &[u8], members: &[Member]) -> Option<String> {
         }
     }
     None
+}
+
+/// The raw value (quotes included) of `aoi.run` in the envelope member
+/// `env` of `line`, when it is a non-empty string: the key by which logs
+/// that interleave several runs are demultiplexed (§ 8.1: `aoi.run` makes
+/// every line attributable on its own).
+pub fn envelope_run<'a>(line: &'a [u8], env: &Member) -> Option<&'a [u8]> {
+    if env.kind != Kind::Object {
+        return None;
+    }
+    let obj = span(line, &env.value);
+    if let Some((_, run)) = canonical_envelope(obj) {
+        return Some(run);
+    }
+    object_members(obj)
+        .find(|m| key_is(span(obj, &m.key), m.key_escaped, "run"))
+        .filter(|m| matches!(m.kind, Kind::String { .. }) && m.value.len() > 2)
+        .map(|m| span(obj, &m.value))
 }
 
 /// The common envelope shape `{"seq":N,"run":"R"}` (optionally followed by

@@ -338,6 +338,22 @@ pub(crate) fn finding_line(f: &Finding, name: Option<&str>) -> String {
     s
 }
 
+/// aoi's own item-level `aoi:error` for an input that cannot be read.
+pub(crate) fn unreadable_event(em: &mut Emitter, msg: &str, source: &str) -> Vec<u8> {
+    em.event(
+        "aoi:error",
+        &[
+            ("scope", "item".into()),
+            ("category", "not_found".into()),
+            ("code", "INPUT_UNREADABLE".into()),
+            ("message", msg.into()),
+            ("retryable", false.into()),
+            ("target", source.into()),
+        ],
+    )
+    .to_vec()
+}
+
 /// Judges one stream, relaying it and reporting findings as they come.
 fn judge_stream<R: Read>(
     src: R,
@@ -509,19 +525,7 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
                     code = exit::worst(code, exit::NOINPUT);
                     own_errors += 1;
                     if sinks.has_report() {
-                        let e = em
-                            .event(
-                                "aoi:error",
-                                &[
-                                    ("scope", "item".into()),
-                                    ("category", "not_found".into()),
-                                    ("code", "INPUT_UNREADABLE".into()),
-                                    ("message", msg.clone().into()),
-                                    ("retryable", false.into()),
-                                    ("target", source.clone().into()),
-                                ],
-                            )
-                            .to_vec();
+                        let e = unreadable_event(&mut em, &msg, &source);
                         sinks.report(&e)?;
                     }
                     continue;
@@ -562,9 +566,14 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
         verdicts.push(v);
     }
     if sinks.has_report() {
-        finish_report(
-            sinks, &mut em, &verdicts, code, own_errors, own_events, streams,
-        )?;
+        let props = json!({
+            "streams": streams,
+            "violations": own_events.0,
+            "advisories": own_events.1,
+            "exit_code": code,
+        });
+        let count = own_events.0 + own_events.1 + streams;
+        finish_report(sinks, &mut em, &verdicts, code, own_errors, count, props)?;
         sinks.flush()?;
     }
     Ok(code)
@@ -640,15 +649,16 @@ pub(crate) fn open_input(path: &Path) -> Result<File, String> {
 }
 
 /// Emits aoi's own closing events: an `aoi:error` for its own failure
-/// (violations or an incomplete stream), then the `aoi:summary` (§ 13.1).
+/// (violations or an incomplete stream), then the `aoi:summary` (§ 13.1)
+/// with `count` domain events emitted and the command's `properties`.
 pub(crate) fn finish_report(
     sinks: &mut Sinks,
     em: &mut Emitter,
     verdicts: &[Verdict],
     code: i32,
     mut own_errors: u64,
-    own_events: (u64, u64),
-    streams: u64,
+    count: u64,
+    properties: Value,
 ) -> Result<(), Stop> {
     let worst = verdicts.iter().max_by_key(|v| exit::rank(v.exit_code));
     let ok = code == exit::OK;
@@ -685,7 +695,7 @@ pub(crate) fn finish_report(
         })
     };
     let mut fields: Vec<(&'static str, Value)> = vec![
-        ("count", (own_events.0 + own_events.1 + streams).into()),
+        ("count", count.into()),
         (
             "input_count",
             verdicts.iter().map(|v| v.domain_events).sum::<u64>().into(),
@@ -721,15 +731,7 @@ pub(crate) fn finish_report(
             fields.push(("upstream", identity_json(first)));
         }
     }
-    fields.push((
-        "properties",
-        json!({
-            "streams": streams,
-            "violations": own_events.0,
-            "advisories": own_events.1,
-            "exit_code": code,
-        }),
-    ));
+    fields.push(("properties", properties));
     let s = em.summary(ok, reason, fields).to_vec();
     sinks.report(&s)
 }

@@ -1,6 +1,7 @@
 //! One module per subcommand, each with one `run`.
 
 pub mod check;
+pub mod errors;
 pub mod rules;
 pub mod strip;
 pub mod summary;

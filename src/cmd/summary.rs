@@ -213,7 +213,10 @@ pub fn run(args: &SummaryArgs) -> i32 {
             }
             let vs: Vec<Verdict> = verdicts.iter().map(|(v, _)| v.clone()).collect();
             let n = vs.len() as u64;
-            finish_report(&mut sinks, &mut em, &vs, code, own_errors, (0, 0), n)?;
+            let props = serde_json::json!({
+                "streams": n, "violations": 0, "advisories": 0, "exit_code": code,
+            });
+            finish_report(&mut sinks, &mut em, &vs, code, own_errors, n, props)?;
             sinks.flush()
         })();
         return match r {

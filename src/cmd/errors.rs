@@ -1,0 +1,929 @@
+//! `aoi errors`: errors and warnings out of AOI streams and real logs.
+//!
+//! The control plane is what `grep aoi:` pulls out crudely (§ 8.2); this
+//! command does it on logs as they really are:
+//!
+//! - a line that is no AOI event (prose, a stack trace, another program's
+//!   JSON, invalid JSON) is skipped and counted, never fatal;
+//! - an event after a text prefix on the same line is found: the first `{`
+//!   (of a few) that starts a JSON object with a string `type` running to the
+//!   end of the line (`2026-07-30T12:00:00Z stdout F {…}`, `[worker-3] {…}`);
+//!   a trailing CR is dropped; a Docker json-file line (`{"log":"{…}\n",…}`)
+//!   is unwrapped once;
+//! - runs interleaved in one log are told apart by `aoi.run` (§ 8.1): each
+//!   run is its own stream with its own judge, exactly the judge of
+//!   `aoi check`, so seq and `event_count` reconcile per run. Events without
+//!   an envelope belong to the input's unnamed stream, which is judged only
+//!   when it holds a framework event (otherwise it is some other program's
+//!   JSON and its lines count as skipped).
+//!
+//! Output: an aligned table on a terminal (upstream text sanitised), the
+//! events as they came otherwise (`raw`), or a conforming AOI stream
+//! (`jsonl`, § 13.1: own `aoi:meta`, the events forwarded with `origin`
+//! naming the tool that raised them, retry fields intact, and an
+//! `aoi:summary` accounting for the input). The exit status is the worst
+//! stream's, from the shared table.
+
+use std::collections::HashMap;
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::cli::{ErrorsArgs, ErrorsFormat, Scope};
+use crate::cmd::check::{
+    AsFdFile, Sinks, Stop, eprint_line, finding_line, finish_report, open_input, sanitize,
+    unreadable_event, verdict_line,
+};
+use crate::emit::Emitter;
+use crate::judge::{
+    Ev, Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict, bool_value, envelope_run,
+    str_ref, uint_value,
+};
+use crate::lines::{Chunk, LineReader, split_lines};
+use crate::peek::{Kind, Peeker, key_is, object_members, span, unescape};
+use crate::spec::{self, exit};
+
+/// `{` positions tried per line before it is declared no event.
+const MAX_TRIES: usize = 8;
+/// Findings kept per stream for stderr.
+const SHOWN: usize = 10;
+
+/// Which framework event a line is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum EventKind {
+    Error,
+    Warning,
+}
+
+/// One stream of an input: a run, or the input's events without a run.
+struct Stream {
+    /// The decoded `aoi.run`; `None` for the unnamed stream.
+    run: Option<String>,
+    judge: Judge,
+    /// An `aoi:*` event was seen (the unnamed stream is judged only then).
+    framework: bool,
+}
+
+/// Where a line's event was found.
+enum Found {
+    /// In the line, from this offset.
+    At(usize),
+    /// In the scratch buffer (a Docker json-file `log` string, unwrapped).
+    Unwrapped,
+}
+
+/// The per-input state.
+struct Input {
+    streams: Vec<Stream>,
+    index: HashMap<Vec<u8>, usize>,
+    /// The last run key looked up and its stream: consecutive lines of one
+    /// run (the common case) skip the hash.
+    last: Option<(Vec<u8>, usize)>,
+    /// Lines that are no AOI event.
+    skipped: u64,
+    /// Lines over --max-line-bytes (never parsed).
+    long: u64,
+    /// Lines of runs past --max-runs, searched but not judged.
+    untracked: u64,
+    /// Lines of runs other than --run.
+    other_runs: u64,
+    scratch: Vec<u8>,
+}
+
+/// Where matching events go.
+enum Sink {
+    /// Table, raw lines or the count, through one buffered writer.
+    Text(Box<dyn Write>),
+    /// A conforming AOI stream.
+    Report(Box<Sinks>, Emitter),
+}
+
+fn write_err(e: io::Error) -> Stop {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        Stop::Pipe
+    } else {
+        Stop::Write(format!("cannot write stdout: {e}"), exit::IOERR)
+    }
+}
+
+/// Everything `run` needs while reading.
+struct Ctx<'a> {
+    args: &'a ErrorsArgs,
+    format: Option<ErrorsFormat>,
+    color: bool,
+    /// Width of the LINE column, and whether it names the file.
+    line_width: usize,
+    files: bool,
+    sink: Sink,
+    peeker: Peeker,
+    matched: u64,
+    header_done: bool,
+}
+
+/// Runs `aoi errors`; returns the exit status.
+pub fn run(args: &ErrorsArgs) -> i32 {
+    let stdout = io::stdout();
+    let tty = stdout.is_terminal();
+    let format = if args.count {
+        None
+    } else {
+        Some(args.output.unwrap_or(if tty {
+            ErrorsFormat::Table
+        } else {
+            ErrorsFormat::Raw
+        }))
+    };
+    let sink = if format == Some(ErrorsFormat::Jsonl) {
+        let mut em = Emitter::new();
+        let mut sinks = Sinks::report_to_stdout();
+        let m = em.meta("errors").to_vec();
+        if let Err(stop) = sinks.report(&m) {
+            return stopped(stop);
+        }
+        Sink::Report(Box::new(sinks), em)
+    } else if tty {
+        Sink::Text(Box::new(io::LineWriter::new(stdout.lock())))
+    } else {
+        match stdout.as_fd_file() {
+            Ok(f) => Sink::Text(Box::new(BufWriter::with_capacity(64 * 1024, f))),
+            Err(e) => {
+                eprint_line(false, &format!("aoi errors: cannot use stdout: {e}"));
+                return exit::IOERR;
+            }
+        }
+    };
+    let inputs: Vec<&Path> = if args.files.is_empty() {
+        vec![Path::new("-")]
+    } else {
+        args.files.iter().map(|p| p.as_path()).collect()
+    };
+    let files = inputs.len() > 1;
+    let line_width = if files {
+        inputs
+            .iter()
+            .map(|p| p.display().to_string().chars().count())
+            .max()
+            .unwrap_or(1)
+            + 7
+    } else {
+        6
+    };
+    if args.files.is_empty() && io::stdin().is_terminal() && !args.quiet {
+        eprint_line(
+            false,
+            "aoi errors: reading from the terminal (end with Ctrl-D; `aoi errors FILE` reads a file)",
+        );
+    }
+    let mut ctx = Ctx {
+        args,
+        format,
+        color: format == Some(ErrorsFormat::Table) && args.color.enabled(tty),
+        line_width,
+        files,
+        sink,
+        peeker: Peeker::new(),
+        matched: 0,
+        header_done: false,
+    };
+    match run_inputs(&mut ctx, &inputs) {
+        Ok(code) => code,
+        Err(stop) => stopped(stop),
+    }
+}
+
+fn stopped(stop: Stop) -> i32 {
+    match stop {
+        Stop::Pipe => exit::PIPE,
+        Stop::Write(msg, code) => {
+            eprint_line(false, &format!("aoi errors: {msg}"));
+            code
+        }
+    }
+}
+
+fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
+    let args = ctx.args;
+    // The report's code is the streams' verdict; --no-fail changes only the
+    // process exit status, never what the report says (§ 13.1).
+    let mut code = exit::OK;
+    let mut verdicts: Vec<Verdict> = Vec::new();
+    let mut own_errors = 0u64;
+    let mut skipped_total = 0u64;
+    for path in inputs {
+        let source = path.display().to_string();
+        let input = if *path == Path::new("-") {
+            read_input(ctx, io::stdin().lock(), &source)?
+        } else {
+            match open_input(path) {
+                Ok(f) => read_input(ctx, f, &source)?,
+                Err(msg) => {
+                    eprint_line(args.quiet, &format!("aoi errors: {msg}"));
+                    code = exit::worst(code, exit::NOINPUT);
+                    own_errors += 1;
+                    if let Sink::Report(sinks, em) = &mut ctx.sink {
+                        let e = unreadable_event(em, &msg, &source);
+                        sinks.report(&e)?;
+                    }
+                    continue;
+                }
+            }
+        };
+        let name = |run: &Option<String>| -> Option<String> {
+            let mut parts = Vec::new();
+            if !args.files.is_empty() {
+                parts.push(source.clone());
+            }
+            if let Some(r) = run {
+                parts.push(format!("run {r}"));
+            }
+            (!parts.is_empty()).then(|| parts.join(" "))
+        };
+        let mut judged = 0usize;
+        let mut skipped = input.skipped;
+        let mut lines_read = input.skipped + input.long + input.untracked + input.other_runs;
+        for stream in input.streams {
+            let mut judge = stream.judge;
+            let mut shown: Vec<Finding> = judge.drain().take(SHOWN).collect();
+            let (v, last) = judge.finish();
+            lines_read += v.lines;
+            if stream.run.is_none() && !stream.framework {
+                // Typed JSON without an envelope or a single framework
+                // event: another program's log lines, not an AOI stream.
+                skipped += v.lines;
+                continue;
+            }
+            judged += 1;
+            shown.extend(last.into_iter().take(SHOWN.saturating_sub(shown.len())));
+            if !args.quiet && v.outcome != Outcome::Ok {
+                let n = name(&stream.run);
+                let mut err = io::stderr().lock();
+                for f in &shown {
+                    let _ = writeln!(err, "{}", finding_line(f, n.as_deref()));
+                }
+                let _ = writeln!(err, "{}", verdict_line("errors", &v, n.as_deref()));
+            }
+            code = exit::worst(code, v.exit_code);
+            verdicts.push(v);
+        }
+        skipped_total += skipped;
+        let mut problems: Vec<(String, &str)> = Vec::new();
+        if input.untracked > 0 {
+            problems.push((
+                format!(
+                    "more than --max-runs {} runs: {} line(s) of further runs were searched for errors but not judged",
+                    args.max_runs, input.untracked
+                ),
+                "TOO_MANY_RUNS",
+            ));
+        }
+        if judged == 0 && input.untracked == 0 {
+            let what = match &args.run {
+                Some(r) => format!("no run matching --run {r}"),
+                None => "no AOI stream".to_string(),
+            };
+            problems.push((format!("{what} in {lines_read} line(s)"), "NO_AOI_STREAM"));
+        }
+        for (msg, ecode) in problems {
+            eprint_line(args.quiet, &format!("aoi errors: {source}: {msg}"));
+            code = exit::worst(code, exit::IOERR);
+            own_errors += 1;
+            if let Sink::Report(sinks, em) = &mut ctx.sink {
+                let e = em
+                    .event(
+                        "aoi:error",
+                        &[
+                            ("category", "io".into()),
+                            ("code", ecode.into()),
+                            ("message", msg.clone().into()),
+                            ("retryable", false.into()),
+                            ("target", source.clone().into()),
+                        ],
+                    )
+                    .to_vec();
+                sinks.report(&e)?;
+            }
+        }
+        if !args.quiet && (skipped > 0 || input.long > 0) {
+            let mut s = format!(
+                "aoi errors: {}: {skipped} line(s) skipped (not AOI events)",
+                sanitize(&source)
+            );
+            if input.long > 0 {
+                s.push_str(&format!(
+                    ", {} over --max-line-bytes {}",
+                    input.long, args.judge.max_line_bytes
+                ));
+            }
+            eprint_line(false, &s);
+        }
+    }
+    match &mut ctx.sink {
+        Sink::Text(w) => {
+            if args.count {
+                writeln!(w, "{}", ctx.matched).map_err(write_err)?;
+            }
+            w.flush().map_err(write_err)?;
+        }
+        Sink::Report(sinks, em) => {
+            let props = json!({
+                "streams": verdicts.len(),
+                "matched": ctx.matched,
+                "skipped_lines": skipped_total,
+                "exit_code": code,
+            });
+            finish_report(sinks, em, &verdicts, code, own_errors, 0, props)?;
+            sinks.flush()?;
+        }
+    }
+    Ok(if args.no_fail && code != exit::NOINPUT {
+        exit::OK
+    } else {
+        code
+    })
+}
+
+/// Reads one input to its end: every line located, demultiplexed by run,
+/// judged, and its errors (and warnings) extracted. A read error ends the
+/// input; it is reported to every stream of it (they are then incomplete).
+fn read_input<R: Read>(ctx: &mut Ctx<'_>, src: R, source: &str) -> Result<Input, Stop> {
+    let mut input = Input {
+        streams: Vec::new(),
+        index: HashMap::new(),
+        last: None,
+        skipped: 0,
+        long: 0,
+        untracked: 0,
+        other_runs: 0,
+        scratch: Vec::new(),
+    };
+    let mut reader = LineReader::new(src, ctx.args.judge.max_line_bytes);
+    let mut line_no = 0u64;
+    loop {
+        match reader.next_chunk() {
+            Ok(None) => break,
+            Ok(Some(Chunk::Lines(block))) => {
+                for (line, terminated) in split_lines(block) {
+                    line_no += 1;
+                    if line.len() > ctx.args.judge.max_line_bytes {
+                        input.long += 1;
+                        continue;
+                    }
+                    one_line(ctx, &mut input, line, terminated, line_no, source)?;
+                }
+            }
+            Ok(Some(Chunk::LongPart { end, .. })) => {
+                if end {
+                    line_no += 1;
+                    input.long += 1;
+                }
+            }
+            Err(e) => {
+                let msg = e.to_string();
+                if input.streams.is_empty() {
+                    // Nothing was read: the unnamed stream carries the error.
+                    let mut s = new_stream(ctx, None);
+                    s.framework = true;
+                    input.streams.push(s);
+                }
+                for s in &mut input.streams {
+                    s.judge.io_error(msg.clone());
+                }
+                break;
+            }
+        }
+    }
+    Ok(input)
+}
+
+fn new_stream(ctx: &Ctx<'_>, run: Option<String>) -> Stream {
+    Stream {
+        run,
+        judge: Judge::new(JudgeOptions {
+            unbounded: ctx.args.judge.unbounded,
+            fail_on_partial: ctx.args.judge.fail_on_partial,
+            per_rule_limit: SHOWN as u64,
+            max_line_bytes: ctx.args.judge.max_line_bytes,
+        }),
+        framework: false,
+    }
+}
+
+/// Finds the AOI event in a log line, leaving `peeker` describing it.
+fn locate(line: &[u8], peeker: &mut Peeker, scratch: &mut Vec<u8>) -> Option<Found> {
+    let start = locate_in(line, peeker)?;
+    if peeker.type_member.is_some() {
+        return Some(Found::At(start));
+    }
+    // A Docker json-file line: the event is the `log` string, with its \n.
+    let obj = line.get(start..)?;
+    let log = peeker.members.iter().find(|m| {
+        key_is(span(obj, &m.key), m.key_escaped, "log") && matches!(m.kind, Kind::String { .. })
+    })?;
+    let raw = span(obj, &log.value);
+    let body = raw.get(1..raw.len().saturating_sub(1))?;
+    scratch.clear();
+    scratch.extend_from_slice(unescape(body).as_bytes());
+    while matches!(scratch.last(), Some(b'\n' | b'\r')) {
+        scratch.pop();
+    }
+    let inner = locate_in(scratch, peeker)?;
+    peeker.type_member?;
+    scratch.drain(..inner);
+    // `drain` moved the bytes: peek again so the spans index the buffer.
+    peeker.peek(scratch).ok()?;
+    Some(Found::Unwrapped)
+}
+
+/// The offset of the first `{` (of [`MAX_TRIES`]) that starts a JSON
+/// object running to the end of `line` whose `type`, if any, is a string.
+fn locate_in(line: &[u8], peeker: &mut Peeker) -> Option<usize> {
+    let mut from = 0;
+    for _ in 0..MAX_TRIES {
+        let start = from + memchr::memchr(b'{', line.get(from..)?)?;
+        let obj = line.get(start..)?;
+        if peeker.peek(obj).is_ok() && peeker.top == Some(Kind::Object) {
+            let typed = peeker
+                .type_member
+                .and_then(|i| peeker.members.get(i))
+                .is_none_or(|m| matches!(m.kind, Kind::String { .. }));
+            if typed && peeker.reserved_dups.is_empty() {
+                return Some(start);
+            }
+        }
+        from = start + 1;
+    }
+    None
+}
+
+fn one_line(
+    ctx: &mut Ctx<'_>,
+    input: &mut Input,
+    line: &[u8],
+    terminated: bool,
+    line_no: u64,
+    source: &str,
+) -> Result<(), Stop> {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let Some(found) = locate(line, &mut ctx.peeker, &mut input.scratch) else {
+        match input
+            .last
+            .as_ref()
+            .and_then(|(_, i)| input.streams.get_mut(*i))
+        {
+            // § 2: a cut final line is the truncation of the stream that
+            // was writing last; its judge reports it (`line.unterminated`).
+            Some(stream) if !terminated => {
+                let r = Ok(());
+                stream
+                    .judge
+                    .line_at(line, false, line_no, &mut ctx.peeker, r);
+            }
+            _ => input.skipped += 1,
+        }
+        return Ok(());
+    };
+    let scratch = std::mem::take(&mut input.scratch);
+    let obj: &[u8] = match found {
+        Found::At(start) => line.get(start..).unwrap_or_default(),
+        Found::Unwrapped => &scratch,
+    };
+    let r = route(ctx, input, obj, terminated, line_no, source);
+    input.scratch = scratch;
+    r
+}
+
+/// Judges a located event in its run's stream and extracts it if it is
+/// an error (or a warning) that passes the filters.
+fn route(
+    ctx: &mut Ctx<'_>,
+    input: &mut Input,
+    obj: &[u8],
+    terminated: bool,
+    line_no: u64,
+    source: &str,
+) -> Result<(), Stop> {
+    let key: &[u8] = ctx
+        .peeker
+        .aoi_member
+        .and_then(|i| ctx.peeker.members.get(i))
+        .and_then(|env| envelope_run(obj, env))
+        .unwrap_or_default();
+    let cached = input
+        .last
+        .as_ref()
+        .filter(|(k, _)| k.as_slice() == key)
+        .map(|(_, i)| *i);
+    let idx = match cached.or_else(|| input.index.get(key).copied()) {
+        Some(i) => Some(i),
+        None => {
+            let run = (!key.is_empty()).then(|| {
+                let body = key.get(1..key.len().saturating_sub(1)).unwrap_or_default();
+                unescape(body).into_owned()
+            });
+            if let Some(want) = &ctx.args.run {
+                if !run.as_deref().is_some_and(|r| r.starts_with(want.as_str())) {
+                    input.other_runs += 1;
+                    return Ok(());
+                }
+            }
+            if input.streams.len() >= ctx.args.max_runs {
+                None
+            } else {
+                input.streams.push(new_stream(ctx, run));
+                let i = input.streams.len() - 1;
+                input.index.insert(key.to_vec(), i);
+                Some(i)
+            }
+        }
+    };
+    if let Some(i) = idx {
+        if cached.is_none() {
+            input.last = Some((key.to_vec(), i));
+        }
+    }
+    let tool = match idx.and_then(|i| input.streams.get_mut(i)) {
+        Some(stream) => {
+            stream
+                .judge
+                .line_at(obj, terminated, line_no, &mut ctx.peeker, Ok(()));
+            if stream.judge.last_class() == LineClass::Framework {
+                stream.framework = true;
+            }
+            stream.judge.identity().tool.clone()
+        }
+        None => {
+            input.untracked += 1;
+            None
+        }
+    };
+    // § 2: an unterminated final line is discarded, never extracted.
+    if !terminated {
+        return Ok(());
+    }
+    let Some(kind) = event_kind(obj, &ctx.peeker, ctx.args.warnings) else {
+        return Ok(());
+    };
+    let members = std::mem::take(&mut ctx.peeker.members);
+    let ev = Ev {
+        line: obj,
+        members: &members,
+    };
+    let r = if matches(ctx.args, &ev, kind) {
+        ctx.matched += 1;
+        let run = (!key.is_empty()).then_some(key);
+        emit(ctx, &ev, kind, tool.as_deref(), run, line_no, source)
+    } else {
+        Ok(())
+    };
+    ctx.peeker.members = members;
+    r
+}
+
+/// Whether the located event is an `aoi:error` (or, when asked, an
+/// `aoi:warning`).
+fn event_kind(obj: &[u8], peeker: &Peeker, warnings: bool) -> Option<EventKind> {
+    let ty = peeker.type_member.and_then(|i| peeker.members.get(i))?;
+    let name = str_ref(obj, ty)?;
+    match name.as_ref() {
+        "aoi:error" => Some(EventKind::Error),
+        "aoi:warning" if warnings => Some(EventKind::Warning),
+        _ => None,
+    }
+}
+
+/// The retry disposition: `retryable` when present (§ 9.3: authoritative),
+/// else the category's default for an error (§ 9.2).
+fn retryable(ev: &Ev<'_>, kind: EventKind) -> Option<bool> {
+    ev.get("retryable").and_then(bool_value).or_else(|| {
+        (kind == EventKind::Error)
+            .then(|| ev.get("category").and_then(|m| str_ref(ev.line, m)))
+            .flatten()
+            .and_then(|c| spec::category_default_retryable(&c))
+    })
+}
+
+fn matches(args: &ErrorsArgs, ev: &Ev<'_>, kind: EventKind) -> bool {
+    let field = |name: &str| ev.get(name).and_then(|m| str_ref(ev.line, m));
+    if !args.category.is_empty()
+        && !field("category").is_some_and(|c| args.category.iter().any(|w| *w == c))
+    {
+        return false;
+    }
+    if !args.code.is_empty() && !field("code").is_some_and(|c| args.code.iter().any(|w| *w == c)) {
+        return false;
+    }
+    if args.retryable && retryable(ev, kind) != Some(true) {
+        return false;
+    }
+    if args.not_retryable && retryable(ev, kind) != Some(false) {
+        return false;
+    }
+    if let Some(want) = args.scope {
+        // § 9.1: an absent scope is process.
+        let item = field("scope").is_some_and(|s| s == "item");
+        if item != (want == Scope::Item) {
+            return false;
+        }
+    }
+    true
+}
+
+/// The tool that raised the event: its own `origin` when it was already
+/// forwarded, else its run's `aoi:meta.tool`, else its `domain` (§ 9.1:
+/// the namespace of `code`, which defaults to the tool), else "unknown".
+fn origin(ev: &Ev<'_>, tool: Option<&str>) -> String {
+    let field = |name: &str| ev.get(name).and_then(|m| str_ref(ev.line, m));
+    field("origin")
+        .map(|o| o.into_owned())
+        .or_else(|| tool.map(str::to_string))
+        .or_else(|| field("domain").map(|d| d.into_owned()))
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
+fn emit(
+    ctx: &mut Ctx<'_>,
+    ev: &Ev<'_>,
+    kind: EventKind,
+    tool: Option<&str>,
+    run: Option<&[u8]>,
+    line_no: u64,
+    source: &str,
+) -> Result<(), Stop> {
+    match ctx.format {
+        None => Ok(()),
+        Some(ErrorsFormat::Raw) => {
+            let Sink::Text(w) = &mut ctx.sink else {
+                return Ok(());
+            };
+            w.write_all(ev.line).map_err(write_err)?;
+            w.write_all(b"\n").map_err(write_err)
+        }
+        Some(ErrorsFormat::Table) => {
+            let header = (!ctx.header_done).then(|| table_header(ctx));
+            ctx.header_done = true;
+            let row = table_row(ctx, ev, kind, tool, run, line_no, source);
+            let Sink::Text(w) = &mut ctx.sink else {
+                return Ok(());
+            };
+            if let Some(h) = header {
+                w.write_all(h.as_bytes()).map_err(write_err)?;
+            }
+            w.write_all(row.as_bytes()).map_err(write_err)
+        }
+        Some(ErrorsFormat::Jsonl) => {
+            let body = forwarded_body(ev, tool, run, line_no, source);
+            let ty = match kind {
+                EventKind::Error => "aoi:error",
+                EventKind::Warning => "aoi:warning",
+            };
+            let Sink::Report(sinks, em) = &mut ctx.sink else {
+                return Ok(());
+            };
+            let bytes = em.raw_event(ty, &body).to_vec();
+            sinks.report(&bytes)
+        }
+    }
+}
+
+/// The members of a forwarded event after aoi's own envelope: `origin`
+/// (§ 13.1: MUST when forwarded) unless the event already names one, then
+/// every upstream member but `type` and `aoi`, byte for byte, in order, with
+/// aoi's provenance (`source`, `line`, upstream `run`) in `properties.forwarded`
+/// (§ 8.1: additions to a framework event go in `properties`).
+fn forwarded_body(
+    ev: &Ev<'_>,
+    tool: Option<&str>,
+    run: Option<&[u8]>,
+    line_no: u64,
+    source: &str,
+) -> Vec<u8> {
+    let mut b = Vec::with_capacity(ev.line.len() + 128);
+    if ev.get("origin").is_none() {
+        b.extend_from_slice(b",\"origin\":");
+        push_json(&mut b, &Value::from(origin(ev, tool)));
+    }
+    let mut fwd = b"{\"source\":".to_vec();
+    push_json(&mut fwd, &Value::from(source));
+    fwd.extend_from_slice(b",\"line\":");
+    fwd.extend_from_slice(itoa::Buffer::new().format(line_no).as_bytes());
+    if let Some(r) = run {
+        fwd.extend_from_slice(b",\"run\":");
+        fwd.extend_from_slice(r);
+    }
+    fwd.push(b'}');
+    let mut props_done = false;
+    for m in ev.members {
+        let key = span(ev.line, &m.key);
+        if key_is(key, m.key_escaped, "type") || key_is(key, m.key_escaped, "aoi") {
+            continue;
+        }
+        push_member(&mut b, key, span(ev.line, &m.value));
+        if key_is(key, m.key_escaped, "properties") && m.kind == Kind::Object && !props_done {
+            // Rewrite the value just pushed: our provenance first, then the
+            // upstream's own properties but an earlier hop's `forwarded`.
+            let value = span(ev.line, &m.value);
+            b.truncate(b.len() - value.len());
+            b.extend_from_slice(b"{\"forwarded\":");
+            b.extend_from_slice(&fwd);
+            for pm in object_members(value) {
+                let pk = span(value, &pm.key);
+                if !key_is(pk, pm.key_escaped, "forwarded") {
+                    push_member(&mut b, pk, span(value, &pm.value));
+                }
+            }
+            b.push(b'}');
+            props_done = true;
+        }
+    }
+    if !props_done && ev.get("properties").is_none() {
+        b.extend_from_slice(b",\"properties\":{\"forwarded\":");
+        b.extend_from_slice(&fwd);
+        b.push(b'}');
+    }
+    b
+}
+
+/// `,"key":value` with the key's bytes as they came (still escaped).
+fn push_member(b: &mut Vec<u8>, key: &[u8], value: &[u8]) {
+    b.extend_from_slice(b",\"");
+    b.extend_from_slice(key);
+    b.extend_from_slice(b"\":");
+    b.extend_from_slice(value);
+}
+
+fn push_json(buf: &mut Vec<u8>, v: &Value) {
+    // Serialising a Value into a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut *buf, v);
+}
+
+// --- the table ------------------------------------------------------------
+
+const W_RUN: usize = 8;
+const W_ORIGIN: usize = 12;
+const W_CATEGORY: usize = 19;
+const W_CODE: usize = 24;
+const W_RETRY: usize = 10;
+const W_KIND: usize = 7;
+
+/// `s` sanitised, cut to `w` characters (with `…`) and padded to `w`.
+fn cell(s: &str, w: usize) -> String {
+    let clean = sanitize(s);
+    let n = clean.chars().count();
+    if n > w {
+        let mut t: String = clean.chars().take(w.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    } else {
+        format!("{clean}{}", " ".repeat(w - n))
+    }
+}
+
+/// The SGR colour of a category: retryable classes yellow, credentials
+/// magenta, caller mistakes blue, faults red, the rest cyan.
+fn category_color(cat: &str, kind: EventKind) -> &'static str {
+    if kind == EventKind::Warning {
+        return "33";
+    }
+    match cat {
+        "rate_limited" | "unavailable" | "timeout" => "33",
+        "authn" | "authz" => "35",
+        "usage" | "validation" | "config" | "unsupported" => "34",
+        "not_found" | "conflict" | "precondition_failed" | "cancelled" => "36",
+        _ => "31",
+    }
+}
+
+fn paint(on: bool, sgr: &str, s: &str) -> String {
+    if on {
+        format!("\x1b[{sgr}m{s}\x1b[0m")
+    } else {
+        s.to_string()
+    }
+}
+
+fn table_header(ctx: &Ctx<'_>) -> String {
+    let mut s = format!("{:>w$}  ", "LINE", w = ctx.line_width);
+    if ctx.args.warnings {
+        s.push_str(&cell("KIND", W_KIND));
+        s.push_str("  ");
+    }
+    for (h, w) in [
+        ("RUN", W_RUN),
+        ("ORIGIN", W_ORIGIN),
+        ("CATEGORY", W_CATEGORY),
+        ("CODE", W_CODE),
+        ("RETRY", W_RETRY),
+    ] {
+        s.push_str(&cell(h, w));
+        s.push_str("  ");
+    }
+    s.push_str("MESSAGE");
+    format!("{}\n", paint(ctx.color, "1", &s))
+}
+
+fn table_row(
+    ctx: &Ctx<'_>,
+    ev: &Ev<'_>,
+    kind: EventKind,
+    tool: Option<&str>,
+    run: Option<&[u8]>,
+    line_no: u64,
+    source: &str,
+) -> String {
+    let field = |name: &str| {
+        ev.get(name)
+            .and_then(|m| str_ref(ev.line, m))
+            .map(|v| v.into_owned())
+    };
+    let at = if ctx.files {
+        format!("{source}:{line_no}")
+    } else {
+        line_no.to_string()
+    };
+    let mut s = format!("{:>w$}  ", sanitize(&at), w = ctx.line_width);
+    if ctx.args.warnings {
+        let k = match kind {
+            EventKind::Error => "error",
+            EventKind::Warning => "warning",
+        };
+        s.push_str(&cell(k, W_KIND));
+        s.push_str("  ");
+    }
+    // The run's last characters: a ULID's random part, which tells
+    // concurrent runs apart (its first ten are the start time).
+    let run_text = run
+        .map(|r| {
+            let body = r.get(1..r.len().saturating_sub(1)).unwrap_or_default();
+            let id = unescape(body);
+            let n = id.chars().count();
+            id.chars().skip(n.saturating_sub(W_RUN)).collect::<String>()
+        })
+        .unwrap_or_else(|| "-".to_string());
+    s.push_str(&cell(&run_text, W_RUN));
+    s.push_str("  ");
+    s.push_str(&cell(&origin(ev, tool), W_ORIGIN));
+    s.push_str("  ");
+    let cat = field("category").unwrap_or_else(|| "-".to_string());
+    let cat_cell = cell(&cat, W_CATEGORY);
+    s.push_str(&paint(ctx.color, category_color(&cat, kind), &cat_cell));
+    s.push_str("  ");
+    s.push_str(&cell(&field("code").unwrap_or_else(|| "-".into()), W_CODE));
+    s.push_str("  ");
+    let after = ev
+        .get("retry_after_ms")
+        .and_then(|m| uint_value(ev.line, m));
+    let retry = match (retryable(ev, kind), after) {
+        (Some(true), Some(ms)) => format!("yes {:.1}s", ms as f64 / 1000.0),
+        (Some(true), None) => "yes".to_string(),
+        (Some(false), _) => "no".to_string(),
+        (None, _) => "-".to_string(),
+    };
+    s.push_str(&cell(&retry, W_RETRY));
+    s.push_str("  ");
+    s.push_str(&sanitize(&field("message").unwrap_or_default()));
+    if let Some(t) = field("target") {
+        s.push_str(&format!(" [{}]", sanitize(&t)));
+    }
+    s.push('\n');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(line: &str) -> Option<String> {
+        let mut p = Peeker::new();
+        let mut scratch = Vec::new();
+        match locate(line.as_bytes(), &mut p, &mut scratch)? {
+            Found::At(i) => Some(line[i..].to_string()),
+            Found::Unwrapped => Some(String::from_utf8(scratch).unwrap()),
+        }
+    }
+
+    #[test]
+    fn locates_events_after_prefixes() {
+        let ev = r#"{"type":"aoi:error","code":"X"}"#;
+        assert_eq!(found(ev).as_deref(), Some(ev));
+        assert_eq!(
+            found(&format!("2026-07-30T12:00:00Z stdout F {ev}")).as_deref(),
+            Some(ev)
+        );
+        assert_eq!(found(&format!("[{{w}}] {ev}")).as_deref(), Some(ev));
+        assert_eq!(found("plain prose"), None);
+        assert_eq!(found(&format!("{ev} trailing words")), None);
+        // another program's JSON: an object without `type` is no event
+        assert_eq!(found(r#"{"level":"info","msg":"{}"}"#), None);
+        assert_eq!(found(r#"{"type":1}"#), None);
+    }
+
+    #[test]
+    fn unwraps_docker_json_file_lines() {
+        let line = r#"{"log":"{\"type\":\"aoi:error\",\"code\":\"X\"}\n","stream":"stdout","time":"2026-07-30T12:00:00Z"}"#;
+        assert_eq!(
+            found(line).as_deref(),
+            Some(r#"{"type":"aoi:error","code":"X"}"#)
+        );
+    }
+}
