@@ -7,6 +7,7 @@
 //!   relay, and the spec's own examples,
 //! - `json_suite`: JSONTestSuite documents inside events,
 //! - `relay_props`: the relay is byte-identical for arbitrary bytes,
+//! - `errors`: errors and warnings out of streams and messy logs,
 //! - `strip`: the data plane and the control plane apart,
 //! - `summary`: a run's outcome for people and scripts.
 
@@ -15,6 +16,8 @@ mod util;
 
 #[path = "cli/check/mod.rs"]
 mod check;
+#[path = "cli/errors.rs"]
+mod errors;
 #[path = "cli/json_suite.rs"]
 mod json_suite;
 #[path = "cli/relay_props.rs"]

@@ -239,6 +239,12 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
             }
             (!parts.is_empty()).then(|| parts.join(" "))
         };
+        // Messages about the input name it when files were given.
+        let label = if args.files.is_empty() {
+            String::new()
+        } else {
+            format!("{}: ", sanitize(&source))
+        };
         let mut judged = 0usize;
         let mut skipped = input.skipped;
         let mut lines_read = input.skipped + input.long + input.untracked + input.other_runs;
@@ -285,7 +291,7 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
             problems.push((format!("{what} in {lines_read} line(s)"), "NO_AOI_STREAM"));
         }
         for (msg, ecode) in problems {
-            eprint_line(args.quiet, &format!("aoi errors: {source}: {msg}"));
+            eprint_line(args.quiet, &format!("aoi errors: {label}{msg}"));
             code = exit::worst(code, exit::IOERR);
             own_errors += 1;
             if let Sink::Report(sinks, em) = &mut ctx.sink {
@@ -305,10 +311,7 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
             }
         }
         if !args.quiet && (skipped > 0 || input.long > 0) {
-            let mut s = format!(
-                "aoi errors: {}: {skipped} line(s) skipped (not AOI events)",
-                sanitize(&source)
-            );
+            let mut s = format!("aoi errors: {label}{skipped} line(s) skipped (not AOI events)");
             if input.long > 0 {
                 s.push_str(&format!(
                     ", {} over --max-line-bytes {}",
@@ -688,9 +691,11 @@ fn emit(
 
 /// The members of a forwarded event after aoi's own envelope: `origin`
 /// (§ 13.1: MUST when forwarded) unless the event already names one, then
-/// every upstream member but `type` and `aoi`, byte for byte, in order, with
-/// aoi's provenance (`source`, `line`, upstream `run`) in `properties.forwarded`
-/// (§ 8.1: additions to a framework event go in `properties`).
+/// every upstream member the spec defines but `type` and `aoi`, byte for
+/// byte, in order, with aoi's provenance in `properties.forwarded`
+/// (`source`, `line`, the upstream `run`, and under `fields` the top-level
+/// members the spec does not define, which § 8.1 says belong in
+/// `properties`: moved, never dropped, so the forwarded event conforms).
 fn forwarded_body(
     ev: &Ev<'_>,
     tool: Option<&str>,
@@ -711,15 +716,35 @@ fn forwarded_body(
         fwd.extend_from_slice(b",\"run\":");
         fwd.extend_from_slice(r);
     }
+    let known = spec::known_fields("aoi:error").unwrap_or_default();
+    // Kept at the top level: the fields the spec defines, `properties` only
+    // when it is the object § 8.1 says it is.
+    let kept = |m: &crate::peek::Member| {
+        let key = span(ev.line, &m.key);
+        known.iter().any(|k| key_is(key, m.key_escaped, k))
+            && (m.kind == Kind::Object || !key_is(key, m.key_escaped, "properties"))
+    };
+    let mut moved = Vec::new();
+    for m in ev.members {
+        let key = span(ev.line, &m.key);
+        if !kept(m) {
+            push_member(&mut moved, key, span(ev.line, &m.value));
+        }
+    }
+    if let Some(rest) = moved.strip_prefix(b",") {
+        fwd.extend_from_slice(b",\"fields\":{");
+        fwd.extend_from_slice(rest);
+        fwd.push(b'}');
+    }
     fwd.push(b'}');
     let mut props_done = false;
     for m in ev.members {
         let key = span(ev.line, &m.key);
-        if key_is(key, m.key_escaped, "type") || key_is(key, m.key_escaped, "aoi") {
+        if key_is(key, m.key_escaped, "type") || key_is(key, m.key_escaped, "aoi") || !kept(m) {
             continue;
         }
         push_member(&mut b, key, span(ev.line, &m.value));
-        if key_is(key, m.key_escaped, "properties") && m.kind == Kind::Object && !props_done {
+        if key_is(key, m.key_escaped, "properties") && !props_done {
             // Rewrite the value just pushed: our provenance first, then the
             // upstream's own properties but an earlier hop's `forwarded`.
             let value = span(ev.line, &m.value);
@@ -736,7 +761,7 @@ fn forwarded_body(
             props_done = true;
         }
     }
-    if !props_done && ev.get("properties").is_none() {
+    if !props_done {
         b.extend_from_slice(b",\"properties\":{\"forwarded\":");
         b.extend_from_slice(&fwd);
         b.push(b'}');

@@ -632,6 +632,33 @@ pub fn catalog() -> Vec<(String, String)> {
         .collect()
 }
 
+/// Spawns `aoi ARGS` on `input` (large enough to fill a pipe), reads a few
+/// bytes of stdout and closes it: aoi must stop quietly (exit 141 or 0, no
+/// panic, no backtrace, no message about the pipe).
+pub fn assert_quiet_on_early_close(args: &[&str], input: Vec<u8>) {
+    assert!(input.len() > 4 << 20);
+    let (mut child, writer) = spawn_fed(args, input);
+    let mut out = child.stdout.take().expect("stdout");
+    let head = read_some(&mut out, 16);
+    assert_eq!(head.len(), 16);
+    drop(out);
+    let mut err = child.stderr.take().expect("stderr");
+    let stderr = String::from_utf8_lossy(&read_some(&mut err, 1 << 20)).into_owned();
+    let status = child.wait().expect("wait aoi");
+    let _ = writer.join();
+    let code = code_of(status);
+    assert!(
+        code == 141 || code == 0,
+        "{args:?}: exit {code}; stderr: {stderr}"
+    );
+    for bad in ["panic", "Broken pipe", "backtrace", "internal error"] {
+        assert!(
+            !stderr.contains(bad),
+            "{args:?}: stderr mentions {bad}: {stderr}"
+        );
+    }
+}
+
 /// Reads from a child's stdout until `n` bytes arrived (or EOF).
 pub fn read_some(r: &mut impl Read, n: usize) -> Vec<u8> {
     let mut buf = vec![0; n];

@@ -4,8 +4,8 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use crate::util::{
-    AOI, Stream, assert_conforming_report, check, code_of, parse_jsonl, read_some, s, scratch,
-    spawn_fed, write_file,
+    AOI, Stream, assert_conforming_report, assert_quiet_on_early_close, check, code_of,
+    parse_jsonl, read_some, s, scratch, spawn_fed, write_file,
 };
 
 fn inputs() -> Vec<(&'static str, Vec<u8>)> {
@@ -175,38 +175,9 @@ fn ok_verdict_on_stderr() {
     assert!(out.stderr.contains("from outline 1.8.2"), "{}", out.stderr);
 }
 
-/// Spawns `aoi check ARGS` on a large input, reads a few bytes of stdout and
-/// closes the pipe: aoi must stop quietly (no panic, no backtrace).
-fn close_stdout_early(args: &[&str]) {
-    let input = Stream::new().hits(100_000).bytes();
-    assert!(input.len() > 4 << 20);
-    let mut all = vec!["check"];
-    all.extend_from_slice(args);
-    let (mut child, writer) = spawn_fed(&all, input);
-    let mut out = child.stdout.take().unwrap();
-    let head = read_some(&mut out, 16);
-    assert_eq!(head.len(), 16);
-    drop(out);
-    let mut err = child.stderr.take().unwrap();
-    let stderr = String::from_utf8_lossy(&read_some(&mut err, 1 << 20)).into_owned();
-    let status = child.wait().unwrap();
-    let _ = writer.join();
-    let code = code_of(status);
-    assert!(
-        code == 141 || code == 0,
-        "{args:?}: exit {code}; stderr: {stderr}"
-    );
-    for bad in ["panic", "Broken pipe", "backtrace", "internal error"] {
-        assert!(
-            !stderr.contains(bad),
-            "{args:?}: stderr mentions {bad}: {stderr}"
-        );
-    }
-}
-
 #[test]
 fn stdout_closed_early_is_quiet() {
-    close_stdout_early(&[]);
+    assert_quiet_on_early_close(&["check"], Stream::new().hits(100_000).bytes());
 }
 
 #[test]
@@ -259,7 +230,10 @@ fn report_that_is_an_input_is_refused() {
 fn report_file_is_closed_when_the_relay_pipe_closes() {
     let dir = scratch("report-broken-pipe");
     let report = dir.join("r.jsonl");
-    close_stdout_early(&["--report", report.to_str().unwrap()]);
+    assert_quiet_on_early_close(
+        &["check", "--report", report.to_str().unwrap()],
+        Stream::new().hits(100_000).bytes(),
+    );
     let rep = std::fs::read(&report).unwrap();
     let events = parse_jsonl(&rep);
     let last = events.last().unwrap();

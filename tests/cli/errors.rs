@@ -1,0 +1,642 @@
+//! `aoi errors`: the control plane out of streams and real logs (§ 8.2,
+//! § 9, § 13.1).
+
+use proptest::prelude::*;
+use serde_json::Value;
+
+use crate::util::{
+    RUN, aoi, assert_conforming_report, assert_quiet_on_early_close, check, fed_back_code,
+    parse_jsonl, s, scratch, write_file,
+};
+
+fn errors(args: &[&str], input: &[u8]) -> crate::util::Out {
+    let mut a = vec!["errors"];
+    a.extend_from_slice(args);
+    aoi(&a, input)
+}
+
+fn example(name: &str) -> String {
+    format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn messy() -> Vec<u8> {
+    std::fs::read(example("messy.log")).expect("examples/messy.log")
+}
+
+fn lines(b: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(b)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The `aoi:error` of a second run, interleaved into the builder's stream.
+const RUN_B: &str = "01JZQ7X4TQ9KZ8V6R2M3N4P5B2";
+
+fn rate_limited(seq: u64) -> String {
+    format!(
+        r#"{{"type":"aoi:error","aoi":{{"seq":{seq},"run":"{RUN}"}},"category":"rate_limited","code":"UPSTREAM_RATE_LIMIT","message":"slow down","retryable":true,"retry_after_ms":7200}}"#
+    )
+}
+
+#[test]
+fn messy_log_yields_the_errors_of_both_runs_and_the_worst_outcome() {
+    let out = errors(&[], &messy());
+    // run A: ok:true partial:true (0); run B: rate_limited, retryable (75).
+    assert_eq!(out.code, 75, "{}", out.stderr);
+    let got = lines(&out.stdout);
+    assert_eq!(got.len(), 2, "{got:#?}");
+    // raw: the objects as they came, prefixes and CRs gone
+    assert!(
+        got[0].starts_with(
+            r#"{"type":"aoi:error","aoi":{"seq":3,"run":"01JZQ7X4TQ9KZ8V6R2M3N4P5A1"}"#
+        )
+    );
+    assert!(got[0].ends_with(r#""item_index":4}"#));
+    assert!(got[1].contains(r#""code":"UPSTREAM_RATE_LIMIT""#));
+    for l in &got {
+        serde_json::from_str::<Value>(l).expect("raw lines are JSON");
+    }
+    // prose, the stack trace, another program's JSON, ANSI, a blank line
+    assert!(
+        out.stderr
+            .contains("aoi errors: 9 line(s) skipped (not AOI events)"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("run 01JZQ7X4TQ9KZ8V6R2M3N4P5B2: upstream retryable (exit 75)"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("5A1:"), "run A is ok: {}", out.stderr);
+}
+
+#[test]
+fn messy_log_with_warnings_as_a_table() {
+    let out = errors(
+        &["--warnings", "--output", "table", "--color", "never"],
+        &messy(),
+    );
+    assert_eq!(out.code, 75);
+    let text = out.stdout_str();
+    let rows = lines(&out.stdout);
+    assert_eq!(rows.len(), 4, "{text}");
+    for h in [
+        "LINE", "KIND", "RUN", "ORIGIN", "CATEGORY", "CODE", "RETRY", "MESSAGE",
+    ] {
+        assert!(rows[0].contains(h), "{}", rows[0]);
+    }
+    // line numbers are the log's, origins the run's aoi:meta.tool
+    assert!(
+        rows[1]
+            .trim_start()
+            .starts_with("8  warning  M3N4P5A1  outline"),
+        "{text}"
+    );
+    assert!(rows[2].trim_start().starts_with("10  error"), "{text}");
+    assert!(rows[2].contains("not_found") && rows[2].contains("[/documents/xyz]"));
+    assert!(
+        rows[3]
+            .trim_start()
+            .starts_with("14  error    M3N4P5B2  indexer"),
+        "{text}"
+    );
+    assert!(rows[3].contains("yes 4.5s"), "{text}");
+    // columns align: CODE starts at the same character in every row
+    let col = |r: &str, w: &str| r.find(w);
+    assert_eq!(col(&rows[0], "CODE"), col(&rows[1], "STALE_INDEX"));
+    assert_eq!(col(&rows[0], "CODE"), col(&rows[3], "UPSTREAM_RATE_LIMIT"));
+    assert!(!text.contains('\x1b'), "no colour with --color never");
+}
+
+#[test]
+fn colour_only_when_asked_or_on_a_terminal() {
+    let out = errors(&["--output", "table", "--color", "always"], &messy());
+    assert!(
+        out.stdout_str().contains("\x1b[33m"),
+        "rate_limited is yellow"
+    );
+    let out = errors(&["--output", "table"], &messy());
+    assert!(!out.stdout_str().contains('\x1b'), "auto: stdout is a pipe");
+}
+
+#[test]
+fn upstream_text_cannot_drive_the_terminal() {
+    let st = s().ev(
+        r#"{"type":"aoi:error","category":"internal","code":"X","message":"a\u001b[2Jb\u0007","retryable":false,"target":"\u001b]0;t\u0007"}"#,
+    );
+    let out = errors(&["--output", "table", "--color", "never"], &st.bytes());
+    assert!(!out.stdout.contains(&0x1b), "{:?}", out.stdout_str());
+    assert!(!out.stdout.contains(&0x07));
+    assert!(out.stdout_str().contains("a\u{FFFD}[2Jb\u{FFFD}"));
+}
+
+#[test]
+fn filters() {
+    let m = messy();
+    let count = |args: &[&str]| -> String {
+        let mut a = vec!["--count"];
+        a.extend_from_slice(args);
+        errors(&a, &m).stdout_str()
+    };
+    assert_eq!(count(&[]), "2\n");
+    assert_eq!(count(&["--warnings"]), "3\n");
+    assert_eq!(count(&["--category", "rate_limited"]), "1\n");
+    assert_eq!(count(&["--category", "rate_limited,not_found"]), "2\n");
+    assert_eq!(
+        count(&["--category", "rate_limited", "--category", "not_found"]),
+        "2\n"
+    );
+    assert_eq!(count(&["--code", "DOC_MISSING"]), "1\n");
+    assert_eq!(count(&["--retryable"]), "1\n");
+    assert_eq!(count(&["--not-retryable"]), "1\n");
+    assert_eq!(count(&["--not-retryable", "--warnings"]), "2\n");
+    assert_eq!(count(&["--scope", "item"]), "1\n");
+    assert_eq!(count(&["--scope", "process"]), "1\n");
+    assert_eq!(count(&["--category", "nope"]), "0\n");
+    // --run narrows the input to one run: its verdict alone decides
+    let out = errors(&["--count", "--run", "01JZQ7X4TQ9KZ8V6R2M3N4P5A"], &m);
+    assert_eq!(
+        (out.stdout_str().as_str(), out.code),
+        ("1\n", 0),
+        "{}",
+        out.stderr
+    );
+    let out = errors(&["--run", "01JZQ7X4TQ9KZ8V6R2M3N4P5B2", "-q"], &m);
+    assert_eq!(out.code, 75);
+    let out = errors(&["--run", "NOPE"], &m);
+    assert_eq!(out.code, 74);
+    assert!(
+        out.stderr.contains("no run matching --run NOPE"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn retryable_defaults_to_the_category_only_when_absent() {
+    // § 9.3: retryable is authoritative; rate_limited with retryable:false
+    // is not retryable.
+    let st = s()
+        .ev(r#"{"type":"aoi:error","category":"rate_limited","code":"QUOTA","message":"m","retryable":false}"#)
+        .ev(r#"{"type":"aoi:error","category":"unavailable","code":"DOWN","message":"m","retryable":true}"#);
+    let out = errors(&["--retryable"], &st.bytes());
+    let got = lines(&out.stdout);
+    assert_eq!(got.len(), 1);
+    assert!(got[0].contains("DOWN"));
+    // a warning has no disposition: neither filter matches it
+    let st = s().ev(r#"{"type":"aoi:warning","code":"W","message":"m"}"#);
+    for f in ["--retryable", "--not-retryable"] {
+        assert_eq!(
+            errors(&["--warnings", "--count", f], &st.bytes()).stdout_str(),
+            "0\n"
+        );
+    }
+}
+
+#[test]
+fn jsonl_is_a_conforming_producer_with_origin_and_retry_fields() {
+    let out = errors(&["--warnings", "--output", "jsonl"], &messy());
+    assert_eq!(out.code, 75, "{}", out.stderr);
+    assert_conforming_report(&out.stdout, 75);
+    let ev = parse_jsonl(&out.stdout);
+    assert_eq!(ev.len(), 5);
+    assert_eq!(ev[0]["type"], "aoi:meta");
+    assert_eq!(ev[0]["command"], "errors");
+    assert_eq!(ev[1]["type"], "aoi:warning");
+    assert_eq!(ev[1]["origin"], "outline");
+    assert_eq!(ev[2]["origin"], "outline");
+    assert_eq!(ev[2]["item_index"], 4);
+    let e = &ev[3];
+    assert_eq!(e["origin"], "indexer");
+    assert_eq!(e["retryable"], true);
+    assert_eq!(e["retry_after_ms"], 4500);
+    assert_eq!(e["wrapped"]["status"], 429);
+    assert_eq!(e["properties"]["forwarded"]["line"], 14);
+    assert_eq!(
+        e["properties"]["forwarded"]["run"],
+        "01JZQ7X4TQ9KZ8V6R2M3N4P5B2"
+    );
+    assert!(e["properties"]["forwarded"]["source"].is_string());
+    assert_eq!(e["aoi"]["run"], ev[0]["aoi"]["run"], "aoi's own envelope");
+    let sum = &ev[4];
+    assert_eq!(sum["type"], "aoi:summary");
+    assert_eq!(sum["ok"], false);
+    assert_eq!(sum["count"], 0, "forwarded events are framework events");
+    assert_eq!(sum["input_count"], 3, "hit, hit, entry");
+    assert_eq!(sum["warning_count"], 1);
+    assert_eq!(sum["error_count"], 2);
+    assert_eq!(sum["caused_by"]["category"], "rate_limited");
+    assert_eq!(sum["caused_by"]["retry_after_ms"], 4500);
+    assert_eq!(sum["caused_by"]["origin"], "indexer");
+    assert_eq!(sum["properties"]["skipped_lines"], 9);
+    assert_eq!(sum["properties"]["streams"], 2);
+    // two upstreams with different identities: `upstream` is omitted (§ 13.1)
+    assert!(sum.get("upstream").is_none());
+}
+
+#[test]
+fn jsonl_for_each_outcome_feeds_back_through_check() {
+    for (input, code) in [
+        (s().hits(2).bytes(), 0),
+        (std::fs::read(example("rate-limited.jsonl")).unwrap(), 75),
+        (std::fs::read(example("truncated.jsonl")).unwrap(), 74),
+        (
+            s().hits(1)
+                .summary(r#"{"ok":false,"reason":"denied"}"#)
+                .bytes(),
+            77,
+        ),
+        (
+            s().ev(&rate_limited(1))
+                .summary(r#"{"ok":false,"reason":"failed"}"#)
+                .bytes(),
+            75,
+        ),
+        (b"no stream here\n".to_vec(), 74),
+    ] {
+        let out = errors(&["--output", "jsonl"], &input);
+        assert_eq!(out.code, code, "{}", out.stderr);
+        assert_conforming_report(&out.stdout, fed_back_code(code));
+        let ev = parse_jsonl(&out.stdout);
+        if code == 0 {
+            assert_eq!(ev.last().unwrap()["ok"], true);
+            assert!(ev.last().unwrap()["upstream"]["tool"] == "outline");
+        }
+    }
+}
+
+#[test]
+fn forwarding_twice_keeps_the_first_origin_and_replaces_provenance() {
+    let first = errors(&["--output", "jsonl"], &messy());
+    let again = errors(&["--output", "jsonl"], &first.stdout);
+    assert_eq!(again.code, 75, "{}", again.stderr);
+    assert_conforming_report(&again.stdout, 75);
+    let ev = parse_jsonl(&again.stdout);
+    let e: Vec<&Value> = ev.iter().filter(|e| e["type"] == "aoi:error").collect();
+    assert_eq!(e.len(), 2);
+    assert_eq!(e[1]["origin"], "indexer", "the tool that raised it");
+    assert_eq!(e[1]["retry_after_ms"], 4500);
+    let fwd = &e[1]["properties"]["forwarded"];
+    assert_eq!(fwd["line"], 3, "a line of the first report, not of the log");
+    let first_run = &parse_jsonl(&first.stdout)[0]["aoi"]["run"];
+    assert_eq!(&fwd["run"], first_run, "the direct upstream's run");
+    let sum = ev.last().unwrap();
+    assert_eq!(sum["upstream"]["tool"], "aoi", "the direct upstream only");
+}
+
+#[test]
+fn forwarded_members_are_copied_byte_for_byte() {
+    let line = format!(
+        r#"{{"type":"aoi:error",{},"code":"X","category":"internal","message":"\u00e9 \"q\"","retryable":false,"n":1.50e2,"properties":{{"a":1,"forwarded":{{"old":true}}}}}}"#,
+        crate::util::env(1)
+    );
+    let st = s()
+        .raw(&line)
+        .summary(r#"{"ok":false,"reason":"failed","error_count":1}"#);
+    let out = errors(&["--output", "jsonl"], &st.bytes());
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let text = out.stdout_str();
+    let fwd = text.lines().nth(1).unwrap();
+    assert!(
+        fwd.contains(r#","origin":"outline","code":"X","category":"internal","message":"\u00e9 \"q\"","retryable":false,"properties":{"forwarded":{"source":"-","line":2,"run":"01JZQ7X4TQ9KZ8V6R2M3N4P5Q6","fields":{"n":1.50e2}},"a":1}}"#),
+        "{fwd}"
+    );
+    assert_conforming_report(&out.stdout, 1);
+}
+
+#[test]
+fn undefined_fields_move_into_properties_never_dropped() {
+    // § 8.1: tool additions to a framework event belong in `properties`;
+    // a non-object `properties` is itself such a field.
+    let st = s().ev(r#"{"type":"aoi:error","category":"io","code":"A","message":"m","retryable":false,"extra":[1],"properties":"oops"}"#);
+    let out = errors(&["--output", "jsonl"], &st.bytes());
+    assert_conforming_report(&out.stdout, 0);
+    let ev = parse_jsonl(&out.stdout);
+    let f = &ev[1]["properties"]["forwarded"]["fields"];
+    assert_eq!(f["extra"], serde_json::json!([1]));
+    assert_eq!(f["properties"], "oops");
+    assert!(ev[1].get("extra").is_none());
+}
+
+#[test]
+fn origin_falls_back_to_domain_then_unknown() {
+    let st = s()
+        .no_meta()
+        .ev(r#"{"type":"aoi:error","category":"io","code":"A","message":"m","retryable":false,"domain":"fetcher"}"#)
+        .ev(r#"{"type":"aoi:error","category":"io","code":"B","message":"m","retryable":false}"#)
+        .ev(r#"{"type":"aoi:error","category":"io","code":"C","message":"m","retryable":false,"origin":"deep"}"#);
+    let out = errors(&["--output", "jsonl"], &st.bytes());
+    let ev = parse_jsonl(&out.stdout);
+    let origins: Vec<&Value> = ev
+        .iter()
+        .filter(|e| e["type"] == "aoi:error" && e["code"] != "STREAM_NONCONFORMING")
+        .map(|e| &e["origin"])
+        .collect();
+    // the summary (builder's) names outline, but a run without aoi:meta
+    // has no tool when its errors pass by
+    assert_eq!(origins, vec!["fetcher", "unknown", "deep"]);
+}
+
+#[test]
+fn a_clean_stream_gets_the_verdict_aoi_check_gives() {
+    let cases: Vec<Vec<u8>> = vec![
+        s().hits(3).bytes(),
+        s().hits(1).no_summary().bytes(),
+        s().hits(2).unterminated().bytes(),
+        s().hits(1).summary(r#"{"event_count":9}"#).bytes(),
+        s().hits(1).summary(r#"{"ok":false,"reason":"timeout"}"#).bytes(),
+        s().hits(1).summary(r#"{"ok":false,"reason":"cancelled"}"#).bytes(),
+        s().hits(1).summary(r#"{"ok":false,"reason":"failed"}"#).bytes(),
+        s().hits(1).summary(r#"{"partial":true}"#).bytes(),
+        s().ev(&rate_limited(1)).summary(r#"{"ok":false,"reason":"failed"}"#).bytes(),
+        s().ev(r#"{"type":"aoi:error","category":"partial","code":"X","message":"m","retryable":false}"#).bytes(),
+        s().ev(r#"{"type":"aoi:bogus"}"#).bytes(),
+    ];
+    for input in cases {
+        let want = check(&["-q"], &input).code;
+        let got = errors(&["-q"], &input).code;
+        assert_eq!(got, want, "{}", String::from_utf8_lossy(&input));
+        let got = errors(&["-q", "--fail-on-partial"], &input).code;
+        assert_eq!(got, check(&["-q", "--fail-on-partial"], &input).code);
+    }
+}
+
+#[test]
+fn interleaved_runs_are_judged_apart_with_log_line_numbers() {
+    // Run A is complete; run B lost its seq 1 (a middle elision).
+    let a = s().hits(2).bytes();
+    let a: Vec<&[u8]> = a.split(|&b| b == b'\n').filter(|l| !l.is_empty()).collect();
+    let b = s().hits(2).bytes();
+    let b = String::from_utf8(b).unwrap().replace(RUN, RUN_B);
+    let b: Vec<&str> = b.lines().collect();
+    let mut log = Vec::new();
+    for (i, l) in a.iter().enumerate() {
+        log.extend_from_slice(b"[a] ");
+        log.extend_from_slice(l);
+        log.push(b'\n');
+        if i != 1 {
+            if let Some(bl) = b.get(i) {
+                log.extend_from_slice(format!("[b] {bl}\n").as_bytes());
+            }
+        }
+    }
+    log.extend_from_slice(format!("[b] {}\n", b[3]).as_bytes());
+    let out = errors(&[], &log);
+    assert_eq!(out.code, 65, "{}", out.stderr);
+    // [a]0 [b]0 [a]1 [a]2 [b]2 [a]3 [b]3: b's seq 2 is on log line 5
+    assert!(
+        out.stderr
+            .contains(&format!("run {RUN_B}: line 5 (seq 2): seq.gap")),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        !out.stderr.contains(&format!("run {RUN}")),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn crlf_docker_and_cri_lines() {
+    let st = s()
+        .ev(&rate_limited(1))
+        .summary(r#"{"ok":false,"reason":"failed"}"#)
+        .bytes();
+    let text = String::from_utf8(st).unwrap();
+    let mut crlf = Vec::new();
+    let mut docker = Vec::new();
+    let mut cri = Vec::new();
+    for l in text.lines() {
+        crlf.extend_from_slice(format!("{l}\r\n").as_bytes());
+        let wrapped = serde_json::json!({"log": format!("{l}\n"), "stream": "stdout", "time": "2026-07-30T12:00:00Z"});
+        docker.extend_from_slice(format!("{wrapped}\n").as_bytes());
+        cri.extend_from_slice(format!("2026-07-30T12:00:00.000000001Z stdout F {l}\n").as_bytes());
+    }
+    for (what, input) in [("crlf", crlf), ("docker", docker), ("cri", cri)] {
+        let out = errors(&["--output", "jsonl"], &input);
+        assert_eq!(out.code, 75, "{what}: {}", out.stderr);
+        let ev = parse_jsonl(&out.stdout);
+        assert_eq!(ev.len(), 3, "{what}");
+        assert_eq!(ev[1]["code"], "UPSTREAM_RATE_LIMIT", "{what}");
+        assert_eq!(ev[1]["origin"], "outline", "{what}");
+        assert!(!out.stderr.contains("skipped"), "{what}: {}", out.stderr);
+    }
+}
+
+#[test]
+fn other_programs_json_is_skipped_not_judged() {
+    let mut log = s().hits(1).bytes();
+    log.extend_from_slice(b"{\"type\":\"request\",\"path\":\"/\"}\n{\"level\":\"info\"}\n");
+    // typed JSON after the summary, without envelope: another program's log
+    let out = errors(&[], &log);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("2 line(s) skipped"), "{}", out.stderr);
+}
+
+#[test]
+fn no_stream_is_incomplete_and_no_fail_opts_out() {
+    for input in [&b""[..], b"just prose\n", b"{\"level\":\"info\"}\n"] {
+        let out = errors(&[], input);
+        assert_eq!(out.code, 74, "{:?}", String::from_utf8_lossy(input));
+        assert!(out.stderr.contains("no AOI stream"), "{}", out.stderr);
+        assert_eq!(errors(&["--no-fail"], input).code, 0);
+    }
+    let out = errors(&["--no-fail", "-q"], &messy());
+    assert_eq!(out.code, 0);
+    assert!(out.stderr.is_empty());
+    assert_eq!(lines(&out.stdout).len(), 2, "output unchanged by --no-fail");
+}
+
+#[test]
+fn an_unterminated_error_is_not_extracted() {
+    // § 2: a final line without \n is discarded, not a complete event.
+    let st = s().hits(1).ev(&rate_limited(2)).no_summary().unterminated();
+    let out = errors(&[], &st.bytes());
+    assert_eq!(out.code, 74);
+    assert!(out.stdout.is_empty(), "{}", out.stdout_str());
+    assert!(out.stderr.contains("line.unterminated"), "{}", out.stderr);
+    // cut inside the JSON: the truncation is the last run's
+    let mut cut = s().hits(1).no_summary().bytes();
+    cut.extend_from_slice(br#"{"type":"aoi:summ"#);
+    let out = errors(&[], &cut);
+    assert_eq!(out.code, 74);
+    assert!(
+        out.stderr.contains("line 3: line.unterminated"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn runs_past_max_runs_are_searched_but_not_judged() {
+    let out = errors(&["--max-runs", "1"], &messy());
+    // 74 (a run not judged) outranks 75 in the severity order
+    assert_eq!(out.code, 74, "{}", out.stderr);
+    assert_eq!(lines(&out.stdout).len(), 2, "both runs' errors extracted");
+    assert!(
+        out.stderr.contains("more than --max-runs 1 runs"),
+        "{}",
+        out.stderr
+    );
+    let out = errors(
+        &["--max-runs", "1", "--run", "01JZQ7X4TQ9KZ8V6R2M3N4P5A1"],
+        &messy(),
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let ok_then_ok = [
+        s().hits(1).bytes(),
+        String::from_utf8(s().hits(1).bytes())
+            .unwrap()
+            .replace(RUN, RUN_B)
+            .into_bytes(),
+    ]
+    .concat();
+    let out = errors(&["--max-runs", "1"], &ok_then_ok);
+    assert_eq!(
+        out.code, 74,
+        "an unjudged run is not a pass: {}",
+        out.stderr
+    );
+}
+
+#[test]
+fn several_files_name_the_file_in_each_row() {
+    let dir = scratch("errors-files");
+    let a = write_file(
+        &dir,
+        "a.jsonl",
+        &std::fs::read(example("rate-limited.jsonl")).unwrap(),
+    );
+    let b = write_file(&dir, "b.log", &messy());
+    let out = errors(&["--output", "table", &a, &b], b"");
+    assert_eq!(out.code, 75);
+    let rows = lines(&out.stdout);
+    assert_eq!(rows.len(), 4);
+    assert!(
+        rows[1].trim_start().starts_with(&format!("{a}:3 ")),
+        "{}",
+        rows[1]
+    );
+    assert!(
+        rows[3].trim_start().starts_with(&format!("{b}:14 ")),
+        "{}",
+        rows[3]
+    );
+    let out = errors(&["--count", &a, "/nonexistent/x.log"], b"");
+    assert_eq!(out.code, 66);
+    assert_eq!(out.stdout_str(), "1\n");
+    assert!(
+        out.stderr.contains("cannot open /nonexistent/x.log"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn usage_errors_are_64() {
+    for args in [
+        &["--retryable", "--not-retryable"][..],
+        &["--count", "--output", "jsonl"],
+        &["--scope", "global"],
+        &["--output", "yaml"],
+        &["--color", "sometimes"],
+    ] {
+        assert_eq!(errors(args, b"").code, 64, "{args:?}");
+    }
+}
+
+#[test]
+fn stdout_closed_early_is_quiet() {
+    let mut st = s();
+    for i in 0..60_000 {
+        st = st.ev(&format!(
+            r#"{{"type":"aoi:error","scope":"item","item_index":{i},"category":"not_found","code":"GONE","message":"item vanished","retryable":false}}"#
+        ));
+    }
+    let input = st.bytes();
+    for format in ["raw", "table", "jsonl"] {
+        assert_quiet_on_early_close(&["errors", "--output", format], input.clone());
+    }
+}
+
+/// A random log: the events of one stream with prose, prefixes, CRs and
+/// other programs' JSON between and before them.
+fn log_and_errors() -> impl Strategy<Value = (Vec<u8>, Vec<String>)> {
+    let event = prop_oneof![
+        Just(r#"{"type":"hit","rank":1}"#.to_string()),
+        Just(r#"{"type":"aoi:warning","code":"W","message":"w"}"#.to_string()),
+        "[A-Z][A-Z0-9_]{0,8}".prop_map(|code| format!(
+            r#"{{"type":"aoi:error","scope":"item","category":"validation","code":"{code}","message":"bad","retryable":false}}"#
+        )),
+    ];
+    let noise = prop_oneof![
+        Just(String::new()),
+        "[a-z ]{1,20}",
+        Just(r#"{"level":"warn","msg":"{x}"}"#.to_string()),
+        Just("\u{1b}[31mred\u{1b}[0m".to_string()),
+    ];
+    let prefix = prop_oneof![
+        Just(String::new()),
+        Just("[w-1] ".to_string()),
+        Just("2026-07-30T12:00:00Z stdout F ".to_string()),
+        Just("{x} ".to_string()),
+    ];
+    (proptest::collection::vec(
+        (event, prefix, noise, any::<bool>()),
+        0..12,
+    ),)
+        .prop_map(|(items,)| {
+            let mut st = s();
+            for (e, _, _, _) in &items {
+                st = st.ev(e);
+            }
+            let bytes = st.bytes();
+            let text = String::from_utf8(bytes).unwrap();
+            let evs: Vec<&str> = text.lines().collect();
+            let mut log = String::new();
+            let mut want = Vec::new();
+            // meta, then each body event with its noise, then the summary
+            log.push_str(evs[0]);
+            log.push('\n');
+            for (i, (_, prefix, noise, cr)) in items.iter().enumerate() {
+                let line = evs[i + 1];
+                log.push_str(noise);
+                log.push('\n');
+                log.push_str(prefix);
+                log.push_str(line);
+                if *cr {
+                    log.push('\r');
+                }
+                log.push('\n');
+                if line.contains(r#""type":"aoi:error""#) {
+                    want.push(line.to_string());
+                }
+            }
+            log.push_str(evs[evs.len() - 1]);
+            log.push('\n');
+            (log.into_bytes(), want)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Whatever surrounds them, the stream's errors come out exactly as
+    /// they were written, in order, and the stream is judged as clean.
+    #[test]
+    fn errors_survive_any_log_noise((log, want) in log_and_errors()) {
+        let out = errors(&[], &log);
+        prop_assert_eq!(lines(&out.stdout), want.clone());
+        prop_assert_eq!(out.code, 0, "{}", out.stderr);
+        let out = errors(&["--output", "jsonl"], &log);
+        let ev = parse_jsonl(&out.stdout);
+        prop_assert_eq!(ev.len(), want.len() + 2);
+        let sum = ev.last().unwrap();
+        prop_assert_eq!(&sum["ok"], &Value::Bool(true));
+        prop_assert_eq!(sum["error_count"].as_u64(), Some(want.len() as u64));
+    }
+}
