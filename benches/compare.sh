@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Throughput and memory of `aoi check`, `aoi strip` and `aoi summary` against floors (cat, wc) and peers (jq, jaq, grep).
+# Throughput and memory of `aoi check`, `aoi strip`, `aoi summary` and `aoi errors` against floors (cat, wc) and peers (jq, jaq, grep).
 #
 #   benches/compare.sh                          # 10M and 200M, every mix, 5 runs
 #   SIZES="1M 100M 1G" MIXES="domain long" RUNS=7 benches/compare.sh
@@ -110,6 +110,7 @@ echo
 # The spec's own pipeline check (§ 13.2).
 JQ_PROG='select(.type=="aoi:summary") | .ok == true'
 JQ_STRIP='select(.type|startswith("aoi:")|not) | del(.aoi)'
+JQ_ERRORS='select(.type=="aoi:error")'
 
 # --- measuring ----------------------------------------------------------------
 
@@ -172,6 +173,8 @@ bench_file() {
     add 'aoi check --output jsonl FILE > /dev/null 2>&1' aoi "{T}$a check --output jsonl $f > /dev/null 2>&1"
     add 'aoi strip -q FILE > /dev/null' aoi "{T}$a strip -q --no-fail $f > /dev/null"
     add 'aoi summary -q FILE' aoi "{T}$a summary -q $f"
+    add 'aoi errors -q FILE > /dev/null' aoi "{T}$a errors -q --no-fail --output raw $f > /dev/null"
+    add 'aoi errors -q --count FILE' aoi "{T}$a errors -q --no-fail --count $f > /dev/null"
     local skipped=()
     if command -v jq >/dev/null; then
         add "jq -e '$JQ_PROG' FILE" jq "{T}jq -e $jqprog $f > /dev/null"
@@ -181,6 +184,8 @@ bench_file() {
     if command -v jq >/dev/null; then
         # What a user writes instead of `aoi strip` (compare with that row).
         add "jq -c '$JQ_STRIP' FILE" peer "{T}jq -c $(printf %q "$JQ_STRIP") $f > /dev/null"
+        # ... and instead of `aoi errors`.
+        add "jq -c '$JQ_ERRORS' FILE" peer "{T}jq -c $(printf %q "$JQ_ERRORS") $f > /dev/null"
     fi
     if command -v jaq >/dev/null; then
         add "jaq -e '$JQ_PROG' FILE" peer "{T}jaq -e $jqprog $f > /dev/null"

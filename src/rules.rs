@@ -290,6 +290,23 @@ pub const DECISIONS: &str = "\
   or mis-ordered UTF-16 surrogate is rejected; invalid UTF-8 (overlong forms, encoded surrogates,
   code points above U+10FFFF, truncated sequences, Latin-1 bytes) is rejected; a UTF-8 byte order
   mark at the start of a line is rejected (it is not JSON whitespace); UTF-16 input is rejected.
+- **Logs (`aoi errors`).** A log is split into streams by `aoi.run` (§ 8.1: `run` makes every
+  line attributable on its own); each run is judged as `aoi check` judges one stream, over its
+  own lines only, with findings at the log's line numbers. A line is an event when it is, or ends
+  with after a text prefix, a JSON object with a string `type` (a trailing CR dropped; a Docker
+  json-file `log` string unwrapped once); anything else is skipped and counted, never a
+  violation. Events without an envelope form the input's unnamed stream, judged only when it holds
+  a framework event (otherwise it is another program's JSON). A final line that is no event is
+  the truncation of the run written last. No stream at all, or runs past `--max-runs` left
+  unjudged, is exit 74: nothing unverified passes.
+- **Forwarding (`aoi errors --output jsonl`).** `origin` (§ 13.1) is the event's own `origin`
+  when it has one (it was forwarded before), else its run's `aoi:meta.tool`, else its `domain`
+  (§ 9.1: `domain` defaults to the tool), else `unknown`. Members the spec defines are copied
+  byte for byte; top-level members it does not define move into `properties.forwarded.fields`
+  (§ 8.1), never dropped; `properties.forwarded` also names the source, line and upstream run,
+  replacing an earlier hop's (provenance names the direct upstream only, § 13.1). The summary's
+  `warning_count`/`error_count` count every warning and error read, whatever the filters, plus
+  aoi's own; `count` is 0 (forwarded events are framework events).
 - **Envelope numbers.** `aoi.seq` and the summary counters must be integer literals (`3`, not
   `3.0` or `3e0`) that fit in 64 bits.
 ";

@@ -443,7 +443,12 @@ fn locate(line: &[u8], peeker: &mut Peeker, scratch: &mut Vec<u8>) -> Option<Fou
 fn locate_in(line: &[u8], peeker: &mut Peeker) -> Option<usize> {
     let mut from = 0;
     for _ in 0..MAX_TRIES {
-        let start = from + memchr::memchr(b'{', line.get(from..)?)?;
+        // A clean stream's line starts with its object: no search.
+        let start = if line.get(from) == Some(&b'{') {
+            from
+        } else {
+            from + memchr::memchr(b'{', line.get(from..)?)?
+        };
         let obj = line.get(start..)?;
         if peeker.peek(obj).is_ok() && peeker.top == Some(Kind::Object) {
             let typed = peeker
@@ -545,7 +550,7 @@ fn route(
             input.last = Some((key.to_vec(), i));
         }
     }
-    let tool = match idx.and_then(|i| input.streams.get_mut(i)) {
+    match idx.and_then(|i| input.streams.get_mut(i)) {
         Some(stream) => {
             stream
                 .judge
@@ -553,13 +558,9 @@ fn route(
             if stream.judge.last_class() == LineClass::Framework {
                 stream.framework = true;
             }
-            stream.judge.identity().tool.clone()
         }
-        None => {
-            input.untracked += 1;
-            None
-        }
-    };
+        None => input.untracked += 1,
+    }
     // § 2: an unterminated final line is discarded, never extracted.
     if !terminated {
         return Ok(());
@@ -567,6 +568,9 @@ fn route(
     let Some(kind) = event_kind(obj, &ctx.peeker, ctx.args.warnings) else {
         return Ok(());
     };
+    let tool = idx
+        .and_then(|i| input.streams.get(i))
+        .and_then(|st| st.judge.identity().tool.clone());
     let members = std::mem::take(&mut ctx.peeker.members);
     let ev = Ev {
         line: obj,

@@ -5,7 +5,7 @@ use std::process::{Command, Stdio};
 
 use crate::util::{
     AOI, Stream, assert_conforming_report, assert_quiet_on_early_close, check, code_of,
-    parse_jsonl, read_some, s, scratch, spawn_fed, write_file,
+    parse_jsonl, read_some, s, scratch, write_file,
 };
 
 fn inputs() -> Vec<(&'static str, Vec<u8>)> {
