@@ -103,7 +103,7 @@ git diff --quiet HEAD -- src Cargo.toml Cargo.lock 2>/dev/null || rev="$rev+dirt
 echo "- $("$AOI" --version) (tree $rev, binary sha256 $(sha256sum "$AOI" | cut -c1-12)), $(rustc --version 2>/dev/null || echo 'rustc ?')"
 echo "- peers: $(command -v jq >/dev/null && jq --version || echo 'jq not installed'), $(command -v jaq >/dev/null && jaq --version || echo 'jaq not installed'), $(grep --version | head -1)"
 echo "- runs: median of $RUNS, interleaved round-robin after one warm-up; clock: $CLOCK; peak RSS: ${TIME_BIN:-not measured (no GNU time)}"
-echo "- MB/s is 10^6 bytes/s; \"vs wc -l\" is time ÷ wc -l's time; \"speedup vs jq\" is jq's time ÷ aoi's; grep's count goes to a file (GNU grep stops at the first match when stdout is /dev/null)"
+echo "- MB/s is 10^6 bytes/s; \"vs wc -l\" is time ÷ wc -l's time; \"speedup vs jq\" is the time of the jq command doing the same job (check/summary: jq -e on the summary; strip: jq del; errors: jq select) ÷ aoi's; grep's count goes to a file (GNU grep stops at the first match when stdout is /dev/null)"
 echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"
 echo
 
@@ -155,37 +155,39 @@ bench_file() {
     a=$(printf %q "$AOI")
     jqprog=$(printf %q "$JQ_PROG")
 
-    # Parallel arrays: the label shown, the kind (floor, aoi, jq, peer) and the
-    # command template, in which {T} marks the programs whose peak RSS counts.
-    local -a names=() kinds=() tpls=()
+    # Parallel arrays: the label shown, the kind (floor, aoi, jq, peer), the
+    # command template, in which {T} marks the programs whose peak RSS counts,
+    # and for an aoi row the jq command that does the same job (its "vs jq").
+    local -a names=() kinds=() tpls=() jobs=()
     add() {
         names+=("$1")
         kinds+=("$2")
         tpls+=("$3")
+        jobs+=("${4-}")
     }
     add 'cat FILE > /dev/null' floor "{T}cat $f > /dev/null"
     add 'wc -l FILE' floor "{T}wc -l $f > /dev/null"
     add 'cat FILE | wc -l' floor "{T}cat $f | {T}wc -l > /dev/null"
-    add 'aoi check -q --no-relay FILE' aoi "{T}$a check -q --no-relay $f"
-    add 'aoi check -q FILE > /dev/null' aoi "{T}$a check -q $f > /dev/null"
-    add 'cat FILE | aoi check -q > /dev/null' aoi "{T}cat $f | {T}$a check -q > /dev/null"
-    add 'aoi check -q FILE | cat > /dev/null' aoi "{T}$a check -q $f | {T}cat > /dev/null"
-    add 'aoi check --output jsonl FILE > /dev/null 2>&1' aoi "{T}$a check --output jsonl $f > /dev/null 2>&1"
-    add 'aoi strip -q FILE > /dev/null' aoi "{T}$a strip -q --no-fail $f > /dev/null"
-    add 'aoi summary -q FILE' aoi "{T}$a summary -q $f"
-    add 'aoi errors -q FILE > /dev/null' aoi "{T}$a errors -q --no-fail --output raw $f > /dev/null"
-    add 'aoi errors -q --count FILE' aoi "{T}$a errors -q --no-fail --count $f > /dev/null"
+    add 'aoi check -q --no-relay FILE' aoi "{T}$a check -q --no-relay $f" check
+    add 'aoi check -q FILE > /dev/null' aoi "{T}$a check -q $f > /dev/null" check
+    add 'cat FILE | aoi check -q > /dev/null' aoi "{T}cat $f | {T}$a check -q > /dev/null" check
+    add 'aoi check -q FILE | cat > /dev/null' aoi "{T}$a check -q $f | {T}cat > /dev/null" check
+    add 'aoi check --output jsonl FILE > /dev/null 2>&1' aoi "{T}$a check --output jsonl $f > /dev/null 2>&1" check
+    add 'aoi strip -q FILE > /dev/null' aoi "{T}$a strip -q --no-fail $f > /dev/null" strip
+    add 'aoi summary -q FILE' aoi "{T}$a summary -q $f" check
+    add 'aoi errors -q FILE > /dev/null' aoi "{T}$a errors -q --no-fail --output raw $f > /dev/null" errors
+    add 'aoi errors -q --count FILE' aoi "{T}$a errors -q --no-fail --count $f > /dev/null" errors
     local skipped=()
     if command -v jq >/dev/null; then
-        add "jq -e '$JQ_PROG' FILE" jq "{T}jq -e $jqprog $f > /dev/null"
+        add "jq -e '$JQ_PROG' FILE" jq "{T}jq -e $jqprog $f > /dev/null" check
     else
         skipped+=(jq)
     fi
     if command -v jq >/dev/null; then
         # What a user writes instead of `aoi strip` (compare with that row).
-        add "jq -c '$JQ_STRIP' FILE" peer "{T}jq -c $(printf %q "$JQ_STRIP") $f > /dev/null"
+        add "jq -c '$JQ_STRIP' FILE" jq "{T}jq -c $(printf %q "$JQ_STRIP") $f > /dev/null" strip
         # ... and instead of `aoi errors`.
-        add "jq -c '$JQ_ERRORS' FILE" peer "{T}jq -c $(printf %q "$JQ_ERRORS") $f > /dev/null"
+        add "jq -c '$JQ_ERRORS' FILE" jq "{T}jq -c $(printf %q "$JQ_ERRORS") $f > /dev/null" errors
     fi
     if command -v jaq >/dev/null; then
         add "jaq -e '$JQ_PROG' FILE" peer "{T}jaq -e $jqprog $f > /dev/null"
@@ -223,20 +225,22 @@ bench_file() {
     for ((i = 0; i < n; i++)); do
         med[i]=$(tr ' ' '\n' <<<"${times[i]}" | grep . | median)
     done
-    local wc_t=${med[1]} jq_t=
+    local wc_t=${med[1]}
+    # jq's time for each job (check, strip, errors).
+    local -A jq_of=()
     for ((i = 0; i < n; i++)); do
-        [[ ${kinds[i]} == jq ]] && jq_t=${med[i]}
+        [[ ${kinds[i]} == jq ]] && jq_of[${jobs[i]}]=${med[i]}
     done
 
     echo "## $label: $(awk -v b="$bytes" 'BEGIN { printf "%.1f MB", b / 1e6 }') ($bytes bytes, $lines lines)"
     echo
-    echo "| command | median s | MB/s | peak RSS MiB | vs wc -l | speedup vs jq |"
+    echo "| command | median s | MB/s | peak RSS MiB | vs wc -l | speedup vs jq on the same job |"
     echo "|---|---:|---:|---:|---:|---:|"
     for ((i = 0; i < n; i++)); do
         local name=${names[i]//|/\\|}
         [[ ${rcs[i]} == 0 ]] || name="$name (exit ${rcs[i]}!)"
         awk -v name="$name" -v t="${med[i]}" -v b="$bytes" -v rss="${rss[i]}" \
-            -v wc="$wc_t" -v jq="$jq_t" -v kind="${kinds[i]}" 'BEGIN {
+            -v wc="$wc_t" -v jq="${jq_of[${jobs[i]:-none}]-}" -v kind="${kinds[i]}" 'BEGIN {
             mbs = t > 0 ? sprintf("%.0f", b / 1e6 / t) : "inf"
             r = rss == "" ? "n/a" : sprintf("%.1f", rss / 1024)
             vw = t > 0 && wc > 0 ? sprintf("%.2fx", t / wc) : "-"
