@@ -17,6 +17,7 @@
 pub mod cli;
 pub mod cmd;
 pub mod emit;
+pub mod jq;
 pub mod judge;
 pub mod lines;
 pub mod peek;

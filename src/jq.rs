@@ -1,0 +1,453 @@
+//! The jq language, embedded: jaq (jaq-core, jaq-std, jaq-json) compiled
+//! once per run, its values written back as strict JSON.
+//!
+//! - [`compile`] loads a filter with the full standard library (jaq-core's,
+//!   jaq-std's with formats, regex, time, math and `env`, jaq-json's, and
+//!   `input`/`inputs`), the global variables given (`--arg`, `--argjson`)
+//!   and `$ENV`, and turns errors into one readable message that points at
+//!   the position.
+//! - [`write_json`] writes a value as strict RFC 8259 JSON, iteratively:
+//!   jaq may hold `NaN`, infinities, byte strings and non-string keys, none
+//!   of which may leave aoi (see the function for what becomes of each).
+//! - [`install_logger`] routes jaq's `debug`, `stderr` and `halt_error`
+//!   (which jaq sends through the `log` crate) to stderr, as jq prints them.
+
+use std::io::Write;
+
+use jaq_core::load::{Arena, File, Loader};
+use jaq_core::{Compiler, DataT, Lut, data};
+use jaq_json::Val;
+use jaq_std::input::{HasInputs, Inputs};
+
+/// The data kind filters run with: the look-up table and the inputs that
+/// `input`/`inputs` read.
+pub struct Kind;
+
+/// What a running filter can reach besides its input value.
+pub struct Data<'a> {
+    pub lut: &'a Lut<Kind>,
+    pub inputs: Inputs<'a, Val>,
+}
+
+impl DataT for Kind {
+    type V<'a> = Val;
+    type Data<'a> = &'a Data<'a>;
+}
+
+impl<'a> data::HasLut<'a, Kind> for &'a Data<'a> {
+    fn lut(&self) -> &'a Lut<Kind> {
+        self.lut
+    }
+}
+
+impl<'a> HasInputs<'a, Val> for &'a Data<'a> {
+    fn inputs(&self) -> Inputs<'a, Val> {
+        self.inputs
+    }
+}
+
+/// A compiled filter.
+pub type Filter = jaq_core::Filter<Kind>;
+
+/// Compiles `code` with the standard library and the global variables
+/// `vars` (names without `$`; `$ENV` is always there, first). The error is
+/// one message naming the position (line:column) and what was expected.
+pub fn compile(code: &str, vars: &[String]) -> Result<Filter, String> {
+    let defs = jaq_core::defs()
+        .chain(jaq_std::defs())
+        .chain(jaq_json::defs());
+    let funs = jaq_core::funs::<Kind>()
+        .chain(jaq_std::funs::<Kind>())
+        .chain(jaq_json::funs::<Kind>())
+        .chain(
+            jaq_std::input::funs::<Kind>()
+                .into_vec()
+                .into_iter()
+                .map(jaq_core::native::run::<Kind>),
+        );
+    let names: Vec<String> = std::iter::once("$ENV".to_string())
+        .chain(vars.iter().map(|v| format!("${v}")))
+        .collect();
+    let arena = Arena::default();
+    let loader = Loader::new(defs);
+    let modules = loader
+        .load(&arena, File { path: (), code })
+        .map_err(|errs| load_message(code, errs))?;
+    Compiler::default()
+        .with_funs(funs)
+        .with_global_vars(names.iter().map(String::as_str))
+        .compile(modules)
+        .map_err(|errs| {
+            let mut parts = Vec::new();
+            for (_file, es) in errs {
+                for (name, undefined) in es {
+                    let what = match (name, undefined) {
+                        ("reduce" | "foreach", jaq_core::compile::Undefined::Filter(n)) => {
+                            format!("wrong number of arguments to {name} ({n})")
+                        }
+                        (_, u) => format!("undefined {} `{name}`", u.as_str()),
+                    };
+                    parts.push(at(code, name, &what));
+                }
+            }
+            parts.join("; ")
+        })
+}
+
+/// The value of `$ENV`: the environment as an object of strings.
+pub fn env_object() -> Val {
+    let map: jaq_json::Map = std::env::vars_os()
+        .map(|(k, v)| {
+            (
+                Val::utf8_str(k.to_string_lossy().into_owned().into_bytes()),
+                Val::utf8_str(v.to_string_lossy().into_owned().into_bytes()),
+            )
+        })
+        .collect();
+    Val::obj(map)
+}
+
+fn load_message(code: &str, errs: jaq_core::load::Errors<&str, ()>) -> String {
+    use jaq_core::load::{Error, lex};
+    let mut parts = Vec::new();
+    for (_file, e) in errs {
+        match e {
+            Error::Io(es) => {
+                for (path, msg) in es {
+                    parts.push(format!("cannot load module {path}: {msg}"));
+                }
+            }
+            Error::Lex(es) => {
+                for (expect, found) in es {
+                    let what = match expect {
+                        lex::Expect::Delim(open) => {
+                            let close = match open {
+                                "(" => ")",
+                                "[" => "]",
+                                "{" => "}",
+                                _ => "\"",
+                            };
+                            format!("unclosed `{open}`: expected `{close}`")
+                        }
+                        lex::Expect::Digit => "expected a digit".to_string(),
+                        lex::Expect::Ident => "expected an identifier".to_string(),
+                        lex::Expect::Escape => "expected a string escape sequence".to_string(),
+                        lex::Expect::Unicode => {
+                            "expected 4 hexadecimal digits after \\u".to_string()
+                        }
+                        _ => match found.chars().next() {
+                            Some(c) => format!("unexpected `{c}`"),
+                            None => "unexpected end of the filter".to_string(),
+                        },
+                    };
+                    parts.push(at(code, found, &what));
+                }
+            }
+            Error::Parse(es) => {
+                for (expect, found) in es {
+                    let got = if found.is_empty() {
+                        "the end of the filter".to_string()
+                    } else {
+                        let tok: String = found.chars().take(20).collect();
+                        format!("`{tok}`")
+                    };
+                    let what = format!("expected {}, found {got}", expect.as_str());
+                    parts.push(at(code, found, &what));
+                }
+            }
+        }
+    }
+    parts.join("; ")
+}
+
+/// `what` at the position of `part` (a slice of `code`), with the line of
+/// the filter and a caret under the position.
+fn at(code: &str, part: &str, what: &str) -> String {
+    let start = (part.as_ptr() as usize)
+        .checked_sub(code.as_ptr() as usize)
+        .filter(|s| *s <= code.len())
+        .unwrap_or(code.len());
+    let before = code.get(..start).unwrap_or(code);
+    let line_no = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let col = before.get(line_start..).map_or(0, |s| s.chars().count()) + 1;
+    let line = code
+        .get(line_start..)
+        .and_then(|s| s.lines().next())
+        .unwrap_or("");
+    let line: String = line
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    format!(
+        "{line_no}:{col}: {what}\n    {line}\n    {}^",
+        " ".repeat(col - 1)
+    )
+}
+
+/// The deepest nesting handed to jaq, whose parser and values recurse (jq
+/// 1.7 stops at the same depth). aoi's own validator has no limit.
+pub const MAX_DEPTH: usize = 10_000;
+
+/// Whether the JSON text `s` (already validated) nests deeper than
+/// [`MAX_DEPTH`]. Only a line of more than twice that many bytes can.
+pub fn too_deep(s: &[u8]) -> bool {
+    if s.len() <= 2 * MAX_DEPTH {
+        return false;
+    }
+    let (mut depth, mut in_str, mut esc) = (0usize, false, false);
+    for &c in s {
+        if in_str {
+            if esc {
+                esc = false;
+            } else if c == b'\\' {
+                esc = true;
+            } else if c == b'"' {
+                in_str = false;
+            }
+            continue;
+        }
+        match c {
+            b'"' => in_str = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Why a value cannot be written as JSON.
+#[derive(Debug, PartialEq)]
+pub struct NotJson(pub String);
+
+/// Appends `v` as compact, strict JSON (the spelling `jq -c` uses where
+/// jaq and jq agree). What jaq can hold and JSON cannot:
+///
+/// - `NaN` becomes `null`, ±infinity ±1.7976931348623157e+308 (jq's choices);
+/// - a byte string is written as a string of its bytes read as UTF-8
+///   (invalid sequences replaced by U+FFFD), as is a text string holding
+///   invalid UTF-8;
+/// - an object key that is not a string is an error (jq's too: "object
+///   keys must be strings").
+///
+/// Iterative, so a deeply nested value cannot overflow the stack.
+pub fn write_json(out: &mut Vec<u8>, v: &Val) -> Result<(), NotJson> {
+    enum Frame<'a> {
+        Arr(std::slice::Iter<'a, Val>, bool),
+        Obj(<&'a jaq_json::Map as IntoIterator>::IntoIter, bool),
+    }
+    let mut stack: Vec<Frame<'_>> = Vec::new();
+    let mut next: Option<&Val> = Some(v);
+    loop {
+        if let Some(v) = next.take() {
+            match v {
+                Val::Arr(a) => {
+                    out.push(b'[');
+                    stack.push(Frame::Arr(a.iter(), true));
+                }
+                Val::Obj(o) => {
+                    out.push(b'{');
+                    stack.push(Frame::Obj(o.iter(), true));
+                }
+                scalar => write_scalar(out, scalar),
+            }
+        }
+        let Some(top) = stack.last_mut() else {
+            return Ok(());
+        };
+        match top {
+            Frame::Arr(it, first) => match it.next() {
+                Some(x) => {
+                    if !*first {
+                        out.push(b',');
+                    }
+                    *first = false;
+                    next = Some(x);
+                }
+                None => {
+                    out.push(b']');
+                    stack.pop();
+                }
+            },
+            Frame::Obj(it, first) => match it.next() {
+                Some((k, x)) => {
+                    if !*first {
+                        out.push(b',');
+                    }
+                    *first = false;
+                    match k {
+                        Val::TStr(s) | Val::BStr(s) => write_str(out, s.as_ref()),
+                        other => {
+                            return Err(NotJson(format!(
+                                "object keys must be strings, not {other}"
+                            )));
+                        }
+                    }
+                    out.push(b':');
+                    next = Some(x);
+                }
+                None => {
+                    out.push(b'}');
+                    stack.pop();
+                }
+            },
+        }
+    }
+}
+
+fn write_scalar(out: &mut Vec<u8>, v: &Val) {
+    match v {
+        Val::Null => out.extend_from_slice(b"null"),
+        Val::Bool(true) => out.extend_from_slice(b"true"),
+        Val::Bool(false) => out.extend_from_slice(b"false"),
+        Val::Num(n) => write_num(out, n),
+        Val::TStr(s) | Val::BStr(s) => write_str(out, s.as_ref()),
+        // Containers are handled by the caller.
+        Val::Arr(_) | Val::Obj(_) => out.extend_from_slice(b"null"),
+    }
+}
+
+fn write_num(out: &mut Vec<u8>, n: &jaq_json::Num) {
+    use jaq_json::Num;
+    match n {
+        Num::Float(x) if x.is_nan() => out.extend_from_slice(b"null"),
+        Num::Float(x) if x.is_infinite() => {
+            if *x < 0.0 {
+                out.push(b'-');
+            }
+            out.extend_from_slice(b"1.7976931348623157e+308");
+        }
+        // Integers, finite floats (ryu's shortest form) and decimals kept
+        // as they were read (validated JSON) are JSON as displayed.
+        _ => {
+            let _ = write!(out, "{n}");
+        }
+    }
+}
+
+/// A JSON string: `"`, `\` and control characters escaped as jq escapes
+/// them, other characters as UTF-8, invalid UTF-8 replaced.
+pub fn write_str(out: &mut Vec<u8>, s: &[u8]) {
+    out.push(b'"');
+    for chunk in s.utf8_chunks() {
+        let valid = chunk.valid().as_bytes();
+        let mut from = 0;
+        for (i, &c) in valid.iter().enumerate() {
+            let esc: &[u8] = match c {
+                b'"' => b"\\\"",
+                b'\\' => b"\\\\",
+                b'\n' => b"\\n",
+                b'\t' => b"\\t",
+                b'\r' => b"\\r",
+                0x08 => b"\\b",
+                0x0c => b"\\f",
+                0x00..=0x1f | 0x7f => b"",
+                _ => continue,
+            };
+            out.extend_from_slice(valid.get(from..i).unwrap_or_default());
+            if esc.is_empty() {
+                let _ = write!(out, "\\u{c:04x}");
+            } else {
+                out.extend_from_slice(esc);
+            }
+            from = i + 1;
+        }
+        out.extend_from_slice(valid.get(from..).unwrap_or_default());
+        if !chunk.invalid().is_empty() {
+            out.extend_from_slice("\u{FFFD}".as_bytes());
+        }
+    }
+    out.push(b'"');
+}
+
+/// Routes jaq's `log` records to stderr: `debug` as `["DEBUG:",value]`
+/// (jq's form), `stderr` and `halt_error` messages raw.
+pub fn install_logger() {
+    struct Stderr;
+    impl log::Log for Stderr {
+        fn enabled(&self, _: &log::Metadata<'_>) -> bool {
+            true
+        }
+        fn log(&self, record: &log::Record<'_>) {
+            let mut e = std::io::stderr().lock();
+            let _ = match record.level() {
+                log::Level::Debug => writeln!(e, "[\"DEBUG:\",{}]", record.args()),
+                _ => write!(e, "{}", record.args()),
+            };
+        }
+        fn flush(&self) {}
+    }
+    static LOGGER: Stderr = Stderr;
+    if log::set_logger(&LOGGER).is_ok() {
+        log::set_max_level(log::LevelFilter::Debug);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn json(v: &Val) -> String {
+        let mut out = Vec::new();
+        write_json(&mut out, v).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    fn eval(code: &str, input: &str) -> Vec<String> {
+        let f = compile(code, &[]).ok().expect("compiles");
+        let inputs = jaq_std::input::RcIter::new(Box::new(std::iter::empty())
+            as Box<dyn Iterator<Item = Result<Val, String>>>);
+        let data = Data {
+            lut: &f.lut,
+            inputs: &inputs,
+        };
+        let ctx = jaq_core::Ctx::<Kind>::new(&data, jaq_core::Vars::new([env_object()]));
+        let v = jaq_json::read::parse_single(input.as_bytes()).unwrap();
+        f.id
+            .run((ctx, v))
+            .map(|r| json(&jaq_core::unwrap_valr(r).unwrap()))
+            .collect()
+    }
+
+    #[test]
+    fn writes_strict_json() {
+        assert_eq!(eval("[nan, infinite, -infinite]", "null"), ["[null,1.7976931348623157e+308,-1.7976931348623157e+308]"]);
+        assert_eq!(eval(r#""a\u0000\u007f\"\\é""#, "null"), [r#""a\u0000\u007f\"\\é""#]);
+        assert_eq!(eval("{a: [1, {b: null}]}", "null"), [r#"{"a":[1,{"b":null}]}"#]);
+        assert_eq!(eval(".", "1.50e2"), ["1.50e2"], "decimals as read");
+        let deep = (0..100_000).fold(Val::Null, |v, _| Val::Arr(jaq_json::Rc::new(vec![v])));
+        assert_eq!(json(&deep).len(), 200_004);
+        // jaq's values drop recursively: leak this one rather than overflow.
+        std::mem::forget(deep);
+    }
+
+    #[test]
+    fn depth_guard() {
+        let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert!(!too_deep(ok.as_bytes()));
+        let deep = format!("[{ok}]");
+        assert!(too_deep(deep.as_bytes()));
+        let in_string = format!("[\"{}\"]", "[".repeat(3 * MAX_DEPTH));
+        assert!(!too_deep(in_string.as_bytes()));
+    }
+
+    #[test]
+    fn compile_errors_point_at_the_position() {
+        let e = compile(".a | )", &[]).err().expect("an error");
+        assert!(e.starts_with("1:6: unexpected `)`"), "{e}");
+        assert!(e.ends_with("    .a | )\n         ^"), "{e}");
+        let e = compile("foo(1)", &[]).err().expect("an error");
+        assert!(e.contains("undefined filter `foo`"), "{e}");
+        let e = compile("$x", &[]).err().expect("an error");
+        assert!(e.contains("undefined variable"), "{e}");
+        assert!(compile("$x", &["x".into()]).is_ok());
+        let e = compile("[1, 2", &[]).err().expect("an error");
+        assert!(e.contains("unclosed `[`"), "{e}");
+    }
+}
