@@ -29,6 +29,7 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('strip', 'strip', [CompletionResultType]::ParameterValue, 'The data plane without the framework (or, with --control, the control plane alone)')
             [CompletionResult]::new('summary', 'summary', [CompletionResultType]::ParameterValue, 'The outcome of a run: one line, a JSON object, or one field raw; exits with it')
             [CompletionResult]::new('errors', 'errors', [CompletionResultType]::ParameterValue, 'Errors and warnings out of AOI streams and real logs')
+            [CompletionResult]::new('filter', 'filter', [CompletionResultType]::ParameterValue, 'Run a jq filter over the domain events; the framework stays right around it')
             [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'List the rule catalog: ids, severity, spec section, what each requires')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -107,6 +108,27 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'aoi;filter' {
+            [CompletionResult]::new('--arg', '--arg', [CompletionResultType]::ParameterName, 'Bind $NAME to the string VALUE')
+            [CompletionResult]::new('--argjson', '--argjson', [CompletionResultType]::ParameterName, 'Bind $NAME to the JSON value TEXT')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long')
+            [CompletionResult]::new('--framework', '--framework', [CompletionResultType]::ParameterName, 'Run the filter on framework (aoi:*) events too; their results are domain events')
+            [CompletionResult]::new('--continue-on-error', '--continue-on-error', [CompletionResultType]::ParameterName, 'Filter errors and upstream aoi:error events do not make the run fail (§ 13)')
+            [CompletionResult]::new('--raw', '--raw', [CompletionResultType]::ParameterName, 'Plain jq over any JSON Lines input: no framing, output as `jq -c` prints it')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'With --raw: print strings without quotes')
+            [CompletionResult]::new('--raw-output', '--raw-output', [CompletionResultType]::ParameterName, 'With --raw: print strings without quotes')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'With --raw: run the filter once on null (read the input with `input`/`inputs`)')
+            [CompletionResult]::new('--null-input', '--null-input', [CompletionResultType]::ParameterName, 'With --raw: run the filter once on null (read the input with `input`/`inputs`)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr but the filter''s own messages (debug, stderr)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but the filter''s own messages (debug, stderr)')
+            [CompletionResult]::new('--unbounded', '--unbounded', [CompletionResultType]::ParameterName, 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end')
+            [CompletionResult]::new('--fail-on-partial', '--fail-on-partial', [CompletionResultType]::ParameterName, 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'aoi;rules' {
             [CompletionResult]::new('--markdown', '--markdown', [CompletionResultType]::ParameterName, 'Print the catalog as Markdown (the text of docs/rules.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -120,6 +142,7 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('strip', 'strip', [CompletionResultType]::ParameterValue, 'The data plane without the framework (or, with --control, the control plane alone)')
             [CompletionResult]::new('summary', 'summary', [CompletionResultType]::ParameterValue, 'The outcome of a run: one line, a JSON object, or one field raw; exits with it')
             [CompletionResult]::new('errors', 'errors', [CompletionResultType]::ParameterValue, 'Errors and warnings out of AOI streams and real logs')
+            [CompletionResult]::new('filter', 'filter', [CompletionResultType]::ParameterValue, 'Run a jq filter over the domain events; the framework stays right around it')
             [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'List the rule catalog: ids, severity, spec section, what each requires')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -134,6 +157,9 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             break
         }
         'aoi;help;errors' {
+            break
+        }
+        'aoi;help;filter' {
             break
         }
         'aoi;help;rules' {

@@ -22,6 +22,9 @@ _aoi() {
             aoi,errors)
                 cmd="aoi__subcmd__errors"
                 ;;
+            aoi,filter)
+                cmd="aoi__subcmd__filter"
+                ;;
             aoi,help)
                 cmd="aoi__subcmd__help"
                 ;;
@@ -39,6 +42,9 @@ _aoi() {
                 ;;
             aoi__subcmd__help,errors)
                 cmd="aoi__subcmd__help__subcmd__errors"
+                ;;
+            aoi__subcmd__help,filter)
+                cmd="aoi__subcmd__help__subcmd__filter"
                 ;;
             aoi__subcmd__help,help)
                 cmd="aoi__subcmd__help__subcmd__help"
@@ -59,7 +65,7 @@ _aoi() {
 
     case "${cmd}" in
         aoi)
-            opts="-h -V --help --version check strip summary errors rules help"
+            opts="-h -V --help --version check strip summary errors filter rules help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -152,8 +158,34 @@ _aoi() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aoi__subcmd__filter)
+            opts="-r -n -q -h -V --framework --continue-on-error --raw --raw-output --null-input --arg --argjson --quiet --unbounded --fail-on-partial --max-line-bytes --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --arg)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --argjson)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aoi__subcmd__help)
-            opts="check strip summary errors rules help"
+            opts="check strip summary errors filter rules help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -181,6 +213,20 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__help__subcmd__errors)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aoi__subcmd__help__subcmd__filter)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

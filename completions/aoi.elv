@@ -26,6 +26,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand strip 'The data plane without the framework (or, with --control, the control plane alone)'
             cand summary 'The outcome of a run: one line, a JSON object, or one field raw; exits with it'
             cand errors 'Errors and warnings out of AOI streams and real logs'
+            cand filter 'Run a jq filter over the domain events; the framework stays right around it'
             cand rules 'List the rule catalog: ids, severity, spec section, what each requires'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -99,6 +100,26 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'aoi;filter'= {
+            cand --arg 'Bind $NAME to the string VALUE'
+            cand --argjson 'Bind $NAME to the JSON value TEXT'
+            cand --max-line-bytes 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long'
+            cand --framework 'Run the filter on framework (aoi:*) events too; their results are domain events'
+            cand --continue-on-error 'Filter errors and upstream aoi:error events do not make the run fail (§ 13)'
+            cand --raw 'Plain jq over any JSON Lines input: no framing, output as `jq -c` prints it'
+            cand -r 'With --raw: print strings without quotes'
+            cand --raw-output 'With --raw: print strings without quotes'
+            cand -n 'With --raw: run the filter once on null (read the input with `input`/`inputs`)'
+            cand --null-input 'With --raw: run the filter once on null (read the input with `input`/`inputs`)'
+            cand -q 'Print nothing on stderr but the filter''s own messages (debug, stderr)'
+            cand --quiet 'Print nothing on stderr but the filter''s own messages (debug, stderr)'
+            cand --unbounded 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'
+            cand --fail-on-partial 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'aoi;rules'= {
             cand --markdown 'Print the catalog as Markdown (the text of docs/rules.md)'
             cand -h 'Print help'
@@ -111,6 +132,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand strip 'The data plane without the framework (or, with --control, the control plane alone)'
             cand summary 'The outcome of a run: one line, a JSON object, or one field raw; exits with it'
             cand errors 'Errors and warnings out of AOI streams and real logs'
+            cand filter 'Run a jq filter over the domain events; the framework stays right around it'
             cand rules 'List the rule catalog: ids, severity, spec section, what each requires'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -121,6 +143,8 @@ set edit:completion:arg-completer[aoi] = {|@words|
         &'aoi;help;summary'= {
         }
         &'aoi;help;errors'= {
+        }
+        &'aoi;help;filter'= {
         }
         &'aoi;help;rules'= {
         }

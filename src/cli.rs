@@ -118,6 +118,29 @@ aoi errors --output jsonl run.jsonl | aoi check -q"
     )]
     #[command(after_long_help = EXIT_TABLE)]
     Errors(ErrorsArgs),
+    /// Run a jq filter over the domain events; the framework stays right around it.
+    #[command(
+        long_about = "Apply a jq FILTER (the jaq dialect: jaq-core, jaq-std, jaq-json) to each \
+domain event, the event as it came, envelope included (`select(.aoi.seq > 10)` works), and emit \
+each result as a domain event of aoi's own conforming stream (§ 13, § 13.1): an object with a \
+string type is emitted as it is, with aoi's envelope in place of its `aoi` member; any other \
+result is wrapped as {\"type\":\"value\",\"value\":R}. aoi:meta first, upstream aoi:error and \
+aoi:warning forwarded with `origin`, upstream aoi:meta/aoi:summary never forwarded, and an \
+aoi:summary with input_count, count, warning_count, error_count, upstream and, when the upstream \
+failed, caused_by. A runtime error on one event is an item-level aoi:error (scope item, \
+line_number, item_index) and the run goes on, ending ok:false unless --continue-on-error; so do \
+upstream aoi:error events. A filter that does not compile is exit 64 with the position. \
+`--raw` is plain jq over any JSON Lines input: no framing, output as `jq -c` prints it \
+(`-r` for raw strings, `-n` for null input, `input`/`inputs`).",
+        after_help = "Examples:\n  \
+tool --output jsonl | aoi filter 'select(.rank <= 3)'\n  \
+tool --output jsonl | aoi filter '{type: \"title\", text: .title}'\n  \
+aoi filter --framework 'select(.type == \"aoi:error\") | .code' run.jsonl\n  \
+aoi filter --raw -r '.title' data.jsonl\n  \
+aoi filter --arg min 3 'select(.rank >= ($min | tonumber))' run.jsonl"
+    )]
+    #[command(after_long_help = EXIT_TABLE)]
+    Filter(FilterArgs),
     /// List the rule catalog: ids, severity, spec section, what each requires.
     #[command(after_help = "Examples:\n  aoi rules\n  aoi rules --markdown > docs/rules.md")]
     Rules(RulesArgs),
@@ -310,6 +333,42 @@ pub struct ErrorsArgs {
     /// searched for errors, but those runs are not judged (exit 74).
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub max_runs: usize,
+    #[command(flatten)]
+    pub judge: JudgeArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct FilterArgs {
+    /// The jq filter (jaq dialect; see docs/filter.md for how it differs from jq).
+    #[arg(value_name = "FILTER")]
+    pub filter: String,
+    /// Input files; `-` or none reads stdin.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Run the filter on framework (aoi:*) events too; their results are domain events.
+    #[arg(long, conflicts_with = "raw")]
+    pub framework: bool,
+    /// Filter errors and upstream aoi:error events do not make the run fail (§ 13).
+    #[arg(long, conflicts_with = "raw")]
+    pub continue_on_error: bool,
+    /// Plain jq over any JSON Lines input: no framing, output as `jq -c` prints it.
+    #[arg(long)]
+    pub raw: bool,
+    /// With --raw: print strings without quotes.
+    #[arg(short = 'r', long = "raw-output", requires = "raw")]
+    pub raw_output: bool,
+    /// With --raw: run the filter once on null (read the input with `input`/`inputs`).
+    #[arg(short = 'n', long, requires = "raw")]
+    pub null_input: bool,
+    /// Bind $NAME to the string VALUE.
+    #[arg(long, num_args = 2, value_names = ["NAME", "VALUE"], action = clap::ArgAction::Append)]
+    pub arg: Vec<String>,
+    /// Bind $NAME to the JSON value TEXT.
+    #[arg(long, num_args = 2, value_names = ["NAME", "TEXT"], action = clap::ArgAction::Append)]
+    pub argjson: Vec<String>,
+    /// Print nothing on stderr but the filter's own messages (debug, stderr).
+    #[arg(short, long)]
+    pub quiet: bool,
     #[command(flatten)]
     pub judge: JudgeArgs,
 }

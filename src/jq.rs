@@ -400,26 +400,37 @@ mod tests {
     }
 
     fn eval(code: &str, input: &str) -> Vec<String> {
-        let f = compile(code, &[]).ok().expect("compiles");
-        let inputs = jaq_std::input::RcIter::new(Box::new(std::iter::empty())
-            as Box<dyn Iterator<Item = Result<Val, String>>>);
+        let Ok(f) = compile(code, &[]) else {
+            panic!("{code} does not compile");
+        };
+        let inputs = jaq_std::input::RcIter::new(
+            Box::new(std::iter::empty()) as Box<dyn Iterator<Item = Result<Val, String>>>
+        );
         let data = Data {
             lut: &f.lut,
             inputs: &inputs,
         };
         let ctx = jaq_core::Ctx::<Kind>::new(&data, jaq_core::Vars::new([env_object()]));
         let v = jaq_json::read::parse_single(input.as_bytes()).unwrap();
-        f.id
-            .run((ctx, v))
+        f.id.run((ctx, v))
             .map(|r| json(&jaq_core::unwrap_valr(r).unwrap()))
             .collect()
     }
 
     #[test]
     fn writes_strict_json() {
-        assert_eq!(eval("[nan, infinite, -infinite]", "null"), ["[null,1.7976931348623157e+308,-1.7976931348623157e+308]"]);
-        assert_eq!(eval(r#""a\u0000\u007f\"\\é""#, "null"), [r#""a\u0000\u007f\"\\é""#]);
-        assert_eq!(eval("{a: [1, {b: null}]}", "null"), [r#"{"a":[1,{"b":null}]}"#]);
+        assert_eq!(
+            eval("[nan, infinite, -infinite]", "null"),
+            ["[null,1.7976931348623157e+308,-1.7976931348623157e+308]"]
+        );
+        assert_eq!(
+            eval(r#""a\u0000\u007f\"\\é""#, "null"),
+            [r#""a\u0000\u007f\"\\é""#]
+        );
+        assert_eq!(
+            eval("{a: [1, {b: null}]}", "null"),
+            [r#"{"a":[1,{"b":null}]}"#]
+        );
         assert_eq!(eval(".", "1.50e2"), ["1.50e2"], "decimals as read");
         let deep = (0..100_000).fold(Val::Null, |v, _| Val::Arr(jaq_json::Rc::new(vec![v])));
         assert_eq!(json(&deep).len(), 200_004);

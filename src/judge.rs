@@ -425,6 +425,21 @@ impl Judge {
         (&self.peeker.members, self.peeker.aoi_member)
     }
 
+    /// Lines judged so far (the number of the last one).
+    pub fn line_no(&self) -> u64 {
+        self.line_no
+    }
+
+    /// The peek of the last line (its members, `type` and `aoi` indices).
+    pub fn last_peek(&self) -> &Peeker {
+        &self.peeker
+    }
+
+    /// Whether the stream's `aoi:summary` has been seen.
+    pub fn summary_seen(&self) -> bool {
+        self.summary.is_some()
+    }
+
     /// The identity the stream's `aoi:meta` declared, so far.
     pub fn identity(&self) -> &Identity {
         &self.identity
@@ -579,10 +594,16 @@ impl Judge {
     /// Judges an over-long line that was relayed in pieces; `total` is its
     /// length and `terminated` whether it ended in `\n`.
     pub fn long_line(&mut self, total: u64, terminated: bool) {
+        self.long_line_at(total, terminated, self.line_no + 1);
+    }
+
+    /// [`Judge::long_line`] for a line at `source_line` of a demultiplexed
+    /// input (see [`Judge::line_at`]).
+    pub fn long_line_at(&mut self, total: u64, terminated: bool, source_line: u64) {
         self.last_class = LineClass::Invalid;
         let limit = self.opts.max_line_bytes;
         self.line_no += 1;
-        self.pos = self.line_no;
+        self.pos = source_line;
         self.bytes += total;
         self.cur_seq = None;
         if self.summary.is_some() {

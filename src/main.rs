@@ -28,6 +28,7 @@ fn main() -> ExitCode {
     let result = std::panic::catch_unwind(|| match &cli.command {
         Command::Check(a) => cmd::check::run(a),
         Command::Errors(a) => cmd::errors::run(a),
+        Command::Filter(a) => cmd::filter::run(a),
         Command::Rules(a) => cmd::rules::run(a),
         Command::Strip(a) => cmd::strip::run(a),
         Command::Summary(a) => cmd::summary::run(a),

@@ -21,7 +21,7 @@ use crate::spec::exit;
 /// Where the relay and the report go, and what a failed write means.
 pub(crate) struct Sinks {
     relay: Option<File>,
-    report_stdout: Option<io::StdoutLock<'static>>,
+    report_stdout: Option<Box<dyn Write>>,
     report_file: Option<io::BufWriter<File>>,
     report_path: String,
 }
@@ -47,7 +47,7 @@ impl Sinks {
     pub(crate) fn report_to_stdout() -> Self {
         Sinks {
             relay: None,
-            report_stdout: Some(io::stdout().lock()),
+            report_stdout: Some(stdout_writer()),
             report_file: None,
             report_path: String::new(),
         }
@@ -95,10 +95,34 @@ impl Sinks {
     }
 }
 
-/// Replaces control characters so upstream text cannot drive the terminal.
+/// stdout for machine output: line-buffered on a terminal (each event
+/// shows as it is made), block-buffered otherwise.
+pub(crate) fn stdout_writer() -> Box<dyn Write> {
+    let out = io::stdout();
+    if out.is_terminal() {
+        return Box::new(io::LineWriter::new(out.lock()));
+    }
+    match out.as_fd_file() {
+        Ok(f) => Box::new(io::BufWriter::with_capacity(64 * 1024, f)),
+        Err(_) => Box::new(out.lock()),
+    }
+}
+
+/// Replaces control characters, bidirectional overrides and line
+/// separators so upstream text can neither drive the terminal nor reorder
+/// or split what is shown.
 pub fn sanitize(s: &str) -> String {
     s.chars()
-        .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
+        .map(|c| {
+            let unsafe_char = c.is_control()
+                || matches!(
+                    c,
+                    '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{2028}' | '\u{2029}'
+                )
+                || ('\u{202A}'..='\u{202E}').contains(&c)
+                || ('\u{2066}'..='\u{2069}').contains(&c);
+            if unsafe_char { '\u{FFFD}' } else { c }
+        })
         .collect()
 }
 
@@ -454,7 +478,7 @@ pub fn run(args: &CheckArgs) -> i32 {
     };
     let mut sinks = Sinks {
         relay: relay_file,
-        report_stdout: report_stdout.then(|| io::stdout().lock()),
+        report_stdout: report_stdout.then(stdout_writer),
         report_file,
         report_path: args
             .report
@@ -656,10 +680,54 @@ pub(crate) fn finish_report(
     em: &mut Emitter,
     verdicts: &[Verdict],
     code: i32,
-    mut own_errors: u64,
+    own_errors: u64,
     count: u64,
     properties: Value,
 ) -> Result<(), Stop> {
+    let closing = Closing {
+        code,
+        own_errors,
+        count,
+        properties,
+        cause: None,
+        extra: (0, 0, 0),
+    };
+    close_report(sinks, em, verdicts, closing)
+}
+
+/// How a producer closes its stream.
+pub(crate) struct Closing {
+    /// The exit status; the summary is `ok:true` only for 0.
+    pub code: i32,
+    /// `aoi:error` events the producer emitted itself.
+    pub own_errors: u64,
+    /// Domain events it emitted.
+    pub count: u64,
+    pub properties: Value,
+    /// The error to reproduce as `caused_by` when no stream's verdict
+    /// explains `code`: an upstream `aoi:error` the upstream itself survived
+    /// (a transformer fails on it, § 13), or one of the producer's own.
+    pub cause: Option<Cause>,
+    /// Events consumed outside the judged streams (domain, warnings,
+    /// errors), still counted in the summary (§ 8.3).
+    pub extra: (u64, u64, u64),
+}
+
+/// [`finish_report`] with every part of the closing stated.
+pub(crate) fn close_report(
+    sinks: &mut Sinks,
+    em: &mut Emitter,
+    verdicts: &[Verdict],
+    closing: Closing,
+) -> Result<(), Stop> {
+    let Closing {
+        code,
+        mut own_errors,
+        count,
+        properties,
+        cause,
+        extra,
+    } = closing;
     let worst = verdicts.iter().max_by_key(|v| exit::rank(v.exit_code));
     let ok = code == exit::OK;
     let own = match worst.map(|v| v.outcome) {
@@ -667,9 +735,22 @@ pub(crate) fn finish_report(
         Some(Outcome::Incomplete) => Some(("io", "STREAM_INCOMPLETE")),
         _ => None,
     };
+    // The error `caused_by` reproduces (§ 13.1): the failing stream's
+    // cause, else aoi's own error for a stream that broke the contract or
+    // was cut, else the one the command names.
+    let mut caused_by = worst
+        .filter(|v| v.exit_code == code && own.is_none())
+        .and_then(|v| v.cause.clone());
     if let (Some((category, ecode)), Some(v)) = (own, worst) {
         if code == v.exit_code {
             own_errors += 1;
+            caused_by = Some(Cause {
+                origin: Some(crate::emit::TOOL.to_string()),
+                category: Some(category.to_string()),
+                code: Some(ecode.to_string()),
+                retryable: Some(false),
+                ..Cause::default()
+            });
             let e = em
                 .event(
                     "aoi:error",
@@ -698,25 +779,20 @@ pub(crate) fn finish_report(
         ("count", count.into()),
         (
             "input_count",
-            verdicts.iter().map(|v| v.domain_events).sum::<u64>().into(),
+            (verdicts.iter().map(|v| v.domain_events).sum::<u64>() + extra.0).into(),
         ),
         (
             "warning_count",
-            verdicts.iter().map(|v| v.warnings).sum::<u64>().into(),
+            (verdicts.iter().map(|v| v.warnings).sum::<u64>() + extra.1).into(),
         ),
         (
             "error_count",
-            (verdicts.iter().map(|v| v.errors).sum::<u64>() + own_errors).into(),
+            (verdicts.iter().map(|v| v.errors).sum::<u64>() + extra.2 + own_errors).into(),
         ),
     ];
     if !ok {
-        if let Some(c) = worst
-            .filter(|v| v.exit_code == code)
-            .and_then(|v| v.cause.as_ref())
-        {
-            if own.is_none() {
-                fields.push(("caused_by", cause_json(c)));
-            }
+        if let Some(c) = caused_by.or(cause) {
+            fields.push(("caused_by", cause_json(&c)));
         }
     }
     // § 13.1: the direct upstream's identity, omitted when unknown or when
@@ -756,5 +832,6 @@ mod tests {
     #[test]
     fn sanitizes_escapes() {
         assert_eq!(sanitize("a\u{1b}[31mb\n"), "a\u{FFFD}[31mb\u{FFFD}");
+        assert_eq!(sanitize("x\u{202E}y\u{2028}z"), "x\u{FFFD}y\u{FFFD}z");
     }
 }

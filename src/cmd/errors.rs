@@ -32,12 +32,12 @@ use serde_json::{Value, json};
 
 use crate::cli::{ErrorsArgs, ErrorsFormat, Scope};
 use crate::cmd::check::{
-    AsFdFile, Sinks, Stop, eprint_line, finding_line, finish_report, open_input, sanitize,
+    AsFdFile, Closing, Sinks, Stop, close_report, eprint_line, finding_line, open_input, sanitize,
     unreadable_event, verdict_line,
 };
 use crate::emit::Emitter;
 use crate::judge::{
-    Ev, Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict, bool_value, envelope_run,
+    Cause, Ev, Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict, bool_value, envelope_run,
     str_ref, uint_value,
 };
 use crate::lines::{Chunk, LineReader, split_lines};
@@ -51,7 +51,7 @@ const SHOWN: usize = 10;
 
 /// Which framework event a line is.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum EventKind {
+pub(crate) enum EventKind {
     Error,
     Warning,
 }
@@ -69,8 +69,10 @@ struct Stream {
 enum Found {
     /// In the line, from this offset.
     At(usize),
-    /// In the scratch buffer (a Docker json-file `log` string, unwrapped).
-    Unwrapped,
+    /// In the scratch buffer (a Docker json-file `log` string, unwrapped);
+    /// false when the string did not end with its line feed (Docker cut the
+    /// line: the event is not complete, § 2).
+    Unwrapped(bool),
 }
 
 /// The per-input state.
@@ -88,7 +90,31 @@ struct Input {
     untracked: u64,
     /// Lines of runs other than --run.
     other_runs: u64,
+    /// Skipped lines that mention `aoi:error` (a damaged event, maybe).
+    suspect: u64,
+    /// Events of runs past --max-runs (domain, warnings, errors): still
+    /// accounted for in the summary (§ 8.3 counts everything consumed).
+    untracked_counts: (u64, u64, u64),
     scratch: Vec<u8>,
+}
+
+impl Input {
+    /// A line over --max-line-bytes: never parsed, so charged, as
+    /// `line.too-long`, to the stream written last if it is still open
+    /// (the judge of `aoi check` reports it the same way), else counted.
+    fn long_line(&mut self, total: u64, terminated: bool, line_no: u64) {
+        self.long += 1;
+        if let Some(stream) = self.open_last() {
+            stream.judge.long_line_at(total, terminated, line_no);
+        }
+    }
+
+    /// The stream written last, if it has not ended (no summary yet): the
+    /// one a cut or over-long line is charged to.
+    fn open_last(&mut self) -> Option<&mut Stream> {
+        let i = self.last.as_ref()?.1;
+        self.streams.get_mut(i).filter(|s| !s.judge.summary_seen())
+    }
 }
 
 /// Where matching events go.
@@ -210,6 +236,17 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
     let mut verdicts: Vec<Verdict> = Vec::new();
     let mut own_errors = 0u64;
     let mut skipped_total = 0u64;
+    let mut suspect_total = 0u64;
+    let mut extra = (0u64, 0u64, 0u64);
+    // aoi's own first error: what caused_by names when aoi itself failed.
+    let mut own_cause: Option<Cause> = None;
+    let cause_of = |category: &str, code: &str| Cause {
+        origin: Some(crate::emit::TOOL.to_string()),
+        category: Some(category.to_string()),
+        code: Some(code.to_string()),
+        retryable: Some(false),
+        ..Cause::default()
+    };
     for path in inputs {
         let source = path.display().to_string();
         let input = if *path == Path::new("-") {
@@ -221,6 +258,7 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
                     eprint_line(args.quiet, &format!("aoi errors: {msg}"));
                     code = exit::worst(code, exit::NOINPUT);
                     own_errors += 1;
+                    own_cause.get_or_insert_with(|| cause_of("not_found", "INPUT_UNREADABLE"));
                     if let Sink::Report(sinks, em) = &mut ctx.sink {
                         let e = unreadable_event(em, &msg, &source);
                         sinks.report(&e)?;
@@ -294,6 +332,7 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
             eprint_line(args.quiet, &format!("aoi errors: {label}{msg}"));
             code = exit::worst(code, exit::IOERR);
             own_errors += 1;
+            own_cause.get_or_insert_with(|| cause_of("io", ecode));
             if let Sink::Report(sinks, em) = &mut ctx.sink {
                 let e = em
                     .event(
@@ -309,6 +348,19 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
                     .to_vec();
                 sinks.report(&e)?;
             }
+        }
+        extra.0 += input.untracked_counts.0;
+        extra.1 += input.untracked_counts.1;
+        extra.2 += input.untracked_counts.2;
+        suspect_total += input.suspect;
+        if input.suspect > 0 {
+            eprint_line(
+                args.quiet,
+                &format!(
+                    "aoi errors: {label}warning: {} skipped line(s) mention aoi:error but hold no valid event; an error may be lost",
+                    input.suspect
+                ),
+            );
         }
         if !args.quiet && (skipped > 0 || input.long > 0) {
             let mut s = format!("aoi errors: {label}{skipped} line(s) skipped (not AOI events)");
@@ -329,13 +381,22 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
             w.flush().map_err(write_err)?;
         }
         Sink::Report(sinks, em) => {
-            let props = json!({
+            let properties = json!({
                 "streams": verdicts.len(),
                 "matched": ctx.matched,
                 "skipped_lines": skipped_total,
+                "suspect_lines": suspect_total,
                 "exit_code": code,
             });
-            finish_report(sinks, em, &verdicts, code, own_errors, 0, props)?;
+            let closing = Closing {
+                code,
+                own_errors,
+                count: 0,
+                properties,
+                cause: own_cause,
+                extra,
+            };
+            close_report(sinks, em, &verdicts, closing)?;
             sinks.flush()?;
         }
     }
@@ -358,10 +419,13 @@ fn read_input<R: Read>(ctx: &mut Ctx<'_>, src: R, source: &str) -> Result<Input,
         long: 0,
         untracked: 0,
         other_runs: 0,
+        suspect: 0,
+        untracked_counts: (0, 0, 0),
         scratch: Vec::new(),
     };
     let mut reader = LineReader::new(src, ctx.args.judge.max_line_bytes);
     let mut line_no = 0u64;
+    let mut long_total = 0u64;
     loop {
         match reader.next_chunk() {
             Ok(None) => break,
@@ -369,16 +433,19 @@ fn read_input<R: Read>(ctx: &mut Ctx<'_>, src: R, source: &str) -> Result<Input,
                 for (line, terminated) in split_lines(block) {
                     line_no += 1;
                     if line.len() > ctx.args.judge.max_line_bytes {
-                        input.long += 1;
+                        input.long_line(line.len() as u64, terminated, line_no);
                         continue;
                     }
                     one_line(ctx, &mut input, line, terminated, line_no, source)?;
                 }
             }
-            Ok(Some(Chunk::LongPart { end, .. })) => {
+            Ok(Some(Chunk::LongPart { bytes, end })) => {
+                long_total += bytes.len() as u64;
                 if end {
                     line_no += 1;
-                    input.long += 1;
+                    let terminated = bytes.last() == Some(&b'\n');
+                    input.long_line(long_total, terminated, line_no);
+                    long_total = 0;
                 }
             }
             Err(e) => {
@@ -427,6 +494,7 @@ fn locate(line: &[u8], peeker: &mut Peeker, scratch: &mut Vec<u8>) -> Option<Fou
     let body = raw.get(1..raw.len().saturating_sub(1))?;
     scratch.clear();
     scratch.extend_from_slice(unescape(body).as_bytes());
+    let complete = scratch.last() == Some(&b'\n');
     while matches!(scratch.last(), Some(b'\n' | b'\r')) {
         scratch.pop();
     }
@@ -435,7 +503,7 @@ fn locate(line: &[u8], peeker: &mut Peeker, scratch: &mut Vec<u8>) -> Option<Fou
     scratch.drain(..inner);
     // `drain` moved the bytes: peek again so the spans index the buffer.
     peeker.peek(scratch).ok()?;
-    Some(Found::Unwrapped)
+    Some(Found::Unwrapped(complete))
 }
 
 /// The offset of the first `{` (of [`MAX_TRIES`]) that starts a JSON
@@ -464,6 +532,33 @@ fn locate_in(line: &[u8], peeker: &mut Peeker) -> Option<usize> {
     None
 }
 
+/// A log line without what loggers wrap around an event: a trailing CR
+/// and trailing ANSI SGR sequences (`…}\x1b[0m`).
+fn trim_decoration(mut line: &[u8]) -> &[u8] {
+    loop {
+        let before = line.len();
+        line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.last() == Some(&b'm') {
+            // `ESC [ digits/semicolons m`
+            let body = line.len() - 1;
+            let params = line
+                .get(..body)
+                .unwrap_or_default()
+                .iter()
+                .rev()
+                .take_while(|c| c.is_ascii_digit() || **c == b';')
+                .count();
+            let open = body - params;
+            if open >= 2 && line.get(open - 2..open) == Some(b"\x1b[") {
+                line = line.get(..open - 2).unwrap_or_default();
+            }
+        }
+        if line.len() == before {
+            return line;
+        }
+    }
+}
+
 fn one_line(
     ctx: &mut Ctx<'_>,
     input: &mut Input,
@@ -472,29 +567,31 @@ fn one_line(
     line_no: u64,
     source: &str,
 ) -> Result<(), Stop> {
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let line = trim_decoration(line);
     let Some(found) = locate(line, &mut ctx.peeker, &mut input.scratch) else {
-        match input
-            .last
-            .as_ref()
-            .and_then(|(_, i)| input.streams.get_mut(*i))
-        {
+        match input.open_last() {
             // § 2: a cut final line is the truncation of the stream that
-            // was writing last; its judge reports it (`line.unterminated`).
+            // was writing last (if it has not ended); its judge reports it
+            // (`line.unterminated`).
             Some(stream) if !terminated => {
                 let r = Ok(());
                 stream
                     .judge
                     .line_at(line, false, line_no, &mut ctx.peeker, r);
             }
-            _ => input.skipped += 1,
+            _ => {
+                input.skipped += 1;
+                if memchr::memmem::find(line, b"aoi:error").is_some() {
+                    input.suspect += 1;
+                }
+            }
         }
         return Ok(());
     };
     let scratch = std::mem::take(&mut input.scratch);
-    let obj: &[u8] = match found {
-        Found::At(start) => line.get(start..).unwrap_or_default(),
-        Found::Unwrapped => &scratch,
+    let (obj, terminated): (&[u8], bool) = match found {
+        Found::At(start) => (line.get(start..).unwrap_or_default(), terminated),
+        Found::Unwrapped(complete) => (&scratch, terminated && complete),
     };
     let r = route(ctx, input, obj, terminated, line_no, source);
     input.scratch = scratch;
@@ -511,12 +608,23 @@ fn route(
     line_no: u64,
     source: &str,
 ) -> Result<(), Stop> {
-    let key: &[u8] = ctx
+    // The run as written (quotes included) and as decoded: `"R\/1"` and
+    // `"R/1"` are the same run (§ 8.1), so streams are keyed by the latter.
+    let raw_run: &[u8] = ctx
         .peeker
         .aoi_member
         .and_then(|i| ctx.peeker.members.get(i))
         .and_then(|env| envelope_run(obj, env))
         .unwrap_or_default();
+    let body = raw_run
+        .get(1..raw_run.len().saturating_sub(1))
+        .unwrap_or_default();
+    let key: std::borrow::Cow<'_, [u8]> = if body.contains(&b'\\') {
+        std::borrow::Cow::Owned(unescape(body).into_owned().into_bytes())
+    } else {
+        std::borrow::Cow::Borrowed(body)
+    };
+    let key: &[u8] = &key;
     let cached = input
         .last
         .as_ref()
@@ -525,10 +633,7 @@ fn route(
     let idx = match cached.or_else(|| input.index.get(key).copied()) {
         Some(i) => Some(i),
         None => {
-            let run = (!key.is_empty()).then(|| {
-                let body = key.get(1..key.len().saturating_sub(1)).unwrap_or_default();
-                unescape(body).into_owned()
-            });
+            let run = (!raw_run.is_empty()).then(|| String::from_utf8_lossy(key).into_owned());
             if let Some(want) = &ctx.args.run {
                 if !run.as_deref().is_some_and(|r| r.starts_with(want.as_str())) {
                     input.other_runs += 1;
@@ -559,7 +664,23 @@ fn route(
                 stream.framework = true;
             }
         }
-        None => input.untracked += 1,
+        None => {
+            input.untracked += 1;
+            if terminated {
+                let ty = ctx
+                    .peeker
+                    .type_member
+                    .and_then(|i| ctx.peeker.members.get(i))
+                    .and_then(|m| str_ref(obj, m));
+                let c = &mut input.untracked_counts;
+                match ty.as_deref() {
+                    Some("aoi:error") => c.2 += 1,
+                    Some("aoi:warning") => c.1 += 1,
+                    Some(t) if !t.starts_with("aoi:") => c.0 += 1,
+                    _ => {}
+                }
+            }
+        }
     }
     // § 2: an unterminated final line is discarded, never extracted.
     if !terminated {
@@ -578,7 +699,7 @@ fn route(
     };
     let r = if matches(ctx.args, &ev, kind) {
         ctx.matched += 1;
-        let run = (!key.is_empty()).then_some(key);
+        let run = (!raw_run.is_empty()).then_some(raw_run);
         emit(ctx, &ev, kind, tool.as_deref(), run, line_no, source)
     } else {
         Ok(())
@@ -589,7 +710,7 @@ fn route(
 
 /// Whether the located event is an `aoi:error` (or, when asked, an
 /// `aoi:warning`).
-fn event_kind(obj: &[u8], peeker: &Peeker, warnings: bool) -> Option<EventKind> {
+pub(crate) fn event_kind(obj: &[u8], peeker: &Peeker, warnings: bool) -> Option<EventKind> {
     let ty = peeker.type_member.and_then(|i| peeker.members.get(i))?;
     let name = str_ref(obj, ty)?;
     match name.as_ref() {
@@ -679,7 +800,7 @@ fn emit(
             w.write_all(row.as_bytes()).map_err(write_err)
         }
         Some(ErrorsFormat::Jsonl) => {
-            let body = forwarded_body(ev, tool, run, line_no, source);
+            let body = forwarded_body(ev, kind, tool, run, line_no, source);
             let ty = match kind {
                 EventKind::Error => "aoi:error",
                 EventKind::Warning => "aoi:warning",
@@ -697,20 +818,69 @@ fn emit(
 /// (§ 13.1: MUST when forwarded) unless the event already names one, then
 /// every upstream member the spec defines but `type` and `aoi`, byte for
 /// byte, in order, with aoi's provenance in `properties.forwarded`
-/// (`source`, `line`, the upstream `run`, and under `fields` the top-level
-/// members the spec does not define, which § 8.1 says belong in
-/// `properties`: moved, never dropped, so the forwarded event conforms).
-fn forwarded_body(
+/// (`source`, `line`, the upstream `run`).
+///
+/// A forwarded event is aoi's own output and must conform, whatever the
+/// upstream wrote: a member the spec does not define (§ 8.1: it belongs in
+/// `properties`), a second occurrence of a key, or, on an `aoi:error`, a
+/// spec field of the wrong shape (§ 9.1: `category` not a string or the
+/// removed `partial`, `code` not `[A-Z][A-Z0-9_]*`, `message` not one
+/// line, `retryable` not a boolean, `retry_after_ms` without
+/// `retryable:true`, an unknown `scope`, a non-string `origin`) moves,
+/// byte for byte, into `properties.forwarded.fields`, never dropped. A
+/// required error field left missing is then supplied: `category`
+/// `internal` (§ 9.4 routes the unknown as internal), `code`
+/// `UNSPECIFIED`, the message sanitised to one line (or `(no message)`),
+/// `retryable:false` (§ 9.3: what a producer must say when it cannot
+/// tell).
+pub(crate) fn forwarded_body(
     ev: &Ev<'_>,
+    kind: EventKind,
     tool: Option<&str>,
     run: Option<&[u8]>,
     line_no: u64,
     source: &str,
 ) -> Vec<u8> {
-    let mut b = Vec::with_capacity(ev.line.len() + 128);
-    if ev.get("origin").is_none() {
+    let line = ev.line;
+    let known = spec::known_fields("aoi:error").unwrap_or_default();
+    let is = |m: &crate::peek::Member, k: &str| key_is(span(line, &m.key), m.key_escaped, k);
+    let text = |m: &crate::peek::Member| str_ref(line, m);
+    let error = kind == EventKind::Error;
+    let retryable_true = ev.get("retryable").and_then(bool_value).is_some_and(|b| b);
+    // Decide, member by member: kept at the top level or moved.
+    let mut seen: Vec<std::borrow::Cow<'_, str>> = Vec::new();
+    let mut keep = Vec::with_capacity(ev.members.len());
+    for m in ev.members {
+        let name = unescape(span(line, &m.key));
+        let first = !seen.contains(&name);
+        if first {
+            seen.push(name.clone());
+        }
+        let spec_field = known.iter().any(|k| *k == name);
+        let well_formed = match name.as_ref() {
+            "properties" => m.kind == Kind::Object,
+            "origin" => text(m).is_some(),
+            "category" if error => text(m).is_some_and(|c| c != "partial"),
+            "code" if error => text(m).is_some_and(|c| spec::valid_code(&c)),
+            "message" if error => text(m).is_some_and(|t| single_line(&t)),
+            "retryable" if error => bool_value(m).is_some(),
+            "retry_after_ms" if error => uint_value(line, m).is_some() && retryable_true,
+            "scope" if error => text(m).is_some_and(|t| spec::SCOPES.contains(&t.as_ref())),
+            _ => true,
+        };
+        keep.push(first && spec_field && well_formed);
+    }
+    let kept = |name: &str| ev.members.iter().zip(&keep).any(|(m, k)| *k && is(m, name));
+    let mut b = Vec::with_capacity(line.len() + 160);
+    if !kept("origin") {
         b.extend_from_slice(b",\"origin\":");
         push_json(&mut b, &Value::from(origin(ev, tool)));
+    }
+    let mut moved = Vec::new();
+    for (m, k) in ev.members.iter().zip(&keep) {
+        if !k && !is(m, "type") && !is(m, "aoi") {
+            push_member(&mut moved, span(line, &m.key), span(line, &m.value));
+        }
     }
     let mut fwd = b"{\"source\":".to_vec();
     push_json(&mut fwd, &Value::from(source));
@@ -720,21 +890,6 @@ fn forwarded_body(
         fwd.extend_from_slice(b",\"run\":");
         fwd.extend_from_slice(r);
     }
-    let known = spec::known_fields("aoi:error").unwrap_or_default();
-    // Kept at the top level: the fields the spec defines, `properties` only
-    // when it is the object § 8.1 says it is.
-    let kept = |m: &crate::peek::Member| {
-        let key = span(ev.line, &m.key);
-        known.iter().any(|k| key_is(key, m.key_escaped, k))
-            && (m.kind == Kind::Object || !key_is(key, m.key_escaped, "properties"))
-    };
-    let mut moved = Vec::new();
-    for m in ev.members {
-        let key = span(ev.line, &m.key);
-        if !kept(m) {
-            push_member(&mut moved, key, span(ev.line, &m.value));
-        }
-    }
     if let Some(rest) = moved.strip_prefix(b",") {
         fwd.extend_from_slice(b",\"fields\":{");
         fwd.extend_from_slice(rest);
@@ -742,18 +897,15 @@ fn forwarded_body(
     }
     fwd.push(b'}');
     let mut props_done = false;
-    for m in ev.members {
-        let key = span(ev.line, &m.key);
-        if key_is(key, m.key_escaped, "type") || key_is(key, m.key_escaped, "aoi") || !kept(m) {
+    for (m, k) in ev.members.iter().zip(&keep) {
+        if !k || is(m, "type") || is(m, "aoi") {
             continue;
         }
-        push_member(&mut b, key, span(ev.line, &m.value));
-        if key_is(key, m.key_escaped, "properties") && !props_done {
-            // Rewrite the value just pushed: our provenance first, then the
-            // upstream's own properties but an earlier hop's `forwarded`.
-            let value = span(ev.line, &m.value);
-            b.truncate(b.len() - value.len());
-            b.extend_from_slice(b"{\"forwarded\":");
+        let value = span(line, &m.value);
+        if is(m, "properties") {
+            // Our provenance first, then the upstream's own properties but
+            // an earlier hop's `forwarded`.
+            b.extend_from_slice(b",\"properties\":{\"forwarded\":");
             b.extend_from_slice(&fwd);
             for pm in object_members(value) {
                 let pk = span(value, &pm.key);
@@ -763,6 +915,29 @@ fn forwarded_body(
             }
             b.push(b'}');
             props_done = true;
+        } else {
+            push_member(&mut b, span(line, &m.key), value);
+        }
+    }
+    if error {
+        if !kept("category") {
+            b.extend_from_slice(b",\"category\":\"internal\"");
+        }
+        if !kept("code") {
+            b.extend_from_slice(b",\"code\":\"UNSPECIFIED\"");
+        }
+        if !kept("message") {
+            let msg = ev
+                .get("message")
+                .and_then(text)
+                .map(|t| one_line_of(&t))
+                .filter(|t| !t.is_empty())
+                .unwrap_or_else(|| "(no message)".to_string());
+            b.extend_from_slice(b",\"message\":");
+            push_json(&mut b, &Value::from(msg));
+        }
+        if !kept("retryable") {
+            b.extend_from_slice(b",\"retryable\":false");
         }
     }
     if !props_done {
@@ -771,6 +946,29 @@ fn forwarded_body(
         b.push(b'}');
     }
     b
+}
+
+/// A message the spec accepts: one line, no ANSI or C1 controls (§ 9.1).
+fn single_line(s: &str) -> bool {
+    !s.chars().any(|c| {
+        matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}' | '\u{1b}')
+            || ('\u{80}'..='\u{9f}').contains(&c)
+    })
+}
+
+/// `s` made one line: every control or separator character a space.
+pub(crate) fn one_line_of(s: &str) -> String {
+    let t: String = s
+        .chars()
+        .map(|c| {
+            if single_line(c.encode_utf8(&mut [0; 4])) && !c.is_control() {
+                c
+            } else {
+                ' '
+            }
+        })
+        .collect();
+    t.trim().to_string()
 }
 
 /// `,"key":value` with the key's bytes as they came (still escaped).
@@ -927,7 +1125,7 @@ mod tests {
         let mut scratch = Vec::new();
         match locate(line.as_bytes(), &mut p, &mut scratch)? {
             Found::At(i) => Some(line[i..].to_string()),
-            Found::Unwrapped => Some(String::from_utf8(scratch).unwrap()),
+            Found::Unwrapped(_) => Some(String::from_utf8(scratch).unwrap()),
         }
     }
 

@@ -2,6 +2,7 @@
 
 pub mod check;
 pub mod errors;
+pub mod filter;
 pub mod rules;
 pub mod strip;
 pub mod summary;

@@ -1,0 +1,693 @@
+//! `aoi filter`: the jq language over AOI streams, as a conforming
+//! transformer (§ 13, § 13.1).
+//!
+//! Each input stream goes through the judge of `aoi check` while the filter
+//! runs on its domain events (and, with `--framework`, its framework
+//! events), each parsed from the line's bytes as it came, envelope
+//! included. Results are domain events of aoi's own stream: an object with a
+//! string `type` (not `aoi:`-prefixed) is emitted as it is, with aoi's
+//! envelope in place of its `aoi` member; anything else is wrapped as
+//! `{"type":"value","value":R}`. Upstream `aoi:error`/`aoi:warning` are
+//! forwarded with `origin` (the same forwarding as `aoi errors`), upstream
+//! `aoi:meta`/`aoi:summary` never are, and the closing `aoi:summary`
+//! accounts for the upstream (`input_count`, `caused_by`, `upstream`).
+//!
+//! `--raw` is plain jq over any JSON Lines input: no framing, no judge,
+//! output as `jq -c` prints it.
+
+use std::collections::VecDeque;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use jaq_core::{Ctx, Vars};
+use jaq_json::Val;
+use jaq_std::input::RcIter;
+use serde_json::json;
+
+use crate::cli::FilterArgs;
+use crate::cmd::check::{
+    Closing, Sinks, Stop, close_report, eprint_line, finding_line, open_input, stdout_writer,
+    unreadable_event, verdict_line,
+};
+use crate::cmd::errors::{EventKind, event_kind, forwarded_body, one_line_of};
+use crate::emit::Emitter;
+use crate::jq::{self, Data, Filter, Kind};
+use crate::judge::{
+    Cause, Ev, Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict, drive, envelope_run,
+};
+use crate::lines::{Chunk, LineReader, split_lines};
+use crate::spec::exit;
+
+/// Exit status of `--raw` when the filter failed on an input (jq's).
+const RAW_FILTER_ERROR: i32 = 5;
+/// Longest message of an item-level error aoi writes.
+const MAX_MESSAGE: usize = 1000;
+/// Stack for the filter thread: jaq's parser and values recurse.
+const STACK: usize = 256 << 20;
+
+type BoxedInputs<'a> = Box<dyn Iterator<Item = Result<Val, String>> + 'a>;
+
+/// Runs `aoi filter`; returns the exit status.
+pub fn run(args: &FilterArgs) -> i32 {
+    jq::install_logger();
+    // jaq recurses (parser, evaluation, dropping values): everything runs
+    // on a thread with a large stack, of which only what is used is ever
+    // touched.
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("filter".into())
+            .stack_size(STACK)
+            .spawn_scoped(scope, || compile_and_run(args));
+        match worker {
+            Ok(handle) => handle.join().unwrap_or(exit::SOFTWARE),
+            Err(e) => {
+                eprint_line(
+                    false,
+                    &format!("aoi filter: cannot start the filter thread: {e}"),
+                );
+                exit::SOFTWARE
+            }
+        }
+    })
+}
+
+fn compile_and_run(args: &FilterArgs) -> i32 {
+    let mut names = Vec::new();
+    let mut values = vec![jq::env_object()];
+    for pair in args.arg.chunks(2) {
+        if let [name, value] = pair {
+            names.push(name.clone());
+            values.push(Val::utf8_str(value.clone().into_bytes()));
+        }
+    }
+    for pair in args.argjson.chunks(2) {
+        if let [name, text] = pair {
+            match jaq_json::read::parse_single(text.as_bytes()) {
+                Ok(v) => {
+                    names.push(name.clone());
+                    values.push(v);
+                }
+                Err(e) => {
+                    eprint_line(
+                        false,
+                        &format!("aoi filter: --argjson {name}: not JSON ({e})"),
+                    );
+                    return exit::USAGE;
+                }
+            }
+        }
+    }
+    let filter = match jq::compile(&args.filter, &names) {
+        Ok(f) => f,
+        Err(msg) => {
+            eprint_line(
+                false,
+                &format!("aoi filter: the filter does not compile: {msg}"),
+            );
+            return exit::USAGE;
+        }
+    };
+    let vars = Vars::new(values);
+    if args.raw {
+        run_raw(args, &filter, vars)
+    } else {
+        run_framed(args, &filter, vars)
+    }
+}
+
+fn inputs_of(args: &FilterArgs) -> Vec<&Path> {
+    if args.files.is_empty() {
+        vec![Path::new("-")]
+    } else {
+        args.files.iter().map(PathBuf::as_path).collect()
+    }
+}
+
+// --- framed mode ------------------------------------------------------------
+
+/// The transformer's state across its inputs.
+struct Framed<'a> {
+    args: &'a FilterArgs,
+    filter: &'a Filter,
+    vars: Vars<Val>,
+    sinks: Sinks,
+    em: Emitter,
+    /// Domain events emitted.
+    count: u64,
+    /// Own item-level errors (the filter failed on an event).
+    item_errors: u64,
+    /// Set by `halt`/`halt_error`: the filter stops, the stream is still
+    /// read to its end so the verdict stays true.
+    halted: Option<i32>,
+    buf: Vec<u8>,
+}
+
+fn run_framed(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i32 {
+    let mut f = Framed {
+        args,
+        filter,
+        vars,
+        sinks: Sinks::report_to_stdout(),
+        em: Emitter::new(),
+        count: 0,
+        item_errors: 0,
+        halted: None,
+        buf: Vec::with_capacity(4096),
+    };
+    match framed_inputs(&mut f) {
+        Ok(code) => code,
+        Err(Stop::Pipe) => exit::PIPE,
+        Err(Stop::Write(msg, code)) => {
+            eprint_line(false, &format!("aoi filter: {msg}"));
+            code
+        }
+    }
+}
+
+fn framed_inputs(f: &mut Framed<'_>) -> Result<i32, Stop> {
+    let args = f.args;
+    let meta = f.em.meta("filter").to_vec();
+    f.sinks.report(&meta)?;
+    let named = !args.files.is_empty();
+    let mut code = exit::OK;
+    let mut verdicts: Vec<Verdict> = Vec::new();
+    let mut own_errors = 0u64;
+    let mut own_cause: Option<Cause> = None;
+    for path in inputs_of(args) {
+        let source = path.display().to_string();
+        let name = named.then_some(source.as_str());
+        let result = if path == Path::new("-") {
+            framed_stream(f, io::stdin().lock(), &source)
+        } else {
+            match open_input(path) {
+                Ok(file) => framed_stream(f, file, &source),
+                Err(msg) => {
+                    eprint_line(args.quiet, &format!("aoi filter: {msg}"));
+                    code = exit::worst(code, exit::NOINPUT);
+                    own_errors += 1;
+                    own_cause.get_or_insert_with(|| own("not_found", "INPUT_UNREADABLE"));
+                    let e = unreadable_event(&mut f.em, &msg, &source);
+                    f.sinks.report(&e)?;
+                    continue;
+                }
+            }
+        };
+        let (v, shown) = result?;
+        if !args.quiet && v.outcome != Outcome::Ok {
+            let mut err = io::stderr().lock();
+            for finding in &shown {
+                let _ = writeln!(err, "{}", finding_line(finding, name));
+            }
+            let _ = writeln!(err, "{}", verdict_line("filter", &v, name));
+        }
+        code = exit::worst(code, v.exit_code);
+        verdicts.push(v);
+    }
+    // § 13: upstream aoi:error events fail the run, unless
+    // --continue-on-error; caused_by reproduces the most severe one.
+    let mut cause: Option<Cause> = None;
+    if !args.continue_on_error && verdicts.iter().any(|v| v.errors > 0) {
+        let worst = verdicts
+            .iter()
+            .filter(|v| v.errors > 0)
+            .filter_map(|v| v.cause.clone())
+            .max_by_key(|c| (c.process_scope as u8) * 2 + (c.retryable != Some(true)) as u8);
+        let upstream_code = match &worst {
+            Some(c) if c.retryable == Some(true) => exit::TEMPFAIL,
+            _ => exit::FAILED,
+        };
+        code = exit::worst(code, upstream_code);
+        cause = worst;
+    }
+    if f.item_errors > 0 && !args.continue_on_error {
+        code = exit::worst(code, exit::FAILED);
+        own_cause.get_or_insert_with(|| own("validation", "FILTER_ERROR"));
+    }
+    let mut exit_code = code;
+    if let Some(h) = f.halted.filter(|h| *h != 0) {
+        // halt_error: the filter's own verdict; the report says failed.
+        own_errors += 1;
+        let e =
+            f.em.event(
+                "aoi:error",
+                &[
+                    ("category", "validation".into()),
+                    ("code", "FILTER_HALTED".into()),
+                    (
+                        "message",
+                        format!("the filter halted with exit code {h}").into(),
+                    ),
+                    ("retryable", false.into()),
+                ],
+            )
+            .to_vec();
+        f.sinks.report(&e)?;
+        own_cause = Some(own("validation", "FILTER_HALTED"));
+        code = exit::worst(code, exit::FAILED);
+        exit_code = h;
+    }
+    let properties = json!({
+        "streams": verdicts.len(),
+        "item_errors": f.item_errors,
+        "exit_code": exit_code,
+    });
+    let closing = Closing {
+        code,
+        own_errors: own_errors + f.item_errors,
+        count: f.count,
+        properties,
+        cause: cause.or(own_cause),
+        extra: (0, 0, 0),
+    };
+    close_report(&mut f.sinks, &mut f.em, &verdicts, closing)?;
+    f.sinks.flush()?;
+    Ok(exit_code)
+}
+
+/// The text of a filter error: a string raised with `error("…")` as it is
+/// (jq prints it so), anything else as compact JSON.
+fn error_text(err: jaq_core::Error<Val>) -> String {
+    match err.into_val() {
+        Val::TStr(s) => String::from_utf8_lossy(&s).into_owned(),
+        other => {
+            let mut b = Vec::new();
+            match jq::write_json(&mut b, &other) {
+                Ok(()) => String::from_utf8_lossy(&b).into_owned(),
+                Err(_) => other.to_string(),
+            }
+        }
+    }
+}
+
+/// An error of aoi's own, as `caused_by` reproduces it.
+fn own(category: &str, code: &str) -> Cause {
+    Cause {
+        origin: Some(crate::emit::TOOL.to_string()),
+        category: Some(category.to_string()),
+        code: Some(code.to_string()),
+        retryable: Some(false),
+        ..Cause::default()
+    }
+}
+
+/// Filters one input stream; returns its verdict and the first findings.
+fn framed_stream<R: Read>(
+    f: &mut Framed<'_>,
+    src: R,
+    source: &str,
+) -> Result<(Verdict, Vec<Finding>), Stop> {
+    let mut judge = Judge::new(JudgeOptions {
+        unbounded: f.args.judge.unbounded,
+        fail_on_partial: f.args.judge.fail_on_partial,
+        per_rule_limit: 10,
+        max_line_bytes: f.args.judge.max_line_bytes,
+    });
+    let empty: BoxedInputs<'_> = Box::new(std::iter::empty());
+    let inputs = RcIter::new(empty);
+    let data = Data {
+        lut: &f.filter.lut,
+        inputs: &inputs,
+    };
+    let mut item_index = 0u64;
+    let mut shown: Vec<Finding> = Vec::new();
+    drive(
+        src,
+        &mut judge,
+        |judge, line| {
+            match judge.last_class() {
+                LineClass::Domain => {
+                    let idx = item_index;
+                    item_index += 1;
+                    f.apply(&data, judge, line, idx)?;
+                }
+                LineClass::Framework => {
+                    f.forward(judge, line, source)?;
+                    if f.args.framework {
+                        f.apply(&data, judge, line, item_index)?;
+                    }
+                }
+                LineClass::Invalid => {}
+            }
+            Ok(())
+        },
+        |judge, _| {
+            shown.extend(judge.drain().take(10usize.saturating_sub(shown.len())));
+            Ok::<(), Stop>(())
+        },
+    )?;
+    shown.extend(judge.drain().take(10usize.saturating_sub(shown.len())));
+    let (v, last) = judge.finish();
+    shown.extend(last.into_iter().take(10usize.saturating_sub(shown.len())));
+    Ok((v, shown))
+}
+
+impl Framed<'_> {
+    /// Forwards an upstream `aoi:error`/`aoi:warning` (§ 13.1).
+    fn forward(&mut self, judge: &Judge, line: &[u8], source: &str) -> Result<(), Stop> {
+        let peek = judge.last_peek();
+        let Some(kind) = event_kind(line, peek, true) else {
+            return Ok(());
+        };
+        let ev = Ev {
+            line,
+            members: &peek.members,
+        };
+        let run = peek
+            .aoi_member
+            .and_then(|i| peek.members.get(i))
+            .and_then(|env| envelope_run(line, env));
+        let tool = judge.identity().tool.as_deref();
+        let body = forwarded_body(&ev, kind, tool, run, judge.line_no(), source);
+        let ty = match kind {
+            EventKind::Error => "aoi:error",
+            EventKind::Warning => "aoi:warning",
+        };
+        let bytes = self.em.raw_event(ty, &body).to_vec();
+        self.sinks.report(&bytes)
+    }
+
+    /// Runs the filter on one event and emits its results.
+    fn apply<'d>(
+        &mut self,
+        data: &'d Data<'d>,
+        judge: &Judge,
+        line: &[u8],
+        item_index: u64,
+    ) -> Result<(), Stop> {
+        if self.halted.is_some() {
+            return Ok(());
+        }
+        let line_no = judge.line_no();
+        if jq::too_deep(line) {
+            let msg = format!("event nests deeper than {} levels", jq::MAX_DEPTH);
+            return self.item_error("INPUT_TOO_DEEP", &msg, line_no, item_index);
+        }
+        let input = match jaq_json::read::parse_single(line) {
+            Ok(v) => v,
+            Err(e) => {
+                let msg = format!("the filter cannot read the event: {e}");
+                return self.item_error("INPUT_UNREADABLE", &msg, line_no, item_index);
+            }
+        };
+        let ctx = Ctx::<Kind>::new(data, self.vars.clone());
+        let outputs = self.filter.id.run((ctx, input));
+        for out in outputs {
+            match out {
+                Ok(v) => match self.encode_result(&v) {
+                    Ok(bytes) => {
+                        self.count += 1;
+                        self.sinks.report(&bytes)?;
+                    }
+                    Err(e) => {
+                        let msg = format!("result is not JSON: {}", e.0);
+                        self.item_error("FILTER_RESULT_NOT_JSON", &msg, line_no, item_index)?;
+                    }
+                },
+                Err(exn) => {
+                    match exn.get_err() {
+                        Ok(err) => {
+                            let msg = error_text(err);
+                            self.item_error("FILTER_ERROR", &msg, line_no, item_index)?;
+                        }
+                        Err(exn) => {
+                            self.halted = Some(exn.get_halt().unwrap_or(exit::SOFTWARE));
+                        }
+                    }
+                    // Like jq: an error ends the outputs for this input.
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Encodes one result as a domain event of aoi's stream.
+    fn encode_result(&mut self, v: &Val) -> Result<Vec<u8>, jq::NotJson> {
+        self.buf.clear();
+        let ty = match v {
+            Val::Obj(o) => o.get(&Val::utf8_str(&b"type"[..])).and_then(|t| match t {
+                Val::TStr(s) if !s.starts_with(b"aoi:") => std::str::from_utf8(s).ok(),
+                _ => None,
+            }),
+            _ => None,
+        };
+        let ty = match (ty, v) {
+            (Some(ty), Val::Obj(o)) => {
+                for (k, x) in o.iter() {
+                    let key: &[u8] = match k {
+                        Val::TStr(s) => s,
+                        _ => b"",
+                    };
+                    if key == b"type" || key == b"aoi" {
+                        continue;
+                    }
+                    self.buf.push(b',');
+                    match k {
+                        Val::TStr(s) | Val::BStr(s) => jq::write_str(&mut self.buf, s),
+                        other => {
+                            return Err(jq::NotJson(format!(
+                                "object keys must be strings, not {other}"
+                            )));
+                        }
+                    }
+                    self.buf.push(b':');
+                    jq::write_json(&mut self.buf, x)?;
+                }
+                ty.to_string()
+            }
+            _ => {
+                self.buf.extend_from_slice(b",\"value\":");
+                jq::write_json(&mut self.buf, v)?;
+                "value".to_string()
+            }
+        };
+        Ok(self.em.raw_event(&ty, &self.buf).to_vec())
+    }
+
+    /// An item-level `aoi:error` of aoi's own (§ 9.1: scope item, with the
+    /// input line and the event's index among the domain events).
+    fn item_error(
+        &mut self,
+        code: &str,
+        message: &str,
+        line_no: u64,
+        item_index: u64,
+    ) -> Result<(), Stop> {
+        self.item_errors += 1;
+        let mut msg = one_line_of(message);
+        if msg.chars().count() > MAX_MESSAGE {
+            msg = msg.chars().take(MAX_MESSAGE).collect::<String>() + "…";
+        }
+        let e = self
+            .em
+            .event(
+                "aoi:error",
+                &[
+                    ("scope", "item".into()),
+                    ("category", "validation".into()),
+                    ("code", code.into()),
+                    ("message", msg.into()),
+                    ("retryable", false.into()),
+                    ("line_number", line_no.into()),
+                    ("item_index", item_index.into()),
+                ],
+            )
+            .to_vec();
+        self.sinks.report(&e)
+    }
+}
+
+// --- raw mode ---------------------------------------------------------------
+
+/// Where the value being filtered came from, for error messages.
+#[derive(Clone, Default)]
+struct Origin {
+    source: String,
+    line: u64,
+}
+
+/// The values of `--raw` mode, read line by line from each input in turn:
+/// one or more JSON values per line, blank lines skipped.
+struct RawInputs<'a> {
+    paths: std::vec::IntoIter<&'a Path>,
+    reader: Option<(LineReader<Box<dyn Read + 'a>>, String)>,
+    queue: VecDeque<(u64, Result<Val, String>)>,
+    line: u64,
+    max_line: usize,
+    at: std::rc::Rc<std::cell::RefCell<Origin>>,
+    /// The worst input failure (66 unreadable, 65 invalid JSON, 74 read).
+    failure: std::rc::Rc<std::cell::Cell<i32>>,
+}
+
+impl Iterator for RawInputs<'_> {
+    type Item = Result<Val, String>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some((line, item)) = self.queue.pop_front() {
+                if let Some((_, source)) = &self.reader {
+                    let mut at = self.at.borrow_mut();
+                    at.source.clone_from(source);
+                    at.line = line;
+                }
+                return Some(item);
+            }
+            let Some((reader, source)) = self.reader.as_mut() else {
+                let path = self.paths.next()?;
+                let source = path.display().to_string();
+                let src: Box<dyn Read> = if path == Path::new("-") {
+                    Box::new(io::stdin().lock())
+                } else {
+                    match open_input(path) {
+                        Ok(f) => Box::new(f),
+                        Err(msg) => {
+                            self.fail(exit::NOINPUT);
+                            return Some(Err(msg));
+                        }
+                    }
+                };
+                self.reader = Some((LineReader::new(src, self.max_line), source));
+                self.line = 0;
+                continue;
+            };
+            match reader.next_chunk() {
+                Ok(None) => self.reader = None,
+                Ok(Some(Chunk::Lines(block))) => {
+                    for (text, _) in split_lines(block) {
+                        self.line += 1;
+                        if text.iter().all(u8::is_ascii_whitespace) {
+                            continue;
+                        }
+                        for v in jaq_json::read::parse_many(text) {
+                            let item =
+                                v.map_err(|e| format!("{source}:{}: invalid JSON: {e}", self.line));
+                            if item.is_err() {
+                                self.failure
+                                    .set(exit::worst(self.failure.get(), exit::DATAERR));
+                            }
+                            self.queue.push_back((self.line, item));
+                            if self.queue.back().is_some_and(|(_, r)| r.is_err()) {
+                                break;
+                            }
+                        }
+                    }
+                }
+                Ok(Some(Chunk::LongPart { end, .. })) => {
+                    if end {
+                        self.line += 1;
+                        let msg = format!(
+                            "{source}:{}: line longer than --max-line-bytes {}",
+                            self.line, self.max_line
+                        );
+                        self.fail(exit::DATAERR);
+                        self.queue.push_back((self.line, Err(msg)));
+                    }
+                }
+                Err(e) => {
+                    let msg = format!("{source}: read error: {e}");
+                    self.reader = None;
+                    self.fail(exit::IOERR);
+                    return Some(Err(msg));
+                }
+            }
+        }
+    }
+}
+
+impl RawInputs<'_> {
+    fn fail(&self, code: i32) {
+        self.failure.set(exit::worst(self.failure.get(), code));
+    }
+}
+
+fn run_raw(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i32 {
+    let at = std::rc::Rc::new(std::cell::RefCell::new(Origin::default()));
+    let failure = std::rc::Rc::new(std::cell::Cell::new(exit::OK));
+    let paths = inputs_of(args);
+    let raw_inputs: BoxedInputs<'_> = Box::new(RawInputs {
+        paths: paths.into_iter(),
+        reader: None,
+        queue: VecDeque::new(),
+        line: 0,
+        max_line: args.judge.max_line_bytes,
+        at: at.clone(),
+        failure: failure.clone(),
+    });
+    let inputs = RcIter::new(raw_inputs);
+    let data = Data {
+        lut: &filter.lut,
+        inputs: &inputs,
+    };
+    let mut out = stdout_writer();
+    let mut buf: Vec<u8> = Vec::with_capacity(4096);
+    let mut code = exit::OK;
+    let mut run_one = |input: Val, out: &mut Box<dyn Write>| -> Result<Option<i32>, io::Error> {
+        let ctx = Ctx::<Kind>::new(&data, vars.clone());
+        for r in filter.id.run((ctx, input)) {
+            match r {
+                Ok(v) => {
+                    buf.clear();
+                    match (&v, args.raw_output) {
+                        (Val::TStr(s), true) => buf.extend_from_slice(s),
+                        _ => {
+                            if let Err(e) = jq::write_json(&mut buf, &v) {
+                                report_raw_error(&at, &e.0);
+                                code = exit::worst(code, RAW_FILTER_ERROR);
+                                break;
+                            }
+                        }
+                    }
+                    buf.push(b'\n');
+                    out.write_all(&buf)?;
+                }
+                Err(exn) => match exn.get_err() {
+                    Ok(err) => {
+                        report_raw_error(&at, &error_text(err));
+                        code = exit::worst(code, RAW_FILTER_ERROR);
+                        break;
+                    }
+                    Err(exn) => return Ok(Some(exn.get_halt().unwrap_or(exit::SOFTWARE))),
+                },
+            }
+        }
+        Ok(None)
+    };
+    let result = (|| -> Result<Option<i32>, io::Error> {
+        if args.null_input {
+            return run_one(Val::Null, &mut out);
+        }
+        for item in &inputs {
+            match item {
+                Ok(v) => {
+                    if let Some(h) = run_one(v, &mut out)? {
+                        return Ok(Some(h));
+                    }
+                }
+                Err(msg) => eprint_line(false, &format!("aoi filter: {msg}")),
+            }
+        }
+        Ok(None)
+    })();
+    let halted = match result.and_then(|h| out.flush().map(|()| h)) {
+        Ok(h) => h,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return exit::PIPE,
+        Err(e) => {
+            eprint_line(false, &format!("aoi filter: cannot write stdout: {e}"));
+            return exit::IOERR;
+        }
+    };
+    if let Some(h) = halted {
+        return h;
+    }
+    exit::worst(code, failure.get())
+}
+
+fn report_raw_error(at: &std::cell::RefCell<Origin>, msg: &str) {
+    let at = at.borrow();
+    let place = if at.source.is_empty() {
+        String::new()
+    } else {
+        format!(" at {}:{}", at.source, at.line)
+    };
+    eprint_line(false, &format!("aoi filter: error{place}: {msg}"));
+}
