@@ -640,3 +640,145 @@ proptest! {
         prop_assert_eq!(sum["error_count"].as_u64(), Some(want.len() as u64));
     }
 }
+
+// --- found by review: each of these once let a lie or a broken stream out --
+
+#[test]
+fn runs_past_max_runs_still_count_in_a_conforming_report() {
+    let out = errors(
+        &["-q", "-w", "--output", "jsonl", "--max-runs", "1"],
+        &messy(),
+    );
+    assert_eq!(out.code, 74);
+    assert_conforming_report(&out.stdout, fed_back_code(74));
+    let ev = parse_jsonl(&out.stdout);
+    let sum = ev.last().unwrap();
+    // run A's error and warning, run B's error (untracked), aoi's own
+    assert_eq!(sum["error_count"], 3, "{sum}");
+    assert_eq!(sum["warning_count"], 1);
+    assert_eq!(sum["input_count"], 3);
+    assert_eq!(sum["caused_by"]["code"], "TOO_MANY_RUNS");
+}
+
+#[test]
+fn reports_of_failing_inputs_name_a_cause() {
+    // cut, or one input unreadable: aoi's own failure is the cause, so the
+    // report carries caused_by even though upstream errors were forwarded
+    let mut cut = std::fs::read(example("rate-limited.jsonl")).unwrap();
+    cut.pop();
+    let out = errors(&["--output", "jsonl"], &cut);
+    assert_eq!(out.code, 74);
+    assert_conforming_report(&out.stdout, fed_back_code(74));
+    let out = errors(
+        &[
+            "--output",
+            "jsonl",
+            &example("rate-limited.jsonl"),
+            "/nonexistent",
+        ],
+        b"",
+    );
+    assert_eq!(out.code, 66);
+    assert_conforming_report(&out.stdout, fed_back_code(66));
+}
+
+#[test]
+fn malformed_upstream_errors_are_forwarded_conforming() {
+    for bad in [
+        r#"{"type":"aoi:error","category":"io","code":"lower","message":"m"}"#,
+        r#"{"type":"aoi:error","code":"X","message":"m","retryable":false}"#,
+        r#"{"type":"aoi:error","category":"partial","code":"X","message":"m","retryable":false}"#,
+        r#"{"type":"aoi:error","category":"io","code":"X","message":"two\nlines \u001b[1m","retryable":false}"#,
+        r#"{"type":"aoi:error","category":"io","code":"X","message":"m","retryable":false,"retry_after_ms":5}"#,
+        r#"{"type":"aoi:error","category":"io","code":"X","code":"Y","message":"m","retryable":"no","scope":"all","origin":7}"#,
+    ] {
+        let st = s().raw(format!(
+            "{},{}{}",
+            &bad[..19],
+            crate::util::env(1),
+            &bad[19..]
+        ));
+        let out = errors(&["--output", "jsonl"], &st.bytes());
+        assert_eq!(out.code, 65, "the upstream broke the contract: {bad}");
+        assert_conforming_report(&out.stdout, fed_back_code(65));
+        let ev = parse_jsonl(&out.stdout);
+        let fwd = &ev[1];
+        assert_eq!(fwd["type"], "aoi:error", "{bad}");
+        // what was malformed moved into fields; what was missing supplied
+        let moved = fwd["properties"]["forwarded"]["fields"].is_object();
+        assert!(moved || fwd["category"] == "internal", "{bad}: {fwd}");
+    }
+}
+
+#[test]
+fn escaped_run_ids_are_the_same_run() {
+    let text = String::from_utf8(s().hits(2).bytes()).unwrap();
+    let escaped: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 1 {
+                l.replace("01JZQ", "01J\\u005aQ")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    let input = format!("{}\n", escaped.join("\n"));
+    assert_eq!(check(&["-q"], input.as_bytes()).code, 0);
+    let out = errors(&[], input.as_bytes());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}
+
+#[test]
+fn a_docker_line_cut_before_its_newline_is_truncated() {
+    let text = String::from_utf8(s().hits(1).bytes()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut log = String::new();
+    for (i, l) in lines.iter().enumerate() {
+        let nl = if i + 1 == lines.len() { "" } else { "\n" };
+        let wrapped = serde_json::json!({"log": format!("{l}{nl}"), "stream": "stdout"});
+        log.push_str(&format!("{wrapped}\n"));
+    }
+    let out = errors(&[], log.as_bytes());
+    assert_eq!(out.code, 74, "{}", out.stderr);
+    assert!(out.stderr.contains("line.unterminated"), "{}", out.stderr);
+}
+
+#[test]
+fn trailing_prose_after_finished_runs_is_just_prose() {
+    let mut m = messy();
+    m.pop();
+    let out = errors(&[], &m);
+    assert_eq!(out.code, 75, "{}", out.stderr);
+    assert!(out.stderr.contains("9 line(s) skipped"), "{}", out.stderr);
+}
+
+#[test]
+fn an_over_long_line_is_reported_not_lost() {
+    let big = format!(
+        r#"{{"type":"aoi:error","category":"io","code":"X","message":"{}","retryable":false}}"#,
+        "m".repeat(2000)
+    );
+    let st = s().no_envelope().ev(&big);
+    let want = check(&["-q", "--max-line-bytes", "1K"], &st.bytes()).code;
+    let out = errors(&["--max-line-bytes", "1K"], &st.bytes());
+    assert_eq!((out.code, want), (65, 65), "{}", out.stderr);
+    assert!(out.stderr.contains("line.too-long"), "{}", out.stderr);
+}
+
+#[test]
+fn events_wrapped_in_colour_are_found() {
+    let ev = rate_limited(1);
+    let st = s()
+        .raw(format!("\u{1b}[31m{ev}\u{1b}[0m"))
+        .summary(r#"{"ok":false,"reason":"failed"}"#);
+    let out = errors(&["--count"], &st.bytes());
+    assert_eq!(out.stdout_str(), "1\n", "{}", out.stderr);
+    // a damaged one is not silently lost
+    let damaged = s()
+        .no_envelope()
+        .raw(r#"{"type":"aoi:error","code":"X","message":"cut"#);
+    let out = errors(&["--count"], &damaged.bytes());
+    assert!(out.stderr.contains("mention aoi:error"), "{}", out.stderr);
+}
