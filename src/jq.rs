@@ -2,7 +2,9 @@
 //! once per run, its values written back as strict JSON.
 //!
 //! - [`compile`] loads a filter with the full standard library (jaq-core's,
-//!   jaq-std's with formats, regex, time, math and `env`, jaq-json's, and
+//!   jaq-std's with formats, regex, time, math and `env`, jaq-json's,
+//!   `@csv`/`@tsv` (written here: jaq keeps them in jaq-fmts, whose only
+//!   feature set that exports them pulls YAML, TOML, XML and CBOR), and
 //!   `input`/`inputs`), the global variables given (`--arg`, `--argjson`)
 //!   and `$ENV`, and turns errors into one readable message that points at
 //!   the position.
@@ -59,6 +61,7 @@ pub fn compile(code: &str, vars: &[String]) -> Result<Filter, String> {
     let funs = jaq_core::funs::<Kind>()
         .chain(jaq_std::funs::<Kind>())
         .chain(jaq_json::funs::<Kind>())
+        .chain(tabular_funs())
         .chain(
             jaq_std::input::funs::<Kind>()
                 .into_vec()
@@ -92,6 +95,67 @@ pub fn compile(code: &str, vars: &[String]) -> Result<Filter, String> {
             }
             parts.join("; ")
         })
+}
+
+/// `@csv` and `@tsv` as jq defines them: an array of scalars to one line
+/// (strings quoted with `""` doubled, or tab-separated with `\t`, `\n`,
+/// `\r`, `\\` escaped; `null` empty; numbers and booleans as text).
+fn tabular_funs() -> impl Iterator<Item = jaq_core::native::Fun<Kind>> {
+    use jaq_core::native::{Filter as Native, bome, run, v};
+    let funs: [Native<jaq_core::RunPtr<Kind>>; 2] = [
+        ("@csv", v(0), |cv| bome(row(&cv.1, true))),
+        ("@tsv", v(0), |cv| bome(row(&cv.1, false))),
+    ];
+    funs.into_iter().map(run::<Kind>)
+}
+
+fn row(v: &Val, csv: bool) -> Result<Val, jaq_core::Error<Val>> {
+    let what = if csv { "csv" } else { "tsv" };
+    let Val::Arr(items) = v else {
+        return Err(jaq_core::Error::str(format!(
+            "{v} cannot be {what}-formatted, only an array can be"
+        )));
+    };
+    let mut out: Vec<u8> = Vec::new();
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(if csv { b',' } else { b'\t' });
+        }
+        match x {
+            Val::Null => {}
+            Val::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+            Val::Num(n) => {
+                let _ = write!(out, "{n}");
+            }
+            Val::TStr(s) | Val::BStr(s) if csv => {
+                out.push(b'"');
+                for &c in s.iter() {
+                    if c == b'"' {
+                        out.push(b'"');
+                    }
+                    out.push(c);
+                }
+                out.push(b'"');
+            }
+            Val::TStr(s) | Val::BStr(s) => {
+                for &c in s.iter() {
+                    match c {
+                        b'\t' => out.extend_from_slice(b"\\t"),
+                        b'\n' => out.extend_from_slice(b"\\n"),
+                        b'\r' => out.extend_from_slice(b"\\r"),
+                        b'\\' => out.extend_from_slice(b"\\\\"),
+                        c => out.push(c),
+                    }
+                }
+            }
+            other => {
+                return Err(jaq_core::Error::str(format!(
+                    "{other} is not valid in a {what} row"
+                )));
+            }
+        }
+    }
+    Ok(Val::utf8_str(out))
 }
 
 /// The value of `$ENV`: the environment as an object of strings.

@@ -8,6 +8,7 @@
 //! - `json_suite`: JSONTestSuite documents inside events,
 //! - `relay_props`: the relay is byte-identical for arbitrary bytes,
 //! - `errors`: errors and warnings out of streams and messy logs,
+//! - `filter`: jq over the domain events, and `--raw` against jq's output,
 //! - `strip`: the data plane and the control plane apart,
 //! - `summary`: a run's outcome for people and scripts.
 
@@ -18,6 +19,8 @@ mod util;
 mod check;
 #[path = "cli/errors.rs"]
 mod errors;
+#[path = "cli/filter.rs"]
+mod filter;
 #[path = "cli/json_suite.rs"]
 mod json_suite;
 #[path = "cli/relay_props.rs"]

@@ -1,0 +1,380 @@
+//! `aoi filter`: jq over the domain events, the framework kept right
+//! (§ 13, § 13.1); `--raw`: plain jq.
+
+use serde_json::{Value, json};
+
+use crate::util::{
+    assert_conforming_report, assert_quiet_on_early_close, fed_back_code, parse_jsonl, s,
+};
+
+fn filter(args: &[&str], input: &[u8]) -> crate::util::Out {
+    let mut a = vec!["filter"];
+    a.extend_from_slice(args);
+    crate::util::aoi(&a, input)
+}
+
+fn example(name: &str) -> Vec<u8> {
+    std::fs::read(format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))).expect("example")
+}
+
+/// Runs a framed filter, checks its output conforms (fed back through
+/// `aoi check`) and exits `code`; returns the events.
+fn framed(args: &[&str], input: &[u8], code: i32) -> Vec<Value> {
+    let out = filter(args, input);
+    assert_eq!(out.code, code, "{args:?}: {}", out.stderr);
+    assert_conforming_report(&out.stdout, fed_back_code(code));
+    parse_jsonl(&out.stdout)
+}
+
+fn of_type<'a>(ev: &'a [Value], ty: &str) -> Vec<&'a Value> {
+    ev.iter().filter(|e| e["type"] == ty).collect()
+}
+
+#[test]
+fn results_are_wrapped_or_emitted_as_events_of_aois_stream() {
+    let ev = framed(&[".title"], &example("search.jsonl"), 0);
+    assert_eq!(ev[0]["type"], "aoi:meta");
+    assert_eq!(ev[0]["command"], "filter");
+    let values: Vec<&Value> = of_type(&ev, "value").iter().map(|e| &e["value"]).collect();
+    assert_eq!(values, vec!["Agent-Operable Tools", "Machine Mode"]);
+    let sum = ev.last().unwrap();
+    assert_eq!(sum["count"], 2);
+    assert_eq!(sum["input_count"], 2);
+    assert_eq!(sum["warning_count"], 1, "the upstream's warning");
+    assert_eq!(sum["upstream"]["tool"], "outline");
+    assert_eq!(sum["upstream"]["tool_version"], "1.8.2");
+    // never forwards upstream meta or summary (§ 13.1)
+    assert_eq!(of_type(&ev, "aoi:meta").len(), 1);
+    assert_eq!(of_type(&ev, "aoi:summary").len(), 1);
+    // the upstream warning is forwarded with origin
+    let w = of_type(&ev, "aoi:warning");
+    assert_eq!(w.len(), 1);
+    assert_eq!(w[0]["origin"], "outline");
+    assert_eq!(w[0]["code"], "INDEX_STALE");
+
+    // an object with a string type is emitted as it is, aoi's envelope in
+    // place of its own `aoi` member
+    let ev = framed(
+        &[r#"select(.rank == 2) | {type: "pick", id, aoi: "junk", n: 1.5}"#],
+        &example("search.jsonl"),
+        0,
+    );
+    let picks = of_type(&ev, "pick");
+    assert_eq!(picks.len(), 1);
+    assert_eq!(picks[0]["id"], "doc_456");
+    assert_eq!(picks[0]["n"], 1.5);
+    assert_eq!(picks[0]["aoi"]["run"], ev[0]["aoi"]["run"]);
+    // the input is the event as it came, envelope included
+    let ev = framed(&["select(.aoi.seq > 1) | .id"], &example("search.jsonl"), 0);
+    let values: Vec<&Value> = of_type(&ev, "value").iter().map(|e| &e["value"]).collect();
+    assert_eq!(values, vec!["doc_456"]);
+    // anything else is a value: numbers, arrays, objects without a string
+    // type or with a framework type
+    let ev = framed(
+        &[r#"1, [2], {a: 3}, {type: 4}, {type: "aoi:error"}, null"#],
+        &s().hits(1).bytes(),
+        0,
+    );
+    let values: Vec<Value> = of_type(&ev, "value")
+        .iter()
+        .map(|e| e["value"].clone())
+        .collect();
+    assert_eq!(
+        values,
+        vec![
+            json!(1),
+            json!([2]),
+            json!({"a":3}),
+            json!({"type":4}),
+            json!({"type":"aoi:error"}),
+            Value::Null
+        ]
+    );
+}
+
+#[test]
+fn a_runtime_error_is_an_item_error_and_the_run_goes_on() {
+    let f = r#"if .rank == 0 then error("boom") else .rank end"#;
+    let ev = framed(&[f], &s().hits(3).bytes(), 1);
+    let errs = of_type(&ev, "aoi:error");
+    assert_eq!(errs.len(), 1);
+    let e = errs[0];
+    assert_eq!(e["scope"], "item");
+    assert_eq!(e["code"], "FILTER_ERROR");
+    assert_eq!(e["message"], "boom");
+    assert_eq!(e["retryable"], false);
+    assert_eq!(e["line_number"], 2, "the input line (after aoi:meta)");
+    assert_eq!(e["item_index"], 0);
+    assert_eq!(
+        of_type(&ev, "value").len(),
+        2,
+        "the other events went through"
+    );
+    let sum = ev.last().unwrap();
+    assert_eq!(sum["ok"], false);
+    assert_eq!(sum["error_count"], 1);
+    assert_eq!(sum["caused_by"]["code"], "FILTER_ERROR");
+    // --continue-on-error: the same stream, ok:true
+    let ev = framed(&["--continue-on-error", f], &s().hits(3).bytes(), 0);
+    let sum = ev.last().unwrap();
+    assert_eq!(sum["ok"], true);
+    assert_eq!(sum["error_count"], 1);
+    // a type error names what went wrong
+    let out = filter(&[".rank | ascii_downcase"], &s().hits(1).bytes());
+    let ev = parse_jsonl(&out.stdout);
+    let msg = of_type(&ev, "aoi:error")[0]["message"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(msg.contains("cannot use 0"), "{msg}");
+}
+
+#[test]
+fn upstream_failures_reach_the_exit_status_and_caused_by() {
+    // § 13.1: retry detail survives the pipe
+    let ev = framed(&["."], &example("rate-limited.jsonl"), 75);
+    let e = of_type(&ev, "aoi:error");
+    assert_eq!(e.len(), 1);
+    assert_eq!(e[0]["origin"], "outline");
+    assert_eq!(e[0]["retry_after_ms"], 7200);
+    let sum = ev.last().unwrap();
+    assert_eq!(sum["ok"], false);
+    assert_eq!(sum["reason"], "failed");
+    assert_eq!(sum["caused_by"]["retryable"], true);
+    assert_eq!(sum["caused_by"]["retry_after_ms"], 7200);
+    assert_eq!(sum["caused_by"]["origin"], "outline");
+    // EOF without summary: an io error first, then ok:false (§ 13.1)
+    let ev = framed(&["."], &example("truncated.jsonl"), 74);
+    let e = of_type(&ev, "aoi:error");
+    assert_eq!(e.last().unwrap()["category"], "io");
+    assert_eq!(ev.last().unwrap()["ok"], false);
+    // the outcomes of the shared table
+    for (patch, code) in [
+        (r#"{"ok":false,"reason":"denied"}"#, 77),
+        (r#"{"ok":false,"reason":"timeout"}"#, 124),
+        (r#"{"ok":false,"reason":"cancelled"}"#, 130),
+        (r#"{"ok":false,"reason":"failed"}"#, 1),
+        (r#"{"event_count":99}"#, 65),
+    ] {
+        framed(&["."], &s().hits(1).summary(patch).bytes(), code);
+    }
+}
+
+#[test]
+fn an_upstream_error_fails_the_run_even_when_the_upstream_survived_it() {
+    // § 13: upstream aoi:error sets ok:false unless --continue-on-error
+    let st = s().hits(1).ev(
+        r#"{"type":"aoi:error","scope":"item","category":"unavailable","code":"FLAKY","message":"m","retryable":true,"retry_after_ms":100}"#,
+    );
+    let ev = framed(&[".rank"], &st.bytes(), 75);
+    let sum = ev.last().unwrap();
+    assert_eq!(sum["ok"], false);
+    assert_eq!(sum["caused_by"]["code"], "FLAKY");
+    assert_eq!(sum["caused_by"]["retry_after_ms"], 100);
+    let ev = framed(&["--continue-on-error", ".rank"], &st.bytes(), 0);
+    assert_eq!(ev.last().unwrap()["ok"], true);
+}
+
+#[test]
+fn framework_events_are_data_with_framework() {
+    let ev = framed(
+        &["--framework", r#"select(.type == "aoi:error") | .code"#],
+        &example("rate-limited.jsonl"),
+        75,
+    );
+    let values: Vec<&Value> = of_type(&ev, "value").iter().map(|e| &e["value"]).collect();
+    assert_eq!(values, vec!["UPSTREAM_RATE_LIMIT"]);
+    let ev = framed(&["--framework", ".type"], &example("search.jsonl"), 0);
+    let values: Vec<&Value> = of_type(&ev, "value").iter().map(|e| &e["value"]).collect();
+    assert_eq!(
+        values,
+        vec!["aoi:meta", "hit", "hit", "aoi:warning", "aoi:summary"]
+    );
+}
+
+#[test]
+fn output_is_always_json() {
+    let ev = framed(&["nan, infinite, -infinite"], &s().hits(1).bytes(), 0);
+    let values: Vec<Value> = of_type(&ev, "value")
+        .iter()
+        .map(|e| e["value"].clone())
+        .collect();
+    assert_eq!(
+        values,
+        vec![
+            Value::Null,
+            json!(1.7976931348623157e308),
+            json!(-1.7976931348623157e308)
+        ]
+    );
+    // a non-string key is not JSON: an item error, not broken output
+    let ev = framed(&["{(1): 2}"], &s().hits(1).bytes(), 1);
+    let e = of_type(&ev, "aoi:error");
+    assert_eq!(e[0]["code"], "FILTER_RESULT_NOT_JSON");
+    // like jq, the error ends that input's outputs
+    let out = filter(&["--raw", "{(1): 2}, 3"], b"null\n");
+    assert_eq!(out.stdout_str(), "");
+    assert_eq!(out.code, 5);
+}
+
+#[test]
+fn deep_input_is_an_item_error_not_a_crash() {
+    let depth = 100_000;
+    let deep = format!(
+        r#"{{"type":"hit","v":{}{}}}"#,
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    let st = s().no_envelope().raw(&deep).hits(1).summary(r#"{"count":2}"#);
+    let out = filter(&[".type"], &st.bytes());
+    let ev = parse_jsonl(&out.stdout);
+    assert_eq!(
+        of_type(&ev, "aoi:error")[0]["code"],
+        "INPUT_TOO_DEEP",
+        "{}",
+        out.stderr
+    );
+    assert_eq!(of_type(&ev, "value").len(), 1);
+    assert_eq!(out.code, 1);
+}
+
+#[test]
+fn a_filter_that_does_not_compile_is_a_usage_error_with_the_position() {
+    let out = filter(&[".a | )"], b"");
+    assert_eq!(out.code, 64);
+    assert!(out.stderr.contains("1:6: unexpected `)`"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("    .a | )\n         ^"),
+        "{}",
+        out.stderr
+    );
+    let out = filter(&["nosuch(1)"], b"");
+    assert_eq!(out.code, 64);
+    assert!(
+        out.stderr.contains("undefined filter `nosuch`"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        !out.stderr.contains("Err("),
+        "no debug dump: {}",
+        out.stderr
+    );
+    let out = filter(&["--argjson", "x", "{bad", "."], b"");
+    assert_eq!(out.code, 64);
+    assert!(
+        out.stderr.contains("--argjson x: not JSON"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(filter(&["-r", "."], b"").code, 64, "-r needs --raw");
+}
+
+#[test]
+fn variables_and_environment() {
+    let out = filter(
+        &[
+            "--raw",
+            "--arg",
+            "a",
+            "x",
+            "--argjson",
+            "b",
+            "[1]",
+            "-n",
+            "[$a, $b, $ENV.AOI_T, env.AOI_T]",
+        ],
+        b"",
+    );
+    // the harness does not set AOI_T: both read null
+    assert_eq!(
+        out.stdout_str(),
+        "[\"x\",[1],null,null]\n",
+        "{}",
+        out.stderr
+    );
+    let out = std::process::Command::new(crate::util::AOI)
+        .args(["filter", "--raw", "-n", "$ENV.AOI_T, env.AOI_T"])
+        .env("AOI_T", "v")
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "\"v\"\n\"v\"\n");
+}
+
+#[test]
+fn raw_mode_is_plain_jq() {
+    let out = filter(
+        &["--raw", "-r", ".a"],
+        b"{\"a\":\"x\\ty\"}\n{\"a\":1}\n\nnull {}\n",
+    );
+    assert_eq!(out.stdout_str(), "x\ty\n1\nnull\nnull\n");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let out = filter(&["--raw", "-n", "[inputs] | length"], b"1\n2\n3\n");
+    assert_eq!(out.stdout_str(), "3\n");
+    let out = filter(&["--raw", "[., input]"], b"1\n2\n3\n4\n");
+    assert_eq!(out.stdout_str(), "[1,2]\n[3,4]\n");
+    // invalid input is a data error, after the values before it
+    let out = filter(&["--raw", "."], b"1\n{\"a\":\n2\n");
+    assert_eq!(out.stdout_str(), "1\n2\n");
+    assert_eq!(out.code, 65);
+    assert!(out.stderr.contains("-:2: invalid JSON"), "{}", out.stderr);
+    // a runtime error: jq's status 5, the other inputs still run
+    let out = filter(&["--raw", ".a"], b"{\"a\":1}\n[1]\n{\"a\":2}\n");
+    assert_eq!(out.stdout_str(), "1\n2\n");
+    assert_eq!(out.code, 5);
+    assert!(out.stderr.contains("error at -:2"), "{}", out.stderr);
+}
+
+#[test]
+fn debug_stderr_and_halt_error_reach_stderr() {
+    let out = filter(&["--raw", "debug | empty"], b"{\"a\":1}\n");
+    assert_eq!(out.stderr, "[\"DEBUG:\",{\"a\":1}]\n");
+    let out = filter(&["--raw", "\"bye\\n\" | halt_error"], b"1\n");
+    assert_eq!(out.stderr, "bye\n");
+    assert_eq!(out.code, 5);
+    let out = filter(&["--raw", "\"x\" | halt_error(3)"], b"1\n");
+    assert_eq!(out.code, 3);
+    // framed: halt ends the filtering, the stream still closes
+    let ev_out = filter(&[r#""stop" | halt_error(4)"#], &s().hits(2).bytes());
+    assert_eq!(ev_out.code, 4);
+    let ev = parse_jsonl(&ev_out.stdout);
+    assert_eq!(ev.last().unwrap()["type"], "aoi:summary");
+    assert_eq!(ev.last().unwrap()["ok"], false);
+}
+
+#[test]
+fn stdout_closed_early_is_quiet() {
+    let input = s().hits(100_000).bytes();
+    assert_quiet_on_early_close(&["filter", "."], input.clone());
+    assert_quiet_on_early_close(&["filter", "--raw", "."], input);
+}
+
+/// The jq manual's filters, with jq's own output (tests/cli/jq_compat.txt).
+#[test]
+fn jq_compatibility_suite() {
+    let text = include_str!("jq_compat.txt");
+    let mut cases = 0;
+    for block in text.split("\n\n") {
+        let mut f = None;
+        let mut input = None;
+        let mut want: Vec<&str> = Vec::new();
+        for line in block.lines() {
+            if let Some(x) = line.strip_prefix("filter: ") {
+                f = Some(x);
+            } else if let Some(x) = line.strip_prefix("input: ") {
+                input = Some(x);
+            } else if let Some(x) = line.strip_prefix("output: ") {
+                want.push(x);
+            }
+        }
+        let (Some(f), Some(input)) = (f, input) else {
+            continue;
+        };
+        cases += 1;
+        let out = filter(&["--raw", f], format!("{input}\n").as_bytes());
+        assert_eq!(out.code, 0, "{f}: {}", out.stderr);
+        let got: Vec<String> = out.stdout_str().lines().map(str::to_string).collect();
+        assert_eq!(got, want, "filter {f} on {input}");
+    }
+    assert!(cases >= 80, "only {cases} cases read");
+}
