@@ -36,3 +36,10 @@ fn main() -> ExitCode {
     let code = result.unwrap_or(exit::SOFTWARE);
     ExitCode::from(code.clamp(0, 255) as u8)
 }
+
+/// mimalloc (v2): `aoi filter` allocates for every value jaq builds, and
+/// runs 35–45% faster with it than with the system allocator (100 MB
+/// `domain` stream: `.` 1.85 s → 1.1 s). Peak RSS stays constant in the
+/// stream size but starts higher (check 3 → 8 MiB, filter 4.5 → 14.5 MiB).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

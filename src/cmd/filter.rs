@@ -35,7 +35,7 @@ use crate::jq::{self, Data, Filter, Kind};
 use crate::judge::{
     Cause, Ev, Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict, drive, envelope_run,
 };
-use crate::lines::{Chunk, LineReader, split_lines};
+use crate::lines::{Chunk, LineReader};
 use crate::spec::exit;
 
 /// Exit status of `--raw` when the filter failed on an input (jq's).
@@ -507,11 +507,16 @@ struct Origin {
 }
 
 /// The values of `--raw` mode, read line by line from each input in turn:
-/// one or more JSON values per line, blank lines skipped.
+/// one or more JSON values per line, blank lines skipped. A block of lines
+/// is copied out of the reader and parsed one line at a time, so only the
+/// values of one line are alive at once.
 struct RawInputs<'a> {
     paths: std::vec::IntoIter<&'a Path>,
     reader: Option<(LineReader<Box<dyn Read + 'a>>, String)>,
-    queue: VecDeque<(u64, Result<Val, String>)>,
+    /// The current block of complete lines and how far it has been read.
+    block: Vec<u8>,
+    pos: usize,
+    queue: VecDeque<Result<Val, String>>,
     line: u64,
     max_line: usize,
     at: std::rc::Rc<std::cell::RefCell<Origin>>,
@@ -524,13 +529,39 @@ impl Iterator for RawInputs<'_> {
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            if let Some((line, item)) = self.queue.pop_front() {
-                if let Some((_, source)) = &self.reader {
-                    let mut at = self.at.borrow_mut();
-                    at.source.clone_from(source);
-                    at.line = line;
-                }
+            if let Some(item) = self.queue.pop_front() {
                 return Some(item);
+            }
+            // The next line of the current block.
+            if self.pos < self.block.len() {
+                let rest = self.block.get(self.pos..).unwrap_or_default();
+                let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+                let text = rest.get(..end).unwrap_or_default();
+                self.pos += end + 1;
+                self.line += 1;
+                if text.iter().all(u8::is_ascii_whitespace) {
+                    continue;
+                }
+                let source = self.reader.as_ref().map(|(_, s)| s.as_str()).unwrap_or("-");
+                {
+                    let mut at = self.at.borrow_mut();
+                    if at.source != source {
+                        at.source = source.to_string();
+                    }
+                    at.line = self.line;
+                }
+                for v in jaq_json::read::parse_many(text) {
+                    match v {
+                        Ok(v) => self.queue.push_back(Ok(v)),
+                        Err(e) => {
+                            self.fail(exit::DATAERR);
+                            let msg = format!("{source}:{}: invalid JSON: {e}", self.line);
+                            self.queue.push_back(Err(msg));
+                            break;
+                        }
+                    }
+                }
+                continue;
             }
             let Some((reader, source)) = self.reader.as_mut() else {
                 let path = self.paths.next()?;
@@ -553,24 +584,9 @@ impl Iterator for RawInputs<'_> {
             match reader.next_chunk() {
                 Ok(None) => self.reader = None,
                 Ok(Some(Chunk::Lines(block))) => {
-                    for (text, _) in split_lines(block) {
-                        self.line += 1;
-                        if text.iter().all(u8::is_ascii_whitespace) {
-                            continue;
-                        }
-                        for v in jaq_json::read::parse_many(text) {
-                            let item =
-                                v.map_err(|e| format!("{source}:{}: invalid JSON: {e}", self.line));
-                            if item.is_err() {
-                                self.failure
-                                    .set(exit::worst(self.failure.get(), exit::DATAERR));
-                            }
-                            self.queue.push_back((self.line, item));
-                            if self.queue.back().is_some_and(|(_, r)| r.is_err()) {
-                                break;
-                            }
-                        }
-                    }
+                    self.block.clear();
+                    self.block.extend_from_slice(block);
+                    self.pos = 0;
                 }
                 Ok(Some(Chunk::LongPart { end, .. })) => {
                     if end {
@@ -580,7 +596,7 @@ impl Iterator for RawInputs<'_> {
                             self.line, self.max_line
                         );
                         self.fail(exit::DATAERR);
-                        self.queue.push_back((self.line, Err(msg)));
+                        return Some(Err(msg));
                     }
                 }
                 Err(e) => {
@@ -607,6 +623,8 @@ fn run_raw(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i32 {
     let raw_inputs: BoxedInputs<'_> = Box::new(RawInputs {
         paths: paths.into_iter(),
         reader: None,
+        block: Vec::new(),
+        pos: 0,
         queue: VecDeque::new(),
         line: 0,
         max_line: args.judge.max_line_bytes,
