@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Throughput and memory of `aoi check`, `aoi strip`, `aoi summary` and `aoi errors` against floors (cat, wc) and peers (jq, jaq, grep).
+# Throughput and memory of `aoi check`, `strip`, `summary`, `errors` and `filter` against floors (cat, wc) and peers (jq, jaq, grep).
 #
 #   benches/compare.sh                          # 10M and 200M, every mix, 5 runs
 #   SIZES="1M 100M 1G" MIXES="domain long" RUNS=7 benches/compare.sh
@@ -111,6 +111,8 @@ echo
 JQ_PROG='select(.type=="aoi:summary") | .ok == true'
 JQ_STRIP='select(.type|startswith("aoi:")|not) | del(.aoi)'
 JQ_ERRORS='select(.type=="aoi:error")'
+# The filters aoi filter is timed with (`.rank // 0`: not every event has a rank).
+FILTERS=('.' 'select((.rank // 0) % 2 == 0)' '.title')
 
 # --- measuring ----------------------------------------------------------------
 
@@ -177,6 +179,16 @@ bench_file() {
     add 'aoi summary -q FILE' aoi "{T}$a summary -q $f" check
     add 'aoi errors -q FILE > /dev/null' aoi "{T}$a errors -q --no-fail --output raw $f > /dev/null" errors
     add 'aoi errors -q --count FILE' aoi "{T}$a errors -q --no-fail --count $f > /dev/null" errors
+    # aoi filter against jaq and jq on the same filter (issue 5's three).
+    local fi=0 flt q
+    for flt in "${FILTERS[@]}"; do
+        fi=$((fi + 1))
+        q=$(printf %q "$flt")
+        add "aoi filter '$flt' FILE" aoi "{T}$a filter -q --continue-on-error $q $f > /dev/null" "filter$fi"
+        add "aoi filter --raw '$flt' FILE" aoi "{T}$a filter --raw $q $f > /dev/null" "filter$fi"
+        command -v jaq >/dev/null && add "jaq -c '$flt' FILE" jaq "{T}jaq -c $q $f > /dev/null" "filter$fi"
+        command -v jq >/dev/null && add "jq -c '$flt' FILE" jq "{T}jq -c $q $f > /dev/null" "filter$fi"
+    done
     local skipped=()
     if command -v jq >/dev/null; then
         add "jq -e '$JQ_PROG' FILE" jq "{T}jq -e $jqprog $f > /dev/null" check
@@ -190,7 +202,7 @@ bench_file() {
         add "jq -c '$JQ_ERRORS' FILE" jq "{T}jq -c $(printf %q "$JQ_ERRORS") $f > /dev/null" errors
     fi
     if command -v jaq >/dev/null; then
-        add "jaq -e '$JQ_PROG' FILE" peer "{T}jaq -e $jqprog $f > /dev/null"
+        add "jaq -e '$JQ_PROG' FILE" jaq "{T}jaq -e $jqprog $f > /dev/null" check
     else
         skipped+=(jaq)
     fi
@@ -227,26 +239,29 @@ bench_file() {
     done
     local wc_t=${med[1]}
     # jq's time for each job (check, strip, errors).
-    local -A jq_of=()
+    local -A jq_of=() jaq_of=()
     for ((i = 0; i < n; i++)); do
         [[ ${kinds[i]} == jq ]] && jq_of[${jobs[i]}]=${med[i]}
+        [[ ${kinds[i]} == jaq ]] && jaq_of[${jobs[i]}]=${med[i]}
     done
 
     echo "## $label: $(awk -v b="$bytes" 'BEGIN { printf "%.1f MB", b / 1e6 }') ($bytes bytes, $lines lines)"
     echo
-    echo "| command | median s | MB/s | peak RSS MiB | vs wc -l | speedup vs jq on the same job |"
-    echo "|---|---:|---:|---:|---:|---:|"
+    echo "| command | median s | MB/s | peak RSS MiB | vs wc -l | speedup vs jq on the same job | vs jaq |"
+    echo "|---|---:|---:|---:|---:|---:|---:|"
     for ((i = 0; i < n; i++)); do
         local name=${names[i]//|/\\|}
         [[ ${rcs[i]} == 0 ]] || name="$name (exit ${rcs[i]}!)"
         awk -v name="$name" -v t="${med[i]}" -v b="$bytes" -v rss="${rss[i]}" \
-            -v wc="$wc_t" -v jq="${jq_of[${jobs[i]:-none}]-}" -v kind="${kinds[i]}" 'BEGIN {
+            -v wc="$wc_t" -v jq="${jq_of[${jobs[i]:-none}]-}" -v jaq="${jaq_of[${jobs[i]:-none}]-}" -v kind="${kinds[i]}" 'BEGIN {
             mbs = t > 0 ? sprintf("%.0f", b / 1e6 / t) : "inf"
             r = rss == "" ? "n/a" : sprintf("%.1f", rss / 1024)
             vw = t > 0 && wc > 0 ? sprintf("%.2fx", t / wc) : "-"
             vj = "-"
             if (kind == "aoi" && jq != "" && t > 0) vj = sprintf("%.1fx", jq / t)
-            printf "| `%s` | %.4f | %s | %s | %s | %s |\n", name, t, mbs, r, vw, vj
+            va = "-"
+            if (kind == "aoi" && jaq != "" && t > 0) va = sprintf("%.2fx", jaq / t)
+            printf "| `%s` | %.4f | %s | %s | %s | %s | %s |\n", name, t, mbs, r, vw, vj, va
         }'
     done
     echo
