@@ -119,6 +119,8 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('--raw-output', '--raw-output', [CompletionResultType]::ParameterName, 'With --raw: print strings without quotes')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'With --raw: run the filter once on null (read the input with `input`/`inputs`)')
             [CompletionResult]::new('--null-input', '--null-input', [CompletionResultType]::ParameterName, 'With --raw: run the filter once on null (read the input with `input`/`inputs`)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Accepted for jq''s sake: output is always compact, one value per line')
+            [CompletionResult]::new('--compact-output', '--compact-output', [CompletionResultType]::ParameterName, 'Accepted for jq''s sake: output is always compact, one value per line')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr but the filter''s own messages (debug, stderr)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but the filter''s own messages (debug, stderr)')
             [CompletionResult]::new('--unbounded', '--unbounded', [CompletionResultType]::ParameterName, 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end')

@@ -159,7 +159,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__filter)
-            opts="-r -n -q -h -V --framework --continue-on-error --raw --raw-output --null-input --arg --argjson --quiet --unbounded --fail-on-partial --max-line-bytes --help --version"
+            opts="-r -n -c -q -h -V --framework --continue-on-error --raw --raw-output --null-input --compact-output --arg --argjson --quiet --unbounded --fail-on-partial --max-line-bytes --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -111,6 +111,8 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand --raw-output 'With --raw: print strings without quotes'
             cand -n 'With --raw: run the filter once on null (read the input with `input`/`inputs`)'
             cand --null-input 'With --raw: run the filter once on null (read the input with `input`/`inputs`)'
+            cand -c 'Accepted for jq''s sake: output is always compact, one value per line'
+            cand --compact-output 'Accepted for jq''s sake: output is always compact, one value per line'
             cand -q 'Print nothing on stderr but the filter''s own messages (debug, stderr)'
             cand --quiet 'Print nothing on stderr but the filter''s own messages (debug, stderr)'
             cand --unbounded 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'

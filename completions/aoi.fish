@@ -94,6 +94,7 @@ complete -c aoi -n "__fish_aoi_using_subcommand filter" -l continue-on-error -d 
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l raw -d 'Plain jq over any JSON Lines input: no framing, output as `jq -c` prints it'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -s r -l raw-output -d 'With --raw: print strings without quotes'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -s n -l null-input -d 'With --raw: run the filter once on null (read the input with `input`/`inputs`)'
+complete -c aoi -n "__fish_aoi_using_subcommand filter" -s c -l compact-output -d 'Accepted for jq\'s sake: output is always compact, one value per line'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -s q -l quiet -d 'Print nothing on stderr but the filter\'s own messages (debug, stderr)'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l unbounded -d 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l fail-on-partial -d 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)'

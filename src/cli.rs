@@ -360,6 +360,9 @@ pub struct FilterArgs {
     /// With --raw: run the filter once on null (read the input with `input`/`inputs`).
     #[arg(short = 'n', long, requires = "raw")]
     pub null_input: bool,
+    /// Accepted for jq's sake: output is always compact, one value per line.
+    #[arg(short = 'c', long = "compact-output")]
+    pub compact_output: bool,
     /// Bind $NAME to the string VALUE.
     #[arg(long, num_args = 2, value_names = ["NAME", "VALUE"], action = clap::ArgAction::Append)]
     pub arg: Vec<String>,
