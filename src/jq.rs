@@ -286,6 +286,48 @@ pub fn too_deep(s: &[u8]) -> bool {
     false
 }
 
+/// The value of a JSON object line that the peek has validated, built
+/// from the spans it recorded: top-level strings, numbers and literals are
+/// not lexed again, only nested objects and arrays go through jaq's
+/// parser. The same value `jaq_json::read::parse_single` gives (strings
+/// decoded, numbers read by jaq's own number reader, a repeated key's last
+/// value kept at its first position).
+pub fn object_from_peek(line: &[u8], members: &[crate::peek::Member]) -> Result<Val, String> {
+    use crate::peek::{Kind as K, span, unescape};
+    let mut map = jaq_json::Map::with_capacity_and_hasher(members.len(), Default::default());
+    for m in members {
+        let key = span(line, &m.key);
+        let key = if m.key_escaped {
+            Val::utf8_str(unescape(key).into_owned().into_bytes())
+        } else {
+            Val::utf8_str(key.to_vec())
+        };
+        let raw = span(line, &m.value);
+        let value = match m.kind {
+            K::Null => Val::Null,
+            K::True => Val::Bool(true),
+            K::False => Val::Bool(false),
+            K::String { escaped } => {
+                let body = raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default();
+                if escaped {
+                    Val::utf8_str(unescape(body).into_owned().into_bytes())
+                } else {
+                    Val::utf8_str(body.to_vec())
+                }
+            }
+            K::Number { .. } => match jaq_json::read::parse_single_num(raw) {
+                Some(n) => Val::Num(n),
+                None => return Err(format!("unreadable number {}", String::from_utf8_lossy(raw))),
+            },
+            K::Object | K::Array => {
+                jaq_json::read::parse_single(raw).map_err(|e| e.to_string())?
+            }
+        };
+        map.insert(key, value);
+    }
+    Ok(Val::obj(map))
+}
+
 /// Why a value cannot be written as JSON.
 #[derive(Debug, PartialEq)]
 pub struct NotJson(pub String);
@@ -500,6 +542,22 @@ mod tests {
         assert_eq!(json(&deep).len(), 200_004);
         // jaq's values drop recursively: leak this one rather than overflow.
         std::mem::forget(deep);
+    }
+
+    #[test]
+    fn peek_built_objects_equal_jaqs_parse() {
+        for line in [
+            r#"{"type":"hit","aoi":{"seq":1,"run":"R"},"rank":1,"score":0.25,"big":123456789012345678901234567890,"e":1.5e3,"s":"a\"b\u00e9\n","t":true,"f":false,"n":null,"a":[1,{"x":[]}],"o":{}}"#,
+            r#"{"k\u0065y":1,"key":2,"dup":1,"dup":2}"#,
+            r#"{}"#,
+            r#" { "sp" : [ 1 , 2 ] } "#,
+        ] {
+            let mut p = crate::peek::Peeker::new();
+            p.peek(line.as_bytes()).unwrap();
+            let ours = object_from_peek(line.as_bytes(), &p.members).unwrap();
+            let theirs = jaq_json::read::parse_single(line.as_bytes()).unwrap();
+            assert_eq!(json(&ours), json(&theirs), "{line}");
+        }
     }
 
     #[test]

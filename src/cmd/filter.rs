@@ -382,7 +382,7 @@ impl Framed<'_> {
             let msg = format!("event nests deeper than {} levels", jq::MAX_DEPTH);
             return self.item_error("INPUT_TOO_DEEP", &msg, line_no, item_index);
         }
-        let input = match jaq_json::read::parse_single(line) {
+        let input = match jq::object_from_peek(line, &judge.last_peek().members) {
             Ok(v) => v,
             Err(e) => {
                 let msg = format!("the filter cannot read the event: {e}");
