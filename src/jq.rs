@@ -317,11 +317,14 @@ pub fn object_from_peek(line: &[u8], members: &[crate::peek::Member]) -> Result<
             }
             K::Number { .. } => match jaq_json::read::parse_single_num(raw) {
                 Some(n) => Val::Num(n),
-                None => return Err(format!("unreadable number {}", String::from_utf8_lossy(raw))),
+                None => {
+                    return Err(format!(
+                        "unreadable number {}",
+                        String::from_utf8_lossy(raw)
+                    ));
+                }
             },
-            K::Object | K::Array => {
-                jaq_json::read::parse_single(raw).map_err(|e| e.to_string())?
-            }
+            K::Object | K::Array => jaq_json::read::parse_single(raw).map_err(|e| e.to_string())?,
         };
         map.insert(key, value);
     }

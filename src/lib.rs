@@ -9,6 +9,8 @@
 //! - [`lines`]: the block reader (large reads, memchr, borrowed slices).
 //! - [`peek`]: strict RFC 8259 validation and the envelope peek in one pass.
 //! - [`judge`]: the stream-level state machine and its [`judge::Verdict`].
+//! - [`demux`]: the log reader: AOI streams out of real logs, a judge per run.
+//! - [`jq`]: the jq language (jaq) embedded, and strict JSON writing.
 //! - [`rules`]: the rule catalog, stable ids with spec sections.
 //! - [`emit`]: aoi's own conforming output (ULID run, contiguous seq).
 //! - [`spec`]: the vocabulary of the standard, written down once.
@@ -16,6 +18,7 @@
 
 pub mod cli;
 pub mod cmd;
+pub mod demux;
 pub mod emit;
 pub mod jq;
 pub mod judge;

@@ -24,7 +24,6 @@
 //! `aoi:summary` accounting for the input). The exit status is the worst
 //! stream's, from the shared table.
 
-use std::collections::HashMap;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::Path;
 
@@ -35,17 +34,12 @@ use crate::cmd::check::{
     AsFdFile, Closing, Sinks, Stop, close_report, eprint_line, finding_line, open_input, sanitize,
     unreadable_event, verdict_line,
 };
+use crate::demux;
 use crate::emit::Emitter;
-use crate::judge::{
-    Cause, Ev, Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict, bool_value, envelope_run,
-    str_ref, uint_value,
-};
-use crate::lines::{Chunk, LineReader, split_lines};
+use crate::judge::{Cause, Ev, JudgeOptions, Outcome, Verdict, bool_value, str_ref, uint_value};
 use crate::peek::{Kind, Peeker, key_is, object_members, span, unescape};
 use crate::spec::{self, exit};
 
-/// `{` positions tried per line before it is declared no event.
-const MAX_TRIES: usize = 8;
 /// Findings kept per stream for stderr.
 const SHOWN: usize = 10;
 
@@ -54,67 +48,6 @@ const SHOWN: usize = 10;
 pub(crate) enum EventKind {
     Error,
     Warning,
-}
-
-/// One stream of an input: a run, or the input's events without a run.
-struct Stream {
-    /// The decoded `aoi.run`; `None` for the unnamed stream.
-    run: Option<String>,
-    judge: Judge,
-    /// An `aoi:*` event was seen (the unnamed stream is judged only then).
-    framework: bool,
-}
-
-/// Where a line's event was found.
-enum Found {
-    /// In the line, from this offset.
-    At(usize),
-    /// In the scratch buffer (a Docker json-file `log` string, unwrapped);
-    /// false when the string did not end with its line feed (Docker cut the
-    /// line: the event is not complete, § 2).
-    Unwrapped(bool),
-}
-
-/// The per-input state.
-struct Input {
-    streams: Vec<Stream>,
-    index: HashMap<Vec<u8>, usize>,
-    /// The last run key looked up and its stream: consecutive lines of one
-    /// run (the common case) skip the hash.
-    last: Option<(Vec<u8>, usize)>,
-    /// Lines that are no AOI event.
-    skipped: u64,
-    /// Lines over --max-line-bytes (never parsed).
-    long: u64,
-    /// Lines of runs past --max-runs, searched but not judged.
-    untracked: u64,
-    /// Lines of runs other than --run.
-    other_runs: u64,
-    /// Skipped lines that mention `aoi:error` (a damaged event, maybe).
-    suspect: u64,
-    /// Events of runs past --max-runs (domain, warnings, errors): still
-    /// accounted for in the summary (§ 8.3 counts everything consumed).
-    untracked_counts: (u64, u64, u64),
-    scratch: Vec<u8>,
-}
-
-impl Input {
-    /// A line over --max-line-bytes: never parsed, so charged, as
-    /// `line.too-long`, to the stream written last if it is still open
-    /// (the judge of `aoi check` reports it the same way), else counted.
-    fn long_line(&mut self, total: u64, terminated: bool, line_no: u64) {
-        self.long += 1;
-        if let Some(stream) = self.open_last() {
-            stream.judge.long_line_at(total, terminated, line_no);
-        }
-    }
-
-    /// The stream written last, if it has not ended (no summary yet): the
-    /// one a cut or over-long line is charged to.
-    fn open_last(&mut self) -> Option<&mut Stream> {
-        let i = self.last.as_ref()?.1;
-        self.streams.get_mut(i).filter(|s| !s.judge.summary_seen())
-    }
 }
 
 /// Where matching events go.
@@ -142,7 +75,6 @@ struct Ctx<'a> {
     line_width: usize,
     files: bool,
     sink: Sink,
-    peeker: Peeker,
     matched: u64,
     header_done: bool,
 }
@@ -208,7 +140,6 @@ pub fn run(args: &ErrorsArgs) -> i32 {
         line_width,
         files,
         sink,
-        peeker: Peeker::new(),
         matched: 0,
         header_done: false,
     };
@@ -283,26 +214,17 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
         } else {
             format!("{}: ", sanitize(&source))
         };
-        let mut judged = 0usize;
-        let mut skipped = input.skipped;
+        let (streams, input) = input.finish(SHOWN);
+        let judged = streams.len();
+        let skipped = input.skipped;
         let mut lines_read = input.skipped + input.long + input.untracked + input.other_runs;
-        for stream in input.streams {
-            let mut judge = stream.judge;
-            let mut shown: Vec<Finding> = judge.drain().take(SHOWN).collect();
-            let (v, last) = judge.finish();
+        for stream in streams {
+            let v = stream.verdict;
             lines_read += v.lines;
-            if stream.run.is_none() && !stream.framework {
-                // Typed JSON without an envelope or a single framework
-                // event: another program's log lines, not an AOI stream.
-                skipped += v.lines;
-                continue;
-            }
-            judged += 1;
-            shown.extend(last.into_iter().take(SHOWN.saturating_sub(shown.len())));
             if !args.quiet && v.outcome != Outcome::Ok {
                 let n = name(&stream.run);
                 let mut err = io::stderr().lock();
-                for f in &shown {
+                for f in &stream.findings {
                     let _ = writeln!(err, "{}", finding_line(f, n.as_deref()));
                 }
                 let _ = writeln!(err, "{}", verdict_line("errors", &v, n.as_deref()));
@@ -349,9 +271,9 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
                 sinks.report(&e)?;
             }
         }
-        extra.0 += input.untracked_counts.0;
-        extra.1 += input.untracked_counts.1;
-        extra.2 += input.untracked_counts.2;
+        extra.0 += input.untracked_events.0;
+        extra.1 += input.untracked_events.1;
+        extra.2 += input.untracked_events.2;
         suspect_total += input.suspect;
         if input.suspect > 0 {
             eprint_line(
@@ -407,305 +329,40 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
     })
 }
 
-/// Reads one input to its end: every line located, demultiplexed by run,
-/// judged, and its errors (and warnings) extracted. A read error ends the
-/// input; it is reported to every stream of it (they are then incomplete).
-fn read_input<R: Read>(ctx: &mut Ctx<'_>, src: R, source: &str) -> Result<Input, Stop> {
-    let mut input = Input {
-        streams: Vec::new(),
-        index: HashMap::new(),
-        last: None,
-        skipped: 0,
-        long: 0,
-        untracked: 0,
-        other_runs: 0,
-        suspect: 0,
-        untracked_counts: (0, 0, 0),
-        scratch: Vec::new(),
-    };
-    let mut reader = LineReader::new(src, ctx.args.judge.max_line_bytes);
-    let mut line_no = 0u64;
-    let mut long_total = 0u64;
-    loop {
-        match reader.next_chunk() {
-            Ok(None) => break,
-            Ok(Some(Chunk::Lines(block))) => {
-                for (line, terminated) in split_lines(block) {
-                    line_no += 1;
-                    if line.len() > ctx.args.judge.max_line_bytes {
-                        input.long_line(line.len() as u64, terminated, line_no);
-                        continue;
-                    }
-                    one_line(ctx, &mut input, line, terminated, line_no, source)?;
-                }
-            }
-            Ok(Some(Chunk::LongPart { bytes, end })) => {
-                long_total += bytes.len() as u64;
-                if end {
-                    line_no += 1;
-                    let terminated = bytes.last() == Some(&b'\n');
-                    input.long_line(long_total, terminated, line_no);
-                    long_total = 0;
-                }
-            }
-            Err(e) => {
-                let msg = e.to_string();
-                if input.streams.is_empty() {
-                    // Nothing was read: the unnamed stream carries the error.
-                    let mut s = new_stream(ctx, None);
-                    s.framework = true;
-                    input.streams.push(s);
-                }
-                for s in &mut input.streams {
-                    s.judge.io_error(msg.clone());
-                }
-                break;
-            }
-        }
-    }
-    Ok(input)
-}
-
-fn new_stream(ctx: &Ctx<'_>, run: Option<String>) -> Stream {
-    Stream {
-        run,
-        judge: Judge::new(JudgeOptions {
+/// Reads one input through the log reader: every line located,
+/// demultiplexed by run and judged; errors (and warnings) that pass the
+/// filters are extracted as they come.
+fn read_input<R: Read>(ctx: &mut Ctx<'_>, src: R, source: &str) -> Result<demux::Input, Stop> {
+    let opts = demux::Options {
+        judge: JudgeOptions {
             unbounded: ctx.args.judge.unbounded,
             fail_on_partial: ctx.args.judge.fail_on_partial,
             per_rule_limit: SHOWN as u64,
             max_line_bytes: ctx.args.judge.max_line_bytes,
-        }),
-        framework: false,
-    }
-}
-
-/// Finds the AOI event in a log line, leaving `peeker` describing it.
-fn locate(line: &[u8], peeker: &mut Peeker, scratch: &mut Vec<u8>) -> Option<Found> {
-    let start = locate_in(line, peeker)?;
-    if peeker.type_member.is_some() {
-        return Some(Found::At(start));
-    }
-    // A Docker json-file line: the event is the `log` string, with its \n.
-    let obj = line.get(start..)?;
-    let log = peeker.members.iter().find(|m| {
-        key_is(span(obj, &m.key), m.key_escaped, "log") && matches!(m.kind, Kind::String { .. })
-    })?;
-    let raw = span(obj, &log.value);
-    let body = raw.get(1..raw.len().saturating_sub(1))?;
-    scratch.clear();
-    scratch.extend_from_slice(unescape(body).as_bytes());
-    let complete = scratch.last() == Some(&b'\n');
-    while matches!(scratch.last(), Some(b'\n' | b'\r')) {
-        scratch.pop();
-    }
-    let inner = locate_in(scratch, peeker)?;
-    peeker.type_member?;
-    scratch.drain(..inner);
-    // `drain` moved the bytes: peek again so the spans index the buffer.
-    peeker.peek(scratch).ok()?;
-    Some(Found::Unwrapped(complete))
-}
-
-/// The offset of the first `{` (of [`MAX_TRIES`]) that starts a JSON
-/// object running to the end of `line` whose `type`, if any, is a string.
-fn locate_in(line: &[u8], peeker: &mut Peeker) -> Option<usize> {
-    let mut from = 0;
-    for _ in 0..MAX_TRIES {
-        // A clean stream's line starts with its object: no search.
-        let start = if line.get(from) == Some(&b'{') {
-            from
-        } else {
-            from + memchr::memchr(b'{', line.get(from..)?)?
+        },
+        max_runs: ctx.args.max_runs,
+        run_prefix: ctx.args.run.clone(),
+    };
+    demux::read(src, &opts, |ev| {
+        // § 2: an unterminated final line is discarded, never extracted.
+        if !ev.terminated {
+            return Ok(());
+        }
+        let Some(kind) = event_kind(ev.obj, ev.peek, ctx.args.warnings) else {
+            return Ok(());
         };
-        let obj = line.get(start..)?;
-        if peeker.peek(obj).is_ok() && peeker.top == Some(Kind::Object) {
-            let typed = peeker
-                .type_member
-                .and_then(|i| peeker.members.get(i))
-                .is_none_or(|m| matches!(m.kind, Kind::String { .. }));
-            if typed && peeker.reserved_dups.is_empty() {
-                return Some(start);
-            }
+        let e = Ev {
+            line: ev.obj,
+            members: &ev.peek.members,
+        };
+        if !matches(ctx.args, &e, kind) {
+            return Ok(());
         }
-        from = start + 1;
-    }
-    None
-}
-
-/// A log line without what loggers wrap around an event: a trailing CR
-/// and trailing ANSI SGR sequences (`…}\x1b[0m`).
-fn trim_decoration(mut line: &[u8]) -> &[u8] {
-    loop {
-        let before = line.len();
-        line = line.strip_suffix(b"\r").unwrap_or(line);
-        if line.last() == Some(&b'm') {
-            // `ESC [ digits/semicolons m`
-            let body = line.len() - 1;
-            let params = line
-                .get(..body)
-                .unwrap_or_default()
-                .iter()
-                .rev()
-                .take_while(|c| c.is_ascii_digit() || **c == b';')
-                .count();
-            let open = body - params;
-            if open >= 2 && line.get(open - 2..open) == Some(b"\x1b[") {
-                line = line.get(..open - 2).unwrap_or_default();
-            }
-        }
-        if line.len() == before {
-            return line;
-        }
-    }
-}
-
-fn one_line(
-    ctx: &mut Ctx<'_>,
-    input: &mut Input,
-    line: &[u8],
-    terminated: bool,
-    line_no: u64,
-    source: &str,
-) -> Result<(), Stop> {
-    let line = trim_decoration(line);
-    let Some(found) = locate(line, &mut ctx.peeker, &mut input.scratch) else {
-        match input.open_last() {
-            // § 2: a cut final line is the truncation of the stream that
-            // was writing last (if it has not ended); its judge reports it
-            // (`line.unterminated`).
-            Some(stream) if !terminated => {
-                let r = Ok(());
-                stream
-                    .judge
-                    .line_at(line, false, line_no, &mut ctx.peeker, r);
-            }
-            _ => {
-                input.skipped += 1;
-                if memchr::memmem::find(line, b"aoi:error").is_some() {
-                    input.suspect += 1;
-                }
-            }
-        }
-        return Ok(());
-    };
-    let scratch = std::mem::take(&mut input.scratch);
-    let (obj, terminated): (&[u8], bool) = match found {
-        Found::At(start) => (line.get(start..).unwrap_or_default(), terminated),
-        Found::Unwrapped(complete) => (&scratch, terminated && complete),
-    };
-    let r = route(ctx, input, obj, terminated, line_no, source);
-    input.scratch = scratch;
-    r
-}
-
-/// Judges a located event in its run's stream and extracts it if it is
-/// an error (or a warning) that passes the filters.
-fn route(
-    ctx: &mut Ctx<'_>,
-    input: &mut Input,
-    obj: &[u8],
-    terminated: bool,
-    line_no: u64,
-    source: &str,
-) -> Result<(), Stop> {
-    // The run as written (quotes included) and as decoded: `"R\/1"` and
-    // `"R/1"` are the same run (§ 8.1), so streams are keyed by the latter.
-    let raw_run: &[u8] = ctx
-        .peeker
-        .aoi_member
-        .and_then(|i| ctx.peeker.members.get(i))
-        .and_then(|env| envelope_run(obj, env))
-        .unwrap_or_default();
-    let body = raw_run
-        .get(1..raw_run.len().saturating_sub(1))
-        .unwrap_or_default();
-    let key: std::borrow::Cow<'_, [u8]> = if body.contains(&b'\\') {
-        std::borrow::Cow::Owned(unescape(body).into_owned().into_bytes())
-    } else {
-        std::borrow::Cow::Borrowed(body)
-    };
-    let key: &[u8] = &key;
-    let cached = input
-        .last
-        .as_ref()
-        .filter(|(k, _)| k.as_slice() == key)
-        .map(|(_, i)| *i);
-    let idx = match cached.or_else(|| input.index.get(key).copied()) {
-        Some(i) => Some(i),
-        None => {
-            let run = (!raw_run.is_empty()).then(|| String::from_utf8_lossy(key).into_owned());
-            if let Some(want) = &ctx.args.run {
-                if !run.as_deref().is_some_and(|r| r.starts_with(want.as_str())) {
-                    input.other_runs += 1;
-                    return Ok(());
-                }
-            }
-            if input.streams.len() >= ctx.args.max_runs {
-                None
-            } else {
-                input.streams.push(new_stream(ctx, run));
-                let i = input.streams.len() - 1;
-                input.index.insert(key.to_vec(), i);
-                Some(i)
-            }
-        }
-    };
-    if let Some(i) = idx {
-        if cached.is_none() {
-            input.last = Some((key.to_vec(), i));
-        }
-    }
-    match idx.and_then(|i| input.streams.get_mut(i)) {
-        Some(stream) => {
-            stream
-                .judge
-                .line_at(obj, terminated, line_no, &mut ctx.peeker, Ok(()));
-            if stream.judge.last_class() == LineClass::Framework {
-                stream.framework = true;
-            }
-        }
-        None => {
-            input.untracked += 1;
-            if terminated {
-                let ty = ctx
-                    .peeker
-                    .type_member
-                    .and_then(|i| ctx.peeker.members.get(i))
-                    .and_then(|m| str_ref(obj, m));
-                let c = &mut input.untracked_counts;
-                match ty.as_deref() {
-                    Some("aoi:error") => c.2 += 1,
-                    Some("aoi:warning") => c.1 += 1,
-                    Some(t) if !t.starts_with("aoi:") => c.0 += 1,
-                    _ => {}
-                }
-            }
-        }
-    }
-    // § 2: an unterminated final line is discarded, never extracted.
-    if !terminated {
-        return Ok(());
-    }
-    let Some(kind) = event_kind(obj, &ctx.peeker, ctx.args.warnings) else {
-        return Ok(());
-    };
-    let tool = idx
-        .and_then(|i| input.streams.get(i))
-        .and_then(|st| st.judge.identity().tool.clone());
-    let members = std::mem::take(&mut ctx.peeker.members);
-    let ev = Ev {
-        line: obj,
-        members: &members,
-    };
-    let r = if matches(ctx.args, &ev, kind) {
         ctx.matched += 1;
-        let run = (!raw_run.is_empty()).then_some(raw_run);
-        emit(ctx, &ev, kind, tool.as_deref(), run, line_no, source)
-    } else {
-        Ok(())
-    };
-    ctx.peeker.members = members;
-    r
+        let tool = ev.stream.and_then(|st| st.judge.identity().tool.as_deref());
+        let run = (!ev.raw_run.is_empty()).then_some(ev.raw_run);
+        emit(ctx, &e, kind, tool, run, ev.line_no, source)
+    })
 }
 
 /// Whether the located event is an `aoi:error` (or, when asked, an
@@ -1114,43 +771,4 @@ fn table_row(
     }
     s.push('\n');
     s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn found(line: &str) -> Option<String> {
-        let mut p = Peeker::new();
-        let mut scratch = Vec::new();
-        match locate(line.as_bytes(), &mut p, &mut scratch)? {
-            Found::At(i) => Some(line[i..].to_string()),
-            Found::Unwrapped(_) => Some(String::from_utf8(scratch).unwrap()),
-        }
-    }
-
-    #[test]
-    fn locates_events_after_prefixes() {
-        let ev = r#"{"type":"aoi:error","code":"X"}"#;
-        assert_eq!(found(ev).as_deref(), Some(ev));
-        assert_eq!(
-            found(&format!("2026-07-30T12:00:00Z stdout F {ev}")).as_deref(),
-            Some(ev)
-        );
-        assert_eq!(found(&format!("[{{w}}] {ev}")).as_deref(), Some(ev));
-        assert_eq!(found("plain prose"), None);
-        assert_eq!(found(&format!("{ev} trailing words")), None);
-        // another program's JSON: an object without `type` is no event
-        assert_eq!(found(r#"{"level":"info","msg":"{}"}"#), None);
-        assert_eq!(found(r#"{"type":1}"#), None);
-    }
-
-    #[test]
-    fn unwraps_docker_json_file_lines() {
-        let line = r#"{"log":"{\"type\":\"aoi:error\",\"code\":\"X\"}\n","stream":"stdout","time":"2026-07-30T12:00:00Z"}"#;
-        assert_eq!(
-            found(line).as_deref(),
-            Some(r#"{"type":"aoi:error","code":"X"}"#)
-        );
-    }
 }

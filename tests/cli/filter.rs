@@ -225,7 +225,11 @@ fn deep_input_is_an_item_error_not_a_crash() {
         "[".repeat(depth),
         "]".repeat(depth)
     );
-    let st = s().no_envelope().raw(&deep).hits(1).summary(r#"{"count":2}"#);
+    let st = s()
+        .no_envelope()
+        .raw(&deep)
+        .hits(1)
+        .summary(r#"{"count":2}"#);
     let out = filter(&[".type"], &st.bytes());
     let ev = parse_jsonl(&out.stdout);
     assert_eq!(

@@ -1,0 +1,506 @@
+//! The log reader: AOI streams out of real logs, one judge per run.
+//!
+//! `aoi errors` and `aoi merge-report` read logs as they are, not only
+//! clean streams:
+//!
+//! - a line that is no AOI event (prose, a stack trace, another program's
+//!   JSON, invalid JSON) is skipped and counted, never fatal;
+//! - an event after a text prefix on the same line is found: the first `{`
+//!   (of a few) that starts a JSON object with a string `type` running to the
+//!   end of the line (`2026-07-30T12:00:00Z stdout F {…}`, `[worker-3] {…}`);
+//!   a trailing CR and trailing ANSI SGR sequences are dropped; a Docker
+//!   json-file line (`{"log":"{…}\n",…}`) is unwrapped once (and is a cut
+//!   line when its `\n` is missing);
+//! - runs interleaved in one log are told apart by `aoi.run` (§ 8.1: `run`
+//!   makes every line attributable on its own), decoded, so `"R\/1"` and
+//!   `"R/1"` are one run: each run is its own stream with its own judge,
+//!   exactly the judge of `aoi check`, fed only that run's lines and
+//!   reporting findings at the log's line numbers. Events without an
+//!   envelope belong to the input's unnamed stream, which counts as an AOI
+//!   stream only when it holds a framework event.
+//! - a final line that is no event is the truncation of the run written
+//!   last, if that run has not ended; so is a line over `--max-line-bytes`
+//!   (reported as `line.too-long`, as `aoi check` does).
+//!
+//! Memory: one judge per run, at most `max_runs` per input; lines of further
+//! runs are still given to the visitor (with no stream) and counted.
+
+use std::collections::HashMap;
+use std::io::Read;
+
+use crate::judge::{Finding, Judge, JudgeOptions, LineClass, Verdict, envelope_run, str_ref};
+use crate::lines::{Chunk, LineReader, split_lines};
+use crate::peek::{Kind, Peeker, key_is, span, unescape};
+
+/// `{` positions tried per line before it is declared no event.
+const MAX_TRIES: usize = 8;
+
+/// How an input is read.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub judge: JudgeOptions,
+    /// Runs judged per input.
+    pub max_runs: usize,
+    /// Only runs whose id starts with this.
+    pub run_prefix: Option<String>,
+}
+
+/// One stream of an input: a run, or the input's events without a run.
+pub struct Stream {
+    /// The decoded `aoi.run`; `None` for the unnamed stream.
+    pub run: Option<String>,
+    pub judge: Judge,
+    /// An `aoi:*` event was seen (the unnamed stream counts only then).
+    pub framework: bool,
+}
+
+/// One event found in the input, after its stream's judge has seen it.
+pub struct Located<'a> {
+    /// The event's JSON object (prefix and decoration removed).
+    pub obj: &'a [u8],
+    /// False for a cut final line: § 2 says it is not an event.
+    pub terminated: bool,
+    /// Its line in the input.
+    pub line_no: u64,
+    /// `aoi.run` as written, quotes included; empty without one.
+    pub raw_run: &'a [u8],
+    /// The stream that judged it; `None` past `max_runs`.
+    pub stream: Option<&'a Stream>,
+    /// The peek of `obj`: its members, `type` and `aoi`.
+    pub peek: &'a Peeker,
+}
+
+impl Located<'_> {
+    /// The event's `type`, decoded.
+    pub fn type_name(&self) -> Option<std::borrow::Cow<'_, str>> {
+        let m = self
+            .peek
+            .type_member
+            .and_then(|i| self.peek.members.get(i))?;
+        str_ref(self.obj, m)
+    }
+}
+
+/// What reading an input found besides its streams.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Counts {
+    /// Lines that are no AOI event.
+    pub skipped: u64,
+    /// Lines over the line limit (never parsed).
+    pub long: u64,
+    /// Lines of runs past `max_runs`, given to the visitor but not judged.
+    pub untracked: u64,
+    /// Events of those runs: domain, warnings, errors (still consumed, § 8.3).
+    pub untracked_events: (u64, u64, u64),
+    /// Lines of runs other than the run prefix asked for.
+    pub other_runs: u64,
+    /// Skipped lines that mention `aoi:error` (a damaged event, maybe).
+    pub suspect: u64,
+}
+
+/// One judged stream of an input.
+pub struct Judged {
+    pub run: Option<String>,
+    pub verdict: Verdict,
+    /// Its first findings (up to the number asked for).
+    pub findings: Vec<Finding>,
+}
+
+/// An input being read.
+pub struct Input {
+    opts: Options,
+    streams: Vec<Stream>,
+    index: HashMap<Vec<u8>, usize>,
+    /// The last run key looked up and its stream: consecutive lines of one
+    /// run (the common case) skip the hash.
+    last: Option<(Vec<u8>, usize)>,
+    counts: Counts,
+    scratch: Vec<u8>,
+    peeker: Peeker,
+}
+
+/// Where a line's event was found.
+enum Found {
+    /// In the line, from this offset.
+    At(usize),
+    /// In the scratch buffer (a Docker json-file `log` string, unwrapped);
+    /// false when the string did not end with its line feed (Docker cut the
+    /// line: the event is not complete, § 2).
+    Unwrapped(bool),
+}
+
+/// Reads `src` to its end, giving every located event to `visit` after its
+/// stream's judge has seen it. A read error ends the input and is reported
+/// to every stream of it (they are then incomplete); only the visitor's
+/// errors are returned.
+pub fn read<R: Read, E>(
+    src: R,
+    opts: &Options,
+    mut visit: impl FnMut(Located<'_>) -> Result<(), E>,
+) -> Result<Input, E> {
+    let mut input = Input {
+        opts: opts.clone(),
+        streams: Vec::new(),
+        index: HashMap::new(),
+        last: None,
+        counts: Counts::default(),
+        scratch: Vec::new(),
+        peeker: Peeker::new(),
+    };
+    let max_line = opts.judge.max_line_bytes;
+    let mut reader = LineReader::new(src, max_line);
+    let mut line_no = 0u64;
+    let mut long_total = 0u64;
+    loop {
+        match reader.next_chunk() {
+            Ok(None) => break,
+            Ok(Some(Chunk::Lines(block))) => {
+                for (line, terminated) in split_lines(block) {
+                    line_no += 1;
+                    if line.len() > max_line {
+                        input.long_line(line.len() as u64, terminated, line_no);
+                        continue;
+                    }
+                    input.one_line(line, terminated, line_no, &mut visit)?;
+                }
+            }
+            Ok(Some(Chunk::LongPart { bytes, end })) => {
+                long_total += bytes.len() as u64;
+                if end {
+                    line_no += 1;
+                    let terminated = bytes.last() == Some(&b'\n');
+                    input.long_line(long_total, terminated, line_no);
+                    long_total = 0;
+                }
+            }
+            Err(e) => {
+                let msg = e.to_string();
+                if input.streams.is_empty() {
+                    // Nothing was read: the unnamed stream carries the error.
+                    let mut s = input.new_stream(None);
+                    s.framework = true;
+                    input.streams.push(s);
+                }
+                for s in &mut input.streams {
+                    s.judge.io_error(msg.clone());
+                }
+                break;
+            }
+        }
+    }
+    Ok(input)
+}
+
+impl Input {
+    /// What was counted besides the streams.
+    pub fn counts(&self) -> Counts {
+        self.counts
+    }
+
+    /// Closes every stream: the judged ones, with up to `shown` findings
+    /// each, in order of first appearance. The unnamed stream without a
+    /// framework event is not an AOI stream: its lines are added to the
+    /// skipped count instead.
+    pub fn finish(self, shown: usize) -> (Vec<Judged>, Counts) {
+        let mut counts = self.counts;
+        let mut out = Vec::new();
+        for stream in self.streams {
+            let mut judge = stream.judge;
+            let mut findings: Vec<Finding> = judge.drain().take(shown).collect();
+            let (verdict, last) = judge.finish();
+            if stream.run.is_none() && !stream.framework {
+                counts.skipped += verdict.lines;
+                continue;
+            }
+            findings.extend(last.into_iter().take(shown.saturating_sub(findings.len())));
+            out.push(Judged {
+                run: stream.run,
+                verdict,
+                findings,
+            });
+        }
+        (out, counts)
+    }
+
+    fn new_stream(&self, run: Option<String>) -> Stream {
+        Stream {
+            run,
+            judge: Judge::new(self.opts.judge.clone()),
+            framework: false,
+        }
+    }
+
+    /// A line over the limit: never parsed, so charged, as `line.too-long`,
+    /// to the stream written last if it is still open (the judge of `aoi
+    /// check` reports it the same way), else only counted.
+    fn long_line(&mut self, total: u64, terminated: bool, line_no: u64) {
+        self.counts.long += 1;
+        if let Some(stream) = self.open_last() {
+            stream.judge.long_line_at(total, terminated, line_no);
+        }
+    }
+
+    /// The stream written last, if it has not ended (no summary yet): the
+    /// one a cut or over-long line is charged to.
+    fn open_last(&mut self) -> Option<&mut Stream> {
+        let i = self.last.as_ref()?.1;
+        self.streams.get_mut(i).filter(|s| !s.judge.summary_seen())
+    }
+
+    fn one_line<E>(
+        &mut self,
+        line: &[u8],
+        terminated: bool,
+        line_no: u64,
+        visit: &mut impl FnMut(Located<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let line = trim_decoration(line);
+        let Some(found) = locate(line, &mut self.peeker, &mut self.scratch) else {
+            let mut peeker = std::mem::take(&mut self.peeker);
+            match self.open_last() {
+                // § 2: a cut final line is the truncation of the stream
+                // that was writing last (if it has not ended); its judge
+                // reports it (`line.unterminated`).
+                Some(stream) if !terminated => {
+                    stream
+                        .judge
+                        .line_at(line, false, line_no, &mut peeker, Ok(()));
+                }
+                _ => {
+                    self.counts.skipped += 1;
+                    if memchr::memmem::find(line, b"aoi:error").is_some() {
+                        self.counts.suspect += 1;
+                    }
+                }
+            }
+            self.peeker = peeker;
+            return Ok(());
+        };
+        let scratch = std::mem::take(&mut self.scratch);
+        let (obj, terminated): (&[u8], bool) = match found {
+            Found::At(start) => (line.get(start..).unwrap_or_default(), terminated),
+            Found::Unwrapped(complete) => (&scratch, terminated && complete),
+        };
+        let r = self.route(obj, terminated, line_no, visit);
+        self.scratch = scratch;
+        r
+    }
+
+    /// Judges a located event in its run's stream, then visits it.
+    fn route<E>(
+        &mut self,
+        obj: &[u8],
+        terminated: bool,
+        line_no: u64,
+        visit: &mut impl FnMut(Located<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        // The run as written (quotes included) and as decoded.
+        let raw_run: &[u8] = self
+            .peeker
+            .aoi_member
+            .and_then(|i| self.peeker.members.get(i))
+            .and_then(|env| envelope_run(obj, env))
+            .unwrap_or_default();
+        let body = raw_run
+            .get(1..raw_run.len().saturating_sub(1))
+            .unwrap_or_default();
+        let key: std::borrow::Cow<'_, [u8]> = if body.contains(&b'\\') {
+            std::borrow::Cow::Owned(unescape(body).into_owned().into_bytes())
+        } else {
+            std::borrow::Cow::Borrowed(body)
+        };
+        let key: &[u8] = &key;
+        let cached = self
+            .last
+            .as_ref()
+            .filter(|(k, _)| k.as_slice() == key)
+            .map(|(_, i)| *i);
+        let idx = match cached.or_else(|| self.index.get(key).copied()) {
+            Some(i) => Some(i),
+            None => {
+                let run = (!raw_run.is_empty()).then(|| String::from_utf8_lossy(key).into_owned());
+                if let Some(want) = &self.opts.run_prefix {
+                    if !run.as_deref().is_some_and(|r| r.starts_with(want.as_str())) {
+                        self.counts.other_runs += 1;
+                        return Ok(());
+                    }
+                }
+                if self.streams.len() >= self.opts.max_runs {
+                    None
+                } else {
+                    let s = self.new_stream(run);
+                    self.streams.push(s);
+                    let i = self.streams.len() - 1;
+                    self.index.insert(key.to_vec(), i);
+                    Some(i)
+                }
+            }
+        };
+        if let Some(i) = idx {
+            if cached.is_none() {
+                self.last = Some((key.to_vec(), i));
+            }
+        }
+        match idx.and_then(|i| self.streams.get_mut(i)) {
+            Some(stream) => {
+                stream
+                    .judge
+                    .line_at(obj, terminated, line_no, &mut self.peeker, Ok(()));
+                if stream.judge.last_class() == LineClass::Framework {
+                    stream.framework = true;
+                }
+            }
+            None => {
+                self.counts.untracked += 1;
+                if terminated {
+                    let ty = self
+                        .peeker
+                        .type_member
+                        .and_then(|i| self.peeker.members.get(i))
+                        .and_then(|m| str_ref(obj, m));
+                    let c = &mut self.counts.untracked_events;
+                    match ty.as_deref() {
+                        Some("aoi:error") => c.2 += 1,
+                        Some("aoi:warning") => c.1 += 1,
+                        Some(t) if !t.starts_with("aoi:") => c.0 += 1,
+                        _ => {}
+                    }
+                }
+            }
+        }
+        visit(Located {
+            obj,
+            terminated,
+            line_no,
+            raw_run,
+            stream: idx.and_then(|i| self.streams.get(i)),
+            peek: &self.peeker,
+        })
+    }
+}
+
+/// Finds the AOI event in a log line, leaving `peeker` describing it.
+fn locate(line: &[u8], peeker: &mut Peeker, scratch: &mut Vec<u8>) -> Option<Found> {
+    let start = locate_in(line, peeker)?;
+    if peeker.type_member.is_some() {
+        return Some(Found::At(start));
+    }
+    // A Docker json-file line: the event is the `log` string, with its \n.
+    let obj = line.get(start..)?;
+    let log = peeker.members.iter().find(|m| {
+        key_is(span(obj, &m.key), m.key_escaped, "log") && matches!(m.kind, Kind::String { .. })
+    })?;
+    let raw = span(obj, &log.value);
+    let body = raw.get(1..raw.len().saturating_sub(1))?;
+    scratch.clear();
+    scratch.extend_from_slice(unescape(body).as_bytes());
+    let complete = scratch.last() == Some(&b'\n');
+    while matches!(scratch.last(), Some(b'\n' | b'\r')) {
+        scratch.pop();
+    }
+    let inner = locate_in(scratch, peeker)?;
+    peeker.type_member?;
+    scratch.drain(..inner);
+    // `drain` moved the bytes: peek again so the spans index the buffer.
+    peeker.peek(scratch).ok()?;
+    Some(Found::Unwrapped(complete))
+}
+
+/// The offset of the first `{` (of [`MAX_TRIES`]) that starts a JSON
+/// object running to the end of `line` whose `type`, if any, is a string.
+fn locate_in(line: &[u8], peeker: &mut Peeker) -> Option<usize> {
+    let mut from = 0;
+    for _ in 0..MAX_TRIES {
+        // A clean stream's line starts with its object: no search.
+        let start = if line.get(from) == Some(&b'{') {
+            from
+        } else {
+            from + memchr::memchr(b'{', line.get(from..)?)?
+        };
+        let obj = line.get(start..)?;
+        if peeker.peek(obj).is_ok() && peeker.top == Some(Kind::Object) {
+            let typed = peeker
+                .type_member
+                .and_then(|i| peeker.members.get(i))
+                .is_none_or(|m| matches!(m.kind, Kind::String { .. }));
+            if typed && peeker.reserved_dups.is_empty() {
+                return Some(start);
+            }
+        }
+        from = start + 1;
+    }
+    None
+}
+
+/// A log line without what loggers wrap around an event: a trailing CR
+/// and trailing ANSI SGR sequences (`…}\x1b[0m`).
+fn trim_decoration(mut line: &[u8]) -> &[u8] {
+    loop {
+        let before = line.len();
+        line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.last() == Some(&b'm') {
+            // `ESC [ digits/semicolons m`
+            let body = line.len() - 1;
+            let params = line
+                .get(..body)
+                .unwrap_or_default()
+                .iter()
+                .rev()
+                .take_while(|c| c.is_ascii_digit() || **c == b';')
+                .count();
+            let open = body - params;
+            if open >= 2 && line.get(open - 2..open) == Some(b"\x1b[") {
+                line = line.get(..open - 2).unwrap_or_default();
+            }
+        }
+        if line.len() == before {
+            return line;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(line: &str) -> Option<String> {
+        let mut p = Peeker::new();
+        let mut scratch = Vec::new();
+        match locate(line.as_bytes(), &mut p, &mut scratch)? {
+            Found::At(i) => Some(line[i..].to_string()),
+            Found::Unwrapped(_) => Some(String::from_utf8(scratch).unwrap()),
+        }
+    }
+
+    #[test]
+    fn locates_events_after_prefixes() {
+        let ev = r#"{"type":"aoi:error","code":"X"}"#;
+        assert_eq!(found(ev).as_deref(), Some(ev));
+        assert_eq!(
+            found(&format!("2026-07-30T12:00:00Z stdout F {ev}")).as_deref(),
+            Some(ev)
+        );
+        assert_eq!(found(&format!("[{{w}}] {ev}")).as_deref(), Some(ev));
+        assert_eq!(found("plain prose"), None);
+        assert_eq!(found(&format!("{ev} trailing words")), None);
+        // another program's JSON: an object without `type` is no event
+        assert_eq!(found(r#"{"level":"info","msg":"{}"}"#), None);
+        assert_eq!(found(r#"{"type":1}"#), None);
+    }
+
+    #[test]
+    fn unwraps_docker_json_file_lines() {
+        let line = r#"{"log":"{\"type\":\"aoi:error\",\"code\":\"X\"}\n","stream":"stdout","time":"2026-07-30T12:00:00Z"}"#;
+        assert_eq!(
+            found(line).as_deref(),
+            Some(r#"{"type":"aoi:error","code":"X"}"#)
+        );
+    }
+
+    #[test]
+    fn trims_colour_and_cr() {
+        assert_eq!(trim_decoration(b"{}\x1b[0m\r"), b"{}");
+        assert_eq!(trim_decoration(b"{}\x1b[1;31m\x1b[0m"), b"{}");
+        assert_eq!(trim_decoration(b"{\"m\":\"am\"}"), b"{\"m\":\"am\"}");
+    }
+}
