@@ -220,16 +220,29 @@ fn scan_string(s: &[u8], i: usize) -> Result<(usize, bool), JsonError> {
     let mut escaped = false;
     loop {
         // 16 bytes at a time over plain string bytes.
-        while let Some(block) = s.get(j..j + 16) {
-            let mut a = [0u8; 16];
-            a.copy_from_slice(block);
-            let m = special_mask(&a);
-            if m == 0 {
-                j += 16;
-            } else {
+        loop {
+            if let Some(block) = s.get(j..j + 16) {
+                let mut a = [0u8; 16];
+                a.copy_from_slice(block);
+                let m = special_mask(&a);
+                if m == 0 {
+                    j += 16;
+                    continue;
+                }
                 j += m.trailing_zeros() as usize;
-                break;
+            } else if let Some(last) = s.len().checked_sub(16).and_then(|k| s.get(k..)) {
+                // Fewer than 16 bytes left: the line's last 16, with the
+                // bytes before `j` shifted out of the mask.
+                let mut a = [0u8; 16];
+                a.copy_from_slice(last);
+                let m = special_mask(&a) >> (16 - (s.len() - j).min(16));
+                j = if m == 0 {
+                    s.len()
+                } else {
+                    j + m.trailing_zeros() as usize
+                };
             }
+            break;
         }
         let Some(&c) = s.get(j) else {
             return Err(err(JsonErrorKind::Truncated, j));
@@ -276,45 +289,22 @@ fn scan_string(s: &[u8], i: usize) -> Result<(usize, bool), JsonError> {
     }
 }
 
-/// Bit mask of the bytes in `block` that are not ASCII digits.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn non_digit_mask(block: &[u8; 16]) -> u32 {
-    use std::arch::x86_64::*;
-    // SAFETY: as in `special_mask`: 16 readable bytes, unaligned load,
-    // SSE2 only.
-    unsafe {
-        let v = _mm_loadu_si128(block.as_ptr().cast::<__m128i>());
-        // Unsigned '0' <= v <= '9'  <=>  max(v,'0') == v && min(v,'9') == v.
-        let ge = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(b'0' as i8)), v);
-        let le = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(b'9' as i8)), v);
-        !(_mm_movemask_epi8(_mm_and_si128(ge, le)) as u32) & 0xFFFF
-    }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn non_digit_mask(block: &[u8; 16]) -> u32 {
-    let mut m = 0u32;
-    for (k, c) in block.iter().enumerate() {
-        if !c.is_ascii_digit() {
-            m |= 1 << k;
-        }
-    }
-    m
-}
-
-/// End of the run of ASCII digits starting at `j`.
+/// End of the run of ASCII digits starting at `j`, eight bytes at a time.
 #[inline(always)]
 fn digits(s: &[u8], mut j: usize) -> usize {
-    while let Some(block) = s.get(j..j + 16) {
-        let mut a = [0u8; 16];
-        a.copy_from_slice(block);
-        let m = non_digit_mask(&a);
-        if m != 0 {
-            return j + m.trailing_zeros() as usize;
+    while let Some(w) = s.get(j..j + 8) {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(w);
+        // Per byte, with no carry between bytes: a digit is 0x30..=0x39, so
+        // x = b ^ 0x30 has a zero high nibble and a low nibble below 10
+        // (adding 6 to the low nibble does not reach 0x10).
+        let x = u64::from_le_bytes(a) ^ 0x3030_3030_3030_3030;
+        let bad = (x & 0xF0F0_F0F0_F0F0_F0F0)
+            | (((x & 0x0F0F_0F0F_0F0F_0F0F) + 0x0606_0606_0606_0606) & 0x1010_1010_1010_1010);
+        if bad != 0 {
+            return j + (bad.trailing_zeros() / 8) as usize;
         }
-        j += 16;
+        j += 8;
     }
     while s.get(j).is_some_and(u8::is_ascii_digit) {
         j += 1;
@@ -324,7 +314,7 @@ fn digits(s: &[u8], mut j: usize) -> usize {
 
 /// Scans a number starting at `i`; returns the end and whether it is an
 /// integer literal.
-#[inline]
+#[inline(always)]
 fn scan_number(s: &[u8], i: usize) -> Result<(usize, bool), JsonError> {
     let mut j = i;
     if s.get(j) == Some(&b'-') {
@@ -378,20 +368,6 @@ fn scan_literal(s: &[u8], i: usize, lit: &[u8]) -> Result<usize, JsonError> {
             }
         }
     }
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum State {
-    /// A value must come (after `:`, or after `,` in an array).
-    Value,
-    /// After `[`: a value or `]`.
-    ValueOrEnd,
-    /// After `{`: a key or `}`.
-    KeyOrEnd,
-    /// After `,` in an object: a key.
-    Key,
-    /// After a complete value.
-    After,
 }
 
 /// Expects `:` after a key (whitespace allowed around it); returns the index
@@ -456,7 +432,17 @@ impl Peeker {
             let (ke, key_escaped) = scan_string(s, i)?;
             let key = i + 1..ke - 1;
             let vs = skip_ws(s, colon(s, ke)?);
-            let (ve, kind) = self.value(s, vs)?;
+            // The envelope on nearly every line has one shape, checked
+            // without the general walk (which decides anything else).
+            let fast = if key.len() == 3 && span(s, &key) == b"aoi" {
+                canonical_aoi(s, vs)
+            } else {
+                None
+            };
+            let (ve, kind) = match fast {
+                Some(e) => (e, Kind::Object),
+                None => self.value(s, vs)?,
+            };
             self.note_reserved(span(s, &key), key_escaped);
             self.members.push(Member {
                 key,
@@ -526,96 +512,110 @@ impl Peeker {
     }
 
     /// Validates a container starting at `i` (`{` or `[`) without recursion:
-    /// an explicit stack of open containers, so depth is bounded only by the
-    /// line. Returns the index after its closing bracket.
+    /// an explicit stack of open containers (a bit each, 1 for an object:
+    /// the innermost 64 in a word, outer ones in `self.stack`), so depth is
+    /// bounded only by the line. Returns the index after its closing
+    /// bracket.
     fn nested(&mut self, s: &[u8], mut i: usize) -> Result<usize, JsonError> {
         self.stack.clear();
-        let mut state = State::Value;
-        loop {
-            match state {
-                State::Value | State::ValueOrEnd => {
-                    i = skip_ws(s, i);
-                    match s.get(i) {
-                        Some(b'{') => {
-                            self.stack.push(true);
-                            i += 1;
-                            state = State::KeyOrEnd;
-                        }
-                        Some(b'[') => {
-                            self.stack.push(false);
-                            i += 1;
-                            state = State::ValueOrEnd;
-                        }
-                        Some(b']') if state == State::ValueOrEnd => {
-                            self.stack.pop();
-                            i += 1;
-                            state = State::After;
-                        }
-                        Some(b'"') => {
-                            i = scan_string(s, i)?.0;
-                            state = State::After;
-                        }
-                        Some(b'-' | b'0'..=b'9') => {
-                            i = scan_number(s, i)?.0;
-                            state = State::After;
-                        }
-                        Some(b't') => {
-                            i = scan_literal(s, i, b"true")?;
-                            state = State::After;
-                        }
-                        Some(b'f') => {
-                            i = scan_literal(s, i, b"false")?;
-                            state = State::After;
-                        }
-                        Some(b'n') => {
-                            i = scan_literal(s, i, b"null")?;
-                            state = State::After;
-                        }
-                        Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
-                        None => return Err(err(JsonErrorKind::Truncated, i)),
+        let mut bits: u64 = 0;
+        let mut depth: usize = 0;
+        'value: loop {
+            // A value must start at `i` (after whitespace).
+            i = skip_ws(s, i);
+            let mut closed = false;
+            match s.get(i) {
+                Some(&c @ (b'{' | b'[')) => {
+                    if depth >= 64 {
+                        self.stack.push(bits >> 63 != 0);
                     }
-                }
-                State::KeyOrEnd | State::Key => {
-                    i = skip_ws(s, i);
+                    let obj = c == b'{';
+                    bits = (bits << 1) | u64::from(obj);
+                    depth += 1;
+                    i = skip_ws(s, i + 1);
                     match s.get(i) {
+                        Some(b'}') if obj => closed = true,
+                        Some(b']') if !obj => closed = true,
+                        _ if !obj => continue 'value,
                         Some(b'"') => {
                             i = colon(s, scan_string(s, i)?.0)?;
-                            state = State::Value;
-                        }
-                        Some(b'}') if state == State::KeyOrEnd => {
-                            self.stack.pop();
-                            i += 1;
-                            state = State::After;
+                            continue 'value;
                         }
                         Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
                         None => return Err(err(JsonErrorKind::Truncated, i)),
                     }
                 }
-                State::After => {
-                    let Some(&top) = self.stack.last() else {
-                        return Ok(i);
-                    };
-                    i = skip_ws(s, i);
-                    match (s.get(i), top) {
-                        (Some(b','), true) => {
-                            i += 1;
-                            state = State::Key;
-                        }
-                        (Some(b','), false) => {
-                            i += 1;
-                            state = State::Value;
-                        }
-                        (Some(b'}'), true) | (Some(b']'), false) => {
-                            self.stack.pop();
-                            i += 1;
-                        }
-                        (Some(_), _) => return Err(err(JsonErrorKind::Unexpected, i)),
-                        (None, _) => return Err(err(JsonErrorKind::Truncated, i)),
+                Some(b'"') => i = scan_string(s, i)?.0,
+                Some(b'-' | b'0'..=b'9') => i = scan_number(s, i)?.0,
+                Some(b't') => i = scan_literal(s, i, b"true")?,
+                Some(b'f') => i = scan_literal(s, i, b"false")?,
+                Some(b'n') => i = scan_literal(s, i, b"null")?,
+                Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
+                None => return Err(err(JsonErrorKind::Truncated, i)),
+            }
+            loop {
+                if closed {
+                    // `i` is the bracket that closes the innermost container.
+                    depth -= 1;
+                    bits >>= 1;
+                    if depth >= 64 {
+                        bits |= u64::from(self.stack.pop().unwrap_or(false)) << 63;
                     }
+                    i += 1;
+                    if depth == 0 {
+                        return Ok(i);
+                    }
+                }
+                // After a value.
+                let obj = bits & 1 != 0;
+                i = skip_ws(s, i);
+                match s.get(i) {
+                    Some(b',') if obj => {
+                        i = skip_ws(s, i + 1);
+                        match s.get(i) {
+                            Some(b'"') => {
+                                i = colon(s, scan_string(s, i)?.0)?;
+                                continue 'value;
+                            }
+                            Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
+                            None => return Err(err(JsonErrorKind::Truncated, i)),
+                        }
+                    }
+                    Some(b',') => {
+                        i += 1;
+                        continue 'value;
+                    }
+                    Some(b'}') if obj => closed = true,
+                    Some(b']') if !obj => closed = true,
+                    Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
+                    None => return Err(err(JsonErrorKind::Truncated, i)),
                 }
             }
         }
     }
+}
+
+/// The usual envelope, `{"seq":N,"run":"R"}` with no whitespace, starting
+/// at `i`: its end if these bytes are exactly that and valid JSON, `None`
+/// for any other shape (valid or not).
+#[inline(always)]
+fn canonical_aoi(s: &[u8], i: usize) -> Option<usize> {
+    if !s.get(i..)?.starts_with(b"{\"seq\":") {
+        return None;
+    }
+    let j = i + 7;
+    // `0` or `[1-9][0-9]*`: a digit after a leading zero fails the
+    // comma test below.
+    let e = match s.get(j)? {
+        b'0' => j + 1,
+        b'1'..=b'9' => digits(s, j + 1),
+        _ => return None,
+    };
+    if !s.get(e..)?.starts_with(b",\"run\":\"") {
+        return None;
+    }
+    let (end, _) = scan_string(s, e + 7).ok()?;
+    (s.get(end) == Some(&b'}')).then_some(end + 1)
 }
 
 /// Only whitespace may follow the value that ends at `i`.
@@ -1017,6 +1017,21 @@ mod oracle {
         #[test]
         fn token_soup(toks in prop::collection::vec(prop::sample::select(TOKENS), 0..16)) {
             agree(toks.concat().as_bytes())?;
+        }
+
+        #[test]
+        fn envelope_shapes_and_one_byte_edits(seq in 0u64..100_000, run in "[0-9A-Z]{0,6}", pos in any::<prop::sample::Index>(), byte in any::<u8>(), kind in 0u8..3) {
+            // The top-level `aoi` member has a fast path for its usual shape.
+            let mut s = format!(r#"{{"type":"x","aoi":{{"seq":{seq},"run":"{run}"}},"n":1}}"#).into_bytes();
+            agree(&s)?;
+            // Edit inside or near the envelope.
+            let i = 18 + pos.index(s.len() - 18);
+            match kind {
+                0 => s[i] = byte,
+                1 => { s.remove(i); }
+                _ => s.insert(i, byte),
+            }
+            agree(&s)?;
         }
 
         #[test]
