@@ -710,9 +710,13 @@ impl Judge {
         let mut run: Option<&[u8]> = None;
         // A run of the wrong type is a field-type finding, not also "missing".
         let mut has_run = false;
-        let fast = env
-            .filter(|e| e.kind == Kind::Object)
-            .and_then(|e| canonical_envelope(span(line, &e.value)));
+        // The peek read the usual shape already; else try it here.
+        let fast = match &self.peeker.envelope {
+            Some((v, r)) => Some((*v, span(line, r))),
+            None => env
+                .filter(|e| e.kind == Kind::Object)
+                .and_then(|e| canonical_envelope(span(line, &e.value))),
+        };
         if let Some((v, r)) = fast {
             (seq, has_seq, run, has_run) = (Some(v), true, Some(r), true);
         } else if let Some(env) = env {

@@ -119,7 +119,14 @@ pub struct Peeker {
     pub aoi_member: Option<usize>,
     /// Reserved names seen again after their first occurrence, in order.
     pub reserved_dups: Vec<&'static str>,
+    /// The first top-level `aoi` when it has the usual shape
+    /// `{"seq":N,"run":"R"}` (N of at most 19 digits, R non-empty and
+    /// without escapes): N and the span of R with its quotes.
+    pub envelope: Option<Envelope>,
 }
+
+/// An envelope's `seq` and the span of its `run` (with the quotes).
+pub type Envelope = (u64, Range<usize>);
 
 /// Bit mask of the bytes in `block` that end the fast path of a string
 /// scan: `"`, `\`, a control byte (< 0x20) or a non-ASCII byte (>= 0x80,
@@ -395,6 +402,7 @@ impl Peeker {
         self.type_member = None;
         self.aoi_member = None;
         self.reserved_dups.clear();
+        self.envelope = None;
         let r = self.scan(s);
         if r.is_err() {
             // UTF-8 is checked inside strings during the scan; a non-UTF-8
@@ -440,7 +448,12 @@ impl Peeker {
                 None
             };
             let (ve, kind) = match fast {
-                Some(e) => (e, Kind::Object),
+                Some((e, env)) => {
+                    if self.aoi_member.is_none() {
+                        self.envelope = env;
+                    }
+                    (e, Kind::Object)
+                }
                 None => self.value(s, vs)?,
             };
             self.note_reserved(span(s, &key), key_escaped);
@@ -597,9 +610,10 @@ impl Peeker {
 
 /// The usual envelope, `{"seq":N,"run":"R"}` with no whitespace, starting
 /// at `i`: its end if these bytes are exactly that and valid JSON, `None`
-/// for any other shape (valid or not).
+/// for any other shape (valid or not). With the end comes
+/// [`Peeker::envelope`]'s value when N and R qualify.
 #[inline(always)]
-fn canonical_aoi(s: &[u8], i: usize) -> Option<usize> {
+fn canonical_aoi(s: &[u8], i: usize) -> Option<(usize, Option<Envelope>)> {
     if !s.get(i..)?.starts_with(b"{\"seq\":") {
         return None;
     }
@@ -614,8 +628,22 @@ fn canonical_aoi(s: &[u8], i: usize) -> Option<usize> {
     if !s.get(e..)?.starts_with(b",\"run\":\"") {
         return None;
     }
-    let (end, _) = scan_string(s, e + 7).ok()?;
-    (s.get(end) == Some(&b'}')).then_some(end + 1)
+    let (end, escaped) = scan_string(s, e + 7).ok()?;
+    if s.get(end) != Some(&b'}') {
+        return None;
+    }
+    let run = e + 7..end;
+    let env = if e - j <= 19 && run.len() > 2 && !escaped {
+        // At most 19 digits: no overflow.
+        let seq = s
+            .get(j..e)?
+            .iter()
+            .fold(0u64, |v, &d| v * 10 + u64::from(d - b'0'));
+        Some((seq, run))
+    } else {
+        None
+    };
+    Some((end + 1, env))
 }
 
 /// Only whitespace may follow the value that ends at `i`.
@@ -881,6 +909,20 @@ mod tests {
         let keys: Vec<_> = p.members.iter().map(|m| span(line, &m.key)).collect();
         assert_eq!(keys, [&b"type"[..], b"aoi", b"n", b"s"]);
         assert_eq!(span(line, &p.members[1].value), br#"{"seq":3,"run":"R"}"#);
+        let (seq, run) = p.envelope.clone().unwrap();
+        assert_eq!((seq, span(line, &run)), (3, &br#""R""#[..]));
+        // Other shapes are left to the judge.
+        for other in [
+            r#"{"aoi":{"seq":3,"run":""}}"#,
+            r#"{"aoi":{"seq":3,"run":"\u0052"}}"#,
+            r#"{"aoi":{"seq":3, "run":"R"}}"#,
+            r#"{"aoi":{"seq":12345678901234567890,"run":"R"}}"#,
+            r#"{"aoi":1,"aoi":{"seq":3,"run":"R"}}"#,
+        ] {
+            let mut q = Peeker::new();
+            q.peek(other.as_bytes()).unwrap();
+            assert_eq!(q.envelope, None, "{other}");
+        }
         assert_eq!(span(line, &p.members[2].value), br#"[1,{"x":2}]"#);
         assert_eq!(p.members[3].kind, Kind::String { escaped: true });
         let inner: Vec<_> = object_members(span(line, &p.members[1].value))
