@@ -377,6 +377,18 @@ fn scan_literal(s: &[u8], i: usize, lit: &[u8]) -> Result<usize, JsonError> {
     }
 }
 
+/// A key at `i` and its colon; returns the index after the colon.
+#[inline(always)]
+fn key_colon(s: &[u8], i: usize) -> Result<usize, JsonError> {
+    let ke = scan_string(s, i)?.0;
+    // Usually the colon follows the key directly.
+    if s.get(ke) == Some(&b':') {
+        Ok(ke + 1)
+    } else {
+        colon(s, ke)
+    }
+}
+
 /// Expects `:` after a key (whitespace allowed around it); returns the index
 /// after it.
 #[inline(always)]
@@ -439,7 +451,12 @@ impl Peeker {
             }
             let (ke, key_escaped) = scan_string(s, i)?;
             let key = i + 1..ke - 1;
-            let vs = skip_ws(s, colon(s, ke)?);
+            // Usually the colon follows the key directly.
+            let vs = if s.get(ke) == Some(&b':') {
+                skip_ws(s, ke + 1)
+            } else {
+                skip_ws(s, colon(s, ke)?)
+            };
             // The envelope on nearly every line has one shape, checked
             // without the general walk (which decides anything else).
             let fast = if key.len() == 3 && span(s, &key) == b"aoi" {
@@ -456,19 +473,30 @@ impl Peeker {
                 }
                 None => self.value(s, vs)?,
             };
-            self.note_reserved(span(s, &key), key_escaped);
+            // Only `type` and `aoi` are reserved; most keys are ruled out by
+            // their length.
+            if key_escaped || matches!(key.len(), 3 | 4) {
+                self.note_reserved(span(s, &key), key_escaped);
+            }
             self.members.push(Member {
                 key,
                 key_escaped,
                 value: vs..ve,
                 kind,
             });
-            i = skip_ws(s, ve);
-            match s.get(i) {
-                Some(b',') => i = skip_ws(s, i + 1),
-                Some(b'}') => return end_of_text(s, i + 1),
-                Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
-                None => return Err(err(JsonErrorKind::Truncated, i)),
+            // Usually `,"` or `}` follows the value directly.
+            match s.get(ve) {
+                Some(b',') if s.get(ve + 1) == Some(&b'"') => i = ve + 1,
+                Some(b'}') => return end_of_text(s, ve + 1),
+                _ => {
+                    i = skip_ws(s, ve);
+                    match s.get(i) {
+                        Some(b',') => i = skip_ws(s, i + 1),
+                        Some(b'}') => return end_of_text(s, i + 1),
+                        Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
+                        None => return Err(err(JsonErrorKind::Truncated, i)),
+                    }
+                }
             }
         }
     }
@@ -551,7 +579,7 @@ impl Peeker {
                         Some(b']') if !obj => closed = true,
                         _ if !obj => continue 'value,
                         Some(b'"') => {
-                            i = colon(s, scan_string(s, i)?.0)?;
+                            i = key_colon(s, i)?;
                             continue 'value;
                         }
                         Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
@@ -587,7 +615,7 @@ impl Peeker {
                         i = skip_ws(s, i + 1);
                         match s.get(i) {
                             Some(b'"') => {
-                                i = colon(s, scan_string(s, i)?.0)?;
+                                i = key_colon(s, i)?;
                                 continue 'value;
                             }
                             Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
