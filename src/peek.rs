@@ -850,8 +850,15 @@ pub fn key_is(raw: &[u8], escaped: bool, name: &str) -> bool {
     if escaped {
         unescape(raw) == name
     } else {
-        raw == name.as_bytes()
+        bytes_eq(raw, name.as_bytes())
     }
+}
+
+/// `a == b` for short byte strings (keys, names): lengths and first bytes
+/// settle most comparisons without a call to `memcmp`.
+#[inline(always)]
+pub fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.first() == b.first() && a == b
 }
 
 #[cfg(test)]
