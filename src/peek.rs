@@ -164,29 +164,33 @@ fn special_mask(block: &[u8; 16]) -> u32 {
 /// Length of the UTF-8 sequence starting at `s[j]` (a byte >= 0x80), or
 /// `None` if it is not valid UTF-8 (overlong, surrogate, > U+10FFFF,
 /// truncated).
-#[inline]
+#[inline(always)]
 fn utf8_len(s: &[u8], j: usize) -> Option<usize> {
     let b0 = *s.get(j)?;
-    let cont = |k: usize, lo: u8, hi: u8| s.get(j + k).is_some_and(|&c| (lo..=hi).contains(&c));
-    let any = |k: usize| cont(k, 0x80, 0xBF);
-    let ok = match b0 {
-        0xC2..=0xDF => any(1),
-        0xE0 => cont(1, 0xA0, 0xBF) && any(2),
-        0xE1..=0xEC | 0xEE..=0xEF => any(1) && any(2),
-        0xED => cont(1, 0x80, 0x9F) && any(2),
-        0xF0 => cont(1, 0x90, 0xBF) && any(2) && any(3),
-        0xF1..=0xF3 => any(1) && any(2) && any(3),
-        0xF4 => cont(1, 0x80, 0x8F) && any(2) && any(3),
-        _ => false,
-    };
-    if !ok {
-        return None;
+    // A missing byte reads as 0, which is no continuation byte.
+    let at = |k: usize| s.get(j + k).copied().unwrap_or(0);
+    let cont = |b: u8| b & 0xC0 == 0x80;
+    let b1 = at(1);
+    match b0 {
+        0xC2..=0xDF => cont(b1).then_some(2),
+        0xE0..=0xEF => {
+            let second = match b0 {
+                0xE0 => (0xA0..=0xBF).contains(&b1),
+                0xED => (0x80..=0x9F).contains(&b1),
+                _ => cont(b1),
+            };
+            (second && cont(at(2))).then_some(3)
+        }
+        0xF0..=0xF4 => {
+            let second = match b0 {
+                0xF0 => (0x90..=0xBF).contains(&b1),
+                0xF4 => (0x80..=0x8F).contains(&b1),
+                _ => cont(b1),
+            };
+            (second && cont(at(2)) && cont(at(3))).then_some(4)
+        }
+        _ => None,
     }
-    Some(match b0 {
-        0xC2..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        _ => 4,
-    })
 }
 
 #[inline(always)]
@@ -205,12 +209,18 @@ fn skip_ws(s: &[u8], mut i: usize) -> usize {
     i
 }
 
+#[inline]
 fn hex4(s: &[u8], i: usize) -> Option<u16> {
     let h = s.get(i..i + 4)?;
     let mut v: u16 = 0;
     for &c in h {
-        let d = (c as char).to_digit(16)?;
-        v = (v << 4) | d as u16;
+        let d = match c {
+            b'0'..=b'9' => c - b'0',
+            b'a'..=b'f' => c - b'a' + 10,
+            b'A'..=b'F' => c - b'A' + 10,
+            _ => return None,
+        };
+        v = (v << 4) | u16::from(d);
     }
     Some(v)
 }
@@ -997,6 +1007,31 @@ mod tests {
             r#"{"type":"hit" }"#
         );
         assert_eq!(cut(r#" { "aoi":{} } "#, "aoi"), r#" {  } "#);
+    }
+
+    #[test]
+    fn utf8_len_agrees_with_std() {
+        let tails = [0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF];
+        for b0 in 0x80..=0xFFu8 {
+            for b1 in 0..=0xFFu8 {
+                for &b2 in &tails {
+                    for &b3 in &tails {
+                        let s = [b0, b1, b2, b3];
+                        for n in 1..=4 {
+                            let s = &s[..n];
+                            let expected = match std::str::from_utf8(s) {
+                                Ok(t) => t.chars().next().map(char::len_utf8),
+                                Err(e) => std::str::from_utf8(&s[..e.valid_up_to()])
+                                    .ok()
+                                    .and_then(|t| t.chars().next())
+                                    .map(char::len_utf8),
+                            };
+                            assert_eq!(utf8_len(s, 0), expected, "{s:02x?}");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
