@@ -461,6 +461,8 @@ impl Peeker {
             }
             let (ke, key_escaped) = scan_string(s, i)?;
             let key = i + 1..ke - 1;
+            // `ke` is past the closing quote, so at least `i + 2`.
+            let key_len = ke.wrapping_sub(i + 2);
             // Usually the colon follows the key directly.
             let vs = if s.get(ke) == Some(&b':') {
                 skip_ws(s, ke + 1)
@@ -469,7 +471,7 @@ impl Peeker {
             };
             // The envelope on nearly every line has one shape, checked
             // without the general walk (which decides anything else).
-            let fast = if key.len() == 3 && span(s, &key) == b"aoi" {
+            let fast = if key_len == 3 && s.get(i + 1..i + 4) == Some(b"aoi") {
                 canonical_aoi(s, vs)
             } else {
                 None
@@ -485,7 +487,7 @@ impl Peeker {
             };
             // Only `type` and `aoi` are reserved; most keys are ruled out by
             // their length.
-            if key_escaped || matches!(key.len(), 3 | 4) {
+            if key_escaped || matches!(key_len, 3 | 4) {
                 self.note_reserved(span(s, &key), key_escaped);
             }
             self.members.push(Member {
