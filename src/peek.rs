@@ -249,7 +249,8 @@ fn scan_string(s: &[u8], i: usize) -> Result<(usize, bool), JsonError> {
                 j += m.trailing_zeros() as usize;
             } else if let Some(last) = s.len().checked_sub(16).and_then(|k| s.get(k..)) {
                 // Fewer than 16 bytes left: the line's last 16, with the
-                // bytes before `j` shifted out of the mask.
+                // bytes before `j` shifted out of the mask. (`j <= s.len()`:
+                // every step of this scan stays within the line.)
                 let mut a = [0u8; 16];
                 a.copy_from_slice(last);
                 let m = special_mask(&a) >> (16 - (s.len() - j).min(16));
