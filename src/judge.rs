@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use crate::peek::{self, Kind, Member, Peeker, key_is, object_members, span, unescape};
+use crate::peek::{self, Kind, Member, Peeker, bytes_eq, key_is, object_members, span, unescape};
 use crate::rules::{RuleId, Severity};
 use crate::spec::{self, exit};
 
@@ -689,7 +689,12 @@ impl Judge {
         }
         self.framework += 1;
         self.last_class = LineClass::Framework;
-        let tstr = String::from_utf8_lossy(tname);
+        // The peek validated the line as UTF-8: `from_utf8` (ASCII fast
+        // path) is the usual case, the lossy form only a fallback.
+        let tstr = match std::str::from_utf8(tname) {
+            Ok(t) => std::borrow::Cow::Borrowed(t),
+            Err(_) => String::from_utf8_lossy(tname),
+        };
         // Spec-owned fields appear once: parsers disagree which duplicate wins.
         if let Some(dup) = duplicate_key(line, members) {
             self.here(
@@ -720,7 +725,7 @@ impl Judge {
                 if m.key_escaped {
                     known.contains(&&*unescape(k))
                 } else {
-                    known.iter().any(|n| n.as_bytes() == k)
+                    known.iter().any(|n| bytes_eq(n.as_bytes(), k))
                 }
             };
             if !members.iter().all(is_known) {
@@ -774,9 +779,13 @@ impl Judge {
         let mut run: Option<&[u8]> = None;
         // A run of the wrong type is a field-type finding, not also "missing".
         let mut has_run = false;
-        let fast = env
-            .filter(|e| e.kind == Kind::Object)
-            .and_then(|e| canonical_envelope(span(line, &e.value)));
+        // The peek read the usual shape already; else try it here.
+        let fast = match &self.peeker.envelope {
+            Some((v, r)) => Some((*v, span(line, r))),
+            None => env
+                .filter(|e| e.kind == Kind::Object)
+                .and_then(|e| canonical_envelope(span(line, &e.value))),
+        };
         if let Some((v, r)) = fast {
             (seq, has_seq, run, has_run) = (Some(v), true, Some(r), true);
         } else if let Some(env) = env {
@@ -1314,6 +1323,11 @@ impl Judge {
         }
         match ev.get("message") {
             None => self.here(RuleId::ErrorMessage, "aoi:error has no message".into()),
+            // Printable ASCII without escapes has neither line breaks nor
+            // ANSI escapes: skip the per-character checks below.
+            Some(m)
+                if m.kind == (Kind::String { escaped: false })
+                    && ev.raw(m).iter().all(|&b| (0x20..0x7F).contains(&b)) => {}
             Some(m) => match str_ref(line, m) {
                 Some(s) if s.contains(['\n', '\r', '\u{2028}', '\u{2029}', '\u{85}']) => {
                     self.here(RuleId::ErrorMessage, "message spans several lines".into())
@@ -1665,11 +1679,13 @@ fn duplicate_key(line: &[u8], members: &[Member]) -> Option<String> {
         if a.key_escaped || b.key_escaped {
             unescape(ka) == unescape(kb)
         } else {
-            ka == kb
+            bytes_eq(ka, kb)
         }
     };
     for (i, a) in members.iter().enumerate() {
-        if members.iter().skip(i + 1).any(|b| same(a, b)) {
+        // Keys of different lengths differ unless one has escapes.
+        let maybe = |b: &Member| a.key_escaped || b.key_escaped || a.key.len() == b.key.len();
+        if members.iter().skip(i + 1).any(|b| maybe(b) && same(a, b)) {
             let k = unescape(span(line, &a.key));
             if !reserved(&k) {
                 return Some(k.into_owned());

@@ -119,7 +119,14 @@ pub struct Peeker {
     pub aoi_member: Option<usize>,
     /// Reserved names seen again after their first occurrence, in order.
     pub reserved_dups: Vec<&'static str>,
+    /// The first top-level `aoi` when it has the usual shape
+    /// `{"seq":N,"run":"R"}` (N of at most 19 digits, R non-empty and
+    /// without escapes): N and the span of R with its quotes.
+    pub envelope: Option<Envelope>,
 }
+
+/// An envelope's `seq` and the span of its `run` (with the quotes).
+pub type Envelope = (u64, Range<usize>);
 
 /// Bit mask of the bytes in `block` that end the fast path of a string
 /// scan: `"`, `\`, a control byte (< 0x20) or a non-ASCII byte (>= 0x80,
@@ -157,29 +164,33 @@ fn special_mask(block: &[u8; 16]) -> u32 {
 /// Length of the UTF-8 sequence starting at `s[j]` (a byte >= 0x80), or
 /// `None` if it is not valid UTF-8 (overlong, surrogate, > U+10FFFF,
 /// truncated).
-#[inline]
+#[inline(always)]
 fn utf8_len(s: &[u8], j: usize) -> Option<usize> {
     let b0 = *s.get(j)?;
-    let cont = |k: usize, lo: u8, hi: u8| s.get(j + k).is_some_and(|&c| (lo..=hi).contains(&c));
-    let any = |k: usize| cont(k, 0x80, 0xBF);
-    let ok = match b0 {
-        0xC2..=0xDF => any(1),
-        0xE0 => cont(1, 0xA0, 0xBF) && any(2),
-        0xE1..=0xEC | 0xEE..=0xEF => any(1) && any(2),
-        0xED => cont(1, 0x80, 0x9F) && any(2),
-        0xF0 => cont(1, 0x90, 0xBF) && any(2) && any(3),
-        0xF1..=0xF3 => any(1) && any(2) && any(3),
-        0xF4 => cont(1, 0x80, 0x8F) && any(2) && any(3),
-        _ => false,
-    };
-    if !ok {
-        return None;
+    // A missing byte reads as 0, which is no continuation byte.
+    let at = |k: usize| s.get(j + k).copied().unwrap_or(0);
+    let cont = |b: u8| b & 0xC0 == 0x80;
+    let b1 = at(1);
+    match b0 {
+        0xC2..=0xDF => cont(b1).then_some(2),
+        0xE0..=0xEF => {
+            let second = match b0 {
+                0xE0 => (0xA0..=0xBF).contains(&b1),
+                0xED => (0x80..=0x9F).contains(&b1),
+                _ => cont(b1),
+            };
+            (second && cont(at(2))).then_some(3)
+        }
+        0xF0..=0xF4 => {
+            let second = match b0 {
+                0xF0 => (0x90..=0xBF).contains(&b1),
+                0xF4 => (0x80..=0x8F).contains(&b1),
+                _ => cont(b1),
+            };
+            (second && cont(at(2)) && cont(at(3))).then_some(4)
+        }
+        _ => None,
     }
-    Some(match b0 {
-        0xC2..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        _ => 4,
-    })
 }
 
 #[inline(always)]
@@ -198,12 +209,18 @@ fn skip_ws(s: &[u8], mut i: usize) -> usize {
     i
 }
 
+#[inline]
 fn hex4(s: &[u8], i: usize) -> Option<u16> {
     let h = s.get(i..i + 4)?;
     let mut v: u16 = 0;
     for &c in h {
-        let d = (c as char).to_digit(16)?;
-        v = (v << 4) | d as u16;
+        let d = match c {
+            b'0'..=b'9' => c - b'0',
+            b'a'..=b'f' => c - b'a' + 10,
+            b'A'..=b'F' => c - b'A' + 10,
+            _ => return None,
+        };
+        v = (v << 4) | u16::from(d);
     }
     Some(v)
 }
@@ -220,16 +237,30 @@ fn scan_string(s: &[u8], i: usize) -> Result<(usize, bool), JsonError> {
     let mut escaped = false;
     loop {
         // 16 bytes at a time over plain string bytes.
-        while let Some(block) = s.get(j..j + 16) {
-            let mut a = [0u8; 16];
-            a.copy_from_slice(block);
-            let m = special_mask(&a);
-            if m == 0 {
-                j += 16;
-            } else {
+        loop {
+            if let Some(block) = s.get(j..j + 16) {
+                let mut a = [0u8; 16];
+                a.copy_from_slice(block);
+                let m = special_mask(&a);
+                if m == 0 {
+                    j += 16;
+                    continue;
+                }
                 j += m.trailing_zeros() as usize;
-                break;
+            } else if let Some(last) = s.len().checked_sub(16).and_then(|k| s.get(k..)) {
+                // Fewer than 16 bytes left: the line's last 16, with the
+                // bytes before `j` shifted out of the mask. (`j <= s.len()`:
+                // every step of this scan stays within the line.)
+                let mut a = [0u8; 16];
+                a.copy_from_slice(last);
+                let m = special_mask(&a) >> (16 - (s.len() - j).min(16));
+                j = if m == 0 {
+                    s.len()
+                } else {
+                    j + m.trailing_zeros() as usize
+                };
             }
+            break;
         }
         let Some(&c) = s.get(j) else {
             return Err(err(JsonErrorKind::Truncated, j));
@@ -276,45 +307,22 @@ fn scan_string(s: &[u8], i: usize) -> Result<(usize, bool), JsonError> {
     }
 }
 
-/// Bit mask of the bytes in `block` that are not ASCII digits.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn non_digit_mask(block: &[u8; 16]) -> u32 {
-    use std::arch::x86_64::*;
-    // SAFETY: as in `special_mask`: 16 readable bytes, unaligned load,
-    // SSE2 only.
-    unsafe {
-        let v = _mm_loadu_si128(block.as_ptr().cast::<__m128i>());
-        // Unsigned '0' <= v <= '9'  <=>  max(v,'0') == v && min(v,'9') == v.
-        let ge = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(b'0' as i8)), v);
-        let le = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(b'9' as i8)), v);
-        !(_mm_movemask_epi8(_mm_and_si128(ge, le)) as u32) & 0xFFFF
-    }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn non_digit_mask(block: &[u8; 16]) -> u32 {
-    let mut m = 0u32;
-    for (k, c) in block.iter().enumerate() {
-        if !c.is_ascii_digit() {
-            m |= 1 << k;
-        }
-    }
-    m
-}
-
-/// End of the run of ASCII digits starting at `j`.
+/// End of the run of ASCII digits starting at `j`, eight bytes at a time.
 #[inline(always)]
 fn digits(s: &[u8], mut j: usize) -> usize {
-    while let Some(block) = s.get(j..j + 16) {
-        let mut a = [0u8; 16];
-        a.copy_from_slice(block);
-        let m = non_digit_mask(&a);
-        if m != 0 {
-            return j + m.trailing_zeros() as usize;
+    while let Some(w) = s.get(j..j + 8) {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(w);
+        // Per byte, with no carry between bytes: a digit is 0x30..=0x39, so
+        // x = b ^ 0x30 has a zero high nibble and a low nibble below 10
+        // (adding 6 to the low nibble does not reach 0x10).
+        let x = u64::from_le_bytes(a) ^ 0x3030_3030_3030_3030;
+        let bad = (x & 0xF0F0_F0F0_F0F0_F0F0)
+            | (((x & 0x0F0F_0F0F_0F0F_0F0F) + 0x0606_0606_0606_0606) & 0x1010_1010_1010_1010);
+        if bad != 0 {
+            return j + (bad.trailing_zeros() / 8) as usize;
         }
-        j += 16;
+        j += 8;
     }
     while s.get(j).is_some_and(u8::is_ascii_digit) {
         j += 1;
@@ -324,7 +332,7 @@ fn digits(s: &[u8], mut j: usize) -> usize {
 
 /// Scans a number starting at `i`; returns the end and whether it is an
 /// integer literal.
-#[inline]
+#[inline(always)]
 fn scan_number(s: &[u8], i: usize) -> Result<(usize, bool), JsonError> {
     let mut j = i;
     if s.get(j) == Some(&b'-') {
@@ -380,18 +388,16 @@ fn scan_literal(s: &[u8], i: usize, lit: &[u8]) -> Result<usize, JsonError> {
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum State {
-    /// A value must come (after `:`, or after `,` in an array).
-    Value,
-    /// After `[`: a value or `]`.
-    ValueOrEnd,
-    /// After `{`: a key or `}`.
-    KeyOrEnd,
-    /// After `,` in an object: a key.
-    Key,
-    /// After a complete value.
-    After,
+/// A key at `i` and its colon; returns the index after the colon.
+#[inline(always)]
+fn key_colon(s: &[u8], i: usize) -> Result<usize, JsonError> {
+    let ke = scan_string(s, i)?.0;
+    // Usually the colon follows the key directly.
+    if s.get(ke) == Some(&b':') {
+        Ok(ke + 1)
+    } else {
+        colon(s, ke)
+    }
 }
 
 /// Expects `:` after a key (whitespace allowed around it); returns the index
@@ -419,6 +425,7 @@ impl Peeker {
         self.type_member = None;
         self.aoi_member = None;
         self.reserved_dups.clear();
+        self.envelope = None;
         let r = self.scan(s);
         if r.is_err() {
             // UTF-8 is checked inside strings during the scan; a non-UTF-8
@@ -455,21 +462,54 @@ impl Peeker {
             }
             let (ke, key_escaped) = scan_string(s, i)?;
             let key = i + 1..ke - 1;
-            let vs = skip_ws(s, colon(s, ke)?);
-            let (ve, kind) = self.value(s, vs)?;
-            self.note_reserved(span(s, &key), key_escaped);
+            // `ke` is past the closing quote, so at least `i + 2`.
+            let key_len = ke.wrapping_sub(i + 2);
+            // Usually the colon follows the key directly.
+            let vs = if s.get(ke) == Some(&b':') {
+                skip_ws(s, ke + 1)
+            } else {
+                skip_ws(s, colon(s, ke)?)
+            };
+            // The envelope on nearly every line has one shape, checked
+            // without the general walk (which decides anything else).
+            let fast = if key_len == 3 && s.get(i + 1..i + 4) == Some(b"aoi") {
+                canonical_aoi(s, vs)
+            } else {
+                None
+            };
+            let (ve, kind) = match fast {
+                Some((e, env)) => {
+                    if self.aoi_member.is_none() {
+                        self.envelope = env;
+                    }
+                    (e, Kind::Object)
+                }
+                None => self.value(s, vs)?,
+            };
+            // Only `type` and `aoi` are reserved; most keys are ruled out by
+            // their length.
+            if key_escaped || matches!(key_len, 3 | 4) {
+                self.note_reserved(span(s, &key), key_escaped);
+            }
             self.members.push(Member {
                 key,
                 key_escaped,
                 value: vs..ve,
                 kind,
             });
-            i = skip_ws(s, ve);
-            match s.get(i) {
-                Some(b',') => i = skip_ws(s, i + 1),
-                Some(b'}') => return end_of_text(s, i + 1),
-                Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
-                None => return Err(err(JsonErrorKind::Truncated, i)),
+            // Usually `,"` or `}` follows the value directly.
+            match s.get(ve) {
+                Some(b',') if s.get(ve + 1) == Some(&b'"') => i = ve + 1,
+                Some(b'}') => return end_of_text(s, ve + 1),
+                _ => {
+                    i = skip_ws(s, ve);
+                    match s.get(i) {
+                        Some(b',') => i = skip_ws(s, i + 1),
+                        Some(b'}') => return end_of_text(s, i + 1),
+                        Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
+                        None => return Err(err(JsonErrorKind::Truncated, i)),
+                    }
+                }
             }
         }
     }
@@ -526,96 +566,125 @@ impl Peeker {
     }
 
     /// Validates a container starting at `i` (`{` or `[`) without recursion:
-    /// an explicit stack of open containers, so depth is bounded only by the
-    /// line. Returns the index after its closing bracket.
+    /// an explicit stack of open containers (a bit each, 1 for an object:
+    /// the innermost 64 in a word, outer ones in `self.stack`), so depth is
+    /// bounded only by the line. Returns the index after its closing
+    /// bracket.
     fn nested(&mut self, s: &[u8], mut i: usize) -> Result<usize, JsonError> {
         self.stack.clear();
-        let mut state = State::Value;
-        loop {
-            match state {
-                State::Value | State::ValueOrEnd => {
-                    i = skip_ws(s, i);
+        let mut bits: u64 = 0;
+        let mut depth: usize = 0;
+        'value: loop {
+            // A value must start at `i` (after whitespace).
+            i = skip_ws(s, i);
+            let mut closed = false;
+            match s.get(i) {
+                Some(&c @ (b'{' | b'[')) => {
+                    if depth >= 64 {
+                        self.stack.push(bits >> 63 != 0);
+                    }
+                    let obj = c == b'{';
+                    bits = (bits << 1) | u64::from(obj);
+                    depth += 1;
+                    i = skip_ws(s, i + 1);
                     match s.get(i) {
-                        Some(b'{') => {
-                            self.stack.push(true);
-                            i += 1;
-                            state = State::KeyOrEnd;
-                        }
-                        Some(b'[') => {
-                            self.stack.push(false);
-                            i += 1;
-                            state = State::ValueOrEnd;
-                        }
-                        Some(b']') if state == State::ValueOrEnd => {
-                            self.stack.pop();
-                            i += 1;
-                            state = State::After;
-                        }
+                        Some(b'}') if obj => closed = true,
+                        Some(b']') if !obj => closed = true,
+                        _ if !obj => continue 'value,
                         Some(b'"') => {
-                            i = scan_string(s, i)?.0;
-                            state = State::After;
-                        }
-                        Some(b'-' | b'0'..=b'9') => {
-                            i = scan_number(s, i)?.0;
-                            state = State::After;
-                        }
-                        Some(b't') => {
-                            i = scan_literal(s, i, b"true")?;
-                            state = State::After;
-                        }
-                        Some(b'f') => {
-                            i = scan_literal(s, i, b"false")?;
-                            state = State::After;
-                        }
-                        Some(b'n') => {
-                            i = scan_literal(s, i, b"null")?;
-                            state = State::After;
+                            i = key_colon(s, i)?;
+                            continue 'value;
                         }
                         Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
                         None => return Err(err(JsonErrorKind::Truncated, i)),
                     }
                 }
-                State::KeyOrEnd | State::Key => {
-                    i = skip_ws(s, i);
-                    match s.get(i) {
-                        Some(b'"') => {
-                            i = colon(s, scan_string(s, i)?.0)?;
-                            state = State::Value;
-                        }
-                        Some(b'}') if state == State::KeyOrEnd => {
-                            self.stack.pop();
-                            i += 1;
-                            state = State::After;
-                        }
-                        Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
-                        None => return Err(err(JsonErrorKind::Truncated, i)),
+                Some(b'"') => i = scan_string(s, i)?.0,
+                Some(b'-' | b'0'..=b'9') => i = scan_number(s, i)?.0,
+                Some(b't') => i = scan_literal(s, i, b"true")?,
+                Some(b'f') => i = scan_literal(s, i, b"false")?,
+                Some(b'n') => i = scan_literal(s, i, b"null")?,
+                Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
+                None => return Err(err(JsonErrorKind::Truncated, i)),
+            }
+            loop {
+                if closed {
+                    // `i` is the bracket that closes the innermost container.
+                    depth -= 1;
+                    bits >>= 1;
+                    if depth >= 64 {
+                        bits |= u64::from(self.stack.pop().unwrap_or(false)) << 63;
                     }
-                }
-                State::After => {
-                    let Some(&top) = self.stack.last() else {
+                    i += 1;
+                    if depth == 0 {
                         return Ok(i);
-                    };
-                    i = skip_ws(s, i);
-                    match (s.get(i), top) {
-                        (Some(b','), true) => {
-                            i += 1;
-                            state = State::Key;
-                        }
-                        (Some(b','), false) => {
-                            i += 1;
-                            state = State::Value;
-                        }
-                        (Some(b'}'), true) | (Some(b']'), false) => {
-                            self.stack.pop();
-                            i += 1;
-                        }
-                        (Some(_), _) => return Err(err(JsonErrorKind::Unexpected, i)),
-                        (None, _) => return Err(err(JsonErrorKind::Truncated, i)),
                     }
+                }
+                // After a value.
+                let obj = bits & 1 != 0;
+                i = skip_ws(s, i);
+                match s.get(i) {
+                    Some(b',') if obj => {
+                        i = skip_ws(s, i + 1);
+                        match s.get(i) {
+                            Some(b'"') => {
+                                i = key_colon(s, i)?;
+                                continue 'value;
+                            }
+                            Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
+                            None => return Err(err(JsonErrorKind::Truncated, i)),
+                        }
+                    }
+                    Some(b',') => {
+                        i += 1;
+                        continue 'value;
+                    }
+                    Some(b'}') if obj => closed = true,
+                    Some(b']') if !obj => closed = true,
+                    Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
+                    None => return Err(err(JsonErrorKind::Truncated, i)),
                 }
             }
         }
     }
+}
+
+/// The usual envelope, `{"seq":N,"run":"R"}` with no whitespace, starting
+/// at `i`: its end if these bytes are exactly that and valid JSON, `None`
+/// for any other shape (valid or not). With the end comes
+/// [`Peeker::envelope`]'s value when N and R qualify.
+#[inline(always)]
+fn canonical_aoi(s: &[u8], i: usize) -> Option<(usize, Option<Envelope>)> {
+    if !s.get(i..)?.starts_with(b"{\"seq\":") {
+        return None;
+    }
+    let j = i + 7;
+    // `0` or `[1-9][0-9]*`: a digit after a leading zero fails the
+    // comma test below.
+    let e = match s.get(j)? {
+        b'0' => j + 1,
+        b'1'..=b'9' => digits(s, j + 1),
+        _ => return None,
+    };
+    if !s.get(e..)?.starts_with(b",\"run\":\"") {
+        return None;
+    }
+    let (end, escaped) = scan_string(s, e + 7).ok()?;
+    if s.get(end) != Some(&b'}') {
+        return None;
+    }
+    let run = e + 7..end;
+    let env = if e - j <= 19 && run.len() > 2 && !escaped {
+        // At most 19 digits: no overflow.
+        let seq = s
+            .get(j..e)?
+            .iter()
+            .fold(0u64, |v, &d| v * 10 + u64::from(d - b'0'));
+        Some((seq, run))
+    } else {
+        None
+    };
+    Some((end + 1, env))
 }
 
 /// Only whitespace may follow the value that ends at `i`.
@@ -794,8 +863,15 @@ pub fn key_is(raw: &[u8], escaped: bool, name: &str) -> bool {
     if escaped {
         unescape(raw) == name
     } else {
-        raw == name.as_bytes()
+        bytes_eq(raw, name.as_bytes())
     }
+}
+
+/// `a == b` for short byte strings (keys, names): lengths and first bytes
+/// settle most comparisons without a call to `memcmp`.
+#[inline(always)]
+pub fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.first() == b.first() && a == b
 }
 
 #[cfg(test)]
@@ -881,6 +957,20 @@ mod tests {
         let keys: Vec<_> = p.members.iter().map(|m| span(line, &m.key)).collect();
         assert_eq!(keys, [&b"type"[..], b"aoi", b"n", b"s"]);
         assert_eq!(span(line, &p.members[1].value), br#"{"seq":3,"run":"R"}"#);
+        let (seq, run) = p.envelope.clone().unwrap();
+        assert_eq!((seq, span(line, &run)), (3, &br#""R""#[..]));
+        // Other shapes are left to the judge.
+        for other in [
+            r#"{"aoi":{"seq":3,"run":""}}"#,
+            r#"{"aoi":{"seq":3,"run":"\u0052"}}"#,
+            r#"{"aoi":{"seq":3, "run":"R"}}"#,
+            r#"{"aoi":{"seq":12345678901234567890,"run":"R"}}"#,
+            r#"{"aoi":1,"aoi":{"seq":3,"run":"R"}}"#,
+        ] {
+            let mut q = Peeker::new();
+            q.peek(other.as_bytes()).unwrap();
+            assert_eq!(q.envelope, None, "{other}");
+        }
         assert_eq!(span(line, &p.members[2].value), br#"[1,{"x":2}]"#);
         assert_eq!(p.members[3].kind, Kind::String { escaped: true });
         let inner: Vec<_> = object_members(span(line, &p.members[1].value))
@@ -920,6 +1010,31 @@ mod tests {
             r#"{"type":"hit" }"#
         );
         assert_eq!(cut(r#" { "aoi":{} } "#, "aoi"), r#" {  } "#);
+    }
+
+    #[test]
+    fn utf8_len_agrees_with_std() {
+        let tails = [0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF];
+        for b0 in 0x80..=0xFFu8 {
+            for b1 in 0..=0xFFu8 {
+                for &b2 in &tails {
+                    for &b3 in &tails {
+                        let s = [b0, b1, b2, b3];
+                        for n in 1..=4 {
+                            let s = &s[..n];
+                            let expected = match std::str::from_utf8(s) {
+                                Ok(t) => t.chars().next().map(char::len_utf8),
+                                Err(e) => std::str::from_utf8(&s[..e.valid_up_to()])
+                                    .ok()
+                                    .and_then(|t| t.chars().next())
+                                    .map(char::len_utf8),
+                            };
+                            assert_eq!(utf8_len(s, 0), expected, "{s:02x?}");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
@@ -1017,6 +1132,21 @@ mod oracle {
         #[test]
         fn token_soup(toks in prop::collection::vec(prop::sample::select(TOKENS), 0..16)) {
             agree(toks.concat().as_bytes())?;
+        }
+
+        #[test]
+        fn envelope_shapes_and_one_byte_edits(seq in 0u64..100_000, run in "[0-9A-Z]{0,6}", pos in any::<prop::sample::Index>(), byte in any::<u8>(), kind in 0u8..3) {
+            // The top-level `aoi` member has a fast path for its usual shape.
+            let mut s = format!(r#"{{"type":"x","aoi":{{"seq":{seq},"run":"{run}"}},"n":1}}"#).into_bytes();
+            agree(&s)?;
+            // Edit inside or near the envelope.
+            let i = 18 + pos.index(s.len() - 18);
+            match kind {
+                0 => s[i] = byte,
+                1 => { s.remove(i); }
+                _ => s.insert(i, byte),
+            }
+            agree(&s)?;
         }
 
         #[test]
