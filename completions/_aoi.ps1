@@ -30,6 +30,7 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('summary', 'summary', [CompletionResultType]::ParameterValue, 'The outcome of a run: one line, a JSON object, or one field raw; exits with it')
             [CompletionResult]::new('errors', 'errors', [CompletionResultType]::ParameterValue, 'Errors and warnings out of AOI streams and real logs')
             [CompletionResult]::new('filter', 'filter', [CompletionResultType]::ParameterValue, 'Run a jq filter over the domain events; the framework stays right around it')
+            [CompletionResult]::new('merge-report', 'merge-report', [CompletionResultType]::ParameterValue, 'Many runs, one verdict: a report per stream, totals, and the worst outcome')
             [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'List the rule catalog: ids, severity, spec section, what each requires')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -131,6 +132,22 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'aoi;merge-report' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format (default: table on a terminal, jsonl otherwise)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the table''s outcomes')
+            [CompletionResult]::new('--max-runs', '--max-runs', [CompletionResultType]::ParameterName, 'Runs judged per input (the rest are reported as not judged, exit 74)')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long')
+            [CompletionResult]::new('--no-fail', '--no-fail', [CompletionResultType]::ParameterName, 'Exit 0 whatever the streams'' verdicts (usage and I/O errors still fail)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('--unbounded', '--unbounded', [CompletionResultType]::ParameterName, 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end')
+            [CompletionResult]::new('--fail-on-partial', '--fail-on-partial', [CompletionResultType]::ParameterName, 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'aoi;rules' {
             [CompletionResult]::new('--markdown', '--markdown', [CompletionResultType]::ParameterName, 'Print the catalog as Markdown (the text of docs/rules.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -145,6 +162,7 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('summary', 'summary', [CompletionResultType]::ParameterValue, 'The outcome of a run: one line, a JSON object, or one field raw; exits with it')
             [CompletionResult]::new('errors', 'errors', [CompletionResultType]::ParameterValue, 'Errors and warnings out of AOI streams and real logs')
             [CompletionResult]::new('filter', 'filter', [CompletionResultType]::ParameterValue, 'Run a jq filter over the domain events; the framework stays right around it')
+            [CompletionResult]::new('merge-report', 'merge-report', [CompletionResultType]::ParameterValue, 'Many runs, one verdict: a report per stream, totals, and the worst outcome')
             [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'List the rule catalog: ids, severity, spec section, what each requires')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -162,6 +180,9 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             break
         }
         'aoi;help;filter' {
+            break
+        }
+        'aoi;help;merge-report' {
             break
         }
         'aoi;help;rules' {

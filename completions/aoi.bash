@@ -28,6 +28,9 @@ _aoi() {
             aoi,help)
                 cmd="aoi__subcmd__help"
                 ;;
+            aoi,merge-report)
+                cmd="aoi__subcmd__merge__subcmd__report"
+                ;;
             aoi,rules)
                 cmd="aoi__subcmd__rules"
                 ;;
@@ -49,6 +52,9 @@ _aoi() {
             aoi__subcmd__help,help)
                 cmd="aoi__subcmd__help__subcmd__help"
                 ;;
+            aoi__subcmd__help,merge-report)
+                cmd="aoi__subcmd__help__subcmd__merge__subcmd__report"
+                ;;
             aoi__subcmd__help,rules)
                 cmd="aoi__subcmd__help__subcmd__rules"
                 ;;
@@ -65,7 +71,7 @@ _aoi() {
 
     case "${cmd}" in
         aoi)
-            opts="-h -V --help --version check strip summary errors filter rules help"
+            opts="-h -V --help --version check strip summary errors filter merge-report rules help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -185,7 +191,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__help)
-            opts="check strip summary errors filter rules help"
+            opts="check strip summary errors filter merge-report rules help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -254,6 +260,20 @@ _aoi() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aoi__subcmd__help__subcmd__merge__subcmd__report)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aoi__subcmd__help__subcmd__rules)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -289,6 +309,36 @@ _aoi() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aoi__subcmd__merge__subcmd__report)
+            opts="-q -h -V --format --color --no-fail --quiet --max-runs --unbounded --fail-on-partial --max-line-bytes --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "jsonl table markdown junit tap" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-runs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

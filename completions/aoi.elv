@@ -27,6 +27,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand summary 'The outcome of a run: one line, a JSON object, or one field raw; exits with it'
             cand errors 'Errors and warnings out of AOI streams and real logs'
             cand filter 'Run a jq filter over the domain events; the framework stays right around it'
+            cand merge-report 'Many runs, one verdict: a report per stream, totals, and the worst outcome'
             cand rules 'List the rule catalog: ids, severity, spec section, what each requires'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -122,6 +123,21 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'aoi;merge-report'= {
+            cand --format 'Output format (default: table on a terminal, jsonl otherwise)'
+            cand --color 'Colour the table''s outcomes'
+            cand --max-runs 'Runs judged per input (the rest are reported as not judged, exit 74)'
+            cand --max-line-bytes 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long'
+            cand --no-fail 'Exit 0 whatever the streams'' verdicts (usage and I/O errors still fail)'
+            cand -q 'Print nothing on stderr'
+            cand --quiet 'Print nothing on stderr'
+            cand --unbounded 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'
+            cand --fail-on-partial 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'aoi;rules'= {
             cand --markdown 'Print the catalog as Markdown (the text of docs/rules.md)'
             cand -h 'Print help'
@@ -135,6 +151,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand summary 'The outcome of a run: one line, a JSON object, or one field raw; exits with it'
             cand errors 'Errors and warnings out of AOI streams and real logs'
             cand filter 'Run a jq filter over the domain events; the framework stays right around it'
+            cand merge-report 'Many runs, one verdict: a report per stream, totals, and the worst outcome'
             cand rules 'List the rule catalog: ids, severity, spec section, what each requires'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -147,6 +164,8 @@ set edit:completion:arg-completer[aoi] = {|@words|
         &'aoi;help;errors'= {
         }
         &'aoi;help;filter'= {
+        }
+        &'aoi;help;merge-report'= {
         }
         &'aoi;help;rules'= {
         }

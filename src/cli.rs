@@ -141,6 +141,27 @@ aoi filter --arg min 3 'select(.rank >= ($min | tonumber))' run.jsonl"
     )]
     #[command(after_long_help = EXIT_TABLE)]
     Filter(FilterArgs),
+    /// Many runs, one verdict: a report per stream, totals, and the worst outcome.
+    #[command(
+        name = "merge-report",
+        long_about = "Read any number of AOI streams, logs and earlier merge-report outputs, split \
+each input into streams by aoi.run (one log that interleaves concurrent runs yields one stream per \
+run; events without an envelope are the file's unnamed stream), judge each stream exactly as \
+`aoi check` does, and report them together: one `report` event per stream and an aoi:summary \
+for the whole (--format jsonl, itself a conforming AOI stream), a table, Markdown for a CI job \
+summary, JUnit XML or TAP 14. Everything is recomputed from the events, never taken from a \
+producer's totals unreconciled. A merge-report output given to merge-report again is carried, \
+not re-judged: merging is associative, so reports can be merged shard by shard. The exit status \
+is the most severe stream's (the shared table); no stream at all is exit 74.",
+        after_help = "Examples:\n  \
+aoi merge-report logs/*.jsonl\n  \
+aoi merge-report --format markdown ci.log >> \"$GITHUB_STEP_SUMMARY\"\n  \
+aoi merge-report --format junit runs/*.jsonl > aoi-junit.xml\n  \
+ls shard-*.jsonl | xargs -P4 -n25 sh -c 'aoi merge-report \"$@\" > \"$(mktemp -p parts)\"' _\n  \
+aoi merge-report parts/* > all.jsonl    # reports of reports: the same verdict"
+    )]
+    #[command(after_long_help = EXIT_TABLE)]
+    MergeReport(MergeArgs),
     /// List the rule catalog: ids, severity, spec section, what each requires.
     #[command(after_help = "Examples:\n  aoi rules\n  aoi rules --markdown > docs/rules.md")]
     Rules(RulesArgs),
@@ -372,6 +393,45 @@ pub struct FilterArgs {
     /// Print nothing on stderr but the filter's own messages (debug, stderr).
     #[arg(short, long)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub judge: JudgeArgs,
+}
+
+/// Output formats of `aoi merge-report`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MergeFormat {
+    /// A conforming AOI stream: a `report` event per stream, then aoi:summary (the default off a terminal).
+    Jsonl,
+    /// An aligned table, one row per stream, with totals (the default on a terminal).
+    Table,
+    /// A Markdown section for a CI job summary.
+    Markdown,
+    /// JUnit XML: a testsuite per stream, a testcase for its outcome and one per aoi:check.
+    Junit,
+    /// TAP 14: one test point per stream, with a YAML block for failures.
+    Tap,
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// Inputs: streams, logs, earlier merge-report outputs; `-` or none reads stdin.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Output format (default: table on a terminal, jsonl otherwise).
+    #[arg(long, alias = "output", value_name = "FORMAT")]
+    pub format: Option<MergeFormat>,
+    /// Colour the table's outcomes.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// Exit 0 whatever the streams' verdicts (usage and I/O errors still fail).
+    #[arg(long)]
+    pub no_fail: bool,
+    /// Print nothing on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Runs judged per input (the rest are reported as not judged, exit 74).
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub max_runs: usize,
     #[command(flatten)]
     pub judge: JudgeArgs,
 }

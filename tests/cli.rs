@@ -6,6 +6,7 @@
 //! - `check`: every rule of the catalog, the exit table, the report, the
 //!   relay, and the spec's own examples,
 //! - `json_suite`: JSONTestSuite documents inside events,
+//! - `merge`: many runs, one verdict; JUnit, TAP, Markdown; associativity,
 //! - `relay_props`: the relay is byte-identical for arbitrary bytes,
 //! - `errors`: errors and warnings out of streams and messy logs,
 //! - `filter`: jq over the domain events, and `--raw` against jq's output,
@@ -23,6 +24,8 @@ mod errors;
 mod filter;
 #[path = "cli/json_suite.rs"]
 mod json_suite;
+#[path = "cli/merge.rs"]
+mod merge;
 #[path = "cli/relay_props.rs"]
 mod relay_props;
 #[path = "cli/strip.rs"]

@@ -3,6 +3,7 @@
 pub mod check;
 pub mod errors;
 pub mod filter;
+pub mod merge;
 pub mod rules;
 pub mod strip;
 pub mod summary;

@@ -1,0 +1,927 @@
+//! `aoi merge-report`: many runs, one verdict.
+//!
+//! The spec leaves fan-in undefined (§ 13.1); orchestrators still run many
+//! tools at once and tee their output into files or one log. Each input is
+//! read by the log reader ([`crate::demux`]): split into streams by
+//! `aoi.run`, each judged exactly as `aoi check` judges a stream. Every
+//! figure is recomputed from the events; a producer's own totals are only
+//! believed once the judge has reconciled them.
+//!
+//! One entry per stream, in order of input and of first appearance. A
+//! merge-report output read again is recognised (its `aoi:meta` says
+//! `command: "merge-report"` in schema `aoi.toolkit.events`): its `report`
+//! events are carried as entries, not judged as domain data, and the
+//! report stream itself adds an entry only when it is broken (cut or
+//! non-conforming). So merging is associative: merge(merge(A, B), C) has
+//! the entries, totals and outcome of merge(A, B, C).
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::Path;
+
+use serde_json::{Map, Value, json};
+
+use crate::cli::{MergeArgs, MergeFormat};
+use crate::cmd::check::{
+    Sinks, Stop, cause_json, eprint_line, finding_line, open_input, sanitize, stdout_writer,
+    unreadable_event, upstream_identity, verdict_line,
+};
+use crate::demux;
+use crate::emit::{Emitter, SCHEMA_NAME};
+use crate::judge::{Finding, JudgeOptions, Outcome, Verdict};
+use crate::peek::span;
+use crate::spec::exit;
+
+/// Findings kept per stream (shown on stderr, carried into JUnit/TAP).
+const SHOWN: usize = 5;
+/// `aoi:check` events kept per stream (the rest are counted).
+const MAX_CHECKS: usize = 1000;
+
+/// One `aoi:check` of a stream (§ 8.3), for JUnit.
+#[derive(Debug, Clone, PartialEq)]
+struct Check {
+    name: String,
+    ok: bool,
+    severity: Option<String>,
+    detail: Option<String>,
+}
+
+/// One stream's line in the merged report.
+#[derive(Debug, Clone, PartialEq)]
+struct Entry {
+    source: String,
+    run: Option<String>,
+    identity: [(&'static str, Option<String>); 4],
+    outcome: String,
+    exit_code: i32,
+    reason: String,
+    lines: u64,
+    domain: u64,
+    warnings: u64,
+    errors: u64,
+    violations: u64,
+    caused_by: Option<Value>,
+    elapsed_ms: Option<u64>,
+    checks: Vec<Check>,
+    checks_dropped: u64,
+    findings: Vec<String>,
+}
+
+const IDENTITY: [&str; 4] = ["tool", "tool_version", "schema_name", "schema_version"];
+
+impl Entry {
+    fn from_verdict(
+        source: &str,
+        run: Option<String>,
+        v: &Verdict,
+        checks: Checks,
+        findings: &[Finding],
+    ) -> Self {
+        let id = upstream_identity(v);
+        Entry {
+            source: source.to_string(),
+            run,
+            identity: [
+                ("tool", id.tool),
+                ("tool_version", id.tool_version),
+                ("schema_name", id.schema_name),
+                ("schema_version", id.schema_version),
+            ],
+            outcome: v.outcome.name().to_string(),
+            exit_code: v.exit_code,
+            reason: v.reason.clone(),
+            lines: v.lines,
+            domain: v.domain_events,
+            warnings: v.warnings,
+            errors: v.errors,
+            violations: v.violations + v.incompletes,
+            caused_by: if v.exit_code != 0 {
+                v.cause
+                    .as_ref()
+                    .map(cause_json)
+                    .or_else(|| own_cause(v.outcome))
+            } else {
+                None
+            },
+            elapsed_ms: v.summary.as_ref().and_then(|s| s.elapsed_ms),
+            checks: checks.kept,
+            checks_dropped: checks.dropped,
+            findings: findings
+                .iter()
+                .map(|f| format!("{}: {}", f.rule.id(), f.message))
+                .collect(),
+        }
+    }
+
+    fn tool(&self) -> Option<&str> {
+        self.identity[0].1.as_deref()
+    }
+
+    /// The members of this entry's `report` event.
+    fn fields(&self) -> Vec<(&'static str, Value)> {
+        let mut f: Vec<(&str, Value)> = vec![("source", self.source.clone().into())];
+        if let Some(r) = &self.run {
+            f.push(("run", r.clone().into()));
+        }
+        for (k, v) in &self.identity {
+            if let Some(v) = v {
+                f.push((k, v.clone().into()));
+            }
+        }
+        f.push(("outcome", self.outcome.clone().into()));
+        f.push(("exit_code", self.exit_code.into()));
+        f.push(("ok", (self.exit_code == 0).into()));
+        f.push(("reason", self.reason.clone().into()));
+        f.push(("lines", self.lines.into()));
+        f.push(("domain_count", self.domain.into()));
+        f.push(("warning_count", self.warnings.into()));
+        f.push(("error_count", self.errors.into()));
+        f.push(("violation_count", self.violations.into()));
+        if let Some(c) = &self.caused_by {
+            f.push(("caused_by", c.clone()));
+        }
+        if let Some(ms) = self.elapsed_ms {
+            f.push(("elapsed_ms", ms.into()));
+        }
+        if !self.checks.is_empty() {
+            let checks: Vec<Value> = self
+                .checks
+                .iter()
+                .map(|c| {
+                    let mut m = Map::new();
+                    m.insert("name".into(), c.name.clone().into());
+                    m.insert("ok".into(), c.ok.into());
+                    if let Some(s) = &c.severity {
+                        m.insert("severity".into(), s.clone().into());
+                    }
+                    if let Some(d) = &c.detail {
+                        m.insert("detail".into(), d.clone().into());
+                    }
+                    Value::Object(m)
+                })
+                .collect();
+            f.push(("checks", Value::Array(checks)));
+        }
+        if self.checks_dropped > 0 {
+            f.push(("checks_dropped", self.checks_dropped.into()));
+        }
+        if !self.findings.is_empty() {
+            f.push(("findings", self.findings.clone().into()));
+        }
+        f
+    }
+
+    /// An entry carried from an earlier merge's `report` event; `None` when
+    /// the event lacks what an entry needs.
+    fn from_report(v: &Value) -> Option<Entry> {
+        let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+        let n = |k: &str| v.get(k).and_then(Value::as_u64);
+        let exit_code = i32::try_from(v.get("exit_code")?.as_i64()?).ok()?;
+        let checks = v
+            .get("checks")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|c| {
+                        Some(Check {
+                            name: c.get("name")?.as_str()?.to_string(),
+                            ok: c.get("ok")?.as_bool()?,
+                            severity: c
+                                .get("severity")
+                                .and_then(Value::as_str)
+                                .map(str::to_string),
+                            detail: c.get("detail").and_then(Value::as_str).map(str::to_string),
+                        })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Some(Entry {
+            source: s("source")?,
+            run: s("run"),
+            identity: IDENTITY.map(|k| (k, s(k))),
+            outcome: s("outcome")?,
+            exit_code,
+            reason: s("reason").unwrap_or_default(),
+            lines: n("lines")?,
+            domain: n("domain_count")?,
+            warnings: n("warning_count")?,
+            errors: n("error_count")?,
+            violations: n("violation_count")?,
+            caused_by: v.get("caused_by").filter(|c| c.is_object()).cloned(),
+            elapsed_ms: n("elapsed_ms"),
+            checks,
+            checks_dropped: n("checks_dropped").unwrap_or(0),
+            findings: v
+                .get("findings")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|x| x.as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        })
+    }
+}
+
+/// `caused_by` for a stream that failed by itself (cut or broken): the
+/// judge's finding, as aoi reports its own failures.
+fn own_cause(outcome: Outcome) -> Option<Value> {
+    let (category, code) = match outcome {
+        Outcome::Violation => ("validation", "STREAM_NONCONFORMING"),
+        Outcome::Incomplete => ("io", "STREAM_INCOMPLETE"),
+        _ => return None,
+    };
+    Some(
+        json!({"origin": crate::emit::TOOL, "category": category, "code": code, "retryable": false}),
+    )
+}
+
+/// The `aoi:check` events of one stream.
+#[derive(Default)]
+struct Checks {
+    kept: Vec<Check>,
+    dropped: u64,
+}
+
+/// What the visitor gathers per stream (keyed by its run).
+#[derive(Default)]
+struct Gathered {
+    checks: HashMap<Option<String>, Checks>,
+    /// Streams that are merge-report outputs.
+    containers: HashSet<Option<String>>,
+    /// Entries carried from their `report` events.
+    carried: HashMap<Option<String>, Vec<Entry>>,
+}
+
+/// Runs `aoi merge-report`; returns the exit status.
+pub fn run(args: &MergeArgs) -> i32 {
+    let tty = io::stdout().is_terminal();
+    let format = args.format.unwrap_or(if tty {
+        MergeFormat::Table
+    } else {
+        MergeFormat::Jsonl
+    });
+    let inputs: Vec<&Path> = if args.files.is_empty() {
+        vec![Path::new("-")]
+    } else {
+        args.files.iter().map(|p| p.as_path()).collect()
+    };
+    if args.files.is_empty() && io::stdin().is_terminal() && !args.quiet {
+        eprint_line(
+            false,
+            "aoi merge-report: reading from the terminal (end with Ctrl-D; `aoi merge-report FILE…` reads files)",
+        );
+    }
+    let opts = demux::Options {
+        judge: JudgeOptions {
+            unbounded: args.judge.unbounded,
+            fail_on_partial: args.judge.fail_on_partial,
+            per_rule_limit: SHOWN as u64,
+            max_line_bytes: args.judge.max_line_bytes,
+        },
+        max_runs: args.max_runs,
+        run_prefix: None,
+    };
+    let mut entries: Vec<Entry> = Vec::new();
+    // aoi's own failures: (category, code, message, target, exit code).
+    let mut own: Vec<(&str, &str, String, String, i32)> = Vec::new();
+    let mut skipped = 0u64;
+    for path in &inputs {
+        let source = path.display().to_string();
+        let mut g = Gathered::default();
+        let read = if *path == Path::new("-") {
+            gather(io::stdin().lock(), &opts, &mut g)
+        } else {
+            match open_input(path) {
+                Ok(f) => gather(f, &opts, &mut g),
+                Err(msg) => {
+                    eprint_line(args.quiet, &format!("aoi merge-report: {msg}"));
+                    own.push(("not_found", "INPUT_UNREADABLE", msg, source, exit::NOINPUT));
+                    continue;
+                }
+            }
+        };
+        let (streams, counts) = read.finish(SHOWN);
+        skipped += counts.skipped;
+        let before = entries.len();
+        for st in streams {
+            let carried = g.carried.remove(&st.run).unwrap_or_default();
+            let container = g.containers.contains(&st.run) || !carried.is_empty();
+            let v = &st.verdict;
+            let broken = matches!(v.outcome, Outcome::Violation | Outcome::Incomplete);
+            // stderr: only what the report cannot show, why a stream is
+            // broken or cut (its findings); outcomes are in the report.
+            if !args.quiet && broken {
+                let name = match &st.run {
+                    Some(r) => format!("{source} run {r}"),
+                    None => source.clone(),
+                };
+                let mut err = io::stderr().lock();
+                for f in &st.findings {
+                    let _ = writeln!(err, "{}", finding_line(f, Some(&name)));
+                }
+                let _ = writeln!(err, "{}", verdict_line("merge-report", v, Some(&name)));
+            }
+            entries.extend(carried);
+            if !container || broken {
+                let checks = g.checks.remove(&st.run).unwrap_or_default();
+                entries.push(Entry::from_verdict(
+                    &source,
+                    st.run,
+                    v,
+                    checks,
+                    &st.findings,
+                ));
+            }
+        }
+        if counts.untracked > 0 {
+            let msg = format!(
+                "more than --max-runs {} runs: {} line(s) of further runs were not judged",
+                args.max_runs, counts.untracked
+            );
+            eprint_line(args.quiet, &format!("aoi merge-report: {source}: {msg}"));
+            own.push(("io", "TOO_MANY_RUNS", msg, source.clone(), exit::IOERR));
+        }
+        if entries.len() == before && counts.untracked == 0 {
+            let msg = format!("no AOI stream in {source}");
+            eprint_line(args.quiet, &format!("aoi merge-report: {msg}"));
+            own.push(("io", "NO_AOI_STREAM", msg, source.clone(), exit::IOERR));
+        }
+    }
+    let code = own
+        .iter()
+        .map(|o| o.4)
+        .chain(entries.iter().map(|e| e.exit_code))
+        .fold(exit::OK, exit::worst);
+    let color = format == MergeFormat::Table && args.color.enabled(tty);
+    let written = match format {
+        MergeFormat::Jsonl => write_jsonl(&entries, &own, code, skipped),
+        other => {
+            let text = match other {
+                MergeFormat::Table => table(&entries, code, color),
+                MergeFormat::Markdown => markdown(&entries, code),
+                MergeFormat::Junit => junit(&entries, &own),
+                _ => tap(&entries, &own),
+            };
+            let mut out = stdout_writer();
+            out.write_all(text.as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(|e| {
+                    if e.kind() == io::ErrorKind::BrokenPipe {
+                        Stop::Pipe
+                    } else {
+                        Stop::Write(format!("cannot write stdout: {e}"), exit::IOERR)
+                    }
+                })
+        }
+    };
+    match written {
+        Ok(()) if args.no_fail && code != exit::NOINPUT => exit::OK,
+        Ok(()) => code,
+        Err(Stop::Pipe) => exit::PIPE,
+        Err(Stop::Write(msg, c)) => {
+            eprint_line(false, &format!("aoi merge-report: {msg}"));
+            c
+        }
+    }
+}
+
+/// Reads one input, gathering checks, containers and carried reports.
+fn gather<R: Read>(src: R, opts: &demux::Options, g: &mut Gathered) -> demux::Input {
+    let r: Result<demux::Input, std::convert::Infallible> = demux::read(src, opts, |ev| {
+        let Some(stream) = ev.stream else {
+            return Ok(());
+        };
+        if !ev.terminated {
+            return Ok(());
+        }
+        let key = &stream.run;
+        match ev.type_name().as_deref() {
+            Some("aoi:check") => {
+                let v: Value = serde_json::from_slice(ev.obj).unwrap_or(Value::Null);
+                let checks = g.checks.entry(key.clone()).or_default();
+                if checks.kept.len() >= MAX_CHECKS {
+                    checks.dropped += 1;
+                } else if let Some(name) = v.get("name").and_then(Value::as_str) {
+                    let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+                    checks.kept.push(Check {
+                        name: name.to_string(),
+                        ok: v.get("ok").and_then(Value::as_bool).unwrap_or(false),
+                        severity: s("severity"),
+                        detail: s("detail"),
+                    });
+                }
+            }
+            Some("aoi:meta") => {
+                let own_schema =
+                    stream.judge.identity().schema_name.as_deref() == Some(SCHEMA_NAME);
+                let command = ev
+                    .peek
+                    .members
+                    .iter()
+                    .find(|m| crate::peek::key_is(span(ev.obj, &m.key), m.key_escaped, "command"))
+                    .map(|m| span(ev.obj, &m.value));
+                if own_schema && command == Some(b"\"merge-report\"") {
+                    g.containers.insert(key.clone());
+                }
+            }
+            Some("report") if g.containers.contains(key) => {
+                if let Some(e) = serde_json::from_slice::<Value>(ev.obj)
+                    .ok()
+                    .as_ref()
+                    .and_then(Entry::from_report)
+                {
+                    g.carried.entry(key.clone()).or_default().push(e);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    });
+    match r {
+        Ok(input) => input,
+        Err(never) => match never {},
+    }
+}
+
+/// The outcomes and how many streams had each, worst first.
+fn tally(entries: &[Entry]) -> Vec<(String, u64, i32)> {
+    let mut t: Vec<(String, u64, i32)> = Vec::new();
+    for e in entries {
+        match t.iter_mut().find(|(o, _, _)| *o == e.outcome) {
+            Some(x) => x.1 += 1,
+            None => t.push((e.outcome.clone(), 1, e.exit_code)),
+        }
+    }
+    t.sort_by_key(|(_, _, c)| std::cmp::Reverse(exit::rank(*c)));
+    t
+}
+
+fn totals(entries: &[Entry]) -> (u64, u64, u64, u64, u64) {
+    entries.iter().fold((0, 0, 0, 0, 0), |t, e| {
+        (
+            t.0 + e.lines,
+            t.1 + e.domain,
+            t.2 + e.warnings,
+            t.3 + e.errors,
+            t.4 + e.violations,
+        )
+    })
+}
+
+fn write_jsonl(
+    entries: &[Entry],
+    own: &[(&str, &str, String, String, i32)],
+    code: i32,
+    skipped: u64,
+) -> Result<(), Stop> {
+    let mut sinks = Sinks::report_to_stdout();
+    let mut em = Emitter::new();
+    let m = em.meta("merge-report").to_vec();
+    sinks.report(&m)?;
+    for e in entries {
+        let b = em.event("report", &e.fields()).to_vec();
+        sinks.report(&b)?;
+    }
+    for (category, ecode, msg, target, _) in own {
+        let b = if *ecode == "INPUT_UNREADABLE" {
+            unreadable_event(&mut em, msg, target)
+        } else {
+            em.event(
+                "aoi:error",
+                &[
+                    ("category", (*category).into()),
+                    ("code", (*ecode).into()),
+                    ("message", msg.clone().into()),
+                    ("retryable", false.into()),
+                    ("target", target.clone().into()),
+                ],
+            )
+            .to_vec()
+        };
+        sinks.report(&b)?;
+    }
+    let ok = code == exit::OK;
+    let (lines, domain, warnings, errors, violations) = totals(entries);
+    let worst = entries.iter().max_by_key(|e| exit::rank(e.exit_code));
+    let reason = (!ok).then(|| match worst.map(|e| (e.outcome.as_str(), e.exit_code)) {
+        Some(("denied", c)) | Some(("timeout", c)) | Some(("cancelled", c)) if c == code => worst
+            .map_or("failed", |e| match e.outcome.as_str() {
+                "denied" => "denied",
+                "timeout" => "timeout",
+                _ => "cancelled",
+            }),
+        _ => "failed",
+    });
+    let mut fields: Vec<(&'static str, Value)> = vec![
+        ("count", (entries.len() as u64).into()),
+        ("input_count", domain.into()),
+        ("warning_count", warnings.into()),
+        ("error_count", (errors + own.len() as u64).into()),
+    ];
+    if !ok {
+        let cause = worst
+            .filter(|e| e.exit_code == code)
+            .and_then(|e| e.caused_by.clone())
+            .or_else(|| {
+                own.iter()
+                    .find(|o| o.4 == code)
+                    .map(|o| json!({"origin": crate::emit::TOOL, "category": o.0, "code": o.1, "retryable": false}))
+            });
+        if let Some(c) = cause {
+            fields.push(("caused_by", c));
+        }
+    }
+    // § 13.1: the direct upstream's identity, when every stream names the
+    // same one.
+    let ids: Vec<&[(&str, Option<String>); 4]> = entries
+        .iter()
+        .map(|e| &e.identity)
+        .filter(|i| i.iter().any(|(_, v)| v.is_some()))
+        .collect();
+    if let Some(first) = ids.first() {
+        if ids.len() == entries.len() && ids.iter().all(|i| i == first) {
+            let m: Map<String, Value> = first
+                .iter()
+                .filter_map(|(k, v)| v.as_ref().map(|v| (k.to_string(), Value::from(v.clone()))))
+                .collect();
+            fields.push(("upstream", Value::Object(m)));
+        }
+    }
+    let outcomes: Map<String, Value> = tally(entries)
+        .into_iter()
+        .map(|(o, n, _)| (o, n.into()))
+        .collect();
+    fields.push((
+        "properties",
+        json!({
+            "streams": entries.len(),
+            "lines": lines,
+            "violation_count": violations,
+            "outcomes": outcomes,
+            "skipped_lines": skipped,
+            "exit_code": code,
+        }),
+    ));
+    let s = em.summary(ok, reason, fields).to_vec();
+    sinks.report(&s)?;
+    sinks.flush()
+}
+
+/// The last 8 characters of a run id (a ULID's random part).
+fn short_run(run: &Option<String>) -> String {
+    match run {
+        Some(r) => {
+            let n = r.chars().count();
+            r.chars().skip(n.saturating_sub(8)).collect()
+        }
+        None => "-".to_string(),
+    }
+}
+
+/// A one-line description of why a stream failed.
+fn cause_text(e: &Entry) -> String {
+    if e.exit_code == 0 {
+        return String::new();
+    }
+    let Some(c) = &e.caused_by else {
+        return e.reason.clone();
+    };
+    let s = |k: &str| c.get(k).and_then(Value::as_str).unwrap_or("?");
+    let mut t = format!("{} {}", s("category"), s("code"));
+    match (
+        c.get("retryable").and_then(Value::as_bool),
+        c.get("retry_after_ms").and_then(Value::as_u64),
+    ) {
+        (Some(true), Some(ms)) => {
+            let _ = write!(t, ", retry after {:.1} s", ms as f64 / 1000.0);
+        }
+        (Some(true), None) => t.push_str(", retry may help"),
+        _ => {}
+    }
+    t
+}
+
+fn verdict_word(code: i32) -> String {
+    if code == 0 {
+        "ok".to_string()
+    } else {
+        format!("FAIL (exit {code})")
+    }
+}
+
+fn summary_line(entries: &[Entry]) -> String {
+    let (lines, domain, warnings, errors, violations) = totals(entries);
+    let tally: Vec<String> = tally(entries)
+        .into_iter()
+        .map(|(o, n, _)| format!("{n} {o}"))
+        .collect();
+    format!(
+        "{} stream(s): {}; {lines} line(s), {domain} domain event(s), {warnings} warning(s), {errors} error(s), {violations} violation(s)",
+        entries.len(),
+        if tally.is_empty() {
+            "none".to_string()
+        } else {
+            tally.join(", ")
+        }
+    )
+}
+
+fn cell(s: &str, w: usize) -> String {
+    let clean = sanitize(s);
+    let n = clean.chars().count();
+    if n > w {
+        let mut t: String = clean.chars().take(w.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    } else {
+        format!("{clean}{}", " ".repeat(w - n))
+    }
+}
+
+fn table(entries: &[Entry], code: i32, color: bool) -> String {
+    let w_src = entries
+        .iter()
+        .map(|e| e.source.chars().count())
+        .max()
+        .unwrap_or(6)
+        .clamp(6, 40);
+    let mut s = String::new();
+    let header = format!(
+        "{}  {}  {}  {}  {:>4}  {:>8}  {:>8}  {:>5}  {:>5}  {:>5}  CAUSE",
+        cell("SOURCE", w_src),
+        cell("RUN", 8),
+        cell("TOOL", 12),
+        cell("OUTCOME", 10),
+        "EXIT",
+        "LINES",
+        "DOMAIN",
+        "WARN",
+        "ERR",
+        "VIOL"
+    );
+    s.push_str(&paint(color, "1", &header));
+    s.push('\n');
+    for e in entries {
+        let outcome = cell(&e.outcome, 10);
+        let sgr = match e.exit_code {
+            0 => "32",
+            75 => "33",
+            65 | 74 => "31;1",
+            _ => "31",
+        };
+        let _ = writeln!(
+            s,
+            "{}  {}  {}  {}  {:>4}  {:>8}  {:>8}  {:>5}  {:>5}  {:>5}  {}",
+            cell(&e.source, w_src),
+            cell(&short_run(&e.run), 8),
+            cell(e.tool().unwrap_or("-"), 12),
+            paint(color, sgr, &outcome),
+            e.exit_code,
+            e.lines,
+            e.domain,
+            e.warnings,
+            e.errors,
+            e.violations,
+            sanitize(&cause_text(e))
+        );
+    }
+    let _ = writeln!(s, "{}: {}", verdict_word(code), summary_line(entries));
+    s
+}
+
+/// A Markdown table cell: no pipes or line breaks, upstream text sanitised.
+fn md(s: &str) -> String {
+    sanitize(s).replace('|', "\\|").replace('`', "'")
+}
+
+fn markdown(entries: &[Entry], code: i32) -> String {
+    let mut s = String::new();
+    let icon = if code == 0 { "✅" } else { "❌" };
+    let _ = writeln!(s, "### {icon} AOI merge report: {}\n", verdict_word(code));
+    let _ = writeln!(s, "{}\n", summary_line(entries));
+    if entries.is_empty() {
+        return s;
+    }
+    s.push_str("| source | run | tool | outcome | exit | lines | domain | warnings | errors | violations | cause |\n");
+    s.push_str("|---|---|---|---|---:|---:|---:|---:|---:|---:|---|\n");
+    for e in entries {
+        let tool = match (&e.identity[0].1, &e.identity[1].1) {
+            (Some(t), Some(v)) => format!("{t} {v}"),
+            (Some(t), None) => t.clone(),
+            _ => "-".to_string(),
+        };
+        let _ = writeln!(
+            s,
+            "| {} | `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            md(&e.source),
+            md(e.run.as_deref().unwrap_or("-")),
+            md(&tool),
+            md(&e.outcome),
+            e.exit_code,
+            e.lines,
+            e.domain,
+            e.warnings,
+            e.errors,
+            e.violations,
+            md(&cause_text(e))
+        );
+    }
+    s
+}
+
+/// XML text or attribute value: escaped, control characters replaced.
+fn xml(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in sanitize(s).chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn suite_name(e: &Entry) -> String {
+    let mut n = e.source.clone();
+    if let Some(r) = &e.run {
+        let _ = write!(n, " run {r}");
+    }
+    if let Some(t) = e.tool() {
+        let _ = write!(n, " ({t})");
+    }
+    n
+}
+
+/// JUnit XML (the format most CI systems read): a testsuite per stream,
+/// a testcase for the stream's outcome (a `failure` when the run failed, an
+/// `error` when the stream itself is broken or cut) and one per
+/// `aoi:check` (a `failure` for `ok:false`).
+fn junit(entries: &[Entry], own: &[(&str, &str, String, String, i32)]) -> String {
+    let mut suites = String::new();
+    let (mut tests, mut failures, mut errors) = (0u64, 0u64, 0u64);
+    for e in entries {
+        let (mut t, mut f, mut er) = (1u64, 0u64, 0u64);
+        let classname = xml(e.tool().unwrap_or("aoi"));
+        let time = e.elapsed_ms.map_or(0.0, |ms| ms as f64 / 1000.0);
+        let mut cases = String::new();
+        let _ = write!(
+            cases,
+            "    <testcase classname=\"{classname}\" name=\"stream outcome\" time=\"{time:.3}\""
+        );
+        let detail = e.findings.join("\n");
+        match e.outcome.as_str() {
+            "ok" => cases.push_str("/>\n"),
+            "violation" | "incomplete" => {
+                er += 1;
+                let _ = write!(
+                    cases,
+                    ">\n      <error message=\"{}\" type=\"{}\">{}</error>\n    </testcase>\n",
+                    xml(&e.reason),
+                    xml(&e.outcome),
+                    xml(&detail)
+                );
+            }
+            _ => {
+                f += 1;
+                let ty = e
+                    .caused_by
+                    .as_ref()
+                    .map(|c| {
+                        let s =
+                            |k: &str| c.get(k).and_then(Value::as_str).unwrap_or("?").to_string();
+                        format!("{}/{}", s("category"), s("code"))
+                    })
+                    .unwrap_or_else(|| e.outcome.clone());
+                let _ = write!(
+                    cases,
+                    ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
+                    xml(&e.reason),
+                    xml(&ty),
+                    xml(&cause_text(e))
+                );
+            }
+        }
+        for c in &e.checks {
+            t += 1;
+            let _ = write!(
+                cases,
+                "    <testcase classname=\"{classname}.checks\" name=\"{}\"",
+                xml(&c.name)
+            );
+            if c.ok {
+                cases.push_str("/>\n");
+            } else {
+                f += 1;
+                let _ = write!(
+                    cases,
+                    ">\n      <failure message=\"{}\" type=\"{}\"/>\n    </testcase>\n",
+                    xml(c.detail.as_deref().unwrap_or("check failed")),
+                    xml(c.severity.as_deref().unwrap_or("error"))
+                );
+            }
+        }
+        let _ = write!(
+            suites,
+            "  <testsuite name=\"{}\" tests=\"{t}\" failures=\"{f}\" errors=\"{er}\" skipped=\"0\" time=\"{time:.3}\">\n{cases}  </testsuite>\n",
+            xml(&suite_name(e))
+        );
+        tests += t;
+        failures += f;
+        errors += er;
+    }
+    for (_, code, msg, target, _) in own {
+        tests += 1;
+        errors += 1;
+        let _ = write!(
+            suites,
+            "  <testsuite name=\"{}\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000\">\n    <testcase classname=\"aoi\" name=\"input\">\n      <error message=\"{}\" type=\"{}\"/>\n    </testcase>\n  </testsuite>\n",
+            xml(target),
+            xml(msg),
+            xml(code)
+        );
+    }
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"aoi merge-report\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\">\n{suites}</testsuites>\n"
+    )
+}
+
+/// A TAP description: one line, `#` escaped (it would start a directive).
+fn tap_text(s: &str) -> String {
+    sanitize(s).replace('\\', "\\\\").replace('#', "\\#")
+}
+
+/// TAP 14: one test point per stream; failures carry a YAML block.
+fn tap(entries: &[Entry], own: &[(&str, &str, String, String, i32)]) -> String {
+    let mut s = String::from("TAP version 14\n");
+    // Never empty: no stream at all is aoi's own failing point.
+    let _ = writeln!(s, "1..{}", entries.len() + own.len());
+    let yaml_str = |v: &str| Value::from(sanitize(v)).to_string();
+    for (i, e) in entries.iter().enumerate() {
+        let mut desc = e.source.clone();
+        if let Some(r) = &e.run {
+            let _ = write!(desc, " run {r}");
+        }
+        let _ = write!(
+            desc,
+            ": {} {}",
+            e.tool().unwrap_or("(unnamed tool)"),
+            e.outcome
+        );
+        if e.exit_code == 0 {
+            let _ = writeln!(s, "ok {} - {}", i + 1, tap_text(&desc));
+            continue;
+        }
+        let _ = writeln!(
+            s,
+            "not ok {} - {} (exit {})",
+            i + 1,
+            tap_text(&desc),
+            e.exit_code
+        );
+        s.push_str("  ---\n");
+        let _ = writeln!(s, "  outcome: {}", yaml_str(&e.outcome));
+        let _ = writeln!(s, "  exit_code: {}", e.exit_code);
+        let _ = writeln!(s, "  reason: {}", yaml_str(&e.reason));
+        if let Some(c) = &e.caused_by {
+            let _ = writeln!(s, "  caused_by: {c}");
+        }
+        let _ = writeln!(s, "  lines: {}", e.lines);
+        let _ = writeln!(s, "  errors: {}", e.errors);
+        let _ = writeln!(s, "  violations: {}", e.violations);
+        if !e.findings.is_empty() {
+            s.push_str("  findings:\n");
+            for f in &e.findings {
+                let _ = writeln!(s, "    - {}", yaml_str(f));
+            }
+        }
+        s.push_str("  ...\n");
+    }
+    for (i, (_, code, msg, target, c)) in own.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "not ok {} - {}: {} (exit {c})",
+            entries.len() + i + 1,
+            tap_text(target),
+            tap_text(code)
+        );
+        let _ = writeln!(s, "  ---\n  message: {}\n  ...", yaml_str(msg));
+    }
+    let _ = writeln!(s, "# {}", tap_text(&summary_line(entries)));
+    s
+}
+
+fn paint(on: bool, sgr: &str, s: &str) -> String {
+    if on {
+        format!("\x1b[{sgr}m{s}\x1b[0m")
+    } else {
+        s.to_string()
+    }
+}

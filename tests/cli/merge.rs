@@ -1,0 +1,461 @@
+//! `aoi merge-report`: many runs, one verdict; reports of reports.
+
+use proptest::prelude::*;
+use serde_json::Value;
+
+use crate::util::{
+    RUN, aoi, assert_conforming_report, fed_back_code, parse_jsonl, s, scratch, write_file,
+};
+
+fn merge(args: &[&str], input: &[u8]) -> crate::util::Out {
+    let mut a = vec!["merge-report"];
+    a.extend_from_slice(args);
+    aoi(&a, input)
+}
+
+fn example(name: &str) -> String {
+    format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A clean stream of run `run` with `n` hits, patched summary.
+fn stream(run: &str, n: usize, summary: &str) -> Vec<u8> {
+    String::from_utf8(s().hits(n).summary(summary).bytes())
+        .unwrap()
+        .replace(RUN, run)
+        .into_bytes()
+}
+
+fn run_id(i: usize) -> String {
+    format!("01JZQ7X4TQ9KZ8V6R2M3N4P{i:03}")
+}
+
+/// Merges `files` as jsonl; checks the output conforms; returns the events.
+fn merged(files: &[&str], code: i32) -> Vec<Value> {
+    let mut a = vec!["--format", "jsonl"];
+    a.extend_from_slice(files);
+    let out = merge(&a, b"");
+    assert_eq!(out.code, code, "{}", out.stderr);
+    assert_conforming_report(&out.stdout, fed_back_code(code));
+    parse_jsonl(&out.stdout)
+}
+
+/// The report events without aoi's envelope (which differs run to run).
+fn reports(ev: &[Value]) -> Vec<Value> {
+    ev.iter()
+        .filter(|e| e["type"] == "report")
+        .map(|e| {
+            let mut e = e.clone();
+            e.as_object_mut().map(|o| o.remove("aoi"));
+            e
+        })
+        .collect()
+}
+
+#[test]
+fn one_report_per_stream_and_the_worst_outcome() {
+    let ev = merged(
+        &[
+            &example("search.jsonl"),
+            &example("rate-limited.jsonl"),
+            &example("truncated.jsonl"),
+        ],
+        74,
+    );
+    let r = reports(&ev);
+    assert_eq!(r.len(), 3);
+    assert_eq!(r[0]["outcome"], "ok");
+    assert_eq!(r[0]["tool"], "outline");
+    assert_eq!(r[0]["run"], "01JZQ7X4TQ9KZ8V6R2M3N4P5Q6");
+    assert_eq!(r[0]["lines"], 5);
+    assert_eq!(r[1]["outcome"], "retryable");
+    assert_eq!(r[1]["exit_code"], 75);
+    assert_eq!(r[1]["caused_by"]["retry_after_ms"], 7200);
+    assert_eq!(r[2]["outcome"], "incomplete");
+    assert_eq!(r[2]["exit_code"], 74);
+    assert_eq!(r[2]["caused_by"]["code"], "STREAM_INCOMPLETE");
+    let sum = ev.last().unwrap();
+    assert_eq!(sum["ok"], false);
+    assert_eq!(sum["count"], 3);
+    assert_eq!(sum["input_count"], 2 + 1 + 2);
+    assert_eq!(sum["error_count"], 1);
+    assert_eq!(sum["caused_by"]["code"], "STREAM_INCOMPLETE");
+    assert_eq!(sum["properties"]["outcomes"]["ok"], 1);
+    assert_eq!(sum["properties"]["outcomes"]["retryable"], 1);
+    assert_eq!(sum["properties"]["outcomes"]["incomplete"], 1);
+    assert_eq!(sum["properties"]["exit_code"], 74);
+    // all good: exit 0, ok:true, upstream when all streams agree
+    let ev = merged(&[&example("search.jsonl"), &example("search.jsonl")], 0);
+    let sum = ev.last().unwrap();
+    assert_eq!(sum["ok"], true);
+    assert_eq!(sum["upstream"]["tool"], "outline");
+}
+
+#[test]
+fn each_outcome_of_the_table() {
+    let dir = scratch("merge-outcomes");
+    for (patch, code) in [
+        (r#"{"ok":true}"#, 0),
+        (r#"{"ok":false,"reason":"failed"}"#, 1),
+        (r#"{"ok":false,"reason":"denied"}"#, 77),
+        (r#"{"ok":false,"reason":"timeout"}"#, 124),
+        (r#"{"ok":false,"reason":"cancelled"}"#, 130),
+        (r#"{"event_count":99}"#, 65),
+    ] {
+        let f = write_file(
+            &dir,
+            &format!("{code}.jsonl"),
+            &stream(&run_id(1), 1, patch),
+        );
+        let ev = merged(&[&f], code);
+        assert_eq!(reports(&ev)[0]["exit_code"], code);
+        if code != 0 {
+            assert_eq!(ev.last().unwrap()["ok"], false);
+        }
+        if matches!(code, 77 | 124 | 130) {
+            let reason = ["denied", "timeout", "cancelled"]
+                [[77, 124, 130].iter().position(|c| *c == code).unwrap()];
+            assert_eq!(ev.last().unwrap()["reason"], reason);
+        }
+    }
+}
+
+#[test]
+fn one_log_of_three_concurrent_runs_is_three_streams() {
+    let a = stream(&run_id(1), 2, "{}");
+    let b = stream(&run_id(2), 1, r#"{"ok":false,"reason":"failed"}"#);
+    let c = stream(&run_id(3), 3, "{}");
+    let mut lines: Vec<Vec<u8>> = Vec::new();
+    let split = |x: &[u8]| -> Vec<Vec<u8>> {
+        x.split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| l.to_vec())
+            .collect()
+    };
+    let (la, lb, lc) = (split(&a), split(&b), split(&c));
+    for i in 0..5 {
+        for (tag, l) in [("[a] ", &la), ("[b] ", &lb), ("[c] ", &lc)] {
+            if let Some(x) = l.get(i) {
+                let mut line = tag.as_bytes().to_vec();
+                line.extend_from_slice(x);
+                lines.push(line);
+            }
+        }
+        lines.push(b"some prose between".to_vec());
+    }
+    let mut log = lines.join(&b'\n');
+    log.push(b'\n');
+    let dir = scratch("merge-log");
+    let f = write_file(&dir, "ci.log", &log);
+    let ev = merged(&[&f], 1);
+    let r = reports(&ev);
+    assert_eq!(r.len(), 3);
+    let runs: Vec<&Value> = r.iter().map(|e| &e["run"]).collect();
+    assert_eq!(
+        runs,
+        vec![
+            &Value::from(run_id(1)),
+            &Value::from(run_id(2)),
+            &Value::from(run_id(3))
+        ]
+    );
+    assert_eq!(r[1]["outcome"], "failed");
+    assert_eq!(ev.last().unwrap()["properties"]["skipped_lines"], 5);
+}
+
+#[test]
+fn empty_input_is_a_failure_not_a_success() {
+    for input in [&b""[..], b"only prose\n"] {
+        let out = merge(&["--format", "jsonl"], input);
+        assert_eq!(out.code, 74, "{}", out.stderr);
+        assert!(out.stderr.contains("no AOI stream"), "{}", out.stderr);
+        assert_conforming_report(&out.stdout, fed_back_code(74));
+        assert_eq!(merge(&["--no-fail", "-q"], input).code, 0);
+    }
+}
+
+#[test]
+fn a_report_merged_again_is_carried_not_rejudged() {
+    let dir = scratch("merge-assoc");
+    let a = write_file(
+        &dir,
+        "a.jsonl",
+        &std::fs::read(example("search.jsonl")).unwrap(),
+    );
+    let b = write_file(
+        &dir,
+        "b.jsonl",
+        &std::fs::read(example("rate-limited.jsonl")).unwrap(),
+    );
+    let c = write_file(
+        &dir,
+        "c.jsonl",
+        &std::fs::read(example("truncated.jsonl")).unwrap(),
+    );
+    let all = merged(&[&a, &b, &c], 74);
+    let ab = merge(&["--format", "jsonl", &a, &b], b"");
+    let ab = write_file(&dir, "ab.jsonl", &ab.stdout);
+    let again = merged(&[&ab, &c], 74);
+    assert_eq!(reports(&again), reports(&all), "the same entries");
+    let (x, y) = (all.last().unwrap(), again.last().unwrap());
+    for k in [
+        "ok",
+        "count",
+        "input_count",
+        "warning_count",
+        "error_count",
+        "caused_by",
+    ] {
+        assert_eq!(x[k], y[k], "{k}");
+    }
+    assert_eq!(x["properties"]["outcomes"], y["properties"]["outcomes"]);
+    // a cut report is itself a failing entry besides what it carried
+    let mut cut = std::fs::read(&ab).unwrap();
+    cut.truncate(cut.len() - 10);
+    let cut = write_file(&dir, "cut.jsonl", &cut);
+    let ev = merged(&[&cut], 74);
+    let r = reports(&ev);
+    assert_eq!(r.len(), 3, "two carried, one for the cut report");
+    assert_eq!(r[2]["outcome"], "incomplete");
+    assert_eq!(r[2]["tool"], "aoi");
+}
+
+#[test]
+fn junit_is_xml_with_totals_that_match_its_testcases() {
+    let check_line = |seq: u64, name: &str, ok: bool| {
+        format!(
+            r#"{{"type":"aoi:check","aoi":{{"seq":{seq},"run":"{RUN}"}},"name":"{name}","ok":{ok},"severity":"error","detail":"d<&>"}}"#
+        )
+    };
+    let doctor = s()
+        .raw(check_line(1, "config", true))
+        .raw(check_line(2, "token", false))
+        .summary(r#"{"ok":false,"reason":"failed"}"#);
+    let dir = scratch("merge-junit");
+    let d = write_file(&dir, "doctor.jsonl", &doctor.bytes());
+    let out = merge(
+        &[
+            "--format",
+            "junit",
+            &d,
+            &example("rate-limited.jsonl"),
+            &example("truncated.jsonl"),
+        ],
+        b"",
+    );
+    assert_eq!(out.code, 74);
+    let text = out.stdout_str();
+    let doc = roxmltree::Document::parse(&text).expect("JUnit output is XML");
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "testsuites");
+    let num = |n: roxmltree::Node, a: &str| -> u64 {
+        n.attribute(a)
+            .unwrap_or_else(|| panic!("{a} missing"))
+            .parse()
+            .unwrap()
+    };
+    let (mut tests, mut failures, mut errors) = (0, 0, 0);
+    let suites: Vec<_> = root
+        .children()
+        .filter(|n| n.has_tag_name("testsuite"))
+        .collect();
+    assert_eq!(suites.len(), 3);
+    for suite in &suites {
+        assert!(suite.attribute("name").is_some());
+        let cases: Vec<_> = suite
+            .children()
+            .filter(|n| n.has_tag_name("testcase"))
+            .collect();
+        let f = cases
+            .iter()
+            .filter(|c| c.children().any(|x| x.has_tag_name("failure")))
+            .count() as u64;
+        let e = cases
+            .iter()
+            .filter(|c| c.children().any(|x| x.has_tag_name("error")))
+            .count() as u64;
+        assert_eq!(num(*suite, "tests"), cases.len() as u64);
+        assert_eq!(num(*suite, "failures"), f);
+        assert_eq!(num(*suite, "errors"), e);
+        for c in &cases {
+            assert!(c.attribute("name").is_some() && c.attribute("classname").is_some());
+        }
+        tests += cases.len() as u64;
+        failures += f;
+        errors += e;
+    }
+    assert_eq!(
+        (
+            num(root, "tests"),
+            num(root, "failures"),
+            num(root, "errors")
+        ),
+        (tests, failures, errors)
+    );
+    // doctor: outcome (failure) + 2 checks (1 failure); rate-limited: 1
+    // failure; truncated: 1 error
+    assert_eq!((tests, failures, errors), (5, 3, 1));
+    assert!(text.contains("d&lt;&amp;&gt;"));
+}
+
+#[test]
+fn tap_has_a_correct_plan() {
+    let out = merge(
+        &[
+            "--format",
+            "tap",
+            &example("search.jsonl"),
+            &example("rate-limited.jsonl"),
+        ],
+        b"",
+    );
+    assert_eq!(out.code, 75);
+    let text = out.stdout_str();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "TAP version 14");
+    assert_eq!(lines[1], "1..2");
+    let points: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("ok ") || l.starts_with("not ok "))
+        .collect();
+    assert_eq!(points.len(), 2);
+    assert!(points[0].starts_with("ok 1 - "));
+    assert!(points[1].starts_with("not ok 2 - "));
+    // the YAML block is indented and closed
+    let start = lines.iter().position(|l| *l == "  ---").unwrap();
+    let end = lines.iter().position(|l| *l == "  ...").unwrap();
+    assert!(start < end);
+    assert!(
+        lines[start..end]
+            .iter()
+            .any(|l| l.contains("retry_after_ms"))
+    );
+    // no stream at all: one failing point, not an empty success
+    let out = merge(&["--format", "tap"], b"");
+    assert_eq!(out.code, 74);
+    assert!(
+        out.stdout_str().contains("1..1\nnot ok 1 - "),
+        "{}",
+        out.stdout_str()
+    );
+}
+
+#[test]
+fn markdown_and_table() {
+    let out = merge(
+        &[
+            "--format",
+            "markdown",
+            &example("search.jsonl"),
+            &example("rate-limited.jsonl"),
+        ],
+        b"",
+    );
+    let text = out.stdout_str();
+    assert!(
+        text.starts_with("### ❌ AOI merge report: FAIL (exit 75)"),
+        "{text}"
+    );
+    assert!(text.contains("| source | run | tool | outcome |"));
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.starts_with("| ") && l.contains("outline"))
+            .count(),
+        2
+    );
+    assert!(text.contains("rate_limited UPSTREAM_RATE_LIMIT, retry after 7.2 s"));
+    let out = merge(
+        &[
+            "--format",
+            "table",
+            "--color",
+            "never",
+            &example("search.jsonl"),
+        ],
+        b"",
+    );
+    let text = out.stdout_str();
+    assert!(text.lines().next().unwrap().starts_with("SOURCE"));
+    assert!(
+        text.lines()
+            .last()
+            .unwrap()
+            .starts_with("ok: 1 stream(s): 1 ok"),
+        "{text}"
+    );
+    assert!(!text.contains('\x1b'));
+    let out = merge(
+        &[
+            "--format",
+            "table",
+            "--color",
+            "always",
+            &example("search.jsonl"),
+        ],
+        b"",
+    );
+    assert!(out.stdout_str().contains("\x1b[32m"));
+}
+
+#[test]
+fn unreadable_inputs_are_66_and_named() {
+    let out = merge(
+        &[
+            "--format",
+            "jsonl",
+            &example("search.jsonl"),
+            "/nonexistent.jsonl",
+        ],
+        b"",
+    );
+    assert_eq!(out.code, 66);
+    assert_conforming_report(&out.stdout, fed_back_code(66));
+    assert!(out.stderr.contains("/nonexistent.jsonl"), "{}", out.stderr);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    /// Merging shard by shard gives what merging everything at once gives.
+    #[test]
+    fn merging_is_associative(outcomes in proptest::collection::vec(0usize..5, 1..7), cut in 0usize..7) {
+        let patches = [
+            "{}",
+            r#"{"ok":false,"reason":"failed"}"#,
+            r#"{"ok":false,"reason":"timeout"}"#,
+            r#"{"event_count":99}"#,
+            r#"{"ok":true,"partial":true}"#,
+        ];
+        let dir = scratch("merge-prop");
+        let files: Vec<String> = outcomes
+            .iter()
+            .enumerate()
+            .map(|(i, o)| write_file(&dir, &format!("s{i}.jsonl"), &stream(&run_id(i), i % 3, patches[*o])))
+            .collect();
+        let refs: Vec<&str> = files.iter().map(String::as_str).collect();
+        let mut a = vec!["--format", "jsonl"];
+        a.extend_from_slice(&refs);
+        let all = merge(&a, b"");
+        let k = cut.min(refs.len());
+        let mut parts = Vec::new();
+        for (i, chunk) in [&refs[..k], &refs[k..]].iter().enumerate() {
+            if chunk.is_empty() {
+                continue;
+            }
+            let mut a = vec!["--format", "jsonl"];
+            a.extend_from_slice(chunk);
+            let out = merge(&a, b"");
+            parts.push(write_file(&dir, &format!("part{i}.jsonl"), &out.stdout));
+        }
+        let prefs: Vec<&str> = parts.iter().map(String::as_str).collect();
+        let mut a = vec!["--format", "jsonl"];
+        a.extend_from_slice(&prefs);
+        let again = merge(&a, b"");
+        prop_assert_eq!(again.code, all.code);
+        let (x, y) = (parse_jsonl(&all.stdout), parse_jsonl(&again.stdout));
+        prop_assert_eq!(reports(&x), reports(&y));
+        let (sx, sy) = (x.last().unwrap(), y.last().unwrap());
+        for key in ["ok", "count", "input_count", "warning_count", "error_count", "caused_by"] {
+            prop_assert_eq!(&sx[key], &sy[key], "{}", key);
+        }
+    }
+}
