@@ -307,6 +307,15 @@ pub const DECISIONS: &str = "\
   replacing an earlier hop's (provenance names the direct upstream only, § 13.1). The summary's
   `warning_count`/`error_count` count every warning and error read, whatever the filters, plus
   aoi's own; `count` is 0 (forwarded events are framework events).
+- **Fan-in (`aoi merge-report`).** The grouping rule is fixed: one stream per input file and
+  `aoi.run` (decoded), in order of input and of first appearance; events without an envelope are
+  the file's unnamed stream; the same run id in two files is two streams. A stream's entry is
+  what the judge established, never the producer's totals unreconciled. A merge-report output
+  read again (its `aoi:meta` has schema `aoi.toolkit.events` and `command: \"merge-report\"`) is
+  a container: its `report` events are carried as entries as they are, and the container adds
+  an entry of its own only when it is cut or breaks the contract, so merging is associative. The
+  whole is `ok` only when every entry is; its exit status is the worst entry's (or aoi's own
+  failure: an unreadable input 66, no stream at all 74).
 - **Envelope numbers.** `aoi.seq` and the summary counters must be integer literals (`3`, not
   `3.0` or `3e0`) that fit in 64 bits.
 ";
