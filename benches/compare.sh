@@ -5,6 +5,7 @@
 #   SIZES="1M 100M 1G" MIXES="domain long" RUNS=7 benches/compare.sh
 #   KEEP=1 benches/compare.sh                   # keep the generated data
 #   INSTR=1 SIZES= benches/compare.sh           # only instructions per byte (callgrind)
+#   MERGE=1 SIZES= benches/compare.sh           # only merge-report over 100 files of 10 MB
 #
 # Environment:
 #   SIZES  sizes to generate (K/M/G suffixes), default "10M 200M"
@@ -13,6 +14,8 @@
 #   SEED   generator seed, default 1
 #   KEEP   1 keeps the data directory (its path is printed)
 #   INSTR  1 also runs callgrind on `aoi check -q --no-relay` over a 5M domain file (seed 1)
+#   MERGE  1 also times `aoi merge-report` over MERGE_FILES files of MERGE_SIZE (default
+#          100 x 10M, seeds 1..N), against `cat` of the same files, with peak RSS
 #   TMPDIR where the data directory is created
 #
 # Method: every file is generated once, then read once by every command untimed
@@ -33,6 +36,9 @@ RUNS=${RUNS:-5}
 SEED=${SEED:-1}
 KEEP=${KEEP:-0}
 INSTR=${INSTR:-0}
+MERGE=${MERGE:-0}
+MERGE_FILES=${MERGE_FILES:-100}
+MERGE_SIZE=${MERGE_SIZE:-10M}
 
 cd "$(dirname "$0")/.."
 
@@ -284,6 +290,36 @@ for size in $SIZES; do
         bench_file "$file" "$mix $size"
     done
 done
+
+if [[ $MERGE == 1 ]]; then
+    mdir=$DATA/merge
+    mkdir -p "$mdir"
+    echo "Generating $MERGE_FILES x $MERGE_SIZE..." >&2
+    for ((k = 1; k <= MERGE_FILES; k++)); do
+        "$GEN" --out "$mdir/run-$k.jsonl" --size "$MERGE_SIZE" --mix domain --seed "$k" 2>/dev/null
+    done
+    total=$(cat "$mdir"/*.jsonl | wc -c)
+    cat "$mdir"/*.jsonl >/dev/null
+    declare -a mt=() ct=()
+    mrss=
+    [[ -n $TIME_BIN ]] && mrss=$(rss_once "{T}$(printf %q "$AOI") merge-report --format jsonl $(printf %q "$mdir")/*.jsonl > /dev/null")
+    for ((r = 0; r < RUNS; r++)); do
+        ct+=("$(time_once "cat $(printf %q "$mdir")/*.jsonl > /dev/null")")
+        mt+=("$(time_once "$(printf %q "$AOI") merge-report --format jsonl $(printf %q "$mdir")/*.jsonl > /dev/null")")
+    done
+    cmed=$(printf '%s\n' "${ct[@]}" | median)
+    mmed=$(printf '%s\n' "${mt[@]}" | median)
+    echo "## merge-report: $MERGE_FILES files of $MERGE_SIZE (domain, seeds 1..$MERGE_FILES)"
+    echo
+    echo "| command | median s | MB/s | peak RSS MiB |"
+    echo "|---|---:|---:|---:|"
+    awk -v t="$cmed" -v b="$total" 'BEGIN { printf "| `cat FILES > /dev/null` | %.4f | %.0f | - |\n", t, b / 1e6 / t }'
+    awk -v t="$mmed" -v b="$total" -v rss="$mrss" 'BEGIN {
+        r = rss == "" ? "n/a" : sprintf("%.1f", rss / 1024)
+        printf "| `aoi merge-report --format jsonl FILES` | %.4f | %.0f | %s |\n", t, b / 1e6 / t, r
+    }'
+    echo
+fi
 
 if [[ $INSTR == 1 ]]; then
     command -v valgrind >/dev/null || die "INSTR=1 needs valgrind"

@@ -295,16 +295,23 @@ impl Input {
         visit: &mut impl FnMut(Located<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
         // The run as written (quotes included) and as decoded.
-        let raw_run: &[u8] = self
-            .peeker
-            .aoi_member
-            .and_then(|i| self.peeker.members.get(i))
-            .and_then(|env| envelope_run(obj, env))
-            .unwrap_or_default();
+        // The peek read the usual envelope shape already (a run without
+        // escapes); others are read here.
+        let (raw_run, plain): (&[u8], bool) = match &self.peeker.envelope {
+            Some((_, run)) => (span(obj, run), true),
+            None => (
+                self.peeker
+                    .aoi_member
+                    .and_then(|i| self.peeker.members.get(i))
+                    .and_then(|env| envelope_run(obj, env))
+                    .unwrap_or_default(),
+                false,
+            ),
+        };
         let body = raw_run
             .get(1..raw_run.len().saturating_sub(1))
             .unwrap_or_default();
-        let key: std::borrow::Cow<'_, [u8]> = if body.contains(&b'\\') {
+        let key: std::borrow::Cow<'_, [u8]> = if !plain && body.contains(&b'\\') {
             std::borrow::Cow::Owned(unescape(body).into_owned().into_bytes())
         } else {
             std::borrow::Cow::Borrowed(body)

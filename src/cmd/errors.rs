@@ -369,6 +369,19 @@ fn read_input<R: Read>(ctx: &mut Ctx<'_>, src: R, source: &str) -> Result<demux:
 /// `aoi:warning`).
 pub(crate) fn event_kind(obj: &[u8], peeker: &Peeker, warnings: bool) -> Option<EventKind> {
     let ty = peeker.type_member.and_then(|i| peeker.members.get(i))?;
+    let raw = span(obj, &ty.value);
+    match ty.kind {
+        // The common case, decided on the bytes: no escapes to decode.
+        Kind::String { escaped: false } => {
+            return match raw {
+                b"\"aoi:error\"" => Some(EventKind::Error),
+                b"\"aoi:warning\"" if warnings => Some(EventKind::Warning),
+                _ => None,
+            };
+        }
+        Kind::String { escaped: true } => {}
+        _ => return None,
+    }
     let name = str_ref(obj, ty)?;
     match name.as_ref() {
         "aoi:error" => Some(EventKind::Error),
