@@ -81,7 +81,7 @@ complete -c aoi -n "__fish_aoi_using_subcommand errors" -s w -l warnings -d 'Als
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -l retryable -d 'Only errors whose retry may help (retryable:true; § 9.3: the field is authoritative)'
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -l not-retryable -d 'Only errors that retry will not fix (retryable:false)'
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -s c -l count -d 'Print only the number of matching events'
-complete -c aoi -n "__fish_aoi_using_subcommand errors" -l no-fail -d 'Exit 0 whatever the streams\' verdicts (usage and I/O errors still fail)'
+complete -c aoi -n "__fish_aoi_using_subcommand errors" -l no-fail -d 'Exit 0 whatever the streams\' verdicts, an input without any AOI stream included (usage errors and unreadable inputs, 66, still fail)'
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -s q -l quiet -d 'Print nothing on stderr'
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -l unbounded -d 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -l fail-on-partial -d 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)'
@@ -111,7 +111,7 @@ always\t''
 never\t''"
 complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l max-runs -d 'Runs judged per input (the rest are reported as not judged, exit 74)' -r
 complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l max-line-bytes -d 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long' -r
-complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l no-fail -d 'Exit 0 whatever the streams\' verdicts (usage and I/O errors still fail)'
+complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l no-fail -d 'Exit 0 whatever the streams\' verdicts, an input without any AOI stream included (usage errors and unreadable inputs, 66, still fail)'
 complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -s q -l quiet -d 'Print nothing on stderr'
 complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l unbounded -d 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'
 complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l fail-on-partial -d 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)'

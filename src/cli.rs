@@ -344,7 +344,8 @@ pub struct ErrorsArgs {
     /// Colour the table by category.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
-    /// Exit 0 whatever the streams' verdicts (usage and I/O errors still fail).
+    /// Exit 0 whatever the streams' verdicts, an input without any AOI stream included
+    /// (usage errors and unreadable inputs, 66, still fail).
     #[arg(long)]
     pub no_fail: bool,
     /// Print nothing on stderr.
@@ -423,7 +424,8 @@ pub struct MergeArgs {
     /// Colour the table's outcomes.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
-    /// Exit 0 whatever the streams' verdicts (usage and I/O errors still fail).
+    /// Exit 0 whatever the streams' verdicts, an input without any AOI stream included
+    /// (usage errors and unreadable inputs, 66, still fail).
     #[arg(long)]
     pub no_fail: bool,
     /// Print nothing on stderr.

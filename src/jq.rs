@@ -60,7 +60,8 @@ pub fn compile(code: &str, vars: &[String]) -> Result<Filter, String> {
         .chain(jaq_json::defs());
     let funs = jaq_core::funs::<Kind>()
         .chain(jaq_std::funs::<Kind>())
-        .chain(jaq_json::funs::<Kind>())
+        // jaq's fromjson would recurse on any depth: ours checks first.
+        .chain(jaq_json::funs::<Kind>().filter(|(name, _, _)| *name != "fromjson"))
         .chain(tabular_funs())
         .chain(
             jaq_std::input::funs::<Kind>()
@@ -102,11 +103,44 @@ pub fn compile(code: &str, vars: &[String]) -> Result<Filter, String> {
 /// `\r`, `\\` escaped; `null` empty; numbers and booleans as text).
 fn tabular_funs() -> impl Iterator<Item = jaq_core::native::Fun<Kind>> {
     use jaq_core::native::{Filter as Native, bome, run, v};
-    let funs: [Native<jaq_core::RunPtr<Kind>>; 2] = [
+    let funs: [Native<jaq_core::RunPtr<Kind>>; 3] = [
         ("@csv", v(0), |cv| bome(row(&cv.1, true))),
         ("@tsv", v(0), |cv| bome(row(&cv.1, false))),
+        ("fromjson", v(0), |cv| {
+            Box::new(from_json(&cv.1).into_iter())
+        }),
     ];
     funs.into_iter().map(run::<Kind>)
+}
+
+/// `fromjson`: the values of a JSON text, refused past [`MAX_DEPTH`]
+/// (jaq's parser recurses; a string from the input must not be able to
+/// overflow the stack).
+fn from_json<'a>(v: &Val) -> Vec<jaq_core::ValX<'a, Val>> {
+    let err = |msg: String| vec![Err(jaq_core::Exn::from(jaq_core::Error::str(msg)))];
+    let text: &[u8] = match v {
+        Val::TStr(s) | Val::BStr(s) => s,
+        other => {
+            return err(format!(
+                "{other} cannot be parsed as JSON, only a string can"
+            ));
+        }
+    };
+    if too_deep(text) {
+        return err(format!("fromjson: nesting deeper than {MAX_DEPTH} levels"));
+    }
+    jaq_json::read::parse_many(text)
+        .map(|r| {
+            r.map_err(|e| {
+                let shown =
+                    String::from_utf8_lossy(text.get(..text.len().min(60)).unwrap_or_default())
+                        .into_owned();
+                jaq_core::Exn::from(jaq_core::Error::str(format!(
+                    "cannot parse {shown:?} as JSON: {e}"
+                )))
+            })
+        })
+        .collect()
 }
 
 fn row(v: &Val, csv: bool) -> Result<Val, jaq_core::Error<Val>> {
@@ -561,6 +595,34 @@ mod tests {
             let theirs = jaq_json::read::parse_single(line.as_bytes()).unwrap();
             assert_eq!(json(&ours), json(&theirs), "{line}");
         }
+    }
+
+    #[test]
+    fn fromjson_is_depth_checked() {
+        assert_eq!(
+            eval(r#""[1,{\"a\":2}] 3" | [fromjson]"#, "null"),
+            [r#"[[1,{"a":2}],3]"#]
+        );
+        let deep = format!("\"{}\"", "[".repeat(3 * MAX_DEPTH));
+        let f = compile("try fromjson catch \"refused\"", &[])
+            .ok()
+            .into_iter()
+            .next();
+        let Some(f) = f else { panic!("compiles") };
+        let inputs = jaq_std::input::RcIter::new(
+            Box::new(std::iter::empty()) as Box<dyn Iterator<Item = Result<Val, String>>>
+        );
+        let data = Data {
+            lut: &f.lut,
+            inputs: &inputs,
+        };
+        let ctx = jaq_core::Ctx::<Kind>::new(&data, jaq_core::Vars::new([env_object()]));
+        let v = jaq_json::read::parse_single(deep.as_bytes()).unwrap();
+        let out: Vec<String> =
+            f.id.run((ctx, v))
+                .map(|r| json(&jaq_core::unwrap_valr(r).unwrap()))
+                .collect();
+        assert_eq!(out, ["\"refused\""]);
     }
 
     #[test]

@@ -304,7 +304,9 @@ pub const DECISIONS: &str = "\
   (§ 9.1: `domain` defaults to the tool), else `unknown`. Members the spec defines are copied
   byte for byte; top-level members it does not define move into `properties.forwarded.fields`
   (§ 8.1), never dropped; `properties.forwarded` also names the source, line and upstream run,
-  replacing an earlier hop's (provenance names the direct upstream only, § 13.1). The summary's
+  replacing an earlier hop's (provenance names the direct upstream only, § 13.1). An unknown
+  category is forwarded as it is (§ 9.4: consumers route it as `internal`; rewriting it would
+  lose it), so `aoi check` reports the same advisory on the forwarded event. The summary's
   `warning_count`/`error_count` count every warning and error read, whatever the filters, plus
   aoi's own; `count` is 0 (forwarded events are framework events).
 - **Fan-in (`aoi merge-report`).** The grouping rule is fixed: one stream per input file and
@@ -313,7 +315,9 @@ pub const DECISIONS: &str = "\
   what the judge established, never the producer's totals unreconciled. A merge-report output
   read again (its `aoi:meta` has schema `aoi.toolkit.events` and `command: \"merge-report\"`) is
   a container: its `report` events are carried as entries as they are, and the container adds
-  an entry of its own only when it is cut or breaks the contract, so merging is associative. The
+  an entry of its own only when it is cut or breaks the contract; its own failures (an input it
+  could not read, one without a stream, runs past the limit) are carried too, so merging is
+  associative. The
   whole is `ok` only when every entry is; its exit status is the worst entry's (or aoi's own
   failure: an unreadable input 66, no stream at all 74).
 - **Envelope numbers.** `aoi.seq` and the summary counters must be integer literals (`3`, not

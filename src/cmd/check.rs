@@ -117,7 +117,13 @@ pub fn sanitize(s: &str) -> String {
             let unsafe_char = c.is_control()
                 || matches!(
                     c,
-                    '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{2028}' | '\u{2029}'
+                    '\u{061C}'
+                        | '\u{200E}'
+                        | '\u{200F}'
+                        | '\u{2028}'
+                        | '\u{2029}'
+                        | '\u{FFFE}'
+                        | '\u{FFFF}'
                 )
                 || ('\u{202A}'..='\u{202E}').contains(&c)
                 || ('\u{2066}'..='\u{2069}').contains(&c);

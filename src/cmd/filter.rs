@@ -244,7 +244,11 @@ fn framed_inputs(f: &mut Framed<'_>) -> Result<i32, Stop> {
         f.sinks.report(&e)?;
         own_cause = Some(own("validation", "FILTER_HALTED"));
         code = exit::worst(code, exit::FAILED);
-        exit_code = h;
+        // As a process status (jq's `& 0xff`), never 0 for a failed run.
+        exit_code = match h.rem_euclid(256) {
+            0 => exit::FAILED,
+            c => c,
+        };
     }
     let properties = json!({
         "streams": verdicts.len(),
@@ -318,12 +322,12 @@ fn framed_stream<R: Read>(
                 LineClass::Domain => {
                     let idx = item_index;
                     item_index += 1;
-                    f.apply(&data, judge, line, idx)?;
+                    f.apply(&data, judge, line, Some(idx))?;
                 }
                 LineClass::Framework => {
                     f.forward(judge, line, source)?;
                     if f.args.framework {
-                        f.apply(&data, judge, line, item_index)?;
+                        f.apply(&data, judge, line, None)?;
                     }
                 }
                 LineClass::Invalid => {}
@@ -372,7 +376,7 @@ impl Framed<'_> {
         data: &'d Data<'d>,
         judge: &Judge,
         line: &[u8],
-        item_index: u64,
+        item_index: Option<u64>,
     ) -> Result<(), Stop> {
         if self.halted.is_some() {
             return Ok(());
@@ -434,8 +438,10 @@ impl Framed<'_> {
         let ty = match (ty, v) {
             (Some(ty), Val::Obj(o)) => {
                 for (k, x) in o.iter() {
+                    // A byte-string key is written as a string too: it
+                    // must not bring a second `type` or `aoi` (§ 8.1).
                     let key: &[u8] = match k {
-                        Val::TStr(s) => s,
+                        Val::TStr(s) | Val::BStr(s) => s,
                         _ => b"",
                     };
                     if key == b"type" || key == b"aoi" {
@@ -471,28 +477,27 @@ impl Framed<'_> {
         code: &str,
         message: &str,
         line_no: u64,
-        item_index: u64,
+        item_index: Option<u64>,
     ) -> Result<(), Stop> {
         self.item_errors += 1;
         let mut msg = one_line_of(message);
         if msg.chars().count() > MAX_MESSAGE {
             msg = msg.chars().take(MAX_MESSAGE).collect::<String>() + "…";
         }
-        let e = self
-            .em
-            .event(
-                "aoi:error",
-                &[
-                    ("scope", "item".into()),
-                    ("category", "validation".into()),
-                    ("code", code.into()),
-                    ("message", msg.into()),
-                    ("retryable", false.into()),
-                    ("line_number", line_no.into()),
-                    ("item_index", item_index.into()),
-                ],
-            )
-            .to_vec();
+        let mut fields: Vec<(&str, serde_json::Value)> = vec![
+            ("scope", "item".into()),
+            ("category", "validation".into()),
+            ("code", code.into()),
+            ("message", msg.into()),
+            ("retryable", false.into()),
+            ("line_number", line_no.into()),
+        ];
+        // The index among the domain events; a framework event (seen with
+        // --framework) has none.
+        if let Some(i) = item_index {
+            fields.push(("item_index", i.into()));
+        }
+        let e = self.em.event("aoi:error", &fields).to_vec();
         self.sinks.report(&e)
     }
 }
@@ -549,6 +554,15 @@ impl Iterator for RawInputs<'_> {
                         at.source = source.to_string();
                     }
                     at.line = self.line;
+                }
+                if jq::too_deep(text) {
+                    self.fail(exit::DATAERR);
+                    let msg = format!(
+                        "{source}:{}: nests deeper than {} levels",
+                        self.line,
+                        jq::MAX_DEPTH
+                    );
+                    return Some(Err(msg));
                 }
                 for v in jaq_json::read::parse_many(text) {
                     match v {
@@ -695,7 +709,7 @@ fn run_raw(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i32 {
         }
     };
     if let Some(h) = halted {
-        return h;
+        return h.rem_euclid(256);
     }
     exit::worst(code, failure.get())
 }

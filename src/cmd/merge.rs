@@ -37,6 +37,17 @@ use crate::spec::exit;
 const SHOWN: usize = 5;
 /// `aoi:check` events kept per stream (the rest are counted).
 const MAX_CHECKS: usize = 1000;
+/// Characters kept of a check's name, severity or detail (with `…`).
+const MAX_TEXT: usize = 500;
+
+fn cap(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        return s.to_string();
+    }
+    let mut t: String = s.chars().take(n).collect();
+    t.push('…');
+    t
+}
 
 /// One `aoi:check` of a stream (§ 8.3), for JUnit.
 #[derive(Debug, Clone, PartialEq)]
@@ -239,6 +250,48 @@ fn own_cause(outcome: Outcome) -> Option<Value> {
     )
 }
 
+/// A failure of aoi's own (an input it could not read, one without a
+/// stream, runs past the limit), or one carried from an earlier merge.
+#[derive(Debug, Clone)]
+struct Own {
+    category: String,
+    code: String,
+    message: String,
+    target: String,
+    exit: i32,
+}
+
+impl Own {
+    fn new(category: &str, code: &str, message: String, target: String, exit: i32) -> Self {
+        Own {
+            category: category.to_string(),
+            code: code.to_string(),
+            message,
+            target,
+            exit,
+        }
+    }
+
+    /// An earlier merge-report's own `aoi:error`, carried (the exit code
+    /// follows from its code: an unreadable input is 66, the rest 74).
+    fn from_event(v: &Value) -> Option<Own> {
+        let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+        let code = s("code")?;
+        let exit = match code.as_str() {
+            "INPUT_UNREADABLE" => exit::NOINPUT,
+            "NO_AOI_STREAM" | "TOO_MANY_RUNS" => exit::IOERR,
+            _ => return None,
+        };
+        Some(Own {
+            category: s("category").unwrap_or_else(|| "io".into()),
+            code,
+            message: s("message").unwrap_or_default(),
+            target: s("target").unwrap_or_default(),
+            exit,
+        })
+    }
+}
+
 /// The `aoi:check` events of one stream.
 #[derive(Default)]
 struct Checks {
@@ -254,6 +307,8 @@ struct Gathered {
     containers: HashSet<Option<String>>,
     /// Entries carried from their `report` events.
     carried: HashMap<Option<String>, Vec<Entry>>,
+    /// Their own failures (`aoi:error` events of aoi's), carried too.
+    carried_own: HashMap<Option<String>, Vec<Own>>,
 }
 
 /// Runs `aoi merge-report`; returns the exit status.
@@ -286,8 +341,7 @@ pub fn run(args: &MergeArgs) -> i32 {
         run_prefix: None,
     };
     let mut entries: Vec<Entry> = Vec::new();
-    // aoi's own failures: (category, code, message, target, exit code).
-    let mut own: Vec<(&str, &str, String, String, i32)> = Vec::new();
+    let mut own: Vec<Own> = Vec::new();
     let mut skipped = 0u64;
     for path in &inputs {
         let source = path.display().to_string();
@@ -299,7 +353,13 @@ pub fn run(args: &MergeArgs) -> i32 {
                 Ok(f) => gather(f, &opts, &mut g),
                 Err(msg) => {
                     eprint_line(args.quiet, &format!("aoi merge-report: {msg}"));
-                    own.push(("not_found", "INPUT_UNREADABLE", msg, source, exit::NOINPUT));
+                    own.push(Own::new(
+                        "not_found",
+                        "INPUT_UNREADABLE",
+                        msg,
+                        source,
+                        exit::NOINPUT,
+                    ));
                     continue;
                 }
             }
@@ -326,6 +386,7 @@ pub fn run(args: &MergeArgs) -> i32 {
                 let _ = writeln!(err, "{}", verdict_line("merge-report", v, Some(&name)));
             }
             entries.extend(carried);
+            own.extend(g.carried_own.remove(&st.run).unwrap_or_default());
             if !container || broken {
                 let checks = g.checks.remove(&st.run).unwrap_or_default();
                 entries.push(Entry::from_verdict(
@@ -343,17 +404,29 @@ pub fn run(args: &MergeArgs) -> i32 {
                 args.max_runs, counts.untracked
             );
             eprint_line(args.quiet, &format!("aoi merge-report: {source}: {msg}"));
-            own.push(("io", "TOO_MANY_RUNS", msg, source.clone(), exit::IOERR));
+            own.push(Own::new(
+                "io",
+                "TOO_MANY_RUNS",
+                msg,
+                source.clone(),
+                exit::IOERR,
+            ));
         }
         if entries.len() == before && counts.untracked == 0 {
             let msg = format!("no AOI stream in {source}");
             eprint_line(args.quiet, &format!("aoi merge-report: {msg}"));
-            own.push(("io", "NO_AOI_STREAM", msg, source.clone(), exit::IOERR));
+            own.push(Own::new(
+                "io",
+                "NO_AOI_STREAM",
+                msg,
+                source.clone(),
+                exit::IOERR,
+            ));
         }
     }
     let code = own
         .iter()
-        .map(|o| o.4)
+        .map(|o| o.exit)
         .chain(entries.iter().map(|e| e.exit_code))
         .fold(exit::OK, exit::worst);
     let color = format == MergeFormat::Table && args.color.enabled(tty);
@@ -406,9 +479,10 @@ fn gather<R: Read>(src: R, opts: &demux::Options, g: &mut Gathered) -> demux::In
                 if checks.kept.len() >= MAX_CHECKS {
                     checks.dropped += 1;
                 } else if let Some(name) = v.get("name").and_then(Value::as_str) {
-                    let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+                    // Capped, so a report line stays far below any line limit.
+                    let s = |k: &str| v.get(k).and_then(Value::as_str).map(|t| cap(t, MAX_TEXT));
                     checks.kept.push(Check {
-                        name: name.to_string(),
+                        name: cap(name, MAX_TEXT),
                         ok: v.get("ok").and_then(Value::as_bool).unwrap_or(false),
                         severity: s("severity"),
                         detail: s("detail"),
@@ -426,6 +500,15 @@ fn gather<R: Read>(src: R, opts: &demux::Options, g: &mut Gathered) -> demux::In
                     .map(|m| span(ev.obj, &m.value));
                 if own_schema && command == Some(b"\"merge-report\"") {
                     g.containers.insert(key.clone());
+                }
+            }
+            Some("aoi:error") if g.containers.contains(key) => {
+                if let Some(o) = serde_json::from_slice::<Value>(ev.obj)
+                    .ok()
+                    .as_ref()
+                    .and_then(Own::from_event)
+                {
+                    g.carried_own.entry(key.clone()).or_default().push(o);
                 }
             }
             Some("report") if g.containers.contains(key) => {
@@ -472,12 +555,7 @@ fn totals(entries: &[Entry]) -> (u64, u64, u64, u64, u64) {
     })
 }
 
-fn write_jsonl(
-    entries: &[Entry],
-    own: &[(&str, &str, String, String, i32)],
-    code: i32,
-    skipped: u64,
-) -> Result<(), Stop> {
+fn write_jsonl(entries: &[Entry], own: &[Own], code: i32, skipped: u64) -> Result<(), Stop> {
     let mut sinks = Sinks::report_to_stdout();
     let mut em = Emitter::new();
     let m = em.meta("merge-report").to_vec();
@@ -486,18 +564,18 @@ fn write_jsonl(
         let b = em.event("report", &e.fields()).to_vec();
         sinks.report(&b)?;
     }
-    for (category, ecode, msg, target, _) in own {
-        let b = if *ecode == "INPUT_UNREADABLE" {
-            unreadable_event(&mut em, msg, target)
+    for o in own {
+        let b = if o.code == "INPUT_UNREADABLE" {
+            unreadable_event(&mut em, &o.message, &o.target)
         } else {
             em.event(
                 "aoi:error",
                 &[
-                    ("category", (*category).into()),
-                    ("code", (*ecode).into()),
-                    ("message", msg.clone().into()),
+                    ("category", o.category.clone().into()),
+                    ("code", o.code.clone().into()),
+                    ("message", o.message.clone().into()),
                     ("retryable", false.into()),
-                    ("target", target.clone().into()),
+                    ("target", o.target.clone().into()),
                 ],
             )
             .to_vec()
@@ -527,9 +605,9 @@ fn write_jsonl(
             .filter(|e| e.exit_code == code)
             .and_then(|e| e.caused_by.clone())
             .or_else(|| {
-                own.iter()
-                    .find(|o| o.4 == code)
-                    .map(|o| json!({"origin": crate::emit::TOOL, "category": o.0, "code": o.1, "retryable": false}))
+                own.iter().find(|o| o.exit == code).map(|o| {
+                    json!({"origin": crate::emit::TOOL, "category": o.category, "code": o.code, "retryable": false})
+                })
             });
         if let Some(c) = cause {
             fields.push(("caused_by", c));
@@ -743,6 +821,8 @@ fn xml(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
+            // Not XML characters (1.0 § 2.2).
+            '\u{FFFE}' | '\u{FFFF}' => out.push('\u{FFFD}'),
             c => out.push(c),
         }
     }
@@ -764,7 +844,7 @@ fn suite_name(e: &Entry) -> String {
 /// a testcase for the stream's outcome (a `failure` when the run failed, an
 /// `error` when the stream itself is broken or cut) and one per
 /// `aoi:check` (a `failure` for `ok:false`).
-fn junit(entries: &[Entry], own: &[(&str, &str, String, String, i32)]) -> String {
+fn junit(entries: &[Entry], own: &[Own]) -> String {
     let mut suites = String::new();
     let (mut tests, mut failures, mut errors) = (0u64, 0u64, 0u64);
     for e in entries {
@@ -837,15 +917,15 @@ fn junit(entries: &[Entry], own: &[(&str, &str, String, String, i32)]) -> String
         failures += f;
         errors += er;
     }
-    for (_, code, msg, target, _) in own {
+    for o in own {
         tests += 1;
         errors += 1;
         let _ = write!(
             suites,
             "  <testsuite name=\"{}\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000\">\n    <testcase classname=\"aoi\" name=\"input\">\n      <error message=\"{}\" type=\"{}\"/>\n    </testcase>\n  </testsuite>\n",
-            xml(target),
-            xml(msg),
-            xml(code)
+            xml(&o.target),
+            xml(&o.message),
+            xml(&o.code)
         );
     }
     format!(
@@ -859,7 +939,7 @@ fn tap_text(s: &str) -> String {
 }
 
 /// TAP 14: one test point per stream; failures carry a YAML block.
-fn tap(entries: &[Entry], own: &[(&str, &str, String, String, i32)]) -> String {
+fn tap(entries: &[Entry], own: &[Own]) -> String {
     let mut s = String::from("TAP version 14\n");
     // Never empty: no stream at all is aoi's own failing point.
     let _ = writeln!(s, "1..{}", entries.len() + own.len());
@@ -891,7 +971,7 @@ fn tap(entries: &[Entry], own: &[(&str, &str, String, String, i32)]) -> String {
         let _ = writeln!(s, "  exit_code: {}", e.exit_code);
         let _ = writeln!(s, "  reason: {}", yaml_str(&e.reason));
         if let Some(c) = &e.caused_by {
-            let _ = writeln!(s, "  caused_by: {c}");
+            let _ = writeln!(s, "  caused_by: {}", sanitize(&c.to_string()));
         }
         let _ = writeln!(s, "  lines: {}", e.lines);
         let _ = writeln!(s, "  errors: {}", e.errors);
@@ -904,15 +984,16 @@ fn tap(entries: &[Entry], own: &[(&str, &str, String, String, i32)]) -> String {
         }
         s.push_str("  ...\n");
     }
-    for (i, (_, code, msg, target, c)) in own.iter().enumerate() {
+    for (i, o) in own.iter().enumerate() {
         let _ = writeln!(
             s,
-            "not ok {} - {}: {} (exit {c})",
+            "not ok {} - {}: {} (exit {})",
             entries.len() + i + 1,
-            tap_text(target),
-            tap_text(code)
+            tap_text(&o.target),
+            tap_text(&o.code),
+            o.exit
         );
-        let _ = writeln!(s, "  ---\n  message: {}\n  ...", yaml_str(msg));
+        let _ = writeln!(s, "  ---\n  message: {}\n  ...", yaml_str(&o.message));
     }
     let _ = writeln!(s, "# {}", tap_text(&summary_line(entries)));
     s

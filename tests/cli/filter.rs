@@ -382,3 +382,66 @@ fn jq_compatibility_suite() {
     }
     assert!(cases >= 80, "only {cases} cases read");
 }
+
+// --- found by review --------------------------------------------------------
+
+#[test]
+fn hostile_depth_never_crashes_the_transformer() {
+    // --raw: a line nested a million deep is refused, not a stack overflow
+    let deep = format!("{}{}\n", "[".repeat(1_000_000), "]".repeat(1_000_000));
+    let out = filter(&["--raw", "length"], deep.as_bytes());
+    assert_eq!(out.code, 65, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("nests deeper than 10000 levels"),
+        "{}",
+        out.stderr
+    );
+    // framed: the same depth inside a string, reached with fromjson
+    let text = format!("{}{}", "[".repeat(1_000_000), "]".repeat(1_000_000));
+    let ev = serde_json::json!({"type": "hit", "s": text}).to_string();
+    let st = s().no_envelope().raw(&ev).summary(r#"{"count":1}"#);
+    let ev = framed(&[".s | fromjson | length"], &st.bytes(), 1);
+    let e = of_type(&ev, "aoi:error");
+    assert!(
+        e[0]["message"].as_str().unwrap().contains("deeper than"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn a_byte_string_key_cannot_smuggle_a_second_type() {
+    let ev = framed(
+        &[r#"{("type"|tobytes): "b", ("aoi"|tobytes): 1, x: 1}"#],
+        &s().hits(1).bytes(),
+        0,
+    );
+    // a conforming stream (framed() checks it) and the value is wrapped,
+    // since its type key is a byte string
+    assert_eq!(of_type(&ev, "value").len() + of_type(&ev, "b").len(), 1);
+}
+
+#[test]
+fn halt_codes_are_process_statuses() {
+    let out = filter(&["halt_error(-1)"], &s().hits(1).bytes());
+    assert_eq!(out.code, 255);
+    let out = filter(&["halt_error(256)"], &s().hits(1).bytes());
+    assert_eq!(out.code, 1, "a failed run never exits 0");
+    let out = filter(&["--raw", "halt(-1)"], b"null\n");
+    assert_eq!(out.code, 255);
+}
+
+#[test]
+fn errors_on_framework_events_have_no_item_index() {
+    let ev = framed(
+        &[
+            "--framework",
+            r#"if .type == "aoi:summary" then error("x") else empty end"#,
+        ],
+        &s().hits(1).bytes(),
+        1,
+    );
+    let e = of_type(&ev, "aoi:error");
+    assert_eq!(e.len(), 1);
+    assert!(e[0].get("item_index").is_none(), "{}", e[0]);
+    assert_eq!(e[0]["line_number"], 3);
+}

@@ -459,3 +459,42 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn an_earlier_merges_own_failures_are_carried() {
+    let dir = scratch("merge-own");
+    let ok = write_file(
+        &dir,
+        "ok.jsonl",
+        &std::fs::read(example("search.jsonl")).unwrap(),
+    );
+    let empty = write_file(&dir, "empty.jsonl", b"");
+    let m2 = merge(&["--format", "jsonl", "-q", &ok, &empty], b"");
+    assert_eq!(m2.code, 74);
+    let m2 = write_file(&dir, "m2.jsonl", &m2.stdout);
+    let again = merged(&[&m2, &ok], 74);
+    let all = merged(&[&ok, &empty, &ok], 74);
+    let (x, y) = (again.last().unwrap(), all.last().unwrap());
+    for k in ["ok", "count", "input_count", "error_count", "caused_by"] {
+        assert_eq!(x[k], y[k], "{k}");
+    }
+    let gone = merge(&["--format", "jsonl", "-q", &ok, "/nonexistent.jsonl"], b"");
+    let gone = write_file(&dir, "gone.jsonl", &gone.stdout);
+    assert_eq!(merge(&["-q", &gone], b"").code, 66);
+}
+
+#[test]
+fn junit_stays_xml_with_hostile_text() {
+    let hostile = "a\u{FFFF}b\u{FFFE}c]]><x>&\u{1b}[31m";
+    let check = serde_json::json!({"type":"aoi:check","aoi":{"seq":1,"run":RUN},"name":hostile,"ok":false,"detail":hostile}).to_string();
+    let st = s()
+        .meta(&serde_json::json!({"tool": hostile}).to_string())
+        .raw(check)
+        .summary(r#"{"ok":false,"reason":"failed"}"#);
+    let dir = scratch("merge-hostile");
+    let f = write_file(&dir, "h.jsonl", &st.bytes());
+    let out = merge(&["--format", "junit", &f], b"");
+    roxmltree::Document::parse(&out.stdout_str()).expect("well-formed XML");
+    let out = merge(&["--format", "tap", &f], b"");
+    assert!(!out.stdout_str().contains('\u{FFFF}'));
+}
