@@ -293,6 +293,12 @@ pub fn too_deep(s: &[u8]) -> bool {
     if s.len() <= 2 * MAX_DEPTH {
         return false;
     }
+    // Depth needs as many opening brackets: counting them is a loop the
+    // compiler vectorises; the exact walk runs only past that count.
+    let opening = s.iter().filter(|&&c| c == b'[' || c == b'{').count();
+    if opening <= MAX_DEPTH {
+        return false;
+    }
     let (mut depth, mut in_str, mut esc) = (0usize, false, false);
     for &c in s {
         if in_str {
@@ -326,10 +332,11 @@ pub fn too_deep(s: &[u8]) -> bool {
 /// parser. The same value `jaq_json::read::parse_single` gives (strings
 /// decoded, numbers read by jaq's own number reader, a repeated key's last
 /// value kept at its first position).
-pub fn object_from_peek(line: &[u8], members: &[crate::peek::Member]) -> Result<Val, String> {
+pub fn object_from_peek(line: &[u8], peek: &crate::peek::Peeker) -> Result<Val, String> {
     use crate::peek::{Kind as K, span, unescape};
+    let members = &peek.members;
     let mut map = jaq_json::Map::with_capacity_and_hasher(members.len(), Default::default());
-    for m in members {
+    for (i, m) in members.iter().enumerate() {
         let key = span(line, &m.key);
         let key = if m.key_escaped {
             Val::utf8_str(unescape(key).into_owned().into_bytes())
@@ -358,6 +365,20 @@ pub fn object_from_peek(line: &[u8], members: &[crate::peek::Member]) -> Result<
                     ));
                 }
             },
+            K::Object if peek.aoi_member == Some(i) && peek.envelope.is_some() => {
+                // The usual envelope, already read by the peek:
+                // `{"seq":N,"run":"R"}` with R free of escapes.
+                let (seq, run) = peek.envelope.clone().unwrap_or_default();
+                let run = span(line, &run);
+                let run = run.get(1..run.len().saturating_sub(1)).unwrap_or_default();
+                let mut env = jaq_json::Map::with_capacity_and_hasher(2, Default::default());
+                env.insert(
+                    Val::utf8_str(&b"seq"[..]),
+                    Val::Num(jaq_json::Num::from_integral(seq)),
+                );
+                env.insert(Val::utf8_str(&b"run"[..]), Val::utf8_str(run.to_vec()));
+                Val::obj(env)
+            }
             K::Object | K::Array => jaq_json::read::parse_single(raw).map_err(|e| e.to_string())?,
         };
         map.insert(key, value);
@@ -478,35 +499,74 @@ fn write_num(out: &mut Vec<u8>, n: &jaq_json::Num) {
 /// them, other characters as UTF-8, invalid UTF-8 replaced.
 pub fn write_str(out: &mut Vec<u8>, s: &[u8]) {
     out.push(b'"');
-    for chunk in s.utf8_chunks() {
-        let valid = chunk.valid().as_bytes();
-        let mut from = 0;
-        for (i, &c) in valid.iter().enumerate() {
-            let esc: &[u8] = match c {
-                b'"' => b"\\\"",
-                b'\\' => b"\\\\",
-                b'\n' => b"\\n",
-                b'\t' => b"\\t",
-                b'\r' => b"\\r",
-                0x08 => b"\\b",
-                0x0c => b"\\f",
-                0x00..=0x1f | 0x7f => b"",
-                _ => continue,
-            };
-            out.extend_from_slice(valid.get(from..i).unwrap_or_default());
-            if esc.is_empty() {
-                let _ = write!(out, "\\u{c:04x}");
-            } else {
-                out.extend_from_slice(esc);
+    if std::str::from_utf8(s).is_ok() {
+        write_escaped(out, s);
+    } else {
+        for chunk in s.utf8_chunks() {
+            write_escaped(out, chunk.valid().as_bytes());
+            if !chunk.invalid().is_empty() {
+                out.extend_from_slice("\u{FFFD}".as_bytes());
             }
-            from = i + 1;
-        }
-        out.extend_from_slice(valid.get(from..).unwrap_or_default());
-        if !chunk.invalid().is_empty() {
-            out.extend_from_slice("\u{FFFD}".as_bytes());
         }
     }
     out.push(b'"');
+}
+
+/// Whether any byte of the 8 in `w` needs an escape: `"`, `\`, a control
+/// byte (< 0x20) or DEL (SWAR: false positives are rechecked by the caller,
+/// a true one is never missed).
+#[inline(always)]
+fn word_needs_escape(w: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero_in = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let below_space = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
+    below_space
+        | zero_in(w ^ (ONES * b'"' as u64))
+        | zero_in(w ^ (ONES * b'\\' as u64))
+        | zero_in(w ^ (ONES * 0x7f))
+        != 0
+}
+
+/// Valid UTF-8 `s` with jq's escapes, copied in runs between them.
+fn write_escaped(out: &mut Vec<u8>, s: &[u8]) {
+    let mut from = 0;
+    let mut i = 0;
+    while i < s.len() {
+        // Skip 8 clean bytes at a time.
+        if let Some(w) = s.get(i..i + 8) {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(w);
+            if !word_needs_escape(u64::from_le_bytes(b)) {
+                i += 8;
+                continue;
+            }
+        }
+        let c = s.get(i).copied().unwrap_or_default();
+        let esc: &[u8] = match c {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\t' => b"\\t",
+            b'\r' => b"\\r",
+            0x08 => b"\\b",
+            0x0c => b"\\f",
+            0x00..=0x1f | 0x7f => b"",
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        out.extend_from_slice(s.get(from..i).unwrap_or_default());
+        if esc.is_empty() {
+            let _ = write!(out, "\\u{c:04x}");
+        } else {
+            out.extend_from_slice(esc);
+        }
+        i += 1;
+        from = i;
+    }
+    out.extend_from_slice(s.get(from..).unwrap_or_default());
 }
 
 /// Routes jaq's `log` records to stderr: `debug` as `["DEBUG:",value]`
@@ -584,6 +644,7 @@ mod tests {
     #[test]
     fn peek_built_objects_equal_jaqs_parse() {
         for line in [
+            r#"{"type":"hit","aoi":{"seq":18446744073709551615,"run":"01JZQ"},"x":1}"#,
             r#"{"type":"hit","aoi":{"seq":1,"run":"R"},"rank":1,"score":0.25,"big":123456789012345678901234567890,"e":1.5e3,"s":"a\"b\u00e9\n","t":true,"f":false,"n":null,"a":[1,{"x":[]}],"o":{}}"#,
             r#"{"k\u0065y":1,"key":2,"dup":1,"dup":2}"#,
             r#"{}"#,
@@ -591,7 +652,7 @@ mod tests {
         ] {
             let mut p = crate::peek::Peeker::new();
             p.peek(line.as_bytes()).unwrap();
-            let ours = object_from_peek(line.as_bytes(), &p.members).unwrap();
+            let ours = object_from_peek(line.as_bytes(), &p).unwrap();
             let theirs = jaq_json::read::parse_single(line.as_bytes()).unwrap();
             assert_eq!(json(&ours), json(&theirs), "{line}");
         }
@@ -623,6 +684,30 @@ mod tests {
                 .map(|r| json(&jaq_core::unwrap_valr(r).unwrap()))
                 .collect();
         assert_eq!(out, ["\"refused\""]);
+    }
+
+    #[test]
+    fn strings_escape_like_serde_json_for_every_byte() {
+        // every single byte and every byte inside a longer run: the SWAR
+        // skip must never miss one that needs an escape
+        for c in 0u8..=0x7f {
+            for pad in [0usize, 3, 7, 8, 15] {
+                let mut s = vec![b'a'; pad];
+                s.push(c);
+                s.extend_from_slice(b"bcdefghij");
+                let mut ours = Vec::new();
+                write_str(&mut ours, &s);
+                let text = std::str::from_utf8(&s).unwrap();
+                let back: String = serde_json::from_slice(&ours).unwrap();
+                assert_eq!(back, text, "byte {c:#x} at {pad}");
+            }
+        }
+        let mut ours = Vec::new();
+        write_str(&mut ours, "é\u{2028}x\"".as_bytes());
+        assert_eq!(ours, "\"é\u{2028}x\\\"\"".as_bytes());
+        let mut ours = Vec::new();
+        write_str(&mut ours, b"a\xffb");
+        assert_eq!(ours, "\"a\u{FFFD}b\"".as_bytes());
     }
 
     #[test]

@@ -642,7 +642,7 @@ pub(crate) fn one_line_of(s: &str) -> String {
 }
 
 /// `,"key":value` with the key's bytes as they came (still escaped).
-fn push_member(b: &mut Vec<u8>, key: &[u8], value: &[u8]) {
+pub(crate) fn push_member(b: &mut Vec<u8>, key: &[u8], value: &[u8]) {
     b.extend_from_slice(b",\"");
     b.extend_from_slice(key);
     b.extend_from_slice(b"\":");

@@ -29,7 +29,7 @@ use crate::cmd::check::{
     Closing, Sinks, Stop, close_report, eprint_line, finding_line, open_input, stdout_writer,
     unreadable_event, verdict_line,
 };
-use crate::cmd::errors::{EventKind, event_kind, forwarded_body, one_line_of};
+use crate::cmd::errors::{EventKind, event_kind, forwarded_body, one_line_of, push_member};
 use crate::emit::Emitter;
 use crate::jq::{self, Data, Filter, Kind};
 use crate::judge::{
@@ -268,6 +268,22 @@ fn framed_inputs(f: &mut Framed<'_>) -> Result<i32, Stop> {
     Ok(exit_code)
 }
 
+/// Whether `v` is the input object `same` itself (the same allocation:
+/// no filter step changed it), from a line whose members are all distinct
+/// (so its bytes say exactly what the value holds) and whose `type` is a
+/// domain type.
+fn unchanged(v: &Val, same: &Val, peek: &crate::peek::Peeker) -> bool {
+    match (v, same) {
+        (Val::Obj(a), Val::Obj(b)) => {
+            jaq_json::Rc::ptr_eq(a, b)
+                && a.len() == peek.members.len()
+                && a.get(&Val::utf8_str(&b"type"[..]))
+                    .is_some_and(|t| matches!(t, Val::TStr(s) if !s.starts_with(b"aoi:")))
+        }
+        _ => false,
+    }
+}
+
 /// The text of a filter error: a string raised with `error("…")` as it is
 /// (jq prints it so), anything else as compact JSON.
 fn error_text(err: jaq_core::Error<Val>) -> String {
@@ -386,17 +402,26 @@ impl Framed<'_> {
             let msg = format!("event nests deeper than {} levels", jq::MAX_DEPTH);
             return self.item_error("INPUT_TOO_DEEP", &msg, line_no, item_index);
         }
-        let input = match jq::object_from_peek(line, &judge.last_peek().members) {
+        let input = match jq::object_from_peek(line, judge.last_peek()) {
             Ok(v) => v,
             Err(e) => {
                 let msg = format!("the filter cannot read the event: {e}");
                 return self.item_error("INPUT_UNREADABLE", &msg, line_no, item_index);
             }
         };
+        // The input object itself, to recognise a result that is the event
+        // unchanged (`.`, `select(…)`): it is written from the line's own
+        // bytes, as it came, without serialising it again.
+        let same = input.clone();
         let ctx = Ctx::<Kind>::new(data, self.vars.clone());
         let outputs = self.filter.id.run((ctx, input));
         for out in outputs {
             match out {
+                Ok(v) if unchanged(&v, &same, judge.last_peek()) => {
+                    let bytes = self.splice(line, judge.last_peek());
+                    self.count += 1;
+                    self.sinks.report(&bytes)?;
+                }
                 Ok(v) => match self.encode_result(&v) {
                     Ok(bytes) => {
                         self.count += 1;
@@ -423,6 +448,26 @@ impl Framed<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The event of `line` (judged a domain event with a string `type`) as
+    /// a domain event of aoi's stream: aoi's envelope, then every other
+    /// member byte for byte.
+    fn splice(&mut self, line: &[u8], peek: &crate::peek::Peeker) -> Vec<u8> {
+        use crate::peek::span;
+        self.buf.clear();
+        let mut ty = std::borrow::Cow::Borrowed("");
+        for (i, m) in peek.members.iter().enumerate() {
+            if Some(i) == peek.type_member {
+                ty = crate::judge::str_ref(line, m).unwrap_or_default();
+                continue;
+            }
+            if Some(i) == peek.aoi_member {
+                continue;
+            }
+            push_member(&mut self.buf, span(line, &m.key), span(line, &m.value));
+        }
+        self.em.raw_event(&ty, &self.buf).to_vec()
     }
 
     /// Encodes one result as a domain event of aoi's stream.
