@@ -335,13 +335,22 @@ pub fn too_deep(s: &[u8]) -> bool {
 pub fn object_from_peek(line: &[u8], peek: &crate::peek::Peeker) -> Result<Val, String> {
     use crate::peek::{Kind as K, span, unescape};
     let members = &peek.members;
+    // One copy of the line; every string without escapes is a slice of it
+    // (a reference count, no allocation or copy of its own).
+    let shared = bytes::Bytes::copy_from_slice(line);
+    let slice = |r: std::ops::Range<usize>| -> Val {
+        if r.end <= shared.len() && r.start <= r.end {
+            Val::utf8_str(shared.slice(r))
+        } else {
+            Val::utf8_str(bytes::Bytes::new())
+        }
+    };
     let mut map = jaq_json::Map::with_capacity_and_hasher(members.len(), Default::default());
     for (i, m) in members.iter().enumerate() {
-        let key = span(line, &m.key);
         let key = if m.key_escaped {
-            Val::utf8_str(unescape(key).into_owned().into_bytes())
+            Val::utf8_str(unescape(span(line, &m.key)).into_owned().into_bytes())
         } else {
-            Val::utf8_str(key.to_vec())
+            slice(m.key.clone())
         };
         let raw = span(line, &m.value);
         let value = match m.kind {
@@ -349,11 +358,11 @@ pub fn object_from_peek(line: &[u8], peek: &crate::peek::Peeker) -> Result<Val, 
             K::True => Val::Bool(true),
             K::False => Val::Bool(false),
             K::String { escaped } => {
-                let body = raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default();
                 if escaped {
+                    let body = raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default();
                     Val::utf8_str(unescape(body).into_owned().into_bytes())
                 } else {
-                    Val::utf8_str(body.to_vec())
+                    slice(m.value.start + 1..m.value.end.saturating_sub(1))
                 }
             }
             K::Number { .. } => match jaq_json::read::parse_single_num(raw) {
@@ -369,14 +378,13 @@ pub fn object_from_peek(line: &[u8], peek: &crate::peek::Peeker) -> Result<Val, 
                 // The usual envelope, already read by the peek:
                 // `{"seq":N,"run":"R"}` with R free of escapes.
                 let (seq, run) = peek.envelope.clone().unwrap_or_default();
-                let run = span(line, &run);
-                let run = run.get(1..run.len().saturating_sub(1)).unwrap_or_default();
+                let run = slice(run.start + 1..run.end.saturating_sub(1));
                 let mut env = jaq_json::Map::with_capacity_and_hasher(2, Default::default());
                 env.insert(
                     Val::utf8_str(&b"seq"[..]),
                     Val::Num(jaq_json::Num::from_integral(seq)),
                 );
-                env.insert(Val::utf8_str(&b"run"[..]), Val::utf8_str(run.to_vec()));
+                env.insert(Val::utf8_str(&b"run"[..]), run);
                 Val::obj(env)
             }
             K::Object | K::Array => jaq_json::read::parse_single(raw).map_err(|e| e.to_string())?,
