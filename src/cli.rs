@@ -29,12 +29,12 @@ With several streams the most severe wins: 65, 74, 77, 1, 124, 130, 75, 0.";
 #[command(
     name = "aoi",
     version,
-    about = "Check and report AOI-CLI streams (JSON Lines with an aoi envelope)",
+    about = "Check, filter and report AOI-CLI streams (JSON Lines with an aoi envelope)",
     long_about = "aoi is to AOI-CLI streams what jq is to JSON. A tool in machine mode writes \
 UTF-8 JSON Lines: aoi:meta first, domain events, framework events and a terminal aoi:summary, \
 each in an `aoi` envelope with seq and run (AOI-CLI v1.0-alpha). aoi sits in the pipeline and \
 says whether the stream was complete, conforming and successful.",
-    after_help = "Examples:\n  tool --output jsonl | aoi check | next-step\n  aoi check examples/search.jsonl\n  aoi rules",
+    after_help = "Examples:\n  tool --output jsonl | aoi check | next-step\n  aoi check examples/search.jsonl\n  tool --output jsonl | aoi strip | jq -c .\n  aoi errors --warnings examples/messy.log\n  tool --output jsonl | aoi filter 'select(.rank <= 3)'\n  aoi merge-report --format junit runs/*.jsonl > junit.xml\n  aoi summary --field retry_after_ms run.jsonl\n  aoi rules",
     propagate_version = true
 )]
 pub struct Cli {
