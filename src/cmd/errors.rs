@@ -664,7 +664,7 @@ const W_RETRY: usize = 10;
 const W_KIND: usize = 7;
 
 /// `s` sanitised, cut to `w` characters (with `…`) and padded to `w`.
-fn cell(s: &str, w: usize) -> String {
+pub(crate) fn cell(s: &str, w: usize) -> String {
     let clean = sanitize(s);
     let n = clean.chars().count();
     if n > w {
@@ -691,7 +691,7 @@ fn category_color(cat: &str, kind: EventKind) -> &'static str {
     }
 }
 
-fn paint(on: bool, sgr: &str, s: &str) -> String {
+pub(crate) fn paint(on: bool, sgr: &str, s: &str) -> String {
     if on {
         format!("\x1b[{sgr}m{s}\x1b[0m")
     } else {

@@ -27,6 +27,7 @@ use crate::cmd::check::{
     Sinks, Stop, cause_json, eprint_line, finding_line, open_input, sanitize, stdout_writer,
     unreadable_event, upstream_identity, verdict_line,
 };
+use crate::cmd::errors::{cell, paint};
 use crate::demux;
 use crate::emit::{Emitter, SCHEMA_NAME};
 use crate::judge::{Finding, JudgeOptions, Outcome, Verdict};
@@ -708,18 +709,6 @@ fn summary_line(entries: &[Entry]) -> String {
     )
 }
 
-fn cell(s: &str, w: usize) -> String {
-    let clean = sanitize(s);
-    let n = clean.chars().count();
-    if n > w {
-        let mut t: String = clean.chars().take(w.saturating_sub(1)).collect();
-        t.push('…');
-        t
-    } else {
-        format!("{clean}{}", " ".repeat(w - n))
-    }
-}
-
 fn table(entries: &[Entry], code: i32, color: bool) -> String {
     let w_src = entries
         .iter()
@@ -997,12 +986,4 @@ fn tap(entries: &[Entry], own: &[Own]) -> String {
     }
     let _ = writeln!(s, "# {}", tap_text(&summary_line(entries)));
     s
-}
-
-fn paint(on: bool, sgr: &str, s: &str) -> String {
-    if on {
-        format!("\x1b[{sgr}m{s}\x1b[0m")
-    } else {
-        s.to_string()
-    }
 }
