@@ -140,6 +140,75 @@ struct Framed<'a> {
     /// read to its end so the verdict stays true.
     halted: Option<i32>,
     buf: Vec<u8>,
+    /// The filter is a plain path (`.title`, `.a.b`): see [`simple_path`].
+    path: Option<Vec<String>>,
+}
+
+/// The keys of a filter that is a plain path of identifiers (`.title`,
+/// `.owner.name`), whose result on an event can be read from the peek's
+/// spans without building the event's value (the commonest jq use, and
+/// the one where building the value costs most).
+fn simple_path(filter: &str) -> Option<Vec<String>> {
+    let f = filter.trim();
+    let mut keys = Vec::new();
+    for seg in f.strip_prefix('.')?.split('.') {
+        let mut chars = seg.chars();
+        let first = chars.next()?;
+        if !(first.is_ascii_alphabetic() || first == '_')
+            || !chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            return None;
+        }
+        keys.push(seg.to_string());
+    }
+    Some(keys)
+}
+
+/// The value a plain path selects in `line`, as raw JSON, when it can be
+/// written as it is: a string without escapes, an integer (not `-0`), a
+/// decimal, `true`, `false`, or `null` (also for a missing key or a step
+/// into `null`: jq's `.a` on `null` is `null`). `None` sends the event to
+/// the full evaluation: an object or array result (an object may be an
+/// event of its own, § 8.1), an escaped string, or a step into a value
+/// that is not an object (jq's error).
+fn path_value<'a>(line: &'a [u8], peek: &crate::peek::Peeker, keys: &[String]) -> Option<&'a [u8]> {
+    use crate::peek::{Kind as K, key_is, object_members, span};
+    let mut members: Vec<crate::peek::Member> = Vec::new();
+    let mut obj: &[u8] = line;
+    let mut top = true;
+    let mut found: Option<(K, &[u8])> = None;
+    for (depth, key) in keys.iter().enumerate() {
+        if depth > 0 {
+            match found {
+                Some((K::Object, raw)) => {
+                    obj = raw;
+                    top = false;
+                }
+                Some((K::Null, _)) | None => return Some(b"null"),
+                _ => return None,
+            }
+        }
+        // The last occurrence of a repeated key wins, as in jaq's value.
+        let pick = |ms: &mut dyn Iterator<Item = &crate::peek::Member>, o: &'a [u8]| {
+            ms.filter(|m| key_is(span(o, &m.key), m.key_escaped, key))
+                .last()
+                .map(|m| (m.kind, span(o, &m.value)))
+        };
+        found = if top {
+            pick(&mut peek.members.iter(), obj)
+        } else {
+            members.clear();
+            members.extend(object_members(obj));
+            pick(&mut members.iter(), obj)
+        };
+    }
+    match found {
+        None | Some((K::Null, _)) => Some(b"null"),
+        Some((K::True | K::False, raw)) => Some(raw),
+        Some((K::String { escaped: false }, raw)) => Some(raw),
+        Some((K::Number { .. }, raw)) if raw != b"-0" => Some(raw),
+        _ => None,
+    }
 }
 
 fn run_framed(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i32 {
@@ -153,6 +222,7 @@ fn run_framed(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i32 {
         item_errors: 0,
         halted: None,
         buf: Vec::with_capacity(4096),
+        path: simple_path(&args.filter),
     };
     match framed_inputs(&mut f) {
         Ok(code) => code,
@@ -401,6 +471,18 @@ impl Framed<'_> {
         if jq::too_deep(line) {
             let msg = format!("event nests deeper than {} levels", jq::MAX_DEPTH);
             return self.item_error("INPUT_TOO_DEEP", &msg, line_no, item_index);
+        }
+        if let Some(raw) = self
+            .path
+            .as_deref()
+            .and_then(|keys| path_value(line, judge.last_peek(), keys))
+        {
+            self.buf.clear();
+            self.buf.extend_from_slice(b",\"value\":");
+            self.buf.extend_from_slice(raw);
+            self.count += 1;
+            let bytes = self.em.raw_event("value", &self.buf);
+            return self.sinks.report(bytes);
         }
         let input = match jq::object_from_peek(line, judge.last_peek()) {
             Ok(v) => v,
@@ -767,4 +849,23 @@ fn report_raw_error(at: &std::cell::RefCell<Origin>, msg: &str) {
         format!(" at {}:{}", at.source, at.line)
     };
     eprint_line(false, &format!("aoi filter: error{place}: {msg}"));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_paths_are_recognised() {
+        assert_eq!(simple_path(".title"), Some(vec!["title".to_string()]));
+        assert_eq!(
+            simple_path(" .owner.name "),
+            Some(vec!["owner".into(), "name".into()])
+        );
+        for f in [
+            ".", "..", ".a | .b", ".a[0]", ".a?", ".\"a b\"", ".1a", "title", ".a.", ".a,b",
+        ] {
+            assert_eq!(simple_path(f), None, "{f}");
+        }
+    }
 }

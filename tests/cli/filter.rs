@@ -445,3 +445,41 @@ fn errors_on_framework_events_have_no_item_index() {
     assert!(e[0].get("item_index").is_none(), "{}", e[0]);
     assert_eq!(e[0]["line_number"], 3);
 }
+
+/// A plain path (`.a`, `.a.b`) is read from the line's spans without
+/// building the event's value: it must give exactly what the full
+/// evaluation gives (`.a | .` is not a plain path, so it takes that road).
+#[test]
+fn plain_paths_read_from_spans_equal_the_full_evaluation() {
+    let events = [
+        r#"{"type":"hit","a":"x","n":1.50e2,"i":-7,"z":-0,"big":123456789012345678901234567890,"t":true,"f":false,"nul":null}"#,
+        r#"{"type":"hit","a":"\u00e9\n","o":{"b":{"c":"deep"},"b2":[1, 2]},"arr":[{"b":1}]}"#,
+        r#"{"type":"hit","a":1,"a":2,"o":{"b":1,"b":"last"}}"#,
+        r#"{"type":"hit","o":"not an object","e":{"type":"inner","x":1}}"#,
+        r#"{"type":"hit"}"#,
+    ];
+    let mut st = s();
+    for e in events {
+        st = st.ev(e);
+    }
+    let input = st.bytes();
+    for path in [
+        ".a", ".n", ".i", ".z", ".big", ".t", ".f", ".nul", ".missing", ".o.b", ".o.b.c", ".o.b2",
+        ".o.x.y", ".arr", ".e", ".o.b.c.d",
+    ] {
+        let fast = filter(&["--continue-on-error", path], &input);
+        let slow = filter(&["--continue-on-error", &format!("{path} | .")], &input);
+        let strip = |out: &crate::util::Out| -> Vec<Value> {
+            parse_jsonl(&out.stdout)
+                .into_iter()
+                .filter(|e| e["type"] != "aoi:meta" && e["type"] != "aoi:summary")
+                .map(|mut e| {
+                    e.as_object_mut().map(|o| o.remove("aoi"));
+                    e
+                })
+                .collect()
+        };
+        assert_eq!(strip(&fast), strip(&slow), "{path}");
+        assert_conforming_report(&fast.stdout, 0);
+    }
+}
