@@ -116,7 +116,7 @@ pub struct Input {
     last: Option<(Vec<u8>, usize)>,
     counts: Counts,
     scratch: Vec<u8>,
-    peeker: Peeker,
+    peeker: Box<Peeker>,
 }
 
 /// Where a line's event was found.
@@ -145,7 +145,7 @@ pub fn read<R: Read, E>(
         last: None,
         counts: Counts::default(),
         scratch: Vec::new(),
-        peeker: Peeker::new(),
+        peeker: Box::new(Peeker::new()),
     };
     let max_line = opts.judge.max_line_bytes;
     let mut reader = LineReader::new(src, max_line);

@@ -225,7 +225,8 @@ pub enum LineClass {
 pub struct Judge {
     last_class: LineClass,
     opts: JudgeOptions,
-    peeker: Peeker,
+    /// Boxed, so [`Judge::line_at`] trades it for the caller's in one move.
+    peeker: Box<Peeker>,
     pending: Vec<Finding>,
     rule_counts: Vec<u64>,
     line_no: u64,
@@ -381,7 +382,7 @@ impl Judge {
         Judge {
             last_class: LineClass::Invalid,
             opts,
-            peeker: Peeker::new(),
+            peeker: Box::new(Peeker::new()),
             pending: Vec::new(),
             rule_counts: vec![0; RuleId::ALL.len()],
             line_no: 0,
@@ -487,7 +488,7 @@ impl Judge {
         line: &[u8],
         terminated: bool,
         source_line: u64,
-        peeker: &mut Peeker,
+        peeker: &mut Box<Peeker>,
         result: Result<(), peek::JsonError>,
     ) {
         if self.begin_line(line, terminated, Some(source_line)) {

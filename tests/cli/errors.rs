@@ -782,3 +782,32 @@ fn events_wrapped_in_colour_are_found() {
     let out = errors(&["--count"], &damaged.bytes());
     assert!(out.stderr.contains("mention aoi:error"), "{}", out.stderr);
 }
+
+#[test]
+fn table_columns_align_with_wide_text() {
+    let st = s()
+        .meta(r#"{"tool":"検索ツール"}"#)
+        .ev(r#"{"type":"aoi:error","category":"io","code":"A","message":"m","retryable":false}"#)
+        .ev(r#"{"type":"aoi:error","category":"io","code":"WIDE_原因","message":"m","retryable":false}"#);
+    let out = errors(&["--output", "table", "--color", "never"], &st.bytes());
+    let rows = lines(&out.stdout);
+    // the RETRY column starts at the same terminal column in every row
+    let col = |r: &str| -> usize {
+        let i = r
+            .find(" no ")
+            .map(|i| i + 1)
+            .unwrap_or_else(|| r.find("RETRY").unwrap());
+        r[..i]
+            .chars()
+            .map(|c| {
+                if ('\u{3000}'..='\u{9fff}').contains(&c) {
+                    2
+                } else {
+                    1
+                }
+            })
+            .sum()
+    };
+    assert_eq!(col(&rows[1]), col(&rows[2]), "{rows:#?}");
+    assert_eq!(col(&rows[0]), col(&rows[1]), "{rows:#?}");
+}
