@@ -31,6 +31,7 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('errors', 'errors', [CompletionResultType]::ParameterValue, 'Errors and warnings out of AOI streams and real logs')
             [CompletionResult]::new('filter', 'filter', [CompletionResultType]::ParameterValue, 'Run a jq filter over the domain events; the framework stays right around it')
             [CompletionResult]::new('merge-report', 'merge-report', [CompletionResultType]::ParameterValue, 'Many runs, one verdict: a report per stream, totals, and the worst outcome')
+            [CompletionResult]::new('capabilities', 'capabilities', [CompletionResultType]::ParameterValue, 'What aoi can do, as one JSON object (§ 17): commands, outputs, schemas, exit codes')
             [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'List the rule catalog: ids, severity, spec section, what each requires')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -148,6 +149,14 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'aoi;capabilities' {
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (JSON is the only one; accepted for the `--output json` convention, § 3)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'aoi;rules' {
             [CompletionResult]::new('--markdown', '--markdown', [CompletionResultType]::ParameterName, 'Print the catalog as Markdown (the text of docs/rules.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -163,6 +172,7 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('errors', 'errors', [CompletionResultType]::ParameterValue, 'Errors and warnings out of AOI streams and real logs')
             [CompletionResult]::new('filter', 'filter', [CompletionResultType]::ParameterValue, 'Run a jq filter over the domain events; the framework stays right around it')
             [CompletionResult]::new('merge-report', 'merge-report', [CompletionResultType]::ParameterValue, 'Many runs, one verdict: a report per stream, totals, and the worst outcome')
+            [CompletionResult]::new('capabilities', 'capabilities', [CompletionResultType]::ParameterValue, 'What aoi can do, as one JSON object (§ 17): commands, outputs, schemas, exit codes')
             [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'List the rule catalog: ids, severity, spec section, what each requires')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -183,6 +193,9 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             break
         }
         'aoi;help;merge-report' {
+            break
+        }
+        'aoi;help;capabilities' {
             break
         }
         'aoi;help;rules' {

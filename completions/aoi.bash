@@ -16,6 +16,9 @@ _aoi() {
             ",$1")
                 cmd="aoi"
                 ;;
+            aoi,capabilities)
+                cmd="aoi__subcmd__capabilities"
+                ;;
             aoi,check)
                 cmd="aoi__subcmd__check"
                 ;;
@@ -39,6 +42,9 @@ _aoi() {
                 ;;
             aoi,summary)
                 cmd="aoi__subcmd__summary"
+                ;;
+            aoi__subcmd__help,capabilities)
+                cmd="aoi__subcmd__help__subcmd__capabilities"
                 ;;
             aoi__subcmd__help,check)
                 cmd="aoi__subcmd__help__subcmd__check"
@@ -71,12 +77,30 @@ _aoi() {
 
     case "${cmd}" in
         aoi)
-            opts="-h -V --help --version check strip summary errors filter merge-report rules help"
+            opts="-h -V --help --version check strip summary errors filter merge-report capabilities rules help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aoi__subcmd__capabilities)
+            opts="-h -V --output --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -191,8 +215,22 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__help)
-            opts="check strip summary errors filter merge-report rules help"
+            opts="check strip summary errors filter merge-report capabilities rules help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aoi__subcmd__help__subcmd__capabilities)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -28,6 +28,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand errors 'Errors and warnings out of AOI streams and real logs'
             cand filter 'Run a jq filter over the domain events; the framework stays right around it'
             cand merge-report 'Many runs, one verdict: a report per stream, totals, and the worst outcome'
+            cand capabilities 'What aoi can do, as one JSON object (§ 17): commands, outputs, schemas, exit codes'
             cand rules 'List the rule catalog: ids, severity, spec section, what each requires'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -138,6 +139,13 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'aoi;capabilities'= {
+            cand --output 'Output format (JSON is the only one; accepted for the `--output json` convention, § 3)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'aoi;rules'= {
             cand --markdown 'Print the catalog as Markdown (the text of docs/rules.md)'
             cand -h 'Print help'
@@ -152,6 +160,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand errors 'Errors and warnings out of AOI streams and real logs'
             cand filter 'Run a jq filter over the domain events; the framework stays right around it'
             cand merge-report 'Many runs, one verdict: a report per stream, totals, and the worst outcome'
+            cand capabilities 'What aoi can do, as one JSON object (§ 17): commands, outputs, schemas, exit codes'
             cand rules 'List the rule catalog: ids, severity, spec section, what each requires'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -166,6 +175,8 @@ set edit:completion:arg-completer[aoi] = {|@words|
         &'aoi;help;filter'= {
         }
         &'aoi;help;merge-report'= {
+        }
+        &'aoi;help;capabilities'= {
         }
         &'aoi;help;rules'= {
         }

@@ -162,6 +162,16 @@ aoi merge-report parts/* > all.jsonl    # reports of reports: the same verdict"
     )]
     #[command(after_long_help = EXIT_TABLE)]
     MergeReport(MergeArgs),
+    /// What aoi can do, as one JSON object (§ 17): commands, outputs, schemas, exit codes.
+    #[command(
+        long_about = "Print aoi's capability manifest (AOI-CLI § 17) as one JSON object: tool, \
+tool_version, aoi_versions, outputs, schemas, one entry per command (its role, whether it is \
+read-only and bounded, its input modes and how it treats malformed input lines, § 12.2, the \
+event types its machine output holds) and the exit-status table. Credential-free, network-free, \
+no input read (§ 3).",
+        after_help = "Examples:\n  aoi capabilities --output json\n  aoi capabilities | jq '.commands[].name'"
+    )]
+    Capabilities(CapabilitiesArgs),
     /// List the rule catalog: ids, severity, spec section, what each requires.
     #[command(after_help = "Examples:\n  aoi rules\n  aoi rules --markdown > docs/rules.md")]
     Rules(RulesArgs),
@@ -436,6 +446,20 @@ pub struct MergeArgs {
     pub max_runs: usize,
     #[command(flatten)]
     pub judge: JudgeArgs,
+}
+
+/// The only output of the discovery commands: one JSON object.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JsonFormat {
+    /// One JSON object.
+    Json,
+}
+
+#[derive(Args, Debug)]
+pub struct CapabilitiesArgs {
+    /// Output format (JSON is the only one; accepted for the `--output json` convention, § 3).
+    #[arg(long, alias = "format", value_name = "FORMAT")]
+    pub output: Option<JsonFormat>,
 }
 
 #[derive(Args, Debug)]

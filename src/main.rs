@@ -30,6 +30,7 @@ fn main() -> ExitCode {
         Command::Errors(a) => cmd::errors::run(a),
         Command::Filter(a) => cmd::filter::run(a),
         Command::MergeReport(a) => cmd::merge::run(a),
+        Command::Capabilities(a) => cmd::capabilities::run(a),
         Command::Rules(a) => cmd::rules::run(a),
         Command::Strip(a) => cmd::strip::run(a),
         Command::Summary(a) => cmd::summary::run(a),

@@ -170,6 +170,30 @@ pub mod exit {
     pub const CANCELLED: i32 = 130;
     pub const PIPE: i32 = 141;
 
+    /// The exit-status table every stream-judging command shares, as
+    /// (code, meaning): what `aoi capabilities` publishes.
+    pub const TABLE: &[(i32, &str)] = &[
+        (
+            OK,
+            "complete, conforming, ok:true (also partial:true unless --fail-on-partial; with --unbounded a clean EOF without summary)",
+        ),
+        (FAILED, "conforming, upstream ok:false, not retryable"),
+        (TEMPFAIL, "conforming, upstream failed and retry may help"),
+        (NOPERM, "upstream reason denied"),
+        (TIMEOUT, "upstream reason timeout"),
+        (CANCELLED, "upstream reason cancelled"),
+        (DATAERR, "the stream breaks the contract"),
+        (
+            IOERR,
+            "incomplete: EOF without aoi:summary, unterminated final line, or an I/O error",
+        ),
+        (USAGE, "usage error"),
+        (NOINPUT, "an input file cannot be opened"),
+        (SOFTWARE, "internal error"),
+        (CANTCREAT, "the --report file cannot be created"),
+        (PIPE, "stdout closed by the reader (quiet exit)"),
+    ];
+
     /// Severity rank for combining several results: higher wins. Operational
     /// errors of aoi itself rank above any stream verdict, then the stream
     /// order 65, 74, 77, 1, 124, 130, 75, 0.

@@ -8,6 +8,7 @@
 //! - `json_suite`: JSONTestSuite documents inside events,
 //! - `merge`: many runs, one verdict; JUnit, TAP, Markdown; associativity,
 //! - `relay_props`: the relay is byte-identical for arbitrary bytes,
+//! - `discovery`: the capability manifest against the CLI and the outputs,
 //! - `errors`: errors and warnings out of streams and messy logs,
 //! - `filter`: jq over the domain events, and `--raw` against jq's output,
 //! - `strip`: the data plane and the control plane apart,
@@ -18,6 +19,8 @@ mod util;
 
 #[path = "cli/check/mod.rs"]
 mod check;
+#[path = "cli/discovery.rs"]
+mod discovery;
 #[path = "cli/errors.rs"]
 mod errors;
 #[path = "cli/filter.rs"]

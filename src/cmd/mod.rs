@@ -1,5 +1,6 @@
 //! One module per subcommand, each with one `run`.
 
+pub mod capabilities;
 pub mod check;
 pub mod errors;
 pub mod filter;

@@ -1,0 +1,187 @@
+//! `aoi capabilities`: the capability manifest of § 17, one JSON object.
+//!
+//! The list of commands comes from the clap definitions (the same ones the
+//! man pages and completions come from); what each command does is stated
+//! here, once, and a test checks that the two lists are the same.
+
+use std::io::{self, Write};
+
+use clap::CommandFactory;
+use serde_json::{Value, json};
+
+use crate::cli::{CapabilitiesArgs, Cli};
+use crate::emit::{SCHEMA_NAME, SCHEMA_VERSION, TOOL, TOOL_VERSION};
+use crate::spec::{AOI_VERSION, exit};
+
+/// What one command is, for the manifest.
+pub struct Spec {
+    pub name: &'static str,
+    /// § 13.1: `relay` (passes the stream through, emits no framework
+    /// events), `producer` (its own conforming stream), `info` (no stream).
+    pub role: &'static str,
+    /// Reads AOI JSON Lines (stdin or files).
+    pub reads_jsonl: bool,
+    /// § 12.2: what a malformed input line does.
+    pub malformed_input: &'static str,
+    /// Outputs besides the human default.
+    pub outputs: &'static [&'static str],
+    /// Event types of its machine output (`*` for the filter's own types).
+    pub event_types: &'static [&'static str],
+}
+
+/// Every command aoi has, in the order of `aoi --help`.
+pub const COMMANDS: &[Spec] = &[
+    Spec {
+        name: "check",
+        role: "relay",
+        reads_jsonl: true,
+        malformed_input: "relayed byte for byte and reported as a violation (exit 65)",
+        outputs: &["relay", "jsonl"],
+        event_types: &[
+            "aoi:meta",
+            "violation",
+            "advisory",
+            "stream",
+            "aoi:error",
+            "aoi:summary",
+        ],
+    },
+    Spec {
+        name: "strip",
+        role: "relay",
+        reads_jsonl: true,
+        malformed_input: "dropped and reported as a violation (exit 65)",
+        outputs: &["relay"],
+        event_types: &[],
+    },
+    Spec {
+        name: "summary",
+        role: "producer",
+        reads_jsonl: true,
+        malformed_input: "judged: a violation (exit 65)",
+        outputs: &["text", "json", "jsonl"],
+        event_types: &["aoi:meta", "outcome", "aoi:error", "aoi:summary"],
+    },
+    Spec {
+        name: "errors",
+        role: "producer",
+        reads_jsonl: true,
+        malformed_input: "per-line tolerant: lines that are no event are skipped and counted",
+        outputs: &["table", "raw", "jsonl"],
+        event_types: &["aoi:meta", "aoi:error", "aoi:warning", "aoi:summary"],
+    },
+    Spec {
+        name: "filter",
+        role: "producer",
+        reads_jsonl: true,
+        malformed_input: "judged: a violation of the upstream (exit 65); the filter skips the line",
+        outputs: &["jsonl", "raw"],
+        event_types: &[
+            "aoi:meta",
+            "value",
+            "*",
+            "aoi:error",
+            "aoi:warning",
+            "aoi:summary",
+        ],
+    },
+    Spec {
+        name: "merge-report",
+        role: "producer",
+        reads_jsonl: true,
+        malformed_input: "per-line tolerant: lines that are no event are skipped and counted",
+        outputs: &["jsonl", "table", "markdown", "junit", "tap"],
+        event_types: &["aoi:meta", "report", "aoi:error", "aoi:summary"],
+    },
+    Spec {
+        name: "capabilities",
+        role: "info",
+        reads_jsonl: false,
+        malformed_input: "no input",
+        outputs: &["json"],
+        event_types: &[],
+    },
+    Spec {
+        name: "rules",
+        role: "info",
+        reads_jsonl: false,
+        malformed_input: "no input",
+        outputs: &["text", "markdown"],
+        event_types: &[],
+    },
+];
+
+/// The manifest (§ 17).
+pub fn manifest() -> Value {
+    let cli = Cli::command();
+    let commands: Vec<Value> = cli
+        .get_subcommands()
+        .map(|sub| {
+            let name = sub.get_name();
+            let about = sub.get_about().map(|a| a.to_string()).unwrap_or_default();
+            let mut c = json!({"name": name, "summary": about});
+            if let Some(spec) = COMMANDS.iter().find(|s| s.name == name) {
+                let input: Vec<&str> = if spec.reads_jsonl {
+                    vec!["stdin", "files"]
+                } else {
+                    vec![]
+                };
+                c["role"] = spec.role.into();
+                c["read_only"] = true.into();
+                c["destructive"] = false.into();
+                c["bounded"] = true.into();
+                c["supports_cursor"] = false.into();
+                c["supports_dry_run"] = false.into();
+                c["input_modes"] = json!(input);
+                c["input_jsonl"] = spec.reads_jsonl.into();
+                c["malformed_input"] = spec.malformed_input.into();
+                c["outputs"] = json!(spec.outputs);
+                c["event_types"] = json!(spec.event_types);
+            }
+            c
+        })
+        .collect();
+    let exits: Vec<Value> = exit::TABLE
+        .iter()
+        .map(|(code, meaning)| json!({"code": code, "meaning": meaning}))
+        .collect();
+    json!({
+        "tool": TOOL,
+        "tool_version": TOOL_VERSION,
+        "aoi_versions": [AOI_VERSION],
+        "outputs": ["jsonl"],
+        "schemas": [{"name": SCHEMA_NAME, "versions": [SCHEMA_VERSION], "default": SCHEMA_VERSION}],
+        "commands": commands,
+        "exit_codes": exits,
+        "exit_severity_order": [65, 74, 77, 1, 124, 130, 75, 0],
+    })
+}
+
+/// Prints the manifest; returns the exit status.
+pub fn run(_args: &CapabilitiesArgs) -> i32 {
+    let text = format!("{}\n", manifest());
+    match io::stdout().lock().write_all(text.as_bytes()) {
+        Ok(()) => exit::OK,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::PIPE,
+        Err(e) => {
+            eprintln!("aoi capabilities: cannot write stdout: {e}");
+            exit::IOERR
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every command of the CLI is described here, and nothing else.
+    #[test]
+    fn commands_match_the_cli() {
+        let cli: Vec<String> = Cli::command()
+            .get_subcommands()
+            .map(|s| s.get_name().to_string())
+            .collect();
+        let ours: Vec<String> = COMMANDS.iter().map(|s| s.name.to_string()).collect();
+        assert_eq!(cli, ours);
+    }
+}

@@ -1,0 +1,133 @@
+//! `aoi capabilities`: the manifest of § 17, true to the CLI and to what
+//! the commands really emit.
+
+use serde_json::Value;
+
+use crate::util::{aoi, parse_jsonl};
+
+fn manifest() -> Value {
+    let out = aoi(&["capabilities", "--output", "json"], b"");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+fn example(name: &str) -> String {
+    format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn manifest_names_the_tool_and_every_command_of_the_help() {
+    let m = manifest();
+    assert_eq!(m["tool"], "aoi");
+    assert_eq!(m["aoi_versions"][0], "1.0-alpha");
+    assert_eq!(m["schemas"][0]["name"], "aoi.toolkit.events");
+    // the commands `aoi --help` lists (its "Commands:" block, without help)
+    let help = aoi(&["--help"], b"").stdout_str();
+    let listed: Vec<String> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .filter(|n| n != "help")
+        .collect();
+    let names: Vec<String> = m["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(names, listed);
+    let codes: Vec<i64> = m["exit_codes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["code"].as_i64().unwrap())
+        .collect();
+    for c in [0, 1, 65, 74, 75, 77, 124, 130, 64, 66, 70, 73, 141] {
+        assert!(codes.contains(&c), "exit {c} missing");
+    }
+    // no input is read: a closed stdin does not matter
+    let out = aoi(&["capabilities"], b"");
+    assert_eq!(out.code, 0);
+}
+
+/// The event types each producer really emits are the ones it declares.
+#[test]
+fn declared_event_types_cover_what_the_commands_emit() {
+    let m = manifest();
+    let declared = |name: &str| -> Vec<String> {
+        m["commands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == name)
+            .unwrap()["event_types"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap().to_string())
+            .collect()
+    };
+    let runs: Vec<(&str, Vec<String>)> = vec![
+        (
+            "check",
+            vec![
+                "check".into(),
+                "--output".into(),
+                "jsonl".into(),
+                example("truncated.jsonl"),
+            ],
+        ),
+        (
+            "summary",
+            vec![
+                "summary".into(),
+                "--output".into(),
+                "jsonl".into(),
+                example("rate-limited.jsonl"),
+            ],
+        ),
+        (
+            "errors",
+            vec![
+                "errors".into(),
+                "-w".into(),
+                "--output".into(),
+                "jsonl".into(),
+                example("messy.log"),
+                "/nonexistent".into(),
+            ],
+        ),
+        (
+            "filter",
+            vec![
+                "filter".into(),
+                "if .rank == 1 then error(\"x\") else {type: \"pick\"} end, .id".into(),
+                example("search.jsonl"),
+                example("rate-limited.jsonl"),
+            ],
+        ),
+        (
+            "merge-report",
+            vec![
+                "merge-report".into(),
+                "--format".into(),
+                "jsonl".into(),
+                example("search.jsonl"),
+                "/nonexistent".into(),
+            ],
+        ),
+    ];
+    for (name, args) in runs {
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = aoi(&a, b"");
+        let types = declared(name);
+        for ev in parse_jsonl(&out.stdout) {
+            let t = ev["type"].as_str().unwrap().to_string();
+            let ok =
+                types.contains(&t) || (types.iter().any(|x| x == "*") && !t.starts_with("aoi:"));
+            assert!(ok, "{name} emitted {t}, declares {types:?}");
+        }
+    }
+}
