@@ -37,6 +37,9 @@ _aoi() {
             aoi,rules)
                 cmd="aoi__subcmd__rules"
                 ;;
+            aoi,schema)
+                cmd="aoi__subcmd__schema"
+                ;;
             aoi,strip)
                 cmd="aoi__subcmd__strip"
                 ;;
@@ -64,6 +67,9 @@ _aoi() {
             aoi__subcmd__help,rules)
                 cmd="aoi__subcmd__help__subcmd__rules"
                 ;;
+            aoi__subcmd__help,schema)
+                cmd="aoi__subcmd__help__subcmd__schema"
+                ;;
             aoi__subcmd__help,strip)
                 cmd="aoi__subcmd__help__subcmd__strip"
                 ;;
@@ -77,7 +83,7 @@ _aoi() {
 
     case "${cmd}" in
         aoi)
-            opts="-h -V --help --version check strip summary errors filter merge-report capabilities rules help"
+            opts="-h -V --help --version check strip summary errors filter merge-report capabilities schema rules help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -215,7 +221,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__help)
-            opts="check strip summary errors filter merge-report capabilities rules help"
+            opts="check strip summary errors filter merge-report capabilities schema rules help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -326,6 +332,20 @@ _aoi() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aoi__subcmd__help__subcmd__schema)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aoi__subcmd__help__subcmd__strip)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -391,6 +411,32 @@ _aoi() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aoi__subcmd__schema)
+            opts="-h -V --output --schema-version --name --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "json" -- "${cur}"))
+                    return 0
+                    ;;
+                --schema-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

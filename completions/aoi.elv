@@ -29,6 +29,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand filter 'Run a jq filter over the domain events; the framework stays right around it'
             cand merge-report 'Many runs, one verdict: a report per stream, totals, and the worst outcome'
             cand capabilities 'What aoi can do, as one JSON object (§ 17): commands, outputs, schemas, exit codes'
+            cand schema 'JSON Schema 2020-12 for every event aoi emits (§ 10)'
             cand rules 'List the rule catalog: ids, severity, spec section, what each requires'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -146,6 +147,15 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'aoi;schema'= {
+            cand --output 'Output format (JSON is the only one; accepted for the `--output json` convention, § 3)'
+            cand --schema-version 'The schema version wanted: 1 or 1.0.0 (§ 10.1)'
+            cand --name 'The schema wanted by name: aoi.toolkit.events (§ 10.1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'aoi;rules'= {
             cand --markdown 'Print the catalog as Markdown (the text of docs/rules.md)'
             cand -h 'Print help'
@@ -161,6 +171,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand filter 'Run a jq filter over the domain events; the framework stays right around it'
             cand merge-report 'Many runs, one verdict: a report per stream, totals, and the worst outcome'
             cand capabilities 'What aoi can do, as one JSON object (§ 17): commands, outputs, schemas, exit codes'
+            cand schema 'JSON Schema 2020-12 for every event aoi emits (§ 10)'
             cand rules 'List the rule catalog: ids, severity, spec section, what each requires'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -177,6 +188,8 @@ set edit:completion:arg-completer[aoi] = {|@words|
         &'aoi;help;merge-report'= {
         }
         &'aoi;help;capabilities'= {
+        }
+        &'aoi;help;schema'= {
         }
         &'aoi;help;rules'= {
         }

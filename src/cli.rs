@@ -172,6 +172,15 @@ no input read (§ 3).",
         after_help = "Examples:\n  aoi capabilities --output json\n  aoi capabilities | jq '.commands[].name'"
     )]
     Capabilities(CapabilitiesArgs),
+    /// JSON Schema 2020-12 for every event aoi emits (§ 10).
+    #[command(
+        long_about = "Print the JSON Schema (2020-12) of aoi's own streams, aoi.toolkit.events \
+1.0.0: every event aoi writes in machine mode, discriminated on `type` with a $defs entry per \
+event (§ 10.4), permissive for fields it does not name (§ 10.3), with an https $id that \
+identifies it and is never fetched (§ 10.2, § 5). Credential-free, network-free, no input (§ 3).",
+        after_help = "Examples:\n  aoi schema --output json\n  aoi schema --output json --schema-version 1 | jq '.[\"$defs\"] | keys'"
+    )]
+    Schema(SchemaArgs),
     /// List the rule catalog: ids, severity, spec section, what each requires.
     #[command(after_help = "Examples:\n  aoi rules\n  aoi rules --markdown > docs/rules.md")]
     Rules(RulesArgs),
@@ -460,6 +469,19 @@ pub struct CapabilitiesArgs {
     /// Output format (JSON is the only one; accepted for the `--output json` convention, § 3).
     #[arg(long, alias = "format", value_name = "FORMAT")]
     pub output: Option<JsonFormat>,
+}
+
+#[derive(Args, Debug)]
+pub struct SchemaArgs {
+    /// Output format (JSON is the only one; accepted for the `--output json` convention, § 3).
+    #[arg(long, alias = "format", value_name = "FORMAT")]
+    pub output: Option<JsonFormat>,
+    /// The schema version wanted: 1 or 1.0.0 (§ 10.1).
+    #[arg(long, value_name = "VERSION")]
+    pub schema_version: Option<String>,
+    /// The schema wanted by name: aoi.toolkit.events (§ 10.1).
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
 }
 
 #[derive(Args, Debug)]

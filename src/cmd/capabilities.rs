@@ -102,6 +102,14 @@ pub const COMMANDS: &[Spec] = &[
         event_types: &[],
     },
     Spec {
+        name: "schema",
+        role: "info",
+        reads_jsonl: false,
+        malformed_input: "no input",
+        outputs: &["json"],
+        event_types: &[],
+    },
+    Spec {
         name: "rules",
         role: "info",
         reads_jsonl: false,

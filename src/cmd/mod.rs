@@ -6,5 +6,6 @@ pub mod errors;
 pub mod filter;
 pub mod merge;
 pub mod rules;
+pub mod schema;
 pub mod strip;
 pub mod summary;

@@ -131,3 +131,43 @@ fn declared_event_types_cover_what_the_commands_emit() {
         }
     }
 }
+
+#[test]
+fn schema_is_2020_12_with_an_https_id_and_a_def_per_event() {
+    let out = aoi(&["schema", "--output", "json"], b"");
+    assert_eq!(out.code, 0);
+    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["$schema"], "https://json-schema.org/draft/2020-12/schema");
+    let id = s["$id"].as_str().unwrap();
+    assert!(id.starts_with("https://") && !id.contains("file:"), "{id}"); // § 10.2
+    assert!(jsonschema::meta::is_valid(&s), "not valid JSON Schema");
+    // every event type a command declares has its definition (§ 10.4)
+    let m = manifest();
+    let defs = s["$defs"].as_object().unwrap();
+    for c in m["commands"].as_array().unwrap() {
+        for t in c["event_types"].as_array().unwrap() {
+            let t = t.as_str().unwrap();
+            if t != "*" {
+                assert!(defs.contains_key(&t.replace(':', "_")), "no $defs for {t}");
+            }
+        }
+    }
+    // the same with --schema-version and --name (§ 10.1); others are refused
+    for args in [
+        &["--schema-version", "1"][..],
+        &["--schema-version", "1.0.0"],
+        &["--name", "aoi.toolkit.events"],
+    ] {
+        let mut a = vec!["schema", "--output", "json"];
+        a.extend_from_slice(args);
+        assert_eq!(aoi(&a, b"").stdout, out.stdout, "{args:?}");
+    }
+    assert_eq!(aoi(&["schema", "--schema-version", "2"], b"").code, 64);
+    assert_eq!(aoi(&["schema", "--name", "com.example.x"], b"").code, 64);
+    // the schema rejects what it should: an aoi:error without retryable
+    let v = jsonschema::validator_for(&s).unwrap();
+    let bad = serde_json::json!({"type":"aoi:error","aoi":{"seq":1,"run":"R"},"category":"io","code":"X","message":"m"});
+    assert!(!v.is_valid(&bad));
+    let bad = serde_json::json!({"type":"aoi:error","aoi":{"seq":1,"run":"R"},"category":"io","code":"X","message":"m","retryable":false,"retry_after_ms":5});
+    assert!(!v.is_valid(&bad), "retry_after_ms with retryable:false");
+}

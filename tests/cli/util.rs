@@ -500,6 +500,7 @@ pub fn parse_jsonl(bytes: &[u8]) -> Vec<Value> {
 /// [`fed_back_code`]); and the second-level report is checked too, by
 /// relaying it (byte for byte) through `aoi check -q`.
 pub fn assert_conforming_report(bytes: &[u8], expected: i32) {
+    assert_matches_schema(bytes);
     let again = check(&["--output", "jsonl"], bytes);
     let events = parse_jsonl(&again.stdout);
     let findings: Vec<String> = events
@@ -532,6 +533,28 @@ pub fn assert_conforming_report(bytes: &[u8], expected: i32) {
         "aoi check on the report of aoi's report:\n{}",
         again.stdout_str()
     );
+}
+
+/// Validates every event of aoi's machine output against `aoi schema`
+/// (JSON Schema 2020-12, compiled once per test binary).
+pub fn assert_matches_schema(bytes: &[u8]) {
+    static VALIDATOR: std::sync::OnceLock<jsonschema::Validator> = std::sync::OnceLock::new();
+    let validator = VALIDATOR.get_or_init(|| {
+        let out = aoi(&["schema", "--output", "json"], b"");
+        assert_eq!(out.code, 0, "aoi schema: {}", out.stderr);
+        let schema: Value = serde_json::from_slice(&out.stdout).expect("the schema is JSON");
+        jsonschema::validator_for(&schema).expect("the schema is valid JSON Schema")
+    });
+    for ev in parse_jsonl(bytes) {
+        let errors: Vec<String> = validator
+            .iter_errors(&ev)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "event does not match aoi schema: {errors:#?}\n{ev}"
+        );
+    }
 }
 
 /// Checks the framing every report has: aoi:meta first with aoi's identity,

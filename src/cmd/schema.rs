@@ -1,0 +1,276 @@
+//! `aoi schema`: JSON Schema 2020-12 for every event aoi emits (§ 10).
+//!
+//! One schema, `aoi.toolkit.events` 1.0.0, discriminated on `type` with
+//! `if`/`then` on a `$defs` entry per event type (§ 10.4), permissive for
+//! fields it does not name (§ 10.3: output schemas allow extension). The
+//! `$id` is an identifier under https, never a local path (§ 10.2), and is
+//! not meant to be fetched (§ 5: the identity is `schema_name` and
+//! `schema_version`).
+
+use std::io::{self, Write};
+
+use serde_json::{Value, json};
+
+use crate::cli::SchemaArgs;
+use crate::emit::{SCHEMA_NAME, SCHEMA_VERSION};
+use crate::spec::{self, exit};
+
+/// The schema's `$id`.
+pub const ID: &str = "https://schemas.aoi-toolkit.org/aoi.toolkit.events/1.0.0/schema.json";
+
+fn string() -> Value {
+    json!({"type": "string"})
+}
+fn count() -> Value {
+    json!({"type": "integer", "minimum": 0})
+}
+fn strings() -> Value {
+    json!({"type": "string"})
+}
+
+/// The object an event type's `$defs` entry describes.
+fn event(required: &[&str], props: Value) -> Value {
+    json!({"type": "object", "required": required, "properties": props})
+}
+
+/// The schema (§ 10), built once from the vocabulary in [`crate::spec`].
+pub fn schema() -> Value {
+    let categories: Vec<&str> = spec::CATEGORIES.iter().map(|(c, _)| *c).collect();
+    let mut reasons: Vec<&str> = spec::FAILURE_REASONS.to_vec();
+    reasons.push(spec::SUCCESS_REASON);
+    let identity = json!({
+        "tool": string(), "tool_version": string(), "aoi_version": string(),
+        "schema_name": string(), "schema_version": string(),
+    });
+    let cause = json!({
+        "type": "object",
+        "required": ["retryable"],
+        "properties": {
+            "origin": string(), "category": string(),
+            "code": {"type": "string", "pattern": "^[A-Z][A-Z0-9_]*$"},
+            "retryable": {"type": "boolean"}, "retry_after_ms": count(),
+        },
+    });
+    // A stream's cause as the judge read it: data about the upstream, so
+    // its code is the upstream's, well-formed or not.
+    let reported_cause = json!({
+        "type": "object",
+        "properties": {
+            "origin": string(), "category": string(), "code": string(),
+            "retryable": {"type": "boolean"}, "retry_after_ms": count(),
+        },
+    });
+    let counts = |extra: &[(&str, Value)]| -> Value {
+        let mut m = json!({
+            "lines": count(), "domain_count": count(), "warning_count": count(),
+            "error_count": count(), "violation_count": count(),
+            "outcome": {"enum": ["ok", "failed", "retryable", "denied", "timeout", "cancelled", "incomplete", "violation"]},
+            "exit_code": {"type": "integer"}, "ok": {"type": "boolean"}, "reason": string(),
+            "source": string(), "run": string(), "caused_by": reported_cause.clone(), "elapsed_ms": count(),
+        });
+        for (k, v) in extra {
+            m[*k] = v.clone();
+        }
+        for (k, v) in identity.as_object().into_iter().flatten() {
+            m[k] = v.clone();
+        }
+        m
+    };
+    let finding = event(
+        &[
+            "rule",
+            "severity",
+            "source",
+            "line_number",
+            "message",
+            "spec",
+        ],
+        json!({
+            "rule": string(), "severity": {"enum": ["violation", "incomplete", "advisory"]},
+            "source": string(), "line_number": count(), "seq": count(), "message": string(),
+            "spec": string(), "hint": string(),
+        }),
+    );
+    let mut defs = serde_json::Map::new();
+    defs.insert(
+        "envelope".into(),
+        json!({
+            "type": "object", "required": ["seq", "run"],
+            "properties": {"seq": count(), "run": {"type": "string", "minLength": 1},
+                           "t": {"type": "number", "minimum": 0}, "trace_id": string()},
+        }),
+    );
+    defs.insert("aoi_meta".into(), {
+        let mut p = identity.clone();
+        p["command"] = string();
+        event(
+            &[
+                "tool",
+                "tool_version",
+                "aoi_version",
+                "schema_name",
+                "schema_version",
+                "command",
+            ],
+            p,
+        )
+    });
+    defs.insert("aoi_summary".into(), {
+        let mut p = identity.clone();
+        for (k, v) in [
+            ("ok", json!({"type": "boolean"})),
+            ("reason", json!({"enum": reasons})),
+            ("count", count()),
+            ("input_count", count()),
+            ("warning_count", count()),
+            ("error_count", count()),
+            ("event_count", count()),
+            ("elapsed_ms", count()),
+            ("caused_by", cause.clone()),
+            (
+                "upstream",
+                json!({"type": "object", "properties": identity.clone()}),
+            ),
+            ("properties", json!({"type": "object"})),
+        ] {
+            p[k] = v;
+        }
+        event(
+            &[
+                "ok",
+                "event_count",
+                "count",
+                "tool",
+                "tool_version",
+                "aoi_version",
+                "schema_version",
+            ],
+            p,
+        )
+    });
+    let error_props = json!({
+        "category": {"type": "string", "not": {"const": "partial"}, "examples": categories},
+        "code": {"type": "string", "pattern": "^[A-Z][A-Z0-9_]*$"},
+        "message": {"type": "string", "pattern": "^[^\\n\\r\\u001b]*$"},
+        "retryable": {"type": "boolean"}, "retry_after_ms": count(),
+        "origin": string(), "scope": {"enum": spec::SCOPES}, "target": string(),
+        "item_index": count(), "line_number": count(), "domain": string(),
+        "properties": {"type": "object"},
+    });
+    defs.insert("aoi_error".into(), {
+        let mut e = event(
+            &["category", "code", "message", "retryable"],
+            error_props.clone(),
+        );
+        // § 9.1: retry_after_ms only with retryable:true.
+        e["if"] = json!({"properties": {"retryable": {"const": false}}});
+        e["then"] = json!({"not": {"required": ["retry_after_ms"]}});
+        e
+    });
+    // § 8.3 leaves aoi:warning's fields open; forwarded ones keep theirs.
+    defs.insert(
+        "aoi_warning".into(),
+        event(&[], json!({"origin": string()})),
+    );
+    defs.insert("violation".into(), finding.clone());
+    defs.insert("advisory".into(), finding);
+    defs.insert(
+        "stream".into(),
+        event(
+            &["source", "outcome", "exit_code", "ok", "lines"],
+            counts(&[
+                ("bytes", count()),
+                ("framework_count", count()),
+                ("advisory_count", count()),
+                ("terminated", json!({"type": "boolean"})),
+                ("events", json!({"type": "object"})),
+                ("rules", json!({"type": "object"})),
+                ("factors", json!({"type": "object"})),
+            ]),
+        ),
+    );
+    defs.insert(
+        "outcome".into(),
+        event(
+            &["source", "outcome", "exit_code", "ok", "lines"],
+            counts(&[
+                ("seq_reconciled", json!({"type": "boolean"})),
+                ("advisory_count", count()),
+                ("retryable", json!({"type": "boolean"})),
+                ("retry_after_ms", count()),
+                ("summary", json!({"type": ["object", "null"]})),
+            ]),
+        ),
+    );
+    defs.insert(
+        "report".into(),
+        event(
+            &["source", "outcome", "exit_code", "ok", "lines", "domain_count", "warning_count", "error_count", "violation_count"],
+            counts(&[
+                ("checks", json!({"type": "array", "items": {"type": "object", "required": ["name", "ok"]}})),
+                ("checks_dropped", count()),
+                ("findings", json!({"type": "array", "items": strings()})),
+            ]),
+        ),
+    );
+    defs.insert("value".into(), event(&["value"], json!({})));
+    let dispatch: Vec<Value> = [
+        ("aoi:meta", "aoi_meta"),
+        ("aoi:summary", "aoi_summary"),
+        ("aoi:error", "aoi_error"),
+        ("aoi:warning", "aoi_warning"),
+        ("violation", "violation"),
+        ("advisory", "advisory"),
+        ("stream", "stream"),
+        ("outcome", "outcome"),
+        ("report", "report"),
+        ("value", "value"),
+    ]
+    .iter()
+    .map(|(ty, def)| {
+        json!({
+            "if": {"properties": {"type": {"const": ty}}, "required": ["type"]},
+            "then": {"$ref": format!("#/$defs/{def}")},
+        })
+    })
+    .collect();
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": ID,
+        "title": format!("{SCHEMA_NAME} {SCHEMA_VERSION}"),
+        "description": "Every event aoi writes in machine mode (AOI-CLI v1.0-alpha). Domain events of `aoi filter` carry the type the filter gave them and are not constrained here. Fields not named are allowed (§ 10.3).",
+        "x-schema-name": SCHEMA_NAME,
+        "x-schema-version": SCHEMA_VERSION,
+        "type": "object",
+        "required": ["type", "aoi"],
+        "properties": {"type": {"type": "string"}, "aoi": {"$ref": "#/$defs/envelope"}},
+        "allOf": dispatch,
+        "$defs": defs,
+    })
+}
+
+/// Prints the schema; returns the exit status.
+pub fn run(args: &SchemaArgs) -> i32 {
+    if let Some(name) = &args.name {
+        if name != SCHEMA_NAME {
+            eprintln!("aoi schema: no schema named {name}; aoi has {SCHEMA_NAME}");
+            return exit::USAGE;
+        }
+    }
+    if let Some(v) = &args.schema_version {
+        let major = SCHEMA_VERSION.split('.').next().unwrap_or("1");
+        if v != SCHEMA_VERSION && v != major {
+            eprintln!("aoi schema: no version {v} of {SCHEMA_NAME}; aoi has {SCHEMA_VERSION}");
+            return exit::USAGE;
+        }
+    }
+    let text = format!("{}\n", schema());
+    match io::stdout().lock().write_all(text.as_bytes()) {
+        Ok(()) => exit::OK,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::PIPE,
+        Err(e) => {
+            eprintln!("aoi schema: cannot write stdout: {e}");
+            exit::IOERR
+        }
+    }
+}
