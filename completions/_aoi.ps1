@@ -32,6 +32,7 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('filter', 'filter', [CompletionResultType]::ParameterValue, 'Run a jq filter over the domain events; the framework stays right around it')
             [CompletionResult]::new('merge-report', 'merge-report', [CompletionResultType]::ParameterValue, 'Many runs, one verdict: a report per stream, totals, and the worst outcome')
             [CompletionResult]::new('capabilities', 'capabilities', [CompletionResultType]::ParameterValue, 'What aoi can do, as one JSON object (§ 17): commands, outputs, schemas, exit codes')
+            [CompletionResult]::new('input-schema', 'input-schema', [CompletionResultType]::ParameterValue, 'The input schema of a command that reads JSON Lines (§ 12)')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'JSON Schema 2020-12 for every event aoi emits (§ 10)')
             [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'List the rule catalog: ids, severity, spec section, what each requires')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -158,6 +159,15 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'aoi;input-schema' {
+            [CompletionResult]::new('--command', '--command', [CompletionResultType]::ParameterName, 'The command whose input is described (one that reads JSON Lines)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (JSON is the only one; accepted for the `--output json` convention)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'aoi;schema' {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (JSON is the only one; accepted for the `--output json` convention, § 3)')
             [CompletionResult]::new('--schema-version', '--schema-version', [CompletionResultType]::ParameterName, 'The schema version wanted: 1 or 1.0.0 (§ 10.1)')
@@ -184,6 +194,7 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('filter', 'filter', [CompletionResultType]::ParameterValue, 'Run a jq filter over the domain events; the framework stays right around it')
             [CompletionResult]::new('merge-report', 'merge-report', [CompletionResultType]::ParameterValue, 'Many runs, one verdict: a report per stream, totals, and the worst outcome')
             [CompletionResult]::new('capabilities', 'capabilities', [CompletionResultType]::ParameterValue, 'What aoi can do, as one JSON object (§ 17): commands, outputs, schemas, exit codes')
+            [CompletionResult]::new('input-schema', 'input-schema', [CompletionResultType]::ParameterValue, 'The input schema of a command that reads JSON Lines (§ 12)')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'JSON Schema 2020-12 for every event aoi emits (§ 10)')
             [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'List the rule catalog: ids, severity, spec section, what each requires')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -208,6 +219,9 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             break
         }
         'aoi;help;capabilities' {
+            break
+        }
+        'aoi;help;input-schema' {
             break
         }
         'aoi;help;schema' {

@@ -31,6 +31,9 @@ _aoi() {
             aoi,help)
                 cmd="aoi__subcmd__help"
                 ;;
+            aoi,input-schema)
+                cmd="aoi__subcmd__input__subcmd__schema"
+                ;;
             aoi,merge-report)
                 cmd="aoi__subcmd__merge__subcmd__report"
                 ;;
@@ -61,6 +64,9 @@ _aoi() {
             aoi__subcmd__help,help)
                 cmd="aoi__subcmd__help__subcmd__help"
                 ;;
+            aoi__subcmd__help,input-schema)
+                cmd="aoi__subcmd__help__subcmd__input__subcmd__schema"
+                ;;
             aoi__subcmd__help,merge-report)
                 cmd="aoi__subcmd__help__subcmd__merge__subcmd__report"
                 ;;
@@ -83,7 +89,7 @@ _aoi() {
 
     case "${cmd}" in
         aoi)
-            opts="-h -V --help --version check strip summary errors filter merge-report capabilities schema rules help"
+            opts="-h -V --help --version check strip summary errors filter merge-report capabilities input-schema schema rules help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -221,7 +227,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__help)
-            opts="check strip summary errors filter merge-report capabilities schema rules help"
+            opts="check strip summary errors filter merge-report capabilities input-schema schema rules help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -304,6 +310,20 @@ _aoi() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aoi__subcmd__help__subcmd__input__subcmd__schema)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aoi__subcmd__help__subcmd__merge__subcmd__report)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -367,6 +387,28 @@ _aoi() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aoi__subcmd__input__subcmd__schema)
+            opts="-h -V --command --output --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --command)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -29,6 +29,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand filter 'Run a jq filter over the domain events; the framework stays right around it'
             cand merge-report 'Many runs, one verdict: a report per stream, totals, and the worst outcome'
             cand capabilities 'What aoi can do, as one JSON object (§ 17): commands, outputs, schemas, exit codes'
+            cand input-schema 'The input schema of a command that reads JSON Lines (§ 12)'
             cand schema 'JSON Schema 2020-12 for every event aoi emits (§ 10)'
             cand rules 'List the rule catalog: ids, severity, spec section, what each requires'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -147,6 +148,14 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'aoi;input-schema'= {
+            cand --command 'The command whose input is described (one that reads JSON Lines)'
+            cand --output 'Output format (JSON is the only one; accepted for the `--output json` convention)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'aoi;schema'= {
             cand --output 'Output format (JSON is the only one; accepted for the `--output json` convention, § 3)'
             cand --schema-version 'The schema version wanted: 1 or 1.0.0 (§ 10.1)'
@@ -171,6 +180,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand filter 'Run a jq filter over the domain events; the framework stays right around it'
             cand merge-report 'Many runs, one verdict: a report per stream, totals, and the worst outcome'
             cand capabilities 'What aoi can do, as one JSON object (§ 17): commands, outputs, schemas, exit codes'
+            cand input-schema 'The input schema of a command that reads JSON Lines (§ 12)'
             cand schema 'JSON Schema 2020-12 for every event aoi emits (§ 10)'
             cand rules 'List the rule catalog: ids, severity, spec section, what each requires'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -188,6 +198,8 @@ set edit:completion:arg-completer[aoi] = {|@words|
         &'aoi;help;merge-report'= {
         }
         &'aoi;help;capabilities'= {
+        }
+        &'aoi;help;input-schema'= {
         }
         &'aoi;help;schema'= {
         }

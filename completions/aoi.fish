@@ -33,6 +33,7 @@ complete -c aoi -n "__fish_aoi_needs_command" -f -a "errors" -d 'Errors and warn
 complete -c aoi -n "__fish_aoi_needs_command" -f -a "filter" -d 'Run a jq filter over the domain events; the framework stays right around it'
 complete -c aoi -n "__fish_aoi_needs_command" -f -a "merge-report" -d 'Many runs, one verdict: a report per stream, totals, and the worst outcome'
 complete -c aoi -n "__fish_aoi_needs_command" -f -a "capabilities" -d 'What aoi can do, as one JSON object (§ 17): commands, outputs, schemas, exit codes'
+complete -c aoi -n "__fish_aoi_needs_command" -f -a "input-schema" -d 'The input schema of a command that reads JSON Lines (§ 12)'
 complete -c aoi -n "__fish_aoi_needs_command" -f -a "schema" -d 'JSON Schema 2020-12 for every event aoi emits (§ 10)'
 complete -c aoi -n "__fish_aoi_needs_command" -f -a "rules" -d 'List the rule catalog: ids, severity, spec section, what each requires'
 complete -c aoi -n "__fish_aoi_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -122,6 +123,10 @@ complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -s V -l version -d
 complete -c aoi -n "__fish_aoi_using_subcommand capabilities" -l output -d 'Output format (JSON is the only one; accepted for the `--output json` convention, § 3)' -r -f -a "json\t'One JSON object'"
 complete -c aoi -n "__fish_aoi_using_subcommand capabilities" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aoi -n "__fish_aoi_using_subcommand capabilities" -s V -l version -d 'Print version'
+complete -c aoi -n "__fish_aoi_using_subcommand input-schema" -l command -d 'The command whose input is described (one that reads JSON Lines)' -r
+complete -c aoi -n "__fish_aoi_using_subcommand input-schema" -l output -d 'Output format (JSON is the only one; accepted for the `--output json` convention)' -r -f -a "json\t'One JSON object'"
+complete -c aoi -n "__fish_aoi_using_subcommand input-schema" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aoi -n "__fish_aoi_using_subcommand input-schema" -s V -l version -d 'Print version'
 complete -c aoi -n "__fish_aoi_using_subcommand schema" -l output -d 'Output format (JSON is the only one; accepted for the `--output json` convention, § 3)' -r -f -a "json\t'One JSON object'"
 complete -c aoi -n "__fish_aoi_using_subcommand schema" -l schema-version -d 'The schema version wanted: 1 or 1.0.0 (§ 10.1)' -r
 complete -c aoi -n "__fish_aoi_using_subcommand schema" -l name -d 'The schema wanted by name: aoi.toolkit.events (§ 10.1)' -r
@@ -130,13 +135,14 @@ complete -c aoi -n "__fish_aoi_using_subcommand schema" -s V -l version -d 'Prin
 complete -c aoi -n "__fish_aoi_using_subcommand rules" -l markdown -d 'Print the catalog as Markdown (the text of docs/rules.md)'
 complete -c aoi -n "__fish_aoi_using_subcommand rules" -s h -l help -d 'Print help'
 complete -c aoi -n "__fish_aoi_using_subcommand rules" -s V -l version -d 'Print version'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities schema rules help" -f -a "check" -d 'Relay a stream unchanged and judge it: complete, conforming, successful'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities schema rules help" -f -a "strip" -d 'The data plane without the framework (or, with --control, the control plane alone)'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities schema rules help" -f -a "summary" -d 'The outcome of a run: one line, a JSON object, or one field raw; exits with it'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities schema rules help" -f -a "errors" -d 'Errors and warnings out of AOI streams and real logs'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities schema rules help" -f -a "filter" -d 'Run a jq filter over the domain events; the framework stays right around it'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities schema rules help" -f -a "merge-report" -d 'Many runs, one verdict: a report per stream, totals, and the worst outcome'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities schema rules help" -f -a "capabilities" -d 'What aoi can do, as one JSON object (§ 17): commands, outputs, schemas, exit codes'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities schema rules help" -f -a "schema" -d 'JSON Schema 2020-12 for every event aoi emits (§ 10)'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities schema rules help" -f -a "rules" -d 'List the rule catalog: ids, severity, spec section, what each requires'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities schema rules help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema rules help" -f -a "check" -d 'Relay a stream unchanged and judge it: complete, conforming, successful'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema rules help" -f -a "strip" -d 'The data plane without the framework (or, with --control, the control plane alone)'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema rules help" -f -a "summary" -d 'The outcome of a run: one line, a JSON object, or one field raw; exits with it'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema rules help" -f -a "errors" -d 'Errors and warnings out of AOI streams and real logs'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema rules help" -f -a "filter" -d 'Run a jq filter over the domain events; the framework stays right around it'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema rules help" -f -a "merge-report" -d 'Many runs, one verdict: a report per stream, totals, and the worst outcome'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema rules help" -f -a "capabilities" -d 'What aoi can do, as one JSON object (§ 17): commands, outputs, schemas, exit codes'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema rules help" -f -a "input-schema" -d 'The input schema of a command that reads JSON Lines (§ 12)'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema rules help" -f -a "schema" -d 'JSON Schema 2020-12 for every event aoi emits (§ 10)'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema rules help" -f -a "rules" -d 'List the rule catalog: ids, severity, spec section, what each requires'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema rules help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -172,6 +172,16 @@ no input read (§ 3).",
         after_help = "Examples:\n  aoi capabilities --output json\n  aoi capabilities | jq '.commands[].name'"
     )]
     Capabilities(CapabilitiesArgs),
+    /// The input schema of a command that reads JSON Lines (§ 12).
+    #[command(
+        name = "input-schema",
+        long_about = "Print what a command that reads JSON Lines accepts (§ 12.1): JSON Schema \
+2020-12 for one input line (an AOI-CLI event: a string `type`, an optional `aoi` envelope), and \
+under x-aoi-input the input modes and what a malformed line does (§ 12.2). The judge's rules \
+(`aoi rules`) are the strict part of the contract.",
+        after_help = "Examples:\n  aoi input-schema --command check --output json\n  aoi input-schema --command errors | jq '.\"x-aoi-input\"'"
+    )]
+    InputSchema(InputSchemaArgs),
     /// JSON Schema 2020-12 for every event aoi emits (§ 10).
     #[command(
         long_about = "Print the JSON Schema (2020-12) of aoi's own streams, aoi.toolkit.events \
@@ -467,6 +477,16 @@ pub enum JsonFormat {
 #[derive(Args, Debug)]
 pub struct CapabilitiesArgs {
     /// Output format (JSON is the only one; accepted for the `--output json` convention, § 3).
+    #[arg(long, alias = "format", value_name = "FORMAT")]
+    pub output: Option<JsonFormat>,
+}
+
+#[derive(Args, Debug)]
+pub struct InputSchemaArgs {
+    /// The command whose input is described (one that reads JSON Lines).
+    #[arg(long, value_name = "NAME")]
+    pub command: String,
+    /// Output format (JSON is the only one; accepted for the `--output json` convention).
     #[arg(long, alias = "format", value_name = "FORMAT")]
     pub output: Option<JsonFormat>,
 }

@@ -23,6 +23,9 @@ pub struct Spec {
     pub reads_jsonl: bool,
     /// § 12.2: what a malformed input line does.
     pub malformed_input: &'static str,
+    /// § 12.2's three modes: `per-line tolerant`, `whole-input fail-fast`
+    /// or `configurable`; empty for commands without JSONL input.
+    pub malformed_mode: &'static str,
     /// Outputs besides the human default.
     pub outputs: &'static [&'static str],
     /// Event types of its machine output (`*` for the filter's own types).
@@ -33,6 +36,7 @@ pub struct Spec {
 pub const COMMANDS: &[Spec] = &[
     Spec {
         name: "check",
+        malformed_mode: "per-line tolerant",
         role: "relay",
         reads_jsonl: true,
         malformed_input: "relayed byte for byte and reported as a violation (exit 65)",
@@ -48,6 +52,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "strip",
+        malformed_mode: "per-line tolerant",
         role: "relay",
         reads_jsonl: true,
         malformed_input: "dropped and reported as a violation (exit 65)",
@@ -56,6 +61,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "summary",
+        malformed_mode: "per-line tolerant",
         role: "producer",
         reads_jsonl: true,
         malformed_input: "judged: a violation (exit 65)",
@@ -64,6 +70,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "errors",
+        malformed_mode: "per-line tolerant",
         role: "producer",
         reads_jsonl: true,
         malformed_input: "per-line tolerant: lines that are no event are skipped and counted",
@@ -72,6 +79,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "filter",
+        malformed_mode: "per-line tolerant",
         role: "producer",
         reads_jsonl: true,
         malformed_input: "judged: a violation of the upstream (exit 65); the filter skips the line",
@@ -87,6 +95,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "merge-report",
+        malformed_mode: "per-line tolerant",
         role: "producer",
         reads_jsonl: true,
         malformed_input: "per-line tolerant: lines that are no event are skipped and counted",
@@ -95,6 +104,16 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "capabilities",
+        malformed_mode: "",
+        role: "info",
+        reads_jsonl: false,
+        malformed_input: "no input",
+        outputs: &["json"],
+        event_types: &[],
+    },
+    Spec {
+        name: "input-schema",
+        malformed_mode: "",
         role: "info",
         reads_jsonl: false,
         malformed_input: "no input",
@@ -103,6 +122,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "schema",
+        malformed_mode: "",
         role: "info",
         reads_jsonl: false,
         malformed_input: "no input",
@@ -111,6 +131,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "rules",
+        malformed_mode: "",
         role: "info",
         reads_jsonl: false,
         malformed_input: "no input",
@@ -143,6 +164,10 @@ pub fn manifest() -> Value {
                 c["input_modes"] = json!(input);
                 c["input_jsonl"] = spec.reads_jsonl.into();
                 c["malformed_input"] = spec.malformed_input.into();
+                if spec.reads_jsonl {
+                    c["malformed_mode"] = spec.malformed_mode.into();
+                    c["input_schema"] = format!("aoi input-schema --command {name}").into();
+                }
                 c["outputs"] = json!(spec.outputs);
                 c["event_types"] = json!(spec.event_types);
             }

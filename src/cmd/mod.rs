@@ -4,6 +4,7 @@ pub mod capabilities;
 pub mod check;
 pub mod errors;
 pub mod filter;
+pub mod input_schema;
 pub mod merge;
 pub mod rules;
 pub mod schema;

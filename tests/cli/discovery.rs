@@ -28,6 +28,8 @@ fn manifest_names_the_tool_and_every_command_of_the_help() {
         .skip_while(|l| !l.starts_with("Commands:"))
         .skip(1)
         .take_while(|l| l.starts_with("  "))
+        // a command's row; deeper indentation continues a wrapped summary
+        .filter(|l| !l.starts_with("   "))
         .filter_map(|l| l.split_whitespace().next().map(str::to_string))
         .filter(|n| n != "help")
         .collect();
@@ -170,4 +172,51 @@ fn schema_is_2020_12_with_an_https_id_and_a_def_per_event() {
     assert!(!v.is_valid(&bad));
     let bad = serde_json::json!({"type":"aoi:error","aoi":{"seq":1,"run":"R"},"category":"io","code":"X","message":"m","retryable":false,"retry_after_ms":5});
     assert!(!v.is_valid(&bad), "retry_after_ms with retryable:false");
+}
+
+#[test]
+fn input_schemas_of_the_commands_that_read_jsonl() {
+    let m = manifest();
+    let readers: Vec<String> = m["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["input_jsonl"] == true)
+        .map(|c| c["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        readers,
+        [
+            "check",
+            "strip",
+            "summary",
+            "errors",
+            "filter",
+            "merge-report"
+        ]
+    );
+    let lines = std::fs::read(example("search.jsonl")).unwrap();
+    for name in &readers {
+        let out = aoi(
+            &["input-schema", "--command", name, "--output", "json"],
+            b"",
+        );
+        assert_eq!(out.code, 0, "{name}: {}", out.stderr);
+        let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(jsonschema::meta::is_valid(&s), "{name}");
+        let mode = s["x-aoi-input"]["malformed_mode"].as_str().unwrap();
+        // § 12.2's three modes
+        assert!(
+            ["per-line tolerant", "whole-input fail-fast", "configurable"].contains(&mode),
+            "{name}: {mode}"
+        );
+        let v = jsonschema::validator_for(&s).unwrap();
+        for ev in parse_jsonl(&lines) {
+            assert!(v.is_valid(&ev), "{name}: {ev}");
+        }
+        assert!(!v.is_valid(&serde_json::json!({"no_type": 1})));
+    }
+    let out = aoi(&["input-schema", "--command", "rules"], b"");
+    assert_eq!(out.code, 64);
+    assert!(out.stderr.contains("reads no JSON Lines"), "{}", out.stderr);
 }
