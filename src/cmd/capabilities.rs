@@ -4,8 +4,6 @@
 //! man pages and completions come from); what each command does is stated
 //! here, once, and a test checks that the two lists are the same.
 
-use std::io::{self, Write};
-
 use clap::CommandFactory;
 use serde_json::{Value, json};
 
@@ -193,14 +191,7 @@ pub fn manifest() -> Value {
 /// Prints the manifest; returns the exit status.
 pub fn run(_args: &CapabilitiesArgs) -> i32 {
     let text = format!("{}\n", manifest());
-    match io::stdout().lock().write_all(text.as_bytes()) {
-        Ok(()) => exit::OK,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::PIPE,
-        Err(e) => {
-            eprintln!("aoi capabilities: cannot write stdout: {e}");
-            exit::IOERR
-        }
-    }
+    crate::cmd::check::print_stdout("capabilities", &text)
 }
 
 #[cfg(test)]

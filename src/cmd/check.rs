@@ -132,6 +132,19 @@ pub fn sanitize(s: &str) -> String {
         .collect()
 }
 
+/// Writes a command's whole output to stdout: exit 0, or 141 quietly when
+/// the reader went away, or 74 with a message.
+pub(crate) fn print_stdout(cmd: &str, text: &str) -> i32 {
+    match io::stdout().lock().write_all(text.as_bytes()) {
+        Ok(()) => exit::OK,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::PIPE,
+        Err(e) => {
+            eprint_line(false, &format!("aoi {cmd}: cannot write stdout: {e}"));
+            exit::IOERR
+        }
+    }
+}
+
 pub(crate) fn eprint_line(quiet: bool, s: &str) {
     if !quiet {
         let mut e = io::stderr().lock();

@@ -7,8 +7,6 @@
 //! strictness § 10.3 recommends for inputs cannot reach payloads aoi does
 //! not own; the judge's rules are the strict part, `aoi rules`).
 
-use std::io::{self, Write};
-
 use serde_json::{Value, json};
 
 use crate::cli::InputSchemaArgs;
@@ -64,12 +62,5 @@ pub fn run(args: &InputSchemaArgs) -> i32 {
         return exit::USAGE;
     };
     let text = format!("{schema}\n");
-    match io::stdout().lock().write_all(text.as_bytes()) {
-        Ok(()) => exit::OK,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::PIPE,
-        Err(e) => {
-            eprintln!("aoi input-schema: cannot write stdout: {e}");
-            exit::IOERR
-        }
-    }
+    crate::cmd::check::print_stdout("input-schema", &text)
 }

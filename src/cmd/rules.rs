@@ -1,10 +1,7 @@
 //! `aoi rules`: the rule catalog, for people and for docs/rules.md.
 
-use std::io::{self, Write};
-
 use crate::cli::RulesArgs;
 use crate::rules::{RULES, catalog_markdown};
-use crate::spec::exit;
 
 /// Prints the catalog; returns the exit status.
 pub fn run(args: &RulesArgs) -> i32 {
@@ -24,12 +21,5 @@ pub fn run(args: &RulesArgs) -> i32 {
         }
         s
     };
-    match io::stdout().lock().write_all(text.as_bytes()) {
-        Ok(()) => exit::OK,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::PIPE,
-        Err(e) => {
-            eprintln!("aoi rules: cannot write stdout: {e}");
-            exit::IOERR
-        }
-    }
+    crate::cmd::check::print_stdout("rules", &text)
 }

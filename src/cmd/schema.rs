@@ -7,8 +7,6 @@
 //! not meant to be fetched (§ 5: the identity is `schema_name` and
 //! `schema_version`).
 
-use std::io::{self, Write};
-
 use serde_json::{Value, json};
 
 use crate::cli::SchemaArgs;
@@ -265,12 +263,5 @@ pub fn run(args: &SchemaArgs) -> i32 {
         }
     }
     let text = format!("{}\n", schema());
-    match io::stdout().lock().write_all(text.as_bytes()) {
-        Ok(()) => exit::OK,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::PIPE,
-        Err(e) => {
-            eprintln!("aoi schema: cannot write stdout: {e}");
-            exit::IOERR
-        }
-    }
+    crate::cmd::check::print_stdout("schema", &text)
 }
