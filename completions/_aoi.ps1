@@ -43,7 +43,7 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('--report', '--report', [CompletionResultType]::ParameterName, 'Also write the report to FILE while relaying')
             [CompletionResult]::new('--show', '--show', [CompletionResultType]::ParameterName, 'Findings shown on stderr per stream')
             [CompletionResult]::new('--max-per-rule', '--max-per-rule', [CompletionResultType]::ParameterName, 'Findings of one rule reported per stream (the rest are counted)')
-            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Longest line held in memory (K, M, G suffixes); a longer line is never parsed (aoi check still relays it) and is reported as line.too-long')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr; the exit status still tells')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr; the exit status still tells')
             [CompletionResult]::new('--no-relay', '--no-relay', [CompletionResultType]::ParameterName, 'Do not relay the input to stdout (verdict only)')
@@ -56,7 +56,7 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             break
         }
         'aoi;strip' {
-            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Longest line held in memory (K, M, G suffixes); a longer line is never parsed (aoi check still relays it) and is reported as line.too-long')
             [CompletionResult]::new('--keep-envelope', '--keep-envelope', [CompletionResultType]::ParameterName, 'Keep the `aoi` member on domain events')
             [CompletionResult]::new('--control', '--control', [CompletionResultType]::ParameterName, 'Keep only the control plane: every aoi:* event, exactly as it came')
             [CompletionResult]::new('--no-fail', '--no-fail', [CompletionResultType]::ParameterName, 'Exit 0 whatever the upstream verdict (usage and I/O errors still fail)')
@@ -75,7 +75,7 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
         'aoi;summary' {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format instead of the readable line')
             [CompletionResult]::new('--field', '--field', [CompletionResultType]::ParameterName, 'Print one field of the outcome object raw (e.g. outcome, exit_code, retry_after_ms, tool, run)')
-            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Longest line held in memory (K, M, G suffixes); a longer line is never parsed (aoi check still relays it) and is reported as line.too-long')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing; the exit status tells')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing; the exit status tells')
             [CompletionResult]::new('--unbounded', '--unbounded', [CompletionResultType]::ParameterName, 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end')
@@ -94,7 +94,7 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (default: table on a terminal, raw otherwise)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the table by category')
             [CompletionResult]::new('--max-runs', '--max-runs', [CompletionResultType]::ParameterName, 'Runs tracked (judged) per input; lines of further runs are still searched for errors, but those runs are not judged (exit 74)')
-            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Longest line held in memory (K, M, G suffixes); a longer line is never parsed (aoi check still relays it) and is reported as line.too-long')
             [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Also extract aoi:warning events')
             [CompletionResult]::new('--warnings', '--warnings', [CompletionResultType]::ParameterName, 'Also extract aoi:warning events')
             [CompletionResult]::new('--retryable', '--retryable', [CompletionResultType]::ParameterName, 'Only errors whose retry may help (retryable:true; § 9.3: the field is authoritative)')
@@ -113,9 +113,10 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             break
         }
         'aoi;filter' {
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: jsonl, the only one (accepted for the `--output jsonl` convention, § 16.1)')
             [CompletionResult]::new('--arg', '--arg', [CompletionResultType]::ParameterName, 'Bind $NAME to the string VALUE')
             [CompletionResult]::new('--argjson', '--argjson', [CompletionResultType]::ParameterName, 'Bind $NAME to the JSON value TEXT')
-            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Longest line held in memory (K, M, G suffixes); a longer line is never parsed (aoi check still relays it) and is reported as line.too-long')
             [CompletionResult]::new('--framework', '--framework', [CompletionResultType]::ParameterName, 'Run the filter on framework (aoi:*) events too; their results are domain events')
             [CompletionResult]::new('--continue-on-error', '--continue-on-error', [CompletionResultType]::ParameterName, 'Filter errors and upstream aoi:error events do not make the run fail (§ 13)')
             [CompletionResult]::new('--raw', '--raw', [CompletionResultType]::ParameterName, 'Plain jq over any JSON Lines input: no framing, output as `jq -c` prints it')
@@ -139,7 +140,7 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format (default: table on a terminal, jsonl otherwise)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the table''s outcomes')
             [CompletionResult]::new('--max-runs', '--max-runs', [CompletionResultType]::ParameterName, 'Runs judged per input (the rest are reported as not judged, exit 74)')
-            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long')
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Longest line held in memory (K, M, G suffixes); a longer line is never parsed (aoi check still relays it) and is reported as line.too-long')
             [CompletionResult]::new('--no-fail', '--no-fail', [CompletionResultType]::ParameterName, 'Exit 0 whatever the streams'' verdicts, an input without any AOI stream included (usage errors and unreadable inputs, 66, still fail)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr')

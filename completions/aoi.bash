@@ -201,12 +201,16 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__filter)
-            opts="-r -n -c -q -h -V --framework --continue-on-error --raw --raw-output --null-input --compact-output --arg --argjson --quiet --unbounded --fail-on-partial --max-line-bytes --help --version"
+            opts="-r -n -c -q -h -V --framework --continue-on-error --raw --raw-output --null-input --output --compact-output --arg --argjson --quiet --unbounded --fail-on-partial --max-line-bytes --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "jsonl" -- "${cur}"))
+                    return 0
+                    ;;
                 --arg)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

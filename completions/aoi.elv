@@ -39,7 +39,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand --report 'Also write the report to FILE while relaying'
             cand --show 'Findings shown on stderr per stream'
             cand --max-per-rule 'Findings of one rule reported per stream (the rest are counted)'
-            cand --max-line-bytes 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long'
+            cand --max-line-bytes 'Longest line held in memory (K, M, G suffixes); a longer line is never parsed (aoi check still relays it) and is reported as line.too-long'
             cand -q 'Print nothing on stderr; the exit status still tells'
             cand --quiet 'Print nothing on stderr; the exit status still tells'
             cand --no-relay 'Do not relay the input to stdout (verdict only)'
@@ -51,7 +51,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand --version 'Print version'
         }
         &'aoi;strip'= {
-            cand --max-line-bytes 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long'
+            cand --max-line-bytes 'Longest line held in memory (K, M, G suffixes); a longer line is never parsed (aoi check still relays it) and is reported as line.too-long'
             cand --keep-envelope 'Keep the `aoi` member on domain events'
             cand --control 'Keep only the control plane: every aoi:* event, exactly as it came'
             cand --no-fail 'Exit 0 whatever the upstream verdict (usage and I/O errors still fail)'
@@ -69,7 +69,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
         &'aoi;summary'= {
             cand --output 'Output format instead of the readable line'
             cand --field 'Print one field of the outcome object raw (e.g. outcome, exit_code, retry_after_ms, tool, run)'
-            cand --max-line-bytes 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long'
+            cand --max-line-bytes 'Longest line held in memory (K, M, G suffixes); a longer line is never parsed (aoi check still relays it) and is reported as line.too-long'
             cand -q 'Print nothing; the exit status tells'
             cand --quiet 'Print nothing; the exit status tells'
             cand --unbounded 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'
@@ -87,7 +87,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand --output 'Output format (default: table on a terminal, raw otherwise)'
             cand --color 'Colour the table by category'
             cand --max-runs 'Runs tracked (judged) per input; lines of further runs are still searched for errors, but those runs are not judged (exit 74)'
-            cand --max-line-bytes 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long'
+            cand --max-line-bytes 'Longest line held in memory (K, M, G suffixes); a longer line is never parsed (aoi check still relays it) and is reported as line.too-long'
             cand -w 'Also extract aoi:warning events'
             cand --warnings 'Also extract aoi:warning events'
             cand --retryable 'Only errors whose retry may help (retryable:true; § 9.3: the field is authoritative)'
@@ -105,9 +105,10 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand --version 'Print version'
         }
         &'aoi;filter'= {
+            cand --output 'Output format: jsonl, the only one (accepted for the `--output jsonl` convention, § 16.1)'
             cand --arg 'Bind $NAME to the string VALUE'
             cand --argjson 'Bind $NAME to the JSON value TEXT'
-            cand --max-line-bytes 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long'
+            cand --max-line-bytes 'Longest line held in memory (K, M, G suffixes); a longer line is never parsed (aoi check still relays it) and is reported as line.too-long'
             cand --framework 'Run the filter on framework (aoi:*) events too; their results are domain events'
             cand --continue-on-error 'Filter errors and upstream aoi:error events do not make the run fail (§ 13)'
             cand --raw 'Plain jq over any JSON Lines input: no framing, output as `jq -c` prints it'
@@ -130,7 +131,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand --format 'Output format (default: table on a terminal, jsonl otherwise)'
             cand --color 'Colour the table''s outcomes'
             cand --max-runs 'Runs judged per input (the rest are reported as not judged, exit 74)'
-            cand --max-line-bytes 'Longest line held in memory (K, M, G suffixes); longer lines are relayed but reported as line.too-long'
+            cand --max-line-bytes 'Longest line held in memory (K, M, G suffixes); a longer line is never parsed (aoi check still relays it) and is reported as line.too-long'
             cand --no-fail 'Exit 0 whatever the streams'' verdicts, an input without any AOI stream included (usage errors and unreadable inputs, 66, still fail)'
             cand -q 'Print nothing on stderr'
             cand --quiet 'Print nothing on stderr'

@@ -21,7 +21,7 @@ Exit status:
    64    usage error
    66    an input file cannot be opened
    70    internal error
-   73    the --report file cannot be created
+   73    the --report file cannot be created (aoi check)
   141    stdout closed by the reader (quiet exit)
 With several streams the most severe wins: 65, 74, 77, 1, 124, 130, 75, 0.";
 
@@ -212,8 +212,8 @@ pub struct JudgeArgs {
     /// Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success).
     #[arg(long)]
     pub fail_on_partial: bool,
-    /// Longest line held in memory (K, M, G suffixes); longer lines are relayed
-    /// but reported as line.too-long.
+    /// Longest line held in memory (K, M, G suffixes); a longer line is never
+    /// parsed (aoi check still relays it) and is reported as line.too-long.
     #[arg(long, value_name = "BYTES", default_value = "64M", value_parser = parse_size)]
     pub max_line_bytes: usize,
 }
@@ -411,6 +411,9 @@ pub struct FilterArgs {
     /// With --raw: run the filter once on null (read the input with `input`/`inputs`).
     #[arg(short = 'n', long, requires = "raw")]
     pub null_input: bool,
+    /// Output format: jsonl, the only one (accepted for the `--output jsonl` convention, § 16.1).
+    #[arg(long, alias = "format", value_name = "FORMAT", conflicts_with = "raw")]
+    pub output: Option<Format>,
     /// Accepted for jq's sake: output is always compact, one value per line.
     #[arg(short = 'c', long = "compact-output")]
     pub compact_output: bool,

@@ -26,7 +26,8 @@ pub struct Spec {
     pub malformed_mode: &'static str,
     /// Outputs besides the human default.
     pub outputs: &'static [&'static str],
-    /// Event types of its machine output (`*` for the filter's own types).
+    /// Event types of its machine output (besides, for `filter`, the
+    /// domain types its results give themselves: `any_domain_types`).
     pub event_types: &'static [&'static str],
 }
 
@@ -85,7 +86,6 @@ pub const COMMANDS: &[Spec] = &[
         event_types: &[
             "aoi:meta",
             "value",
-            "*",
             "aoi:error",
             "aoi:warning",
             "aoi:summary",
@@ -168,6 +168,10 @@ pub fn manifest() -> Value {
                 }
                 c["outputs"] = json!(spec.outputs);
                 c["event_types"] = json!(spec.event_types);
+                // A filter result that is an object with a domain `type`
+                // is emitted with that type (§ 8.2: the schema is the
+                // user's filter, so the set is open).
+                c["any_domain_types"] = (name == "filter").into();
             }
             c
         })

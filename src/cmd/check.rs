@@ -599,7 +599,7 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
                 if hidden > 0 {
                     let _ = writeln!(
                         err,
-                        "  … {hidden} more finding(s); --output jsonl lists them all"
+                        "  … {hidden} more finding(s); --output jsonl lists up to --max-per-rule of each rule"
                     );
                 }
             }

@@ -310,6 +310,8 @@ struct Gathered {
     carried: HashMap<Option<String>, Vec<Entry>>,
     /// Their own failures (`aoi:error` events of aoi's), carried too.
     carried_own: HashMap<Option<String>, Vec<Own>>,
+    /// The lines their own inputs skipped (`properties.skipped_lines`).
+    carried_skipped: u64,
 }
 
 /// Runs `aoi merge-report`; returns the exit status.
@@ -366,7 +368,7 @@ pub fn run(args: &MergeArgs) -> i32 {
             }
         };
         let (streams, counts) = read.finish(SHOWN);
-        skipped += counts.skipped;
+        skipped += counts.skipped + g.carried_skipped;
         let before = entries.len();
         for st in streams {
             let carried = g.carried.remove(&st.run).unwrap_or_default();
@@ -510,6 +512,14 @@ fn gather<R: Read>(src: R, opts: &demux::Options, g: &mut Gathered) -> demux::In
                     .and_then(Own::from_event)
                 {
                     g.carried_own.entry(key.clone()).or_default().push(o);
+                }
+            }
+            Some("aoi:summary") if g.containers.contains(key) => {
+                if let Ok(v) = serde_json::from_slice::<Value>(ev.obj) {
+                    g.carried_skipped += v
+                        .pointer("/properties/skipped_lines")
+                        .and_then(Value::as_u64)
+                        .unwrap_or(0);
                 }
             }
             Some("report") if g.containers.contains(key) => {
