@@ -263,6 +263,8 @@ pub struct Judge {
     /// `aoi:error` lines carrying `origin`: errors forwarded from upstream.
     forwarded_errors: u64,
     io_error: Option<String>,
+    /// The first violation reported, for the verdict's "first:".
+    first_violation: Option<RuleId>,
 }
 
 fn keep(s: &str) -> String {
@@ -412,6 +414,7 @@ impl Judge {
             worst_error: None,
             forwarded_errors: 0,
             io_error: None,
+            first_violation: None,
         }
     }
 
@@ -452,6 +455,9 @@ impl Judge {
     }
 
     fn report(&mut self, rule: RuleId, line: u64, message: String) {
+        if self.first_violation.is_none() && rule.severity() == Severity::Violation {
+            self.first_violation = Some(rule);
+        }
         let n = &mut self.rule_counts[rule as usize];
         *n += 1;
         if *n <= self.opts.per_rule_limit {
@@ -1488,7 +1494,9 @@ impl Judge {
                 Outcome::Violation,
                 format!(
                     "{violations} contract violation(s), first: {}",
-                    first(Severity::Violation)
+                    // The first one the stream broke, in its order.
+                    self.first_violation
+                        .map_or_else(|| first(Severity::Violation), |r| r.id().to_string())
                 ),
             )
         } else if incompletes > 0 {

@@ -23,3 +23,17 @@ fn shipped_examples_give_their_documented_exit_codes() {
         assert_eq!(rep.summary()["properties"]["exit_code"], code, "{file}");
     }
 }
+
+/// The messy log is no AOI stream for `aoi check` (prose, prefixes); the
+/// verdict names the first rule it broke in stream order (line 1's prose),
+/// not the first of the catalog.
+#[test]
+fn messy_log_names_the_first_violation_in_stream_order() {
+    let out = check(&["--no-relay", &example("messy.log")], b"");
+    assert_eq!(out.code, 65);
+    assert!(
+        out.stderr.contains("first: line.not-json"),
+        "{}",
+        out.stderr
+    );
+}
