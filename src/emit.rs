@@ -156,7 +156,7 @@ impl Emitter {
     }
 }
 
-fn push_json(buf: &mut Vec<u8>, v: &Value) {
+pub(crate) fn push_json(buf: &mut Vec<u8>, v: &Value) {
     // Serialising a Value into a Vec cannot fail.
     let _ = serde_json::to_writer(&mut *buf, v);
 }

@@ -132,6 +132,17 @@ impl Outcome {
         }
     }
     /// The exit status of the shared table.
+    /// The category and code of the `aoi:error` aoi reports when a stream
+    /// itself failed (broke the contract, or was cut); `None` for the
+    /// upstream's own outcomes.
+    pub fn own_failure(self) -> Option<(&'static str, &'static str)> {
+        match self {
+            Outcome::Violation => Some(("validation", "STREAM_NONCONFORMING")),
+            Outcome::Incomplete => Some(("io", "STREAM_INCOMPLETE")),
+            _ => None,
+        }
+    }
+
     pub fn exit_code(self) -> i32 {
         match self {
             Outcome::Ok => exit::OK,
@@ -366,6 +377,18 @@ fn read_cause(line: &[u8], members: &[Member], line_no: u64) -> Cause {
 }
 
 impl Cause {
+    /// A failure of aoi's own, as `caused_by` reproduces it: never
+    /// retryable (§ 9.3: aoi cannot know that trying again would help).
+    pub fn own(category: &str, code: &str) -> Cause {
+        Cause {
+            origin: Some(crate::emit::TOOL.to_string()),
+            category: Some(category.to_string()),
+            code: Some(code.to_string()),
+            retryable: Some(false),
+            ..Cause::default()
+        }
+    }
+
     /// Severity order for picking the error a `caused_by` reproduces: a
     /// process-scoped error outranks an item-scoped one, and a non-retryable
     /// one outranks a retryable one (retry cannot help while it stands); the

@@ -34,7 +34,7 @@ pub(crate) enum Stop {
     Write(String, i32),
 }
 
-fn write_err(e: io::Error, what: &str) -> Stop {
+pub(crate) fn write_err(e: io::Error, what: &str) -> Stop {
     if e.kind() == io::ErrorKind::BrokenPipe {
         Stop::Pipe
     } else {
@@ -749,11 +749,7 @@ pub(crate) fn close_report(
     } = closing;
     let worst = verdicts.iter().max_by_key(|v| exit::rank(v.exit_code));
     let ok = code == exit::OK;
-    let own = match worst.map(|v| v.outcome) {
-        Some(Outcome::Violation) => Some(("validation", "STREAM_NONCONFORMING")),
-        Some(Outcome::Incomplete) => Some(("io", "STREAM_INCOMPLETE")),
-        _ => None,
-    };
+    let own = worst.and_then(|v| v.outcome.own_failure());
     // The error `caused_by` reproduces (§ 13.1): the failing stream's
     // cause, else aoi's own error for a stream that broke the contract or
     // was cut, else the one the command names.
@@ -763,13 +759,7 @@ pub(crate) fn close_report(
     if let (Some((category, ecode)), Some(v)) = (own, worst) {
         if code == v.exit_code {
             own_errors += 1;
-            caused_by = Some(Cause {
-                origin: Some(crate::emit::TOOL.to_string()),
-                category: Some(category.to_string()),
-                code: Some(ecode.to_string()),
-                retryable: Some(false),
-                ..Cause::default()
-            });
+            caused_by = Some(Cause::own(category, ecode));
             let e = em
                 .event(
                     "aoi:error",

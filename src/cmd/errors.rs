@@ -32,10 +32,10 @@ use serde_json::{Value, json};
 use crate::cli::{ErrorsArgs, ErrorsFormat, Scope};
 use crate::cmd::check::{
     AsFdFile, Closing, Sinks, Stop, close_report, eprint_line, finding_line, open_input, sanitize,
-    unreadable_event, verdict_line,
+    unreadable_event, verdict_line, write_err,
 };
 use crate::demux;
-use crate::emit::Emitter;
+use crate::emit::{Emitter, push_json};
 use crate::judge::{Cause, Ev, JudgeOptions, Outcome, Verdict, bool_value, str_ref, uint_value};
 use crate::peek::{Kind, Peeker, key_is, object_members, span, unescape};
 use crate::spec::{self, exit};
@@ -56,14 +56,6 @@ enum Sink {
     Text(Box<dyn Write>),
     /// A conforming AOI stream.
     Report(Box<Sinks>, Emitter),
-}
-
-fn write_err(e: io::Error) -> Stop {
-    if e.kind() == io::ErrorKind::BrokenPipe {
-        Stop::Pipe
-    } else {
-        Stop::Write(format!("cannot write stdout: {e}"), exit::IOERR)
-    }
 }
 
 /// Everything `run` needs while reading.
@@ -171,13 +163,6 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
     let mut extra = (0u64, 0u64, 0u64);
     // aoi's own first error: what caused_by names when aoi itself failed.
     let mut own_cause: Option<Cause> = None;
-    let cause_of = |category: &str, code: &str| Cause {
-        origin: Some(crate::emit::TOOL.to_string()),
-        category: Some(category.to_string()),
-        code: Some(code.to_string()),
-        retryable: Some(false),
-        ..Cause::default()
-    };
     for path in inputs {
         let source = path.display().to_string();
         let input = if *path == Path::new("-") {
@@ -189,7 +174,7 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
                     eprint_line(args.quiet, &format!("aoi errors: {msg}"));
                     code = exit::worst(code, exit::NOINPUT);
                     own_errors += 1;
-                    own_cause.get_or_insert_with(|| cause_of("not_found", "INPUT_UNREADABLE"));
+                    own_cause.get_or_insert_with(|| Cause::own("not_found", "INPUT_UNREADABLE"));
                     if let Sink::Report(sinks, em) = &mut ctx.sink {
                         let e = unreadable_event(em, &msg, &source);
                         sinks.report(&e)?;
@@ -254,7 +239,7 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
             eprint_line(args.quiet, &format!("aoi errors: {label}{msg}"));
             code = exit::worst(code, exit::IOERR);
             own_errors += 1;
-            own_cause.get_or_insert_with(|| cause_of("io", ecode));
+            own_cause.get_or_insert_with(|| Cause::own("io", ecode));
             if let Sink::Report(sinks, em) = &mut ctx.sink {
                 let e = em
                     .event(
@@ -298,9 +283,9 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
     match &mut ctx.sink {
         Sink::Text(w) => {
             if args.count {
-                writeln!(w, "{}", ctx.matched).map_err(write_err)?;
+                writeln!(w, "{}", ctx.matched).map_err(|e| write_err(e, "stdout"))?;
             }
-            w.flush().map_err(write_err)?;
+            w.flush().map_err(|e| write_err(e, "stdout"))?;
         }
         Sink::Report(sinks, em) => {
             let properties = json!({
@@ -454,8 +439,8 @@ fn emit(
             let Sink::Text(w) = &mut ctx.sink else {
                 return Ok(());
             };
-            w.write_all(ev.line).map_err(write_err)?;
-            w.write_all(b"\n").map_err(write_err)
+            w.write_all(ev.line).map_err(|e| write_err(e, "stdout"))?;
+            w.write_all(b"\n").map_err(|e| write_err(e, "stdout"))
         }
         Some(ErrorsFormat::Table) => {
             let header = (!ctx.header_done).then(|| table_header(ctx));
@@ -465,9 +450,11 @@ fn emit(
                 return Ok(());
             };
             if let Some(h) = header {
-                w.write_all(h.as_bytes()).map_err(write_err)?;
+                w.write_all(h.as_bytes())
+                    .map_err(|e| write_err(e, "stdout"))?;
             }
-            w.write_all(row.as_bytes()).map_err(write_err)
+            w.write_all(row.as_bytes())
+                .map_err(|e| write_err(e, "stdout"))
         }
         Some(ErrorsFormat::Jsonl) => {
             let body = forwarded_body(ev, kind, tool, run, line_no, source);
@@ -647,11 +634,6 @@ pub(crate) fn push_member(b: &mut Vec<u8>, key: &[u8], value: &[u8]) {
     b.extend_from_slice(key);
     b.extend_from_slice(b"\":");
     b.extend_from_slice(value);
-}
-
-fn push_json(buf: &mut Vec<u8>, v: &Value) {
-    // Serialising a Value into a Vec cannot fail.
-    let _ = serde_json::to_writer(&mut *buf, v);
 }
 
 // --- the table ------------------------------------------------------------

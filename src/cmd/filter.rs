@@ -142,6 +142,8 @@ struct Framed<'a> {
     buf: Vec<u8>,
     /// The filter is a plain path (`.title`, `.a.b`): see [`simple_path`].
     path: Option<Vec<String>>,
+    /// The key `type`, made once (looked up in every result).
+    type_key: Val,
 }
 
 /// The keys of a filter that is a plain path of identifiers (`.title`,
@@ -223,6 +225,7 @@ fn run_framed(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i32 {
         halted: None,
         buf: Vec::with_capacity(4096),
         path: simple_path(&args.filter),
+        type_key: Val::utf8_str(&b"type"[..]),
     };
     match framed_inputs(&mut f) {
         Ok(code) => code,
@@ -255,7 +258,7 @@ fn framed_inputs(f: &mut Framed<'_>) -> Result<i32, Stop> {
                     eprint_line(args.quiet, &format!("aoi filter: {msg}"));
                     code = exit::worst(code, exit::NOINPUT);
                     own_errors += 1;
-                    own_cause.get_or_insert_with(|| own("not_found", "INPUT_UNREADABLE"));
+                    own_cause.get_or_insert_with(|| Cause::own("not_found", "INPUT_UNREADABLE"));
                     let e = unreadable_event(&mut f.em, &msg, &source);
                     f.sinks.report(&e)?;
                     continue;
@@ -291,7 +294,7 @@ fn framed_inputs(f: &mut Framed<'_>) -> Result<i32, Stop> {
     }
     if f.item_errors > 0 && !args.continue_on_error {
         code = exit::worst(code, exit::FAILED);
-        own_cause.get_or_insert_with(|| own("validation", "FILTER_ERROR"));
+        own_cause.get_or_insert_with(|| Cause::own("validation", "FILTER_ERROR"));
     }
     let mut exit_code = code;
     if let Some(h) = f.halted.filter(|h| *h != 0) {
@@ -312,7 +315,7 @@ fn framed_inputs(f: &mut Framed<'_>) -> Result<i32, Stop> {
             )
             .to_vec();
         f.sinks.report(&e)?;
-        own_cause = Some(own("validation", "FILTER_HALTED"));
+        own_cause = Some(Cause::own("validation", "FILTER_HALTED"));
         code = exit::worst(code, exit::FAILED);
         // As a process status (jq's `& 0xff`), never 0 for a failed run.
         exit_code = match h.rem_euclid(256) {
@@ -340,15 +343,14 @@ fn framed_inputs(f: &mut Framed<'_>) -> Result<i32, Stop> {
 
 /// Whether `v` is the input object `same` itself (the same allocation:
 /// no filter step changed it), from a line whose members are all distinct
-/// (so its bytes say exactly what the value holds) and whose `type` is a
-/// domain type.
-fn unchanged(v: &Val, same: &Val, peek: &crate::peek::Peeker) -> bool {
+/// (so its bytes say exactly what the value holds) and that the judge read
+/// as a domain event (so its `type` is a domain type).
+fn unchanged(v: &Val, same: &Val, judge: &Judge) -> bool {
     match (v, same) {
         (Val::Obj(a), Val::Obj(b)) => {
             jaq_json::Rc::ptr_eq(a, b)
-                && a.len() == peek.members.len()
-                && a.get(&Val::utf8_str(&b"type"[..]))
-                    .is_some_and(|t| matches!(t, Val::TStr(s) if !s.starts_with(b"aoi:")))
+                && a.len() == judge.last_peek().members.len()
+                && judge.last_class() == LineClass::Domain
         }
         _ => false,
     }
@@ -366,17 +368,6 @@ fn error_text(err: jaq_core::Error<Val>) -> String {
                 Err(_) => other.to_string(),
             }
         }
-    }
-}
-
-/// An error of aoi's own, as `caused_by` reproduces it.
-fn own(category: &str, code: &str) -> Cause {
-    Cause {
-        origin: Some(crate::emit::TOOL.to_string()),
-        category: Some(category.to_string()),
-        code: Some(code.to_string()),
-        retryable: Some(false),
-        ..Cause::default()
     }
 }
 
@@ -499,7 +490,7 @@ impl Framed<'_> {
         let outputs = self.filter.id.run((ctx, input));
         for out in outputs {
             match out {
-                Ok(v) if unchanged(&v, &same, judge.last_peek()) => {
+                Ok(v) if unchanged(&v, &same, judge) => {
                     let bytes = self.splice(line, judge.last_peek());
                     self.count += 1;
                     self.sinks.report(&bytes)?;
@@ -556,7 +547,7 @@ impl Framed<'_> {
     fn encode_result(&mut self, v: &Val) -> Result<Vec<u8>, jq::NotJson> {
         self.buf.clear();
         let ty = match v {
-            Val::Obj(o) => o.get(&Val::utf8_str(&b"type"[..])).and_then(|t| match t {
+            Val::Obj(o) => o.get(&self.type_key).and_then(|t| match t {
                 Val::TStr(s) if !s.starts_with(b"aoi:") => std::str::from_utf8(s).ok(),
                 _ => None,
             }),

@@ -25,12 +25,12 @@ use serde_json::{Map, Value, json};
 use crate::cli::{MergeArgs, MergeFormat};
 use crate::cmd::check::{
     Sinks, Stop, cause_json, eprint_line, finding_line, open_input, sanitize, stdout_writer,
-    unreadable_event, upstream_identity, verdict_line,
+    unreadable_event, upstream_identity, verdict_line, write_err,
 };
 use crate::cmd::errors::{cell, paint};
 use crate::demux;
 use crate::emit::{Emitter, SCHEMA_NAME};
-use crate::judge::{Finding, JudgeOptions, Outcome, Verdict};
+use crate::judge::{Cause, Finding, JudgeOptions, Outcome, Verdict};
 use crate::peek::span;
 use crate::spec::exit;
 
@@ -241,14 +241,8 @@ impl Entry {
 /// `caused_by` for a stream that failed by itself (cut or broken): the
 /// judge's finding, as aoi reports its own failures.
 fn own_cause(outcome: Outcome) -> Option<Value> {
-    let (category, code) = match outcome {
-        Outcome::Violation => ("validation", "STREAM_NONCONFORMING"),
-        Outcome::Incomplete => ("io", "STREAM_INCOMPLETE"),
-        _ => return None,
-    };
-    Some(
-        json!({"origin": crate::emit::TOOL, "category": category, "code": code, "retryable": false}),
-    )
+    let (category, code) = outcome.own_failure()?;
+    Some(cause_json(&Cause::own(category, code)))
 }
 
 /// A failure of aoi's own (an input it could not read, one without a
@@ -445,13 +439,7 @@ pub fn run(args: &MergeArgs) -> i32 {
             let mut out = stdout_writer();
             out.write_all(text.as_bytes())
                 .and_then(|()| out.flush())
-                .map_err(|e| {
-                    if e.kind() == io::ErrorKind::BrokenPipe {
-                        Stop::Pipe
-                    } else {
-                        Stop::Write(format!("cannot write stdout: {e}"), exit::IOERR)
-                    }
-                })
+                .map_err(|e| write_err(e, "stdout"))
         }
     };
     match written {
@@ -505,30 +493,29 @@ fn gather<R: Read>(src: R, opts: &demux::Options, g: &mut Gathered) -> demux::In
                     g.containers.insert(key.clone());
                 }
             }
-            Some("aoi:error") if g.containers.contains(key) => {
-                if let Some(o) = serde_json::from_slice::<Value>(ev.obj)
-                    .ok()
-                    .as_ref()
-                    .and_then(Own::from_event)
-                {
-                    g.carried_own.entry(key.clone()).or_default().push(o);
-                }
-            }
-            Some("aoi:summary") if g.containers.contains(key) => {
-                if let Ok(v) = serde_json::from_slice::<Value>(ev.obj) {
-                    g.carried_skipped += v
-                        .pointer("/properties/skipped_lines")
-                        .and_then(Value::as_u64)
-                        .unwrap_or(0);
-                }
-            }
-            Some("report") if g.containers.contains(key) => {
-                if let Some(e) = serde_json::from_slice::<Value>(ev.obj)
-                    .ok()
-                    .as_ref()
-                    .and_then(Entry::from_report)
-                {
-                    g.carried.entry(key.clone()).or_default().push(e);
+            // What an earlier merge-report carried: its entries, its own
+            // failures, its skipped-line count.
+            Some(ty @ ("aoi:error" | "aoi:summary" | "report")) if g.containers.contains(key) => {
+                let Ok(v) = serde_json::from_slice::<Value>(ev.obj) else {
+                    return Ok(());
+                };
+                match ty {
+                    "aoi:error" => g
+                        .carried_own
+                        .entry(key.clone())
+                        .or_default()
+                        .extend(Own::from_event(&v)),
+                    "report" => g
+                        .carried
+                        .entry(key.clone())
+                        .or_default()
+                        .extend(Entry::from_report(&v)),
+                    _ => {
+                        g.carried_skipped += v
+                            .pointer("/properties/skipped_lines")
+                            .and_then(Value::as_u64)
+                            .unwrap_or(0)
+                    }
                 }
             }
             _ => {}
@@ -616,9 +603,9 @@ fn write_jsonl(entries: &[Entry], own: &[Own], code: i32, skipped: u64) -> Resul
             .filter(|e| e.exit_code == code)
             .and_then(|e| e.caused_by.clone())
             .or_else(|| {
-                own.iter().find(|o| o.exit == code).map(|o| {
-                    json!({"origin": crate::emit::TOOL, "category": o.category, "code": o.code, "retryable": false})
-                })
+                own.iter()
+                    .find(|o| o.exit == code)
+                    .map(|o| cause_json(&Cause::own(&o.category, &o.code)))
             });
         if let Some(c) = cause {
             fields.push(("caused_by", c));

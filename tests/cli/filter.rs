@@ -26,6 +26,14 @@ fn framed(args: &[&str], input: &[u8], code: i32) -> Vec<Value> {
     parse_jsonl(&out.stdout)
 }
 
+/// The `value` of every wrapped result, in order.
+fn wrapped_values(ev: &[Value]) -> Vec<Value> {
+    of_type(ev, "value")
+        .iter()
+        .map(|e| e["value"].clone())
+        .collect()
+}
+
 fn of_type<'a>(ev: &'a [Value], ty: &str) -> Vec<&'a Value> {
     ev.iter().filter(|e| e["type"] == ty).collect()
 }
@@ -35,7 +43,7 @@ fn results_are_wrapped_or_emitted_as_events_of_aois_stream() {
     let ev = framed(&[".title"], &example("search.jsonl"), 0);
     assert_eq!(ev[0]["type"], "aoi:meta");
     assert_eq!(ev[0]["command"], "filter");
-    let values: Vec<&Value> = of_type(&ev, "value").iter().map(|e| &e["value"]).collect();
+    let values: Vec<Value> = wrapped_values(&ev);
     assert_eq!(values, vec!["Agent-Operable Tools", "Machine Mode"]);
     let sum = ev.last().unwrap();
     assert_eq!(sum["count"], 2);
@@ -66,7 +74,7 @@ fn results_are_wrapped_or_emitted_as_events_of_aois_stream() {
     assert_eq!(picks[0]["aoi"]["run"], ev[0]["aoi"]["run"]);
     // the input is the event as it came, envelope included
     let ev = framed(&["select(.aoi.seq > 1) | .id"], &example("search.jsonl"), 0);
-    let values: Vec<&Value> = of_type(&ev, "value").iter().map(|e| &e["value"]).collect();
+    let values: Vec<Value> = wrapped_values(&ev);
     assert_eq!(values, vec!["doc_456"]);
     // anything else is a value: numbers, arrays, objects without a string
     // type or with a framework type
@@ -75,10 +83,7 @@ fn results_are_wrapped_or_emitted_as_events_of_aois_stream() {
         &s().hits(1).bytes(),
         0,
     );
-    let values: Vec<Value> = of_type(&ev, "value")
-        .iter()
-        .map(|e| e["value"].clone())
-        .collect();
+    let values: Vec<Value> = wrapped_values(&ev);
     assert_eq!(
         values,
         vec![
@@ -182,10 +187,10 @@ fn framework_events_are_data_with_framework() {
         &example("rate-limited.jsonl"),
         75,
     );
-    let values: Vec<&Value> = of_type(&ev, "value").iter().map(|e| &e["value"]).collect();
+    let values: Vec<Value> = wrapped_values(&ev);
     assert_eq!(values, vec!["UPSTREAM_RATE_LIMIT"]);
     let ev = framed(&["--framework", ".type"], &example("search.jsonl"), 0);
-    let values: Vec<&Value> = of_type(&ev, "value").iter().map(|e| &e["value"]).collect();
+    let values: Vec<Value> = wrapped_values(&ev);
     assert_eq!(
         values,
         vec!["aoi:meta", "hit", "hit", "aoi:warning", "aoi:summary"]
@@ -195,10 +200,7 @@ fn framework_events_are_data_with_framework() {
 #[test]
 fn output_is_always_json() {
     let ev = framed(&["nan, infinite, -infinite"], &s().hits(1).bytes(), 0);
-    let values: Vec<Value> = of_type(&ev, "value")
-        .iter()
-        .map(|e| e["value"].clone())
-        .collect();
+    let values: Vec<Value> = wrapped_values(&ev);
     assert_eq!(
         values,
         vec![
