@@ -1840,32 +1840,9 @@ pub fn preview(b: &[u8]) -> String {
 /// credentials or a secret query key. Returns what was found, redacted.
 pub fn secret_in_args(raw: &[u8]) -> Option<String> {
     let v: serde_json::Value = serde_json::from_slice(raw).ok()?;
-    let sensitive = |name: &str| {
-        let n = name.trim_start_matches('-').to_ascii_lowercase();
-        spec::SECRET_FLAG_WORDS.iter().any(|w| n.contains(w))
-    };
-    let redacted = |val: &str| {
-        let l = val.to_ascii_lowercase();
-        val.is_empty()
-            || val.chars().all(|c| c == '*' || c == 'x' || c == 'X')
-            || l.contains("redact")
-            || (val.starts_with('<') && val.ends_with('>'))
-            || (val.starts_with('[') && val.ends_with(']'))
-    };
-    let url_secret = |val: &str| -> bool {
-        let Some(rest) = val.split_once("://").map(|(_, r)| r) else {
-            return false;
-        };
-        let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-        if authority.contains('@') && authority.split('@').next().is_some_and(|u| u.contains(':')) {
-            return true;
-        }
-        let query = rest.split_once('?').map(|(_, q)| q).unwrap_or_default();
-        query.split('&').any(|kv| {
-            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
-            spec::SECRET_QUERY_KEYS.contains(&k.to_ascii_lowercase().as_str()) && !redacted(v)
-        })
-    };
+    let sensitive = spec::is_secret_name;
+    let redacted = spec::looks_redacted;
+    let url_secret = spec::url_has_secret;
     match &v {
         serde_json::Value::Array(items) => {
             let strs: Vec<&str> = items.iter().filter_map(|i| i.as_str()).collect();

@@ -13,9 +13,11 @@
 //! - [`jq`]: the jq language (jaq) embedded, and strict JSON writing.
 //! - [`rules`]: the rule catalog, stable ids with spec sections.
 //! - [`emit`]: aoi's own conforming output (ULID run, contiguous seq).
+//! - [`cancel`]: SIGINT/SIGTERM as a request to stop (§ 7).
 //! - [`spec`]: the vocabulary of the standard, written down once.
 //! - [`cmd`]: one module per subcommand.
 
+pub mod cancel;
 pub mod cli;
 pub mod cmd;
 pub mod demux;

@@ -58,9 +58,17 @@ impl<R: Read> LineReader<R> {
         }
     }
 
-    /// Reads more bytes after `end`; retries on `EINTR`. Returns bytes read.
+    /// Reads more bytes after `end`; retries on `EINTR` unless the process
+    /// was asked to stop ([`crate::cancel`]), which ends the read with an
+    /// `Interrupted` error. Returns bytes read.
     fn fill(&mut self) -> io::Result<usize> {
         loop {
+            if let Some(sig) = crate::cancel::requested() {
+                return Err(io::Error::new(
+                    io::ErrorKind::Interrupted,
+                    format!("cancelled by {}", crate::cancel::name(sig)),
+                ));
+            }
             let Some(dst) = self.buf.get_mut(self.end..) else {
                 return Ok(0);
             };

@@ -142,6 +142,45 @@ pub const SECRET_FLAG_WORDS: &[&str] = &[
 /// URL query keys that carry secrets (§ 11).
 pub const SECRET_QUERY_KEYS: &[&str] = &["sig", "token", "access_token", "code", "key"];
 
+/// True when a flag or key name carries a secret by § 11's list
+/// (`--api-token`, `password`, `Authorization`), ignoring leading dashes
+/// and case.
+pub fn is_secret_name(name: &str) -> bool {
+    let n = name.trim_start_matches('-').to_ascii_lowercase();
+    SECRET_FLAG_WORDS.iter().any(|w| n.contains(w))
+}
+
+/// True when a value already reads as redacted: empty, all `*` or `x`, a
+/// placeholder in `<…>` or `[…]`, or one that says "redact".
+pub fn looks_redacted(val: &str) -> bool {
+    val.is_empty()
+        || val.chars().all(|c| c == '*' || c == 'x' || c == 'X')
+        || val.to_ascii_lowercase().contains("redact")
+        || (val.starts_with('<') && val.ends_with('>'))
+        || (val.starts_with('[') && val.ends_with(']'))
+}
+
+/// True for a URL with credentials (`https://user:pass@host`) or a query
+/// key of § 11 (`sig`, `token`, …) carrying a value not yet redacted.
+pub fn url_has_secret(val: &str) -> bool {
+    let Some((_, rest)) = val.split_once("://") else {
+        return false;
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    if authority
+        .rsplit_once('@')
+        .is_some_and(|(user, _)| user.contains(':') && !looks_redacted(user))
+    {
+        return true;
+    }
+    let query = rest.split_once('?').map(|(_, q)| q).unwrap_or_default();
+    let query = query.split('#').next().unwrap_or_default();
+    query.split('&').any(|kv| {
+        let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+        SECRET_QUERY_KEYS.contains(&k.to_ascii_lowercase().as_str()) && !looks_redacted(v)
+    })
+}
+
 /// Default `retryable` of a category, `None` if the category is unknown.
 pub fn category_default_retryable(cat: &str) -> Option<bool> {
     CATEGORIES.iter().find(|(c, _)| *c == cat).map(|&(_, r)| r)

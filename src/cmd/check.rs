@@ -13,43 +13,98 @@ use std::path::Path;
 use serde_json::{Map, Value, json};
 
 use crate::cli::{CheckArgs, Format};
-use crate::emit::Emitter;
+pub(crate) use crate::emit::stdout_writer;
+use crate::emit::{Emitter, Ended, ErrorEvent, Producer, Reason, Summary};
 use crate::judge::{Cause, Finding, Identity, Judge, JudgeOptions, Outcome, Verdict, drive};
 use crate::rules::Severity;
 use crate::spec::exit;
 
-/// Where the relay and the report go, and what a failed write means.
+/// Where the relay and the report go. The report is aoi's own stream,
+/// written by the one [`Producer`] (to stdout, a `--report` file, both or
+/// neither).
 pub(crate) struct Sinks {
     relay: Option<File>,
-    report_stdout: Option<Box<dyn Write>>,
-    report_file: Option<io::BufWriter<File>>,
-    report_path: String,
+    pub(crate) out: Producer<Tee>,
 }
 
-/// Why the run stops early.
-pub(crate) enum Stop {
-    /// stdout was closed by the reader: quiet exit.
-    Pipe,
-    /// Writing failed: message and exit code.
-    Write(String, i32),
-}
+/// Why the run stops early: a closed pipe (quiet, 141), a cancellation
+/// (`reason:"cancelled"`, 130/143) or a write failure (a message, 74).
+pub(crate) type Stop = Ended;
 
+/// A write error on `what` as a [`Stop`], with the message to print.
 pub(crate) fn write_err(e: io::Error, what: &str) -> Stop {
-    if e.kind() == io::ErrorKind::BrokenPipe {
-        Stop::Pipe
-    } else {
-        Stop::Write(format!("cannot write {what}: {e}"), exit::IOERR)
+    Ended::from_io(io::Error::new(
+        e.kind(),
+        format!("cannot write {what}: {e}"),
+    ))
+}
+
+/// The exit status for a command stopped by `stop`, printing the message
+/// of a write failure or a cancellation (a closed pipe is quiet, § 7).
+pub(crate) fn stop_code(cmd: &str, stop: &Stop) -> i32 {
+    match stop {
+        Ended::Closed => {}
+        Ended::Cancelled(_) => eprint_line(false, &format!("aoi {cmd}: {stop}")),
+        Ended::Failed(e) => eprint_line(false, &format!("aoi {cmd}: {e}")),
+    }
+    stop.exit_code()
+}
+
+/// The stop, if SIGINT or SIGTERM asked for one ([`crate::cancel`]).
+pub(crate) fn cancelled() -> Result<(), Stop> {
+    match crate::cancel::requested() {
+        Some(sig) => Err(Ended::Cancelled(sig)),
+        None => Ok(()),
+    }
+}
+
+/// The report's destinations, as one writer.
+pub(crate) struct Tee {
+    stdout: Option<Box<dyn Write>>,
+    file: Option<(io::BufWriter<File>, String)>,
+}
+
+impl Tee {
+    fn each(&mut self, mut f: impl FnMut(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
+        if let Some(out) = self.stdout.as_mut() {
+            f(out).map_err(|e| io::Error::new(e.kind(), format!("cannot write stdout: {e}")))?;
+        }
+        if let Some((out, path)) = self.file.as_mut() {
+            // Never a quiet "closed pipe": a report that cannot be written
+            // is an error to report (74).
+            f(out).map_err(|e| io::Error::other(format!("cannot write report {path}: {e}")))?;
+        }
+        Ok(())
+    }
+}
+
+impl Write for Tee {
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        self.write_all(b)?;
+        Ok(b.len())
+    }
+    fn write_all(&mut self, b: &[u8]) -> io::Result<()> {
+        self.each(|w| w.write_all(b))
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.each(|w| w.flush())
     }
 }
 
 impl Sinks {
     /// Sinks that write a report to stdout only.
     pub(crate) fn report_to_stdout() -> Self {
+        Self::new(None, Some(stdout_writer()), None)
+    }
+
+    fn new(
+        relay: Option<File>,
+        stdout: Option<Box<dyn Write>>,
+        file: Option<(io::BufWriter<File>, String)>,
+    ) -> Self {
         Sinks {
-            relay: None,
-            report_stdout: Some(stdout_writer()),
-            report_file: None,
-            report_path: String::new(),
+            relay,
+            out: Producer::new(Emitter::new(), Tee { stdout, file }),
         }
     }
 
@@ -60,51 +115,17 @@ impl Sinks {
         Ok(())
     }
 
-    pub(crate) fn report(&mut self, bytes: &[u8]) -> Result<(), Stop> {
-        if let Some(out) = self.report_stdout.as_mut() {
-            out.write_all(bytes).map_err(|e| write_err(e, "stdout"))?;
-        }
-        if let Some(out) = self.report_file.as_mut() {
-            out.write_all(bytes).map_err(|e| {
-                Stop::Write(
-                    format!("cannot write report {}: {e}", self.report_path),
-                    exit::IOERR,
-                )
-            })?;
-        }
-        Ok(())
+    pub(crate) fn has_report(&mut self) -> bool {
+        let t = self.out.get_mut();
+        t.stdout.is_some() || t.file.is_some()
     }
 
-    fn has_report(&self) -> bool {
-        self.report_stdout.is_some() || self.report_file.is_some()
-    }
-
-    pub(crate) fn flush(&mut self) -> Result<(), Stop> {
-        if let Some(out) = self.report_stdout.as_mut() {
-            out.flush().map_err(|e| write_err(e, "stdout"))?;
-        }
-        if let Some(out) = self.report_file.as_mut() {
-            out.flush().map_err(|e| {
-                Stop::Write(
-                    format!("cannot write report {}: {e}", self.report_path),
-                    exit::IOERR,
-                )
-            })?;
-        }
-        Ok(())
-    }
-}
-
-/// stdout for machine output: line-buffered on a terminal (each event
-/// shows as it is made), block-buffered otherwise.
-pub(crate) fn stdout_writer() -> Box<dyn Write> {
-    let out = io::stdout();
-    if out.is_terminal() {
-        return Box::new(io::LineWriter::new(out.lock()));
-    }
-    match out.as_fd_file() {
-        Ok(f) => Box::new(io::BufWriter::with_capacity(64 * 1024, f)),
-        Err(_) => Box::new(out.lock()),
+    /// Ends the report for `stop` (see [`Producer::end`]) and returns the
+    /// exit status, printing what went wrong.
+    pub(crate) fn end(self, cmd: &str, stop: Stop) -> i32 {
+        let code = stop_code(cmd, &stop);
+        self.out.end(stop);
+        code
     }
 }
 
@@ -152,7 +173,7 @@ pub(crate) fn eprint_line(quiet: bool, s: &str) {
     }
 }
 
-fn finding_event(e: &mut Emitter, f: &Finding, source: &str) -> Vec<u8> {
+fn finding_event(e: &mut Producer<Tee>, f: &Finding, source: &str) -> Result<(), Stop> {
     let r = f.rule.rule();
     let ty = if r.severity == Severity::Advisory {
         "advisory"
@@ -171,7 +192,7 @@ fn finding_event(e: &mut Emitter, f: &Finding, source: &str) -> Vec<u8> {
     fields.push(("message", f.message.clone().into()));
     fields.push(("spec", r.spec.into()));
     fields.push(("hint", r.hint.into()));
-    e.event(ty, &fields).to_vec()
+    e.event(ty, &fields)
 }
 
 pub(crate) fn cause_json(c: &Cause) -> Value {
@@ -214,7 +235,7 @@ pub(crate) fn upstream_identity(v: &Verdict) -> Identity {
         .unwrap_or_default()
 }
 
-fn stream_event(e: &mut Emitter, v: &Verdict, source: &str) -> Vec<u8> {
+fn stream_event(e: &mut Producer<Tee>, v: &Verdict, source: &str) -> Result<(), Stop> {
     let mut f: Vec<(&str, Value)> = vec![("source", source.into())];
     let id = upstream_identity(v);
     for (k, val) in id.fields() {
@@ -280,7 +301,7 @@ fn stream_event(e: &mut Emitter, v: &Verdict, source: &str) -> Vec<u8> {
             f.push(("caused_by", cause_json(c)));
         }
     }
-    e.event("stream", &f).to_vec()
+    e.event("stream", &f)
 }
 
 /// The human verdict line for one stream.
@@ -382,19 +403,10 @@ pub(crate) fn finding_line(f: &Finding, name: Option<&str>) -> String {
 }
 
 /// aoi's own item-level `aoi:error` for an input that cannot be read.
-pub(crate) fn unreadable_event(em: &mut Emitter, msg: &str, source: &str) -> Vec<u8> {
-    em.event(
-        "aoi:error",
-        &[
-            ("scope", "item".into()),
-            ("category", "not_found".into()),
-            ("code", "INPUT_UNREADABLE".into()),
-            ("message", msg.into()),
-            ("retryable", false.into()),
-            ("target", source.into()),
-        ],
-    )
-    .to_vec()
+pub(crate) fn unreadable_error(msg: &str, source: &str) -> ErrorEvent {
+    ErrorEvent::new("not_found", "INPUT_UNREADABLE", msg)
+        .field("scope", "item")
+        .field("target", source)
 }
 
 /// Judges one stream, relaying it and reporting findings as they come.
@@ -402,7 +414,6 @@ fn judge_stream<R: Read>(
     src: R,
     args: &CheckArgs,
     sinks: &mut Sinks,
-    em: &mut Emitter,
     source: &str,
     shown: &mut Vec<Finding>,
     report_counts: &mut (u64, u64),
@@ -415,15 +426,14 @@ fn judge_stream<R: Read>(
     };
     let mut judge = Judge::new(opts);
     let want_report = sinks.has_report();
-    let mut take = |f: Finding, sinks: &mut Sinks, em: &mut Emitter| -> Result<(), Stop> {
+    let mut take = |f: Finding, sinks: &mut Sinks| -> Result<(), Stop> {
         if want_report {
-            let bytes = finding_event(em, &f, source);
+            finding_event(&mut sinks.out, &f, source)?;
             if f.rule.severity() == Severity::Advisory {
                 report_counts.1 += 1;
             } else {
                 report_counts.0 += 1;
             }
-            sinks.report(&bytes)?;
         }
         if shown.len() < args.show {
             shown.push(f);
@@ -437,18 +447,20 @@ fn judge_stream<R: Read>(
         |judge, bytes| {
             sinks.relay(bytes)?;
             for f in judge.drain() {
-                take(f, sinks, em)?;
+                take(f, sinks)?;
             }
             Ok(())
         },
     )?;
     for f in judge.drain() {
-        take(f, sinks, em)?;
+        take(f, sinks)?;
     }
+    // A stream stopped by SIGINT/SIGTERM is not judged to its end.
+    cancelled()?;
     // finish() adds the stream-level findings (summary.missing, …).
     let (v, last) = judge.finish();
     for f in last {
-        take(f, sinks, em)?;
+        take(f, sinks)?;
     }
     Ok(v)
 }
@@ -495,31 +507,36 @@ pub fn run(args: &CheckArgs) -> i32 {
         },
         None => None,
     };
-    let mut sinks = Sinks {
-        relay: relay_file,
-        report_stdout: report_stdout.then(stdout_writer),
-        report_file,
-        report_path: args
-            .report
-            .as_ref()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default(),
-    };
+    let report_path = args
+        .report
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let mut sinks = Sinks::new(
+        relay_file,
+        report_stdout.then(stdout_writer),
+        report_file.map(|f| (f, report_path)),
+    );
+    if sinks.has_report() {
+        install_cancel("check");
+    }
     match run_streams(args, &mut sinks) {
         Ok(code) => code,
-        Err(Stop::Pipe) => exit::PIPE,
-        Err(Stop::Write(msg, code)) => {
-            eprint_line(false, &format!("aoi check: {msg}"));
-            code
-        }
+        Err(stop) => sinks.end("check", stop),
+    }
+}
+
+/// Installs the SIGINT/SIGTERM handlers of a command that writes a stream
+/// of its own, so a cancellation ends it with `reason:"cancelled"` (§ 7).
+pub(crate) fn install_cancel(cmd: &str) {
+    if let Err(e) = crate::cancel::install() {
+        eprint_line(false, &format!("aoi {cmd}: cannot handle signals: {e}"));
     }
 }
 
 fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
-    let mut em = Emitter::new();
     if sinks.has_report() {
-        let m = em.meta("check").to_vec();
-        sinks.report(&m)?;
+        sinks.out.meta("check", Vec::new())?;
     }
     let inputs: Vec<&Path> = if args.files.is_empty() {
         vec![Path::new("-")]
@@ -535,9 +552,9 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
     }
     let mut code = exit::OK;
     let mut verdicts: Vec<Verdict> = Vec::new();
-    let mut own_errors: u64 = 0;
-    let mut own_events: (u64, u64) = (0, 0);
     let mut streams: u64 = 0;
+    // Violation and advisory events reported.
+    let mut reported: (u64, u64) = (0, 0);
     for path in inputs {
         let source = path.display().to_string();
         let name = named.then_some(source.as_str());
@@ -547,29 +564,18 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
                 io::stdin().lock(),
                 args,
                 sinks,
-                &mut em,
                 "-",
                 &mut shown,
-                &mut own_events,
+                &mut reported,
             )
         } else {
             match open_input(path) {
-                Ok(f) => judge_stream(
-                    f,
-                    args,
-                    sinks,
-                    &mut em,
-                    &source,
-                    &mut shown,
-                    &mut own_events,
-                ),
+                Ok(f) => judge_stream(f, args, sinks, &source, &mut shown, &mut reported),
                 Err(msg) => {
                     eprint_line(args.quiet, &format!("aoi check: {msg}"));
                     code = exit::worst(code, exit::NOINPUT);
-                    own_errors += 1;
                     if sinks.has_report() {
-                        let e = unreadable_event(&mut em, &msg, &source);
-                        sinks.report(&e)?;
+                        sinks.out.error(&unreadable_error(&msg, &source))?;
                     }
                     continue;
                 }
@@ -578,15 +584,13 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
         let v = match result {
             Ok(v) => v,
             Err(stop) => {
-                let count = own_events.0 + own_events.1 + streams;
-                close_report_after_relay_failure(sinks, &mut em, &stop, count, own_errors + 1);
+                close_report_after_relay_failure(sinks, &stop);
                 return Err(stop);
             }
         };
         streams += 1;
         if sinks.has_report() {
-            let s = stream_event(&mut em, &v, &source);
-            sinks.report(&s)?;
+            stream_event(&mut sinks.out, &v, &source)?;
         }
         if !args.quiet {
             let hidden =
@@ -611,13 +615,11 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
     if sinks.has_report() {
         let props = json!({
             "streams": streams,
-            "violations": own_events.0,
-            "advisories": own_events.1,
+            "violations": reported.0,
+            "advisories": reported.1,
             "exit_code": code,
         });
-        let count = own_events.0 + own_events.1 + streams;
-        finish_report(sinks, &mut em, &verdicts, code, own_errors, count, props)?;
-        sinks.flush()?;
+        finish_report(sinks, &verdicts, code, props)?;
     }
     Ok(code)
 }
@@ -635,49 +637,28 @@ fn same_file_as_input(report: &Path, files: &[std::path::PathBuf]) -> Option<Str
 
 /// When the relay stops (stdout closed or unwritable), a `--report` file is
 /// still closed as a conforming stream: an `io` error and an `ok:false`
-/// summary, so it never ends without its terminal event (§ 4).
-fn close_report_after_relay_failure(
-    sinks: &mut Sinks,
-    em: &mut Emitter,
-    stop: &Stop,
-    count: u64,
-    errors: u64,
-) {
+/// summary, so it never ends without its terminal event (§ 4). A
+/// cancellation is left to [`Sinks::end`].
+fn close_report_after_relay_failure(sinks: &mut Sinks, stop: &Stop) {
     let (code, message) = match stop {
-        Stop::Pipe => (
+        Ended::Closed => (
             "BROKEN_PIPE",
             "stdout was closed by the reader; the relay stopped".to_string(),
         ),
-        Stop::Write(m, _) => ("WRITE_FAILED", m.clone()),
+        Ended::Failed(e) => ("WRITE_FAILED", e.to_string()),
+        Ended::Cancelled(_) => return,
     };
     // Only the report file: stdout is what failed (or is the report itself).
-    sinks.report_stdout = None;
-    if sinks.report_file.is_none() {
+    let tee = sinks.out.get_mut();
+    tee.stdout = None;
+    if tee.file.is_none() {
         return;
     }
-    let e = em
-        .event(
-            "aoi:error",
-            &[
-                ("category", "io".into()),
-                ("code", code.into()),
-                ("message", message.into()),
-                ("retryable", false.into()),
-            ],
-        )
-        .to_vec();
-    let s = em
-        .summary(
-            false,
-            Some("failed"),
-            vec![("count", count.into()), ("error_count", errors.into())],
-        )
-        .to_vec();
     // Best effort: the run is already failing with the relay's status.
     let _ = sinks
-        .report(&e)
-        .and_then(|()| sinks.report(&s))
-        .and_then(|()| sinks.flush());
+        .out
+        .error(&ErrorEvent::new("io", code, message).retryable(false))
+        .and_then(|()| sinks.out.finish(&Summary::failed(Reason::Failed)));
 }
 
 /// Opens an input file; a directory or a missing file is exit 66.
@@ -693,35 +674,27 @@ pub(crate) fn open_input(path: &Path) -> Result<File, String> {
 
 /// Emits aoi's own closing events: an `aoi:error` for its own failure
 /// (violations or an incomplete stream), then the `aoi:summary` (§ 13.1)
-/// with `count` domain events emitted and the command's `properties`.
+/// with the command's `properties`, and flushes.
 pub(crate) fn finish_report(
     sinks: &mut Sinks,
-    em: &mut Emitter,
     verdicts: &[Verdict],
     code: i32,
-    own_errors: u64,
-    count: u64,
     properties: Value,
 ) -> Result<(), Stop> {
     let closing = Closing {
         code,
-        own_errors,
-        count,
         properties,
         cause: None,
         extra: (0, 0, 0),
     };
-    close_report(sinks, em, verdicts, closing)
+    close_report(sinks, verdicts, closing)
 }
 
-/// How a producer closes its stream.
+/// How a producer closes its stream. What it emitted itself (`count`, its
+/// own errors) the [`Emitter`] has counted.
 pub(crate) struct Closing {
     /// The exit status; the summary is `ok:true` only for 0.
     pub code: i32,
-    /// `aoi:error` events the producer emitted itself.
-    pub own_errors: u64,
-    /// Domain events it emitted.
-    pub count: u64,
     pub properties: Value,
     /// The error to reproduce as `caused_by` when no stream's verdict
     /// explains `code`: an upstream `aoi:error` the upstream itself survived
@@ -732,17 +705,25 @@ pub(crate) struct Closing {
     pub extra: (u64, u64, u64),
 }
 
+/// The summary's reason for a failing exit status, from the outcome that
+/// decided it (§ 8.3: `denied`, `timeout`, `cancelled`, else `failed`).
+pub(crate) fn reason_for(code: i32, outcome: Option<Outcome>) -> Reason {
+    match outcome {
+        Some(Outcome::Denied) if code == exit::NOPERM => Reason::Denied,
+        Some(Outcome::Timeout) if code == exit::TIMEOUT => Reason::Timeout,
+        Some(Outcome::Cancelled) if code == exit::CANCELLED => Reason::Cancelled,
+        _ => Reason::Failed,
+    }
+}
+
 /// [`finish_report`] with every part of the closing stated.
 pub(crate) fn close_report(
     sinks: &mut Sinks,
-    em: &mut Emitter,
     verdicts: &[Verdict],
     closing: Closing,
 ) -> Result<(), Stop> {
     let Closing {
         code,
-        mut own_errors,
-        count,
         properties,
         cause,
         extra,
@@ -758,50 +739,26 @@ pub(crate) fn close_report(
         .and_then(|v| v.cause.clone());
     if let (Some((category, ecode)), Some(v)) = (own, worst) {
         if code == v.exit_code {
-            own_errors += 1;
             caused_by = Some(Cause::own(category, ecode));
-            let e = em
-                .event(
-                    "aoi:error",
-                    &[
-                        ("category", category.into()),
-                        ("code", ecode.into()),
-                        ("message", sanitize(&v.reason).into()),
-                        ("retryable", false.into()),
-                    ],
-                )
-                .to_vec();
-            sinks.report(&e)?;
+            sinks
+                .out
+                .error(&ErrorEvent::new(category, ecode, sanitize(&v.reason)).retryable(false))?;
         }
     }
-    let reason = if ok {
-        None
+    let mut summary = if ok {
+        Summary::ok()
     } else {
-        Some(match worst.map(|v| v.outcome) {
-            Some(Outcome::Denied) if code == exit::NOPERM => "denied",
-            Some(Outcome::Timeout) if code == exit::TIMEOUT => "timeout",
-            Some(Outcome::Cancelled) if code == exit::CANCELLED => "cancelled",
-            _ => "failed",
-        })
+        Summary::failed(reason_for(code, worst.map(|v| v.outcome)))
     };
-    let mut fields: Vec<(&'static str, Value)> = vec![
-        ("count", count.into()),
-        (
-            "input_count",
-            (verdicts.iter().map(|v| v.domain_events).sum::<u64>() + extra.0).into(),
-        ),
-        (
-            "warning_count",
-            (verdicts.iter().map(|v| v.warnings).sum::<u64>() + extra.1).into(),
-        ),
-        (
-            "error_count",
-            (verdicts.iter().map(|v| v.errors).sum::<u64>() + extra.2 + own_errors).into(),
-        ),
-    ];
+    summary = summary
+        .input_count(verdicts.iter().map(|v| v.domain_events).sum::<u64>() + extra.0)
+        .consumed(
+            verdicts.iter().map(|v| v.warnings).sum::<u64>() + extra.1,
+            verdicts.iter().map(|v| v.errors).sum::<u64>() + extra.2,
+        );
     if !ok {
         if let Some(c) = caused_by.or(cause) {
-            fields.push(("caused_by", cause_json(&c)));
+            summary = summary.field("caused_by", cause_json(&c));
         }
     }
     // § 13.1: the direct upstream's identity, omitted when unknown or when
@@ -813,12 +770,11 @@ pub(crate) fn close_report(
         .collect();
     if let Some(first) = ids.first() {
         if ids.iter().all(|i| i == first) {
-            fields.push(("upstream", identity_json(first)));
+            summary = summary.field("upstream", identity_json(first));
         }
     }
-    fields.push(("properties", properties));
-    let s = em.summary(ok, reason, fields).to_vec();
-    sinks.report(&s)
+    summary = summary.field("properties", properties);
+    sinks.out.finish(&summary)
 }
 
 pub(crate) trait AsFdFile {

@@ -31,11 +31,11 @@ use serde_json::{Value, json};
 
 use crate::cli::{ErrorsArgs, ErrorsFormat, Scope};
 use crate::cmd::check::{
-    AsFdFile, Closing, Sinks, Stop, close_report, eprint_line, finding_line, open_input, sanitize,
-    unreadable_event, verdict_line, write_err,
+    AsFdFile, Closing, Sinks, Stop, cancelled, close_report, eprint_line, finding_line,
+    install_cancel, open_input, sanitize, stop_code, unreadable_error, verdict_line, write_err,
 };
 use crate::demux;
-use crate::emit::{Emitter, push_json};
+use crate::emit::{ErrorEvent, push_json};
 use crate::judge::{Cause, Ev, JudgeOptions, Outcome, Verdict, bool_value, str_ref, uint_value};
 use crate::peek::{Kind, Peeker, key_is, object_members, span, unescape};
 use crate::spec::{self, exit};
@@ -55,7 +55,7 @@ enum Sink {
     /// Table, raw lines or the count, through one buffered writer.
     Text(Box<dyn Write>),
     /// A conforming AOI stream.
-    Report(Box<Sinks>, Emitter),
+    Report(Box<Sinks>),
 }
 
 /// Everything `run` needs while reading.
@@ -85,13 +85,12 @@ pub fn run(args: &ErrorsArgs) -> i32 {
         }))
     };
     let sink = if format == Some(ErrorsFormat::Jsonl) {
-        let mut em = Emitter::new();
         let mut sinks = Sinks::report_to_stdout();
-        let m = em.meta("errors").to_vec();
-        if let Err(stop) = sinks.report(&m) {
-            return stopped(stop);
+        install_cancel("errors");
+        if let Err(stop) = sinks.out.meta("errors", Vec::new()) {
+            return sinks.end("errors", stop);
         }
-        Sink::Report(Box::new(sinks), em)
+        Sink::Report(Box::new(sinks))
     } else if tty {
         Sink::Text(Box::new(io::LineWriter::new(stdout.lock())))
     } else {
@@ -137,17 +136,10 @@ pub fn run(args: &ErrorsArgs) -> i32 {
     };
     match run_inputs(&mut ctx, &inputs) {
         Ok(code) => code,
-        Err(stop) => stopped(stop),
-    }
-}
-
-fn stopped(stop: Stop) -> i32 {
-    match stop {
-        Stop::Pipe => exit::PIPE,
-        Stop::Write(msg, code) => {
-            eprint_line(false, &format!("aoi errors: {msg}"));
-            code
-        }
+        Err(stop) => match ctx.sink {
+            Sink::Report(sinks) => sinks.end("errors", stop),
+            Sink::Text(_) => stop_code("errors", &stop),
+        },
     }
 }
 
@@ -157,7 +149,6 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
     // process exit status, never what the report says (§ 13.1).
     let mut code = exit::OK;
     let mut verdicts: Vec<Verdict> = Vec::new();
-    let mut own_errors = 0u64;
     let mut skipped_total = 0u64;
     let mut suspect_total = 0u64;
     let mut extra = (0u64, 0u64, 0u64);
@@ -173,16 +164,16 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
                 Err(msg) => {
                     eprint_line(args.quiet, &format!("aoi errors: {msg}"));
                     code = exit::worst(code, exit::NOINPUT);
-                    own_errors += 1;
                     own_cause.get_or_insert_with(|| Cause::own("not_found", "INPUT_UNREADABLE"));
-                    if let Sink::Report(sinks, em) = &mut ctx.sink {
-                        let e = unreadable_event(em, &msg, &source);
-                        sinks.report(&e)?;
+                    if let Sink::Report(sinks) = &mut ctx.sink {
+                        sinks.out.error(&unreadable_error(&msg, &source))?;
                     }
                     continue;
                 }
             }
         };
+        // Stopped by SIGINT/SIGTERM: the input was not read to its end.
+        cancelled()?;
         let name = |run: &Option<String>| -> Option<String> {
             let mut parts = Vec::new();
             if !args.files.is_empty() {
@@ -238,22 +229,13 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
         for (msg, ecode) in problems {
             eprint_line(args.quiet, &format!("aoi errors: {label}{msg}"));
             code = exit::worst(code, exit::IOERR);
-            own_errors += 1;
             own_cause.get_or_insert_with(|| Cause::own("io", ecode));
-            if let Sink::Report(sinks, em) = &mut ctx.sink {
-                let e = em
-                    .event(
-                        "aoi:error",
-                        &[
-                            ("category", "io".into()),
-                            ("code", ecode.into()),
-                            ("message", msg.clone().into()),
-                            ("retryable", false.into()),
-                            ("target", source.clone().into()),
-                        ],
-                    )
-                    .to_vec();
-                sinks.report(&e)?;
+            if let Sink::Report(sinks) = &mut ctx.sink {
+                sinks.out.error(
+                    &ErrorEvent::new("io", ecode, msg.clone())
+                        .retryable(false)
+                        .field("target", source.clone()),
+                )?;
             }
         }
         extra.0 += input.untracked_events.0;
@@ -287,7 +269,7 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
             }
             w.flush().map_err(|e| write_err(e, "stdout"))?;
         }
-        Sink::Report(sinks, em) => {
+        Sink::Report(sinks) => {
             let properties = json!({
                 "streams": verdicts.len(),
                 "matched": ctx.matched,
@@ -297,14 +279,11 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
             });
             let closing = Closing {
                 code,
-                own_errors,
-                count: 0,
                 properties,
                 cause: own_cause,
                 extra,
             };
-            close_report(sinks, em, &verdicts, closing)?;
-            sinks.flush()?;
+            close_report(sinks, &verdicts, closing)?;
         }
     }
     Ok(if args.no_fail && code != exit::NOINPUT {
@@ -462,11 +441,10 @@ fn emit(
                 EventKind::Error => "aoi:error",
                 EventKind::Warning => "aoi:warning",
             };
-            let Sink::Report(sinks, em) = &mut ctx.sink else {
+            let Sink::Report(sinks) = &mut ctx.sink else {
                 return Ok(());
             };
-            let bytes = em.raw_event(ty, &body).to_vec();
-            sinks.report(&bytes)
+            sinks.out.forward(ty, &body)
         }
     }
 }

@@ -26,11 +26,11 @@ use serde_json::json;
 
 use crate::cli::FilterArgs;
 use crate::cmd::check::{
-    Closing, Sinks, Stop, close_report, eprint_line, finding_line, open_input, stdout_writer,
-    unreadable_event, verdict_line,
+    Closing, Sinks, Stop, cancelled, close_report, eprint_line, finding_line, install_cancel,
+    open_input, stdout_writer, unreadable_error, verdict_line,
 };
 use crate::cmd::errors::{EventKind, event_kind, forwarded_body, one_line_of, push_member};
-use crate::emit::Emitter;
+use crate::emit::ErrorEvent;
 use crate::jq::{self, Data, Filter, Kind};
 use crate::judge::{
     Cause, Ev, Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict, drive, envelope_run,
@@ -58,6 +58,8 @@ pub fn run(args: &FilterArgs) -> i32 {
             .name("filter".into())
             .stack_size(STACK)
             .spawn_scoped(scope, || compile_and_run(args));
+        // SIGINT/SIGTERM go to the worker, whose reads they interrupt.
+        let _ = crate::cancel::block_in_this_thread();
         match worker {
             Ok(handle) => handle.join().unwrap_or(exit::SOFTWARE),
             Err(e) => {
@@ -131,9 +133,6 @@ struct Framed<'a> {
     filter: &'a Filter,
     vars: Vars<Val>,
     sinks: Sinks,
-    em: Emitter,
-    /// Domain events emitted.
-    count: u64,
     /// Own item-level errors (the filter failed on an event).
     item_errors: u64,
     /// Set by `halt`/`halt_error`: the filter stops, the stream is still
@@ -219,32 +218,25 @@ fn run_framed(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i32 {
         filter,
         vars,
         sinks: Sinks::report_to_stdout(),
-        em: Emitter::new(),
-        count: 0,
         item_errors: 0,
         halted: None,
         buf: Vec::with_capacity(4096),
         path: simple_path(&args.filter),
         type_key: Val::utf8_str(&b"type"[..]),
     };
+    install_cancel("filter");
     match framed_inputs(&mut f) {
         Ok(code) => code,
-        Err(Stop::Pipe) => exit::PIPE,
-        Err(Stop::Write(msg, code)) => {
-            eprint_line(false, &format!("aoi filter: {msg}"));
-            code
-        }
+        Err(stop) => f.sinks.end("filter", stop),
     }
 }
 
 fn framed_inputs(f: &mut Framed<'_>) -> Result<i32, Stop> {
     let args = f.args;
-    let meta = f.em.meta("filter").to_vec();
-    f.sinks.report(&meta)?;
+    f.sinks.out.meta("filter", Vec::new())?;
     let named = !args.files.is_empty();
     let mut code = exit::OK;
     let mut verdicts: Vec<Verdict> = Vec::new();
-    let mut own_errors = 0u64;
     let mut own_cause: Option<Cause> = None;
     for path in inputs_of(args) {
         let source = path.display().to_string();
@@ -257,10 +249,8 @@ fn framed_inputs(f: &mut Framed<'_>) -> Result<i32, Stop> {
                 Err(msg) => {
                     eprint_line(args.quiet, &format!("aoi filter: {msg}"));
                     code = exit::worst(code, exit::NOINPUT);
-                    own_errors += 1;
                     own_cause.get_or_insert_with(|| Cause::own("not_found", "INPUT_UNREADABLE"));
-                    let e = unreadable_event(&mut f.em, &msg, &source);
-                    f.sinks.report(&e)?;
+                    f.sinks.out.error(&unreadable_error(&msg, &source))?;
                     continue;
                 }
             }
@@ -299,22 +289,11 @@ fn framed_inputs(f: &mut Framed<'_>) -> Result<i32, Stop> {
     let mut exit_code = code;
     if let Some(h) = f.halted.filter(|h| *h != 0) {
         // halt_error: the filter's own verdict; the report says failed.
-        own_errors += 1;
-        let e =
-            f.em.event(
-                "aoi:error",
-                &[
-                    ("category", "validation".into()),
-                    ("code", "FILTER_HALTED".into()),
-                    (
-                        "message",
-                        format!("the filter halted with exit code {h}").into(),
-                    ),
-                    ("retryable", false.into()),
-                ],
-            )
-            .to_vec();
-        f.sinks.report(&e)?;
+        f.sinks.out.error(&ErrorEvent::new(
+            "validation",
+            "FILTER_HALTED",
+            format!("the filter halted with exit code {h}"),
+        ))?;
         own_cause = Some(Cause::own("validation", "FILTER_HALTED"));
         code = exit::worst(code, exit::FAILED);
         // As a process status (jq's `& 0xff`), never 0 for a failed run.
@@ -330,14 +309,11 @@ fn framed_inputs(f: &mut Framed<'_>) -> Result<i32, Stop> {
     });
     let closing = Closing {
         code,
-        own_errors: own_errors + f.item_errors,
-        count: f.count,
         properties,
         cause: cause.or(own_cause),
         extra: (0, 0, 0),
     };
-    close_report(&mut f.sinks, &mut f.em, &verdicts, closing)?;
-    f.sinks.flush()?;
+    close_report(&mut f.sinks, &verdicts, closing)?;
     Ok(exit_code)
 }
 
@@ -416,6 +392,8 @@ fn framed_stream<R: Read>(
             Ok::<(), Stop>(())
         },
     )?;
+    // A stream stopped by SIGINT/SIGTERM is not judged to its end.
+    cancelled()?;
     shown.extend(judge.drain().take(10usize.saturating_sub(shown.len())));
     let (v, last) = judge.finish();
     shown.extend(last.into_iter().take(10usize.saturating_sub(shown.len())));
@@ -443,8 +421,7 @@ impl Framed<'_> {
             EventKind::Error => "aoi:error",
             EventKind::Warning => "aoi:warning",
         };
-        let bytes = self.em.raw_event(ty, &body).to_vec();
-        self.sinks.report(&bytes)
+        self.sinks.out.forward(ty, &body)
     }
 
     /// Runs the filter on one event and emits its results.
@@ -471,9 +448,7 @@ impl Framed<'_> {
             self.buf.clear();
             self.buf.extend_from_slice(b",\"value\":");
             self.buf.extend_from_slice(raw);
-            self.count += 1;
-            let bytes = self.em.raw_event("value", &self.buf);
-            return self.sinks.report(bytes);
+            return self.sinks.out.raw_event("value", &self.buf);
         }
         let input = match jq::object_from_peek(line, judge.last_peek()) {
             Ok(v) => v,
@@ -491,15 +466,11 @@ impl Framed<'_> {
         for out in outputs {
             match out {
                 Ok(v) if unchanged(&v, &same, judge) => {
-                    let bytes = self.splice(line, judge.last_peek());
-                    self.count += 1;
-                    self.sinks.report(&bytes)?;
+                    let ty = self.splice(line, judge.last_peek());
+                    self.sinks.out.raw_event(&ty, &self.buf)?;
                 }
                 Ok(v) => match self.encode_result(&v) {
-                    Ok(bytes) => {
-                        self.count += 1;
-                        self.sinks.report(&bytes)?;
-                    }
+                    Ok(ty) => self.sinks.out.raw_event(&ty, &self.buf)?,
                     Err(e) => {
                         let msg = format!("result is not JSON: {}", e.0);
                         self.item_error("FILTER_RESULT_NOT_JSON", &msg, line_no, item_index)?;
@@ -525,8 +496,13 @@ impl Framed<'_> {
 
     /// The event of `line` (judged a domain event with a string `type`) as
     /// a domain event of aoi's stream: aoi's envelope, then every other
-    /// member byte for byte.
-    fn splice(&mut self, line: &[u8], peek: &crate::peek::Peeker) -> Vec<u8> {
+    /// member byte for byte: the members go into `buf`, the type is
+    /// returned.
+    fn splice<'l>(
+        &mut self,
+        line: &'l [u8],
+        peek: &crate::peek::Peeker,
+    ) -> std::borrow::Cow<'l, str> {
         use crate::peek::span;
         self.buf.clear();
         let mut ty = std::borrow::Cow::Borrowed("");
@@ -540,11 +516,12 @@ impl Framed<'_> {
             }
             push_member(&mut self.buf, span(line, &m.key), span(line, &m.value));
         }
-        self.em.raw_event(&ty, &self.buf).to_vec()
+        ty
     }
 
-    /// Encodes one result as a domain event of aoi's stream.
-    fn encode_result(&mut self, v: &Val) -> Result<Vec<u8>, jq::NotJson> {
+    /// Encodes one result as a domain event of aoi's stream: its members
+    /// go into `buf`, its type is returned.
+    fn encode_result(&mut self, v: &Val) -> Result<String, jq::NotJson> {
         self.buf.clear();
         let ty = match v {
             Val::Obj(o) => o.get(&self.type_key).and_then(|t| match t {
@@ -585,7 +562,7 @@ impl Framed<'_> {
                 "value".to_string()
             }
         };
-        Ok(self.em.raw_event(&ty, &self.buf).to_vec())
+        Ok(ty)
     }
 
     /// An item-level `aoi:error` of aoi's own (§ 9.1: scope item, with the
@@ -615,8 +592,7 @@ impl Framed<'_> {
         if let Some(i) = item_index {
             fields.push(("item_index", i.into()));
         }
-        let e = self.em.event("aoi:error", &fields).to_vec();
-        self.sinks.report(&e)
+        self.sinks.out.event("aoi:error", &fields)
     }
 }
 

@@ -24,12 +24,13 @@ use serde_json::{Map, Value, json};
 
 use crate::cli::{MergeArgs, MergeFormat};
 use crate::cmd::check::{
-    Sinks, Stop, cause_json, eprint_line, finding_line, open_input, sanitize, stdout_writer,
-    unreadable_event, upstream_identity, verdict_line, write_err,
+    Sinks, Stop, cause_json, eprint_line, finding_line, install_cancel, open_input, reason_for,
+    sanitize, stdout_writer, stop_code, unreadable_error, upstream_identity, verdict_line,
+    write_err,
 };
 use crate::cmd::errors::{cell, paint};
 use crate::demux;
-use crate::emit::{Emitter, SCHEMA_NAME};
+use crate::emit::{ErrorEvent, SCHEMA_NAME, Summary};
 use crate::judge::{Cause, Finding, JudgeOptions, Outcome, Verdict};
 use crate::peek::span;
 use crate::spec::exit;
@@ -316,6 +317,9 @@ pub fn run(args: &MergeArgs) -> i32 {
     } else {
         MergeFormat::Jsonl
     });
+    if format == MergeFormat::Jsonl {
+        install_cancel("merge-report");
+    }
     let inputs: Vec<&Path> = if args.files.is_empty() {
         vec![Path::new("-")]
     } else {
@@ -361,6 +365,10 @@ pub fn run(args: &MergeArgs) -> i32 {
                 }
             }
         };
+        // Stopped by SIGINT/SIGTERM: the report says cancelled.
+        if crate::cancel::requested().is_some() {
+            break;
+        }
         let (streams, counts) = read.finish(SHOWN);
         skipped += counts.skipped + g.carried_skipped;
         let before = entries.len();
@@ -428,7 +436,7 @@ pub fn run(args: &MergeArgs) -> i32 {
         .fold(exit::OK, exit::worst);
     let color = format == MergeFormat::Table && args.color.enabled(tty);
     let written = match format {
-        MergeFormat::Jsonl => write_jsonl(&entries, &own, code, skipped),
+        MergeFormat::Jsonl => return write_jsonl(args, &entries, &own, code, skipped),
         other => {
             let text = match other {
                 MergeFormat::Table => table(&entries, code, color),
@@ -445,11 +453,7 @@ pub fn run(args: &MergeArgs) -> i32 {
     match written {
         Ok(()) if args.no_fail && code != exit::NOINPUT => exit::OK,
         Ok(()) => code,
-        Err(Stop::Pipe) => exit::PIPE,
-        Err(Stop::Write(msg, c)) => {
-            eprint_line(false, &format!("aoi merge-report: {msg}"));
-            c
-        }
+        Err(stop) => stop_code("merge-report", &stop),
     }
 }
 
@@ -553,51 +557,57 @@ fn totals(entries: &[Entry]) -> (u64, u64, u64, u64, u64) {
     })
 }
 
-fn write_jsonl(entries: &[Entry], own: &[Own], code: i32, skipped: u64) -> Result<(), Stop> {
+/// Writes the merged report as aoi's own stream; returns the exit status.
+fn write_jsonl(args: &MergeArgs, entries: &[Entry], own: &[Own], code: i32, skipped: u64) -> i32 {
     let mut sinks = Sinks::report_to_stdout();
-    let mut em = Emitter::new();
-    let m = em.meta("merge-report").to_vec();
-    sinks.report(&m)?;
+    match report_events(&mut sinks, entries, own, code, skipped) {
+        Ok(()) if args.no_fail && code != exit::NOINPUT => exit::OK,
+        Ok(()) => code,
+        Err(stop) => sinks.end("merge-report", stop),
+    }
+}
+
+fn report_events(
+    sinks: &mut Sinks,
+    entries: &[Entry],
+    own: &[Own],
+    code: i32,
+    skipped: u64,
+) -> Result<(), Stop> {
+    let out = &mut sinks.out;
+    out.meta("merge-report", Vec::new())?;
     for e in entries {
-        let b = em.event("report", &e.fields()).to_vec();
-        sinks.report(&b)?;
+        out.event("report", &e.fields())?;
     }
     for o in own {
-        let b = if o.code == "INPUT_UNREADABLE" {
-            unreadable_event(&mut em, &o.message, &o.target)
+        let e = if o.code == "INPUT_UNREADABLE" {
+            unreadable_error(&o.message, &o.target)
         } else {
-            em.event(
-                "aoi:error",
-                &[
-                    ("category", o.category.clone().into()),
-                    ("code", o.code.clone().into()),
-                    ("message", o.message.clone().into()),
-                    ("retryable", false.into()),
-                    ("target", o.target.clone().into()),
-                ],
-            )
-            .to_vec()
+            ErrorEvent::new(&o.category, &o.code, o.message.clone())
+                .retryable(false)
+                .field("target", o.target.clone())
         };
-        sinks.report(&b)?;
+        out.error(&e)?;
     }
+    // Read up to a cancellation: what was read is reported, the summary
+    // says cancelled (§ 7).
+    crate::cmd::check::cancelled()?;
     let ok = code == exit::OK;
     let (lines, domain, warnings, errors, violations) = totals(entries);
     let worst = entries.iter().max_by_key(|e| exit::rank(e.exit_code));
-    let reason = (!ok).then(|| match worst.map(|e| (e.outcome.as_str(), e.exit_code)) {
-        Some(("denied", c)) | Some(("timeout", c)) | Some(("cancelled", c)) if c == code => worst
-            .map_or("failed", |e| match e.outcome.as_str() {
-                "denied" => "denied",
-                "timeout" => "timeout",
-                _ => "cancelled",
-            }),
-        _ => "failed",
-    });
-    let mut fields: Vec<(&'static str, Value)> = vec![
-        ("count", (entries.len() as u64).into()),
-        ("input_count", domain.into()),
-        ("warning_count", warnings.into()),
-        ("error_count", (errors + own.len() as u64).into()),
-    ];
+    let mut summary = if ok {
+        Summary::ok()
+    } else {
+        let outcome = worst.and_then(|e| match e.outcome.as_str() {
+            "denied" => Some(Outcome::Denied),
+            "timeout" => Some(Outcome::Timeout),
+            "cancelled" => Some(Outcome::Cancelled),
+            _ => None,
+        });
+        let outcome = outcome.filter(|_| worst.is_some_and(|e| e.exit_code == code));
+        Summary::failed(reason_for(code, outcome))
+    };
+    summary = summary.input_count(domain).consumed(warnings, errors);
     if !ok {
         let cause = worst
             .filter(|e| e.exit_code == code)
@@ -608,7 +618,7 @@ fn write_jsonl(entries: &[Entry], own: &[Own], code: i32, skipped: u64) -> Resul
                     .map(|o| cause_json(&Cause::own(&o.category, &o.code)))
             });
         if let Some(c) = cause {
-            fields.push(("caused_by", c));
+            summary = summary.field("caused_by", c);
         }
     }
     // § 13.1: the direct upstream's identity, when every stream names the
@@ -624,14 +634,14 @@ fn write_jsonl(entries: &[Entry], own: &[Own], code: i32, skipped: u64) -> Resul
                 .iter()
                 .filter_map(|(k, v)| v.as_ref().map(|v| (k.to_string(), Value::from(v.clone()))))
                 .collect();
-            fields.push(("upstream", Value::Object(m)));
+            summary = summary.field("upstream", Value::Object(m));
         }
     }
     let outcomes: Map<String, Value> = tally(entries)
         .into_iter()
         .map(|(o, n, _)| (o, n.into()))
         .collect();
-    fields.push((
+    summary = summary.field(
         "properties",
         json!({
             "streams": entries.len(),
@@ -641,10 +651,8 @@ fn write_jsonl(entries: &[Entry], own: &[Own], code: i32, skipped: u64) -> Resul
             "skipped_lines": skipped,
             "exit_code": code,
         }),
-    ));
-    let s = em.summary(ok, reason, fields).to_vec();
-    sinks.report(&s)?;
-    sinks.flush()
+    );
+    out.finish(&summary)
 }
 
 /// The last 8 characters of a run id (a ULID's random part).

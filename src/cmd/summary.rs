@@ -14,9 +14,9 @@ use serde_json::{Map, Value};
 
 use crate::cli::{SummaryArgs, SummaryFormat};
 use crate::cmd::check::{
-    Sinks, Stop, cause_json, eprint_line, finish_report, open_input, sanitize, upstream_identity,
+    Sinks, Stop, cancelled, cause_json, eprint_line, finish_report, install_cancel, open_input,
+    sanitize, unreadable_error, upstream_identity,
 };
-use crate::emit::Emitter;
 use crate::judge::{Judge, JudgeOptions, Outcome, Verdict, drive};
 use crate::rules::RuleId;
 use crate::spec::exit;
@@ -150,7 +150,12 @@ pub fn run(args: &SummaryArgs) -> i32 {
     let named = inputs.len() > 1;
     let mut code = exit::OK;
     let mut verdicts = Vec::new();
-    let mut own_errors = 0u64;
+    // Inputs that could not be opened: (message, source).
+    let mut unreadable: Vec<(String, String)> = Vec::new();
+    let jsonl = args.output == Some(SummaryFormat::Jsonl) && args.field.is_none() && !args.quiet;
+    if jsonl {
+        install_cancel("summary");
+    }
     let mut out = io::stdout().lock();
     let mut text = String::new();
     for path in inputs {
@@ -163,11 +168,15 @@ pub fn run(args: &SummaryArgs) -> i32 {
                 Err(msg) => {
                     eprint_line(false, &format!("aoi summary: {msg}"));
                     code = exit::worst(code, exit::NOINPUT);
-                    own_errors += 1;
+                    unreadable.push((msg, source));
                     continue;
                 }
             }
         };
+        // Stopped by SIGINT/SIGTERM: the stream was not judged to its end.
+        if crate::cancel::requested().is_some() {
+            break;
+        }
         code = exit::worst(code, v.exit_code);
         if !args.quiet {
             let obj = outcome_json(&v, &source);
@@ -195,37 +204,32 @@ pub fn run(args: &SummaryArgs) -> i32 {
         }
         verdicts.push((v, source));
     }
-    if args.output == Some(SummaryFormat::Jsonl) && args.field.is_none() && !args.quiet {
+    if jsonl {
         drop(out);
         let mut sinks = Sinks::report_to_stdout();
-        let mut em = Emitter::new();
         let r = (|| -> Result<(), Stop> {
-            let m = em.meta("summary").to_vec();
-            sinks.report(&m)?;
+            sinks.out.meta("summary", Vec::new())?;
+            for (msg, source) in &unreadable {
+                sinks.out.error(&unreadable_error(msg, source))?;
+            }
             for (v, source) in &verdicts {
                 let obj = outcome_json(v, source);
                 let fields: Vec<(&str, Value)> = obj
                     .as_object()
                     .map(|o| o.iter().map(|(k, val)| (k.as_str(), val.clone())).collect())
                     .unwrap_or_default();
-                let e = em.event("outcome", &fields).to_vec();
-                sinks.report(&e)?;
+                sinks.out.event("outcome", &fields)?;
             }
+            cancelled()?;
             let vs: Vec<Verdict> = verdicts.iter().map(|(v, _)| v.clone()).collect();
-            let n = vs.len() as u64;
             let props = serde_json::json!({
-                "streams": n, "violations": 0, "advisories": 0, "exit_code": code,
+                "streams": vs.len(), "violations": 0, "advisories": 0, "exit_code": code,
             });
-            finish_report(&mut sinks, &mut em, &vs, code, own_errors, n, props)?;
-            sinks.flush()
+            finish_report(&mut sinks, &vs, code, props)
         })();
         return match r {
             Ok(()) => code,
-            Err(Stop::Pipe) => exit::PIPE,
-            Err(Stop::Write(msg, c)) => {
-                eprint_line(false, &format!("aoi summary: {msg}"));
-                c
-            }
+            Err(stop) => sinks.end("summary", stop),
         };
     }
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {

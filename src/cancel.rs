@@ -1,0 +1,102 @@
+//! SIGINT and SIGTERM as a request to stop (§ 7).
+//!
+//! [`install`] replaces the default action of both signals (killing the
+//! process on the spot) with a flag, so a producer can end its stream with
+//! `aoi:summary` `ok:false`, `reason:"cancelled"` and exit with the
+//! conventional code (130 for SIGINT, 143 for SIGTERM). The handlers are
+//! installed without `SA_RESTART`: a read blocked on a silent upstream
+//! returns `EINTR`, and [`crate::lines::LineReader`] then stops instead of
+//! waiting for input that may never come.
+//!
+//! A second signal while the first is being handled exits at once with the
+//! same code (`_exit`, async-signal-safe): § 7 puts exiting promptly above
+//! the final summary, and a user pressing Ctrl-C twice means it.
+//!
+//! Only processes that install the handlers see a request; in every other
+//! process [`requested`] is `None` and costs one atomic load.
+
+use std::io;
+use std::sync::atomic::{AtomicI32, Ordering};
+
+/// The signal that asked the process to stop, 0 for none.
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+/// SIGINT's number.
+pub const SIGINT: i32 = libc::SIGINT;
+/// SIGTERM's number.
+pub const SIGTERM: i32 = libc::SIGTERM;
+
+extern "C" fn on_signal(sig: libc::c_int) {
+    if SIGNAL.swap(sig, Ordering::SeqCst) != 0 {
+        // SAFETY: `_exit` is async-signal-safe and takes any status.
+        unsafe { libc::_exit(128 + sig) }
+    }
+}
+
+/// Installs the SIGINT and SIGTERM handlers for the whole process.
+pub fn install() -> io::Result<()> {
+    for sig in [SIGINT, SIGTERM] {
+        // SAFETY: a zeroed `sigaction` is a valid value (no flags, an empty
+        // mask is set below); the handler only touches an atomic and calls
+        // `_exit`, both async-signal-safe.
+        let rc = unsafe {
+            let mut sa: libc::sigaction = std::mem::zeroed();
+            sa.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            libc::sigemptyset(&mut sa.sa_mask);
+            sa.sa_flags = 0;
+            libc::sigaction(sig, &sa, std::ptr::null_mut())
+        };
+        if rc != 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// Keeps SIGINT and SIGTERM away from the calling thread, so they are
+/// delivered to a thread that reads input and can be interrupted by them
+/// (call it in a thread that only waits, after spawning the worker).
+pub fn block_in_this_thread() -> io::Result<()> {
+    // SAFETY: the set is initialised by sigemptyset before use.
+    let rc = unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, SIGINT);
+        libc::sigaddset(&mut set, SIGTERM);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut())
+    };
+    if rc != 0 {
+        return Err(io::Error::from_raw_os_error(rc));
+    }
+    Ok(())
+}
+
+/// The signal that asked the process to stop, if one did.
+#[inline]
+pub fn requested() -> Option<i32> {
+    match SIGNAL.load(Ordering::Relaxed) {
+        0 => None,
+        s => Some(s),
+    }
+}
+
+/// The conventional exit status for a process stopped by `sig`: 128 + the
+/// signal number (130 for SIGINT, 143 for SIGTERM; § 6, § 7).
+pub fn exit_code(sig: i32) -> i32 {
+    128 + sig
+}
+
+/// The signal's name for messages.
+pub fn name(sig: i32) -> &'static str {
+    match sig {
+        SIGINT => "SIGINT",
+        SIGTERM => "SIGTERM",
+        _ => "a signal",
+    }
+}
+
+/// Records `sig` as if it had been received (tests, and callers that
+/// learn of a cancellation another way, such as a deadline).
+pub fn request(sig: i32) {
+    SIGNAL.store(sig, Ordering::SeqCst);
+}
