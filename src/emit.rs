@@ -117,9 +117,11 @@ pub struct Counts {
     pub warnings: u64,
     /// `aoi:error` events of the tool's own.
     pub errors: u64,
-    /// Upstream events passed on with [`Emitter::forward`]; they are
-    /// counted where they were consumed, not again here.
-    pub forwarded: u64,
+    /// Upstream `aoi:warning` events passed on with [`Emitter::forward`]:
+    /// counted where they were consumed, not again as the tool's own.
+    pub forwarded_warnings: u64,
+    /// Upstream `aoi:error` events passed on likewise.
+    pub forwarded_errors: u64,
 }
 
 /// Encodes one AOI stream.
@@ -205,11 +207,16 @@ impl Emitter {
 
     /// [`raw_event`](Self::raw_event) for an upstream event passed on
     /// (§ 13.1: an `aoi:error` or `aoi:warning` with `origin`); counted in
-    /// [`Counts::forwarded`], not as the tool's own.
+    /// [`Counts`] as forwarded, not as the tool's own (any other type
+    /// counts as usual).
     pub fn forward(&mut self, ty: &str, body: &[u8]) -> &[u8] {
         self.header(ty);
         self.buf.extend_from_slice(body);
-        self.counts.forwarded += 1;
+        match ty {
+            "aoi:warning" => self.counts.forwarded_warnings += 1,
+            "aoi:error" => self.counts.forwarded_errors += 1,
+            _ => self.tally(ty),
+        }
         self.close()
     }
 
@@ -277,7 +284,8 @@ impl Emitter {
 
     /// Encodes the terminal `aoi:summary` (§ 8.3): `ok`, `reason`, the
     /// counters (`count` and the tool's own warnings and errors from
-    /// [`counts`](Self::counts), plus what `s` says was consumed), `s`'s
+    /// [`counts`](Self::counts), plus what `s` says was consumed, at least
+    /// what was forwarded), `s`'s
     /// other members, then `elapsed_ms`, `event_count` and the identity.
     pub fn summary(&mut self, s: &Summary) -> &[u8] {
         let c = self.counts;
@@ -289,8 +297,12 @@ impl Emitter {
         if let Some(n) = s.input_count {
             f.push(("input_count", n.into()));
         }
-        f.push(("warning_count", (c.warnings + s.consumed_warnings).into()));
-        f.push(("error_count", (c.errors + s.consumed_errors).into()));
+        // Consumed upstream events include every one forwarded, even when
+        // the caller could not say (a run ended early, by a drop).
+        let warnings = s.consumed_warnings.max(c.forwarded_warnings);
+        let errors = s.consumed_errors.max(c.forwarded_errors);
+        f.push(("warning_count", (c.warnings + warnings).into()));
+        f.push(("error_count", (c.errors + errors).into()));
         for (k, v) in &s.fields {
             f.push((k.as_str(), v.clone()));
         }

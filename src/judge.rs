@@ -1247,7 +1247,13 @@ impl Judge {
                 );
             }
         }
-        if info.ok == Some(false) && ev.get("caused_by").is_none() && self.forwarded_errors > 0 {
+        // A cancellation says itself why the run failed: no upstream error
+        // to reproduce (aoi's choice, § 7, § 13.1).
+        if info.ok == Some(false)
+            && info.reason.as_deref() != Some("cancelled")
+            && ev.get("caused_by").is_none()
+            && self.forwarded_errors > 0
+        {
             let n = self.forwarded_errors;
             self.here(
                 RuleId::SummaryCausedByMissing,

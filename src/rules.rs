@@ -186,7 +186,7 @@ catalog! {
         "`caused_by`, when present, is an object with a boolean retryable; retry_after_ms is an integer >= 0, absent when retryable is false. Missing fields of `caused_by` are filled from the most severe `aoi:error` for the verdict.",
         "reproduce the upstream error's category, code, retryable and retry_after_ms";
     SummaryCausedByMissing = "summary.caused-by-missing", Advisory, "§ 13.1",
-        "When `ok` is false because of an upstream error, the summary MUST carry `caused_by`. A stream cannot show why `ok` is false, so aoi advises (not fails) when `ok:false` follows forwarded `aoi:error`s (with `origin`) and `caused_by` is absent.",
+        "When `ok` is false because of an upstream error, the summary MUST carry `caused_by`. A stream cannot show why `ok` is false, so aoi advises (not fails) when `ok:false` follows forwarded `aoi:error`s (with `origin`) and `caused_by` is absent, unless `reason` is `cancelled` (a run stopped by a signal failed because of the signal, § 7).",
         "reproduce the most severe upstream error's origin, category, code, retryable and retry_after_ms in caused_by";
     SummaryIdentity = "summary.identity", Advisory, "§ 5, § 18",
         "`aoi:summary` SHOULD carry the identity triple too (MUST to claim Versioned), so a consumer holding only the last line knows what it read.",

@@ -11,6 +11,7 @@
 //! - `discovery`: the capability manifest against the CLI and the outputs,
 //! - `errors`: errors and warnings out of streams and messy logs,
 //! - `filter`: jq over the domain events, and `--raw` against jq's output,
+//! - `signals`: SIGINT/SIGTERM mid-stream end in a cancelled summary,
 //! - `strip`: the data plane and the control plane apart,
 //! - `summary`: a run's outcome for people and scripts.
 
@@ -31,6 +32,8 @@ mod json_suite;
 mod merge;
 #[path = "cli/relay_props.rs"]
 mod relay_props;
+#[path = "cli/signals.rs"]
+mod signals;
 #[path = "cli/strip.rs"]
 mod strip;
 #[path = "cli/summary.rs"]

@@ -272,6 +272,8 @@ cases! {
     summary_version_unsupported_no_meta: bad("version.unsupported", 2, 65, s().no_meta().hits(1).no_summary().ev(r#"{"type":"aoi:summary","ok":true,"count":1,"aoi_version":"0.2"}"#));
     caused_by_missing_after_forwarded_error: bad("summary.caused-by-missing", 3, 1, s().ev(&err(r#"{"origin":"outline","scope":"process"}"#)).summary(r#"{"ok":false,"reason":"failed"}"#));
     caused_by_present_good: good("summary.caused-by-missing", 1, s().ev(&err(r#"{"origin":"outline","scope":"process"}"#)).summary(r#"{"ok":false,"reason":"failed","caused_by":{"origin":"outline","category":"not_found","code":"NOT_FOUND","retryable":false}}"#));
+    // aoi's choice (rule catalog): a cancellation names its own cause.
+    caused_by_not_needed_when_cancelled_good: good("summary.caused-by-missing", 130, s().ev(&err(r#"{"origin":"outline","scope":"process"}"#)).summary(r#"{"ok":false,"reason":"cancelled"}"#));
     caused_by_without_retryable: bad("summary.caused-by", 3, 65, s().ev(&err(r#"{"origin":"outline"}"#)).summary(r#"{"ok":false,"reason":"failed","caused_by":{"origin":"outline","category":"not_found","code":"NOT_FOUND"}}"#));
     not_last_unterminated_after_summary: bad("summary.not-last", 3, 65, s().no_summary().ev(&summary_json(r#"{"event_count":2,"count":0}"#)).raw(r#"{"type":"hit"}"#).unterminated());
     run_escaped_same_good: good("run.changed", 0, s().no_summary().raw(j(r#"{"type":"aoi:summary","aoi":{"seq":1,"run":"\u0030\u0031JZQ7X4TQ9KZ8V6R2M3N4P5Q6"},"ok":true,"count":0,"event_count":2,"tool":"outline","tool_version":"1.8.2","aoi_version":"1.0-alpha","schema_name":"com.example.outline.events","schema_version":"1.0.0"}"#)));

@@ -1,0 +1,211 @@
+//! SIGINT and SIGTERM mid-stream (§ 7): a command that writes a stream of
+//! its own ends it with `aoi:summary` `ok:false`, `reason:"cancelled"` and
+//! exits 130 (SIGINT) or 143 (SIGTERM); a relay stops promptly with what it
+//! relayed intact. The signals are sent to the real process while it waits
+//! for input on a pipe that stays open (a silent upstream).
+
+use std::io::{Read, Write};
+use std::os::fd::AsRawFd;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::util::*;
+
+/// aoi, spawned on a pipe we keep open.
+struct Running {
+    child: Child,
+    stdin: std::process::ChildStdin,
+}
+
+fn start(args: &[&str], first: &[u8]) -> Running {
+    let mut child = Command::new(AOI)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn aoi");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(first).expect("feed aoi");
+    stdin.flush().expect("flush");
+    // Wait until aoi has read everything (its handlers are installed
+    // before it reads), then a little longer so it blocks in read().
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let mut n: libc::c_int = 0;
+        // SAFETY: FIONREAD writes one int; the fd is our open pipe end.
+        let rc = unsafe { libc::ioctl(stdin.as_raw_fd(), libc::FIONREAD, &mut n) };
+        if rc != 0 || n == 0 || Instant::now() > deadline {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    Running { child, stdin }
+}
+
+fn signal(pid: u32, sig: libc::c_int) {
+    // SAFETY: kill with a live child's pid and a standard signal.
+    let rc = unsafe { libc::kill(pid as libc::pid_t, sig) };
+    assert_eq!(rc, 0, "kill failed");
+}
+
+/// Sends `sigs` in order and waits (bounded) for the exit.
+fn stop(mut r: Running, sigs: &[libc::c_int]) -> Out {
+    let pid = r.child.id();
+    for (i, &s) in sigs.iter().enumerate() {
+        if i > 0 {
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        signal(pid, s);
+    }
+    let mut out = r.child.stdout.take().expect("stdout");
+    let mut err = r.child.stderr.take().expect("stderr");
+    let reader = std::thread::spawn(move || {
+        let mut o = Vec::new();
+        let _ = out.read_to_end(&mut o);
+        o
+    });
+    let ereader = std::thread::spawn(move || {
+        let mut e = String::new();
+        let _ = err.read_to_string(&mut e);
+        e
+    });
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(s) = r.child.try_wait().expect("wait") {
+            break s;
+        }
+        if Instant::now() > deadline {
+            let _ = r.child.kill();
+            panic!("aoi did not stop after {sigs:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    drop(r.stdin);
+    Out {
+        code: code_of(status),
+        stdout: reader.join().expect("stdout reader"),
+        stderr: ereader.join().expect("stderr reader"),
+    }
+}
+
+fn last_event(bytes: &[u8]) -> Value {
+    parse_jsonl(bytes).pop().expect("at least one event")
+}
+
+fn assert_cancelled_report(out: &Out, code: i32, sig_name: &str) {
+    assert_eq!(out.code, code, "stderr: {}", out.stderr);
+    let last = last_event(&out.stdout);
+    assert_eq!(last["type"], "aoi:summary", "{}", out.stdout_str());
+    assert_eq!(last["ok"], false);
+    assert_eq!(last["reason"], "cancelled");
+    assert!(
+        out.stderr.contains(&format!("cancelled by {sig_name}")),
+        "stderr: {}",
+        out.stderr
+    );
+    // A cancelled report still reconciles: seq, event_count, counters.
+    assert_conforming_report(&out.stdout, 130);
+}
+
+/// The head of a stream that never ends: meta and three hits.
+fn head() -> Vec<u8> {
+    s().hits(3).no_summary().bytes()
+}
+
+#[test]
+fn check_report_on_stdout_ends_cancelled_on_sigint() {
+    let r = start(&["check", "--output", "jsonl"], &head());
+    let out = stop(r, &[libc::SIGINT]);
+    assert_cancelled_report(&out, 130, "SIGINT");
+    // No stream verdict for a stream that was not read to its end.
+    assert!(
+        !parse_jsonl(&out.stdout)
+            .iter()
+            .any(|e| e["type"] == "stream" || e["rule"] == "summary.missing"),
+        "{}",
+        out.stdout_str()
+    );
+}
+
+#[test]
+fn check_relay_with_report_file_ends_cancelled_on_sigterm() {
+    let dir = scratch("sig-report");
+    let report = dir.join("report.jsonl");
+    let input = head();
+    let r = start(
+        &["check", "--report", report.to_str().expect("utf-8")],
+        &input,
+    );
+    let out = stop(r, &[libc::SIGTERM]);
+    assert_eq!(out.code, 143, "stderr: {}", out.stderr);
+    // The relay is what was read, byte for byte.
+    assert_eq!(out.stdout, input);
+    let rep = std::fs::read(&report).expect("report written");
+    let last = last_event(&rep);
+    assert_eq!(last["reason"], "cancelled");
+    assert_conforming_report(&rep, 130);
+}
+
+#[test]
+fn filter_ends_cancelled_with_the_results_so_far() {
+    let r = start(&["filter", "."], &head());
+    let out = stop(r, &[libc::SIGINT]);
+    assert_cancelled_report(&out, 130, "SIGINT");
+    let hits = parse_jsonl(&out.stdout)
+        .iter()
+        .filter(|e| e["type"] == "hit")
+        .count();
+    assert_eq!(hits, 3, "{}", out.stdout_str());
+    assert_eq!(last_event(&out.stdout)["count"], 3);
+}
+
+#[test]
+fn errors_jsonl_ends_cancelled_on_sigterm() {
+    let input = s()
+        .ev(r#"{"type":"aoi:error","category":"io","code":"X","message":"m","retryable":false}"#)
+        .no_summary()
+        .bytes();
+    let r = start(&["errors", "--output", "jsonl"], &input);
+    let out = stop(r, &[libc::SIGTERM]);
+    assert_cancelled_report(&out, 143, "SIGTERM");
+    let forwarded = parse_jsonl(&out.stdout)
+        .iter()
+        .filter(|e| e["type"] == "aoi:error")
+        .count();
+    assert_eq!(forwarded, 1, "{}", out.stdout_str());
+}
+
+#[test]
+fn merge_report_and_summary_jsonl_end_cancelled() {
+    for args in [
+        &["merge-report", "--output", "jsonl"][..],
+        &["summary", "--output", "jsonl"][..],
+    ] {
+        let r = start(args, &head());
+        let out = stop(r, &[libc::SIGINT]);
+        assert_cancelled_report(&out, 130, "SIGINT");
+    }
+}
+
+#[test]
+fn a_second_signal_exits_at_once() {
+    // The filter spins on the first event without output: the first
+    // SIGINT is noted, the second ends the process (§ 7: promptly).
+    let r = start(&["filter", "last(range(1e15))"], &head());
+    let out = stop(r, &[libc::SIGINT, libc::SIGINT]);
+    assert_eq!(out.code, 130, "stderr: {}", out.stderr);
+    assert!(!out.stderr.contains("panic"), "{}", out.stderr);
+}
+
+#[test]
+fn a_plain_relay_stops_promptly() {
+    let input = head();
+    let r = start(&["check", "-q"], &input);
+    let out = stop(r, &[libc::SIGINT]);
+    assert_eq!(out.code, 130);
+    assert_eq!(out.stdout, input);
+}
