@@ -10,6 +10,7 @@
 //! - `relay_props`: the relay is byte-identical for arbitrary bytes,
 //! - `discovery`: the capability manifest against the CLI and the outputs,
 //! - `errors`: errors and warnings out of streams and messy logs,
+//! - `example_tool`: `examples/ls.rs`, a producer built on the library,
 //! - `filter`: jq over the domain events, and `--raw` against jq's output,
 //! - `signals`: SIGINT/SIGTERM mid-stream end in a cancelled summary,
 //! - `strip`: the data plane and the control plane apart,
@@ -24,6 +25,8 @@ mod check;
 mod discovery;
 #[path = "cli/errors.rs"]
 mod errors;
+#[path = "cli/example_tool.rs"]
+mod example_tool;
 #[path = "cli/filter.rs"]
 mod filter;
 #[path = "cli/json_suite.rs"]

@@ -1,0 +1,160 @@
+//! `examples/ls.rs`, a source tool built on aoi's producer API: its output
+//! passes `aoi check`, its arguments are redacted (§ 11), `--limit` sets
+//! `truncated`/`next_cursor` (§ 15), an unreadable directory is an
+//! `aoi:error` and a failed run, and a closed pipe is a quiet end (§ 7).
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+use crate::util::*;
+
+/// The example's binary: `cargo test` builds examples beside the test
+/// binaries (`target/<profile>/examples/ls`).
+fn ls_bin() -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    let profile = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target/<profile>");
+    profile.join("examples").join("ls")
+}
+
+fn ls(args: &[&str]) -> Out {
+    let o = Command::new(ls_bin())
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run examples/ls (built by cargo test)");
+    Out {
+        code: code_of(o.status),
+        stdout: o.stdout,
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+/// A directory with `n` files.
+fn dir_with(name: &str, n: usize) -> String {
+    let d = scratch(name);
+    for i in 0..n {
+        write_file(&d, &format!("f{i:05}.txt"), b"x");
+    }
+    d.to_str().expect("utf-8 path").to_string()
+}
+
+/// `aoi check --output jsonl` on the tool's output: its exit status and
+/// findings.
+fn judged(bytes: &[u8]) -> (i32, Vec<Value>) {
+    let r = check(&["--output", "jsonl"], bytes);
+    let findings = parse_jsonl(&r.stdout)
+        .into_iter()
+        .filter(|e| matches!(e["type"].as_str(), Some("violation" | "advisory")))
+        .collect();
+    (r.code, findings)
+}
+
+#[test]
+fn its_output_passes_aoi_check() {
+    let d = dir_with("ls-ok", 5);
+    let out = ls(&[&d]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let (code, findings) = judged(&out.stdout);
+    assert_eq!((code, findings.len()), (0, 0), "{findings:#?}");
+    let events = parse_jsonl(&out.stdout);
+    assert_eq!(events.len(), 7);
+    assert_eq!(events[1]["type"], "entry");
+    assert_eq!(events[1]["name"], "f00000.txt");
+    assert_eq!(events[6]["count"], 5);
+    // The identity triple is on both ends (§ 5).
+    assert_eq!(events[0]["tool"], "ls");
+    assert_eq!(events[6]["schema_name"], events[0]["schema_name"]);
+}
+
+#[test]
+fn secrets_in_its_arguments_are_redacted() {
+    let d = dir_with("ls-secret", 1);
+    let canary = "aoi-lint-canary-3f9a";
+    let out = ls(&["--token", canary, &d]);
+    assert_eq!(out.code, 0);
+    assert!(!out.stdout_str().contains(canary));
+    assert!(!out.stderr.contains(canary));
+    let meta = &parse_jsonl(&out.stdout)[0];
+    assert_eq!(meta["args"][1], "[REDACTED]");
+    assert_eq!(meta["args_redacted"], true);
+    // aoi check's own § 11 rule finds nothing to flag.
+    let (code, findings) = judged(&out.stdout);
+    assert_eq!((code, findings.len()), (0, 0), "{findings:#?}");
+}
+
+#[test]
+fn limit_and_cursor_page_through() {
+    let d = dir_with("ls-page", 5);
+    let first = ls(&["--limit", "2", &d]);
+    let events = parse_jsonl(&first.stdout);
+    let summary = events.last().expect("summary");
+    assert_eq!(summary["truncated"], true);
+    assert_eq!(summary["next_cursor"], "2");
+    assert_eq!(judged(&first.stdout).0, 0);
+    let rest = ls(&["--cursor", "2", &d]);
+    let names: Vec<String> = parse_jsonl(&rest.stdout)
+        .iter()
+        .filter(|e| e["type"] == "entry")
+        .map(|e| e["name"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(names, ["f00002.txt", "f00003.txt", "f00004.txt"]);
+}
+
+#[test]
+fn an_unreadable_directory_fails_the_run_with_its_error() {
+    let out = ls(&["/nonexistent-aoi-dir"]);
+    assert_eq!(out.code, 1);
+    let events = parse_jsonl(&out.stdout);
+    assert_eq!(events[1]["type"], "aoi:error");
+    assert_eq!(events[1]["category"], "not_found");
+    assert_eq!(events[1]["retryable"], false);
+    let summary = events.last().expect("summary");
+    assert_eq!(summary["ok"], false);
+    assert_eq!(summary["reason"], "failed");
+    assert_eq!(summary["error_count"], 1);
+    let (code, findings) = judged(&out.stdout);
+    assert_eq!((code, findings.len()), (1, 0), "{findings:#?}");
+    // One readable, one not: partial, still ok.
+    let d = dir_with("ls-partial", 1);
+    let out = ls(&[&d, "/nonexistent-aoi-dir"]);
+    assert_eq!(out.code, 0);
+    assert_eq!(
+        parse_jsonl(&out.stdout).last().expect("summary")["partial"],
+        true
+    );
+    assert_eq!(judged(&out.stdout).0, 0);
+}
+
+#[test]
+fn a_closed_pipe_is_a_quiet_end() {
+    let d = dir_with("ls-pipe", 3000);
+    let mut child = Command::new(ls_bin())
+        .arg(&d)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn ls");
+    let mut out = child.stdout.take().expect("stdout");
+    assert_eq!(read_some(&mut out, 16).len(), 16);
+    drop(out);
+    let o = child.wait_with_output().expect("wait ls");
+    assert_eq!(code_of(o.status), 141);
+    assert_eq!(String::from_utf8_lossy(&o.stderr), "");
+}
+
+#[test]
+fn usage_errors_exit_64_without_output() {
+    let out = ls(&["--bogus"]);
+    assert_eq!(out.code, 64);
+    assert!(out.stdout.is_empty());
+    assert!(
+        out.stderr.contains("unknown option --bogus"),
+        "{}",
+        out.stderr
+    );
+}
