@@ -38,6 +38,7 @@ const MAX_TRIES: usize = 8;
 /// How an input is read.
 #[derive(Debug, Clone)]
 pub struct Options {
+    /// How each run is judged.
     pub judge: JudgeOptions,
     /// Runs judged per input.
     pub max_runs: usize,
@@ -49,6 +50,7 @@ pub struct Options {
 pub struct Stream {
     /// The decoded `aoi.run`; `None` for the unnamed stream.
     pub run: Option<String>,
+    /// The run's judge.
     pub judge: Judge,
     /// An `aoi:*` event was seen (the unnamed stream counts only then).
     pub framework: bool,
@@ -100,7 +102,9 @@ pub struct Counts {
 
 /// One judged stream of an input.
 pub struct Judged {
+    /// The run's `aoi.run`, decoded (`None` for lines without one).
     pub run: Option<String>,
+    /// Its verdict.
     pub verdict: Verdict,
     /// Its first findings (up to the number asked for).
     pub findings: Vec<Finding>,

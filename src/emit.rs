@@ -30,10 +30,13 @@ use serde_json::Value;
 
 use crate::spec::{self, AOI_VERSION, exit};
 
-/// aoi's schema identity (§ 5).
+/// aoi's schema name (`schema_name`, § 5).
 pub const SCHEMA_NAME: &str = "aoi.toolkit.events";
+/// The version of aoi's schema (`schema_version`).
 pub const SCHEMA_VERSION: &str = "1.0.0";
+/// aoi's tool name (`tool`).
 pub const TOOL: &str = "aoi";
+/// aoi's version (`tool_version`).
 pub const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// A new ULID (§ 8.1 recommends one for `aoi.run`): 48 bits of Unix

@@ -27,7 +27,9 @@ pub struct Kind;
 
 /// What a running filter can reach besides its input value.
 pub struct Data<'a> {
+    /// The compiled filter's lookup table (jaq's `Lut`).
     pub lut: &'a Lut<Kind>,
+    /// What `input`/`inputs` read.
     pub inputs: Inputs<'a, Val>,
 }
 

@@ -1,4 +1,49 @@
-//! aoi: a toolkit for AOI-CLI streams (AOI-CLI v1.0-alpha).
+#![warn(missing_docs)]
+//! aoi: a toolkit for AOI-CLI streams (AOI-CLI v1.0-alpha), and a library
+//! for Rust tools that produce or consume them.
+//!
+//! # Produce a stream, then judge it
+//!
+//! A tool writes its events through a [`emit::Producer`], which numbers
+//! `seq`, mints the `run`, counts, writes the identity on both ends and
+//! always ends with `aoi:summary`. Any stream (this one, or a subprocess's
+//! stdout) can be judged in-process with a [`judge::Judge`], the same one
+//! `aoi check` runs:
+//!
+//! ```
+//! use aoi::emit::{Producer, Summary, ToolIdentity};
+//! use aoi::judge::{Judge, JudgeOptions, Outcome, drive};
+//!
+//! // Produce: aoi:meta, two domain events, aoi:summary.
+//! let id = ToolIdentity::new("search", "1.2.0", "org.example.search.events", "1.0.0");
+//! let mut stream = Vec::new();
+//! let mut out = Producer::start(id, "search", &mut stream).expect("a Vec takes any write");
+//! out.event("hit", &[("rank", 1.into()), ("id", "doc_1".into())]).expect("written");
+//! out.event("hit", &[("rank", 2.into()), ("id", "doc_2".into())]).expect("written");
+//! assert_eq!(out.close(Summary::ok()), 0);
+//!
+//! // Judge: complete, conforming, ok:true.
+//! let mut judge = Judge::new(JudgeOptions::default());
+//! drive(&stream[..], &mut judge, |_, _| Ok::<(), ()>(()), |_, _| Ok(())).expect("no I/O error");
+//! let (verdict, findings) = judge.finish();
+//! assert!(findings.is_empty());
+//! assert_eq!(verdict.outcome, Outcome::Ok);
+//! assert_eq!((verdict.domain_events, verdict.exit_code), (2, 0));
+//!
+//! // A stream cut in the middle is caught by seq and event_count (§ 8.1).
+//! let mut lines: Vec<&[u8]> = stream.split_inclusive(|&b| b == b'\n').collect();
+//! lines.remove(1);
+//! let cut = lines.concat();
+//! let mut judge = Judge::new(JudgeOptions::default());
+//! drive(&cut[..], &mut judge, |_, _| Ok::<(), ()>(()), |_, _| Ok(())).expect("no I/O error");
+//! let (verdict, _) = judge.finish();
+//! assert_eq!(verdict.outcome, Outcome::Violation);
+//! assert_eq!(verdict.exit_code, 65);
+//! ```
+//!
+//! `examples/ls.rs` is a whole source tool built this way.
+//!
+//! # Inside
 //!
 //! Data flows one way:
 //!
@@ -12,13 +57,21 @@
 //! - [`demux`]: the log reader: AOI streams out of real logs, a judge per run.
 //! - [`jq`]: the jq language (jaq) embedded, and strict JSON writing.
 //! - [`rules`]: the rule catalog, stable ids with spec sections.
-//! - [`emit`]: aoi's own conforming output (ULID run, contiguous seq).
+//! - [`emit`]: the producer side, aoi's own output and any tool's: ULID
+//!   run, contiguous seq, counters, redaction, a guaranteed summary.
 //! - [`cancel`]: SIGINT/SIGTERM as a request to stop (§ 7).
 //! - [`spec`]: the vocabulary of the standard, written down once.
-//! - [`cmd`]: one module per subcommand.
+//!
+//! The `cli` and `cmd` modules are the binary's and not part of the
+//! library's API.
 
 pub mod cancel;
+/// The command line (clap definitions): the binary's, not a library API;
+/// public for `main.rs` and the man-page and completion generators.
+#[doc(hidden)]
 pub mod cli;
+/// One module per subcommand: the binary's, not a library API.
+#[doc(hidden)]
 pub mod cmd;
 pub mod demux;
 pub mod emit;

@@ -25,7 +25,12 @@ pub enum Chunk<'a> {
     /// A piece of a line longer than the line limit. `end` is true on the
     /// piece that finishes the line (it then ends in `\n` unless the input
     /// ended first).
-    LongPart { bytes: &'a [u8], end: bool },
+    LongPart {
+        /// The piece's bytes.
+        bytes: &'a [u8],
+        /// Whether it finishes the line.
+        end: bool,
+    },
 }
 
 /// Reads blocks from any reader and splits them into line chunks.

@@ -58,25 +58,34 @@ impl JsonErrorKind {
 /// A validation failure at a byte offset within the line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct JsonError {
+    /// What is wrong.
     pub kind: JsonErrorKind,
+    /// The byte offset in the line where it was found.
     pub offset: usize,
 }
 
 /// The kind of a JSON value, as far as the rules need it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
+    /// `{…}`.
     Object,
+    /// `[…]`.
     Array,
     /// A string; `escaped` is true when it contains a backslash escape.
     String {
+        /// Whether it holds an escape (its bytes are not its value).
         escaped: bool,
     },
     /// A number; `integer` is true when it has neither fraction nor exponent.
     Number {
+        /// Whether it has no fraction or exponent.
         integer: bool,
     },
+    /// `true`.
     True,
+    /// `false`.
     False,
+    /// `null`.
     Null,
 }
 
@@ -99,9 +108,11 @@ impl Kind {
 pub struct Member {
     /// The key's bytes between the quotes, still escaped.
     pub key: Range<usize>,
+    /// Whether the key holds an escape.
     pub key_escaped: bool,
     /// The whole value (for strings: including the quotes).
     pub value: Range<usize>,
+    /// The value's kind.
     pub kind: Kind,
 }
 
@@ -116,6 +127,7 @@ pub struct Peeker {
     /// Index in `members` of the first top-level `type` and `aoi` (the two
     /// reserved names, § 8.1), found while parsing.
     pub type_member: Option<usize>,
+    /// Index in `members` of the top-level `aoi` member.
     pub aoi_member: Option<usize>,
     /// Reserved names seen again after their first occurrence, in order.
     pub reserved_dups: Vec<&'static str>,

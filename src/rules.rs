@@ -12,12 +12,16 @@
 /// What a finding does to the verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
+    /// Advisory: reported, never changes the outcome.
     Advisory,
+    /// The stream is incomplete (cut, unterminated, unreadable): exit 74.
     Incomplete,
+    /// The stream breaks the contract: exit 65.
     Violation,
 }
 
 impl Severity {
+    /// The severity's name in reports.
     pub fn name(self) -> &'static str {
         match self {
             Severity::Advisory => "advisory",
@@ -30,7 +34,9 @@ impl Severity {
 /// One entry of the catalog.
 #[derive(Debug)]
 pub struct Rule {
+    /// The stable id (`summary.missing`).
     pub id: &'static str,
+    /// What breaking it means for the outcome.
     pub severity: Severity,
     /// Spec section(s), e.g. `§ 8.1`.
     pub spec: &'static str,
@@ -47,7 +53,7 @@ macro_rules! catalog {
         /// Rule identifiers, one per catalog entry.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[allow(non_camel_case_types)]
-        pub enum RuleId { $($name,)* }
+        pub enum RuleId { $(#[doc = $doc] $name,)* }
 
         /// The whole catalog, in a stable order.
         pub const RULES: &[Rule] = &[
@@ -207,7 +213,7 @@ catalog! {
         "An unrecognised category must not fail a consumer; it is routed as internal and retryable decides disposition.",
         "use a standard category (v0.2's `temporary` is now `unavailable`)";
     ErrorCode = "error.code", Violation, "§ 9.1",
-        "`code` is present and matches [A-Z][A-Z0-9_]*.",
+        "`code` is present and matches `[A-Z][A-Z0-9_]*`.",
         "use an upper-case stable code such as NOT_FOUND";
     ErrorMessage = "error.message", Violation, "§ 9.1",
         "`message` is present, a string, a single line, and free of ANSI escapes (§ 9.1: no ANSI).",
@@ -232,9 +238,11 @@ impl RuleId {
         // The table and the enum come from one macro, in the same order.
         &RULES[self as usize]
     }
+    /// The stable id.
     pub fn id(self) -> &'static str {
         self.rule().id
     }
+    /// The severity.
     pub fn severity(self) -> Severity {
         self.rule().severity
     }

@@ -195,18 +195,31 @@ pub fn valid_code(code: &str) -> bool {
 
 /// Exit statuses (§ 6, and aoi's table in the README).
 pub mod exit {
+    /// Complete, conforming, ok:true.
     pub const OK: i32 = 0;
+    /// The upstream failed; retry will not help.
     pub const FAILED: i32 = 1;
+    /// Usage error (`EX_USAGE`).
     pub const USAGE: i32 = 64;
+    /// The stream breaks the contract (`EX_DATAERR`).
     pub const DATAERR: i32 = 65;
+    /// An input file cannot be opened (`EX_NOINPUT`).
     pub const NOINPUT: i32 = 66;
+    /// Internal error (`EX_SOFTWARE`).
     pub const SOFTWARE: i32 = 70;
+    /// An output file cannot be created (`EX_CANTCREAT`).
     pub const CANTCREAT: i32 = 73;
+    /// Incomplete stream or I/O error (`EX_IOERR`).
     pub const IOERR: i32 = 74;
+    /// Temporary failure, retry may help (`EX_TEMPFAIL`).
     pub const TEMPFAIL: i32 = 75;
+    /// Denied (`EX_NOPERM`).
     pub const NOPERM: i32 = 77;
+    /// Timeout.
     pub const TIMEOUT: i32 = 124;
+    /// Cancelled (SIGINT: 128 + 2).
     pub const CANCELLED: i32 = 130;
+    /// The reader closed the pipe (SIGPIPE: 128 + 13).
     pub const PIPE: i32 = 141;
 
     /// The exit-status table every stream-judging command shares, as
