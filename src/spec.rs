@@ -221,6 +221,8 @@ pub mod exit {
     pub const CANCELLED: i32 = 130;
     /// The reader closed the pipe (SIGPIPE: 128 + 13).
     pub const PIPE: i32 = 141;
+    /// Stopped by SIGTERM (128 + 15, § 7).
+    pub const SIGTERM: i32 = 143;
 
     /// The exit-status table every stream-judging command shares, as
     /// (code, meaning): what `aoi capabilities` publishes.
@@ -233,7 +235,14 @@ pub mod exit {
         (TEMPFAIL, "conforming, upstream failed and retry may help"),
         (NOPERM, "upstream reason denied"),
         (TIMEOUT, "upstream reason timeout"),
-        (CANCELLED, "upstream reason cancelled"),
+        (
+            CANCELLED,
+            "upstream reason cancelled; or aoi itself stopped by SIGINT (its report ends with reason cancelled)",
+        ),
+        (
+            SIGTERM,
+            "aoi stopped by SIGTERM (its report ends with reason cancelled)",
+        ),
         (DATAERR, "the stream breaks the contract"),
         (
             IOERR,

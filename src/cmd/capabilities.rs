@@ -172,6 +172,17 @@ pub fn manifest() -> Value {
                 // is emitted with that type (§ 8.2: the schema is the
                 // user's filter, so the set is open).
                 c["any_domain_types"] = (name == "filter").into();
+                // § 7: what SIGINT/SIGTERM do. Commands writing a stream of
+                // their own end it with a cancelled summary; the others stop
+                // at once (the signal's default action).
+                if spec.role == "producer" || name == "check" {
+                    c["cancellation"] = json!({
+                        "signals": ["SIGINT", "SIGTERM"],
+                        "summary_reason": "cancelled",
+                        "exit_codes": [exit::CANCELLED, exit::SIGTERM],
+                        "applies_to": "machine output (--output jsonl, and check's --report)",
+                    });
+                }
             }
             c
         })
