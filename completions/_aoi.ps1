@@ -34,6 +34,7 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('capabilities', 'capabilities', [CompletionResultType]::ParameterValue, 'What aoi can do, as one JSON object (§ 17): commands, outputs, schemas, exit codes')
             [CompletionResult]::new('input-schema', 'input-schema', [CompletionResultType]::ParameterValue, 'The input schema of a command that reads JSON Lines (§ 12)')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'JSON Schema 2020-12 for every event aoi emits (§ 10)')
+            [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check a tool against the conformance checks of § 18, per factor and per command')
             [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'List the rule catalog: ids, severity, spec section, what each requires')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -179,6 +180,23 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'aoi;lint' {
+            [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'The words that run the tool, when more than the first word of the invocation (an interpreter or a wrapper): `--tool ''python3 mytool.py''`')
+            [CompletionResult]::new('--machine-flag', '--machine-flag', [CompletionResultType]::ParameterName, 'The tool''s machine-mode flag, added to the invocation ("" for none)')
+            [CompletionResult]::new('--secret-flag', '--secret-flag', [CompletionResultType]::ParameterName, 'The flag whose value the secret probe fills with a canary (check 9)')
+            [CompletionResult]::new('--stdin', '--stdin', [CompletionResultType]::ParameterName, 'Feed FILE to the invocation''s stdin (default: none)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Time each probe may take (ms, s or m suffix); a probe that takes longer is killed')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Machine output: a conforming AOI stream of aoi:check events (one per check) and a summary')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in the table: auto (a terminal, NO_COLOR unset), always, never')
+            [CompletionResult]::new('--self', '--self', [CompletionResultType]::ParameterName, 'Lint aoi itself: each of its commands that writes a stream, fed a known stream')
+            [CompletionResult]::new('--allow-side-effects', '--allow-side-effects', [CompletionResultType]::ParameterName, 'Also run the probes that could change real state (checks 6–8): destructive commands without --confirm, and with --dry-run')
+            [CompletionResult]::new('--no-network', '--no-network', [CompletionResultType]::ParameterName, 'Run the discovery probes without network (a new network namespace, `unshare -rn`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'aoi;rules' {
             [CompletionResult]::new('--markdown', '--markdown', [CompletionResultType]::ParameterName, 'Print the catalog as Markdown (the text of docs/rules.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -197,6 +215,7 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('capabilities', 'capabilities', [CompletionResultType]::ParameterValue, 'What aoi can do, as one JSON object (§ 17): commands, outputs, schemas, exit codes')
             [CompletionResult]::new('input-schema', 'input-schema', [CompletionResultType]::ParameterValue, 'The input schema of a command that reads JSON Lines (§ 12)')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'JSON Schema 2020-12 for every event aoi emits (§ 10)')
+            [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check a tool against the conformance checks of § 18, per factor and per command')
             [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'List the rule catalog: ids, severity, spec section, what each requires')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -226,6 +245,9 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             break
         }
         'aoi;help;schema' {
+            break
+        }
+        'aoi;help;lint' {
             break
         }
         'aoi;help;rules' {

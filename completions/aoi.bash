@@ -34,6 +34,9 @@ _aoi() {
             aoi,input-schema)
                 cmd="aoi__subcmd__input__subcmd__schema"
                 ;;
+            aoi,lint)
+                cmd="aoi__subcmd__lint"
+                ;;
             aoi,merge-report)
                 cmd="aoi__subcmd__merge__subcmd__report"
                 ;;
@@ -67,6 +70,9 @@ _aoi() {
             aoi__subcmd__help,input-schema)
                 cmd="aoi__subcmd__help__subcmd__input__subcmd__schema"
                 ;;
+            aoi__subcmd__help,lint)
+                cmd="aoi__subcmd__help__subcmd__lint"
+                ;;
             aoi__subcmd__help,merge-report)
                 cmd="aoi__subcmd__help__subcmd__merge__subcmd__report"
                 ;;
@@ -89,7 +95,7 @@ _aoi() {
 
     case "${cmd}" in
         aoi)
-            opts="-h -V --help --version check strip summary errors filter merge-report capabilities input-schema schema rules help"
+            opts="-h -V --help --version check strip summary errors filter merge-report capabilities input-schema schema lint rules help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -231,7 +237,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__help)
-            opts="check strip summary errors filter merge-report capabilities input-schema schema rules help"
+            opts="check strip summary errors filter merge-report capabilities input-schema schema lint rules help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -328,6 +334,20 @@ _aoi() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aoi__subcmd__help__subcmd__lint)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aoi__subcmd__help__subcmd__merge__subcmd__report)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -411,6 +431,48 @@ _aoi() {
                     ;;
                 --output)
                     COMPREPLY=($(compgen -W "json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aoi__subcmd__lint)
+            opts="-h -V --self --tool --machine-flag --secret-flag --stdin --timeout --allow-side-effects --no-network --output --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --tool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --machine-flag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --secret-flag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stdin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)

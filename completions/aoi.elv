@@ -31,6 +31,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand capabilities 'What aoi can do, as one JSON object (§ 17): commands, outputs, schemas, exit codes'
             cand input-schema 'The input schema of a command that reads JSON Lines (§ 12)'
             cand schema 'JSON Schema 2020-12 for every event aoi emits (§ 10)'
+            cand lint 'Check a tool against the conformance checks of § 18, per factor and per command'
             cand rules 'List the rule catalog: ids, severity, spec section, what each requires'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -166,6 +167,22 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'aoi;lint'= {
+            cand --tool 'The words that run the tool, when more than the first word of the invocation (an interpreter or a wrapper): `--tool ''python3 mytool.py''`'
+            cand --machine-flag 'The tool''s machine-mode flag, added to the invocation ("" for none)'
+            cand --secret-flag 'The flag whose value the secret probe fills with a canary (check 9)'
+            cand --stdin 'Feed FILE to the invocation''s stdin (default: none)'
+            cand --timeout 'Time each probe may take (ms, s or m suffix); a probe that takes longer is killed'
+            cand --output 'Machine output: a conforming AOI stream of aoi:check events (one per check) and a summary'
+            cand --color 'Colour in the table: auto (a terminal, NO_COLOR unset), always, never'
+            cand --self 'Lint aoi itself: each of its commands that writes a stream, fed a known stream'
+            cand --allow-side-effects 'Also run the probes that could change real state (checks 6–8): destructive commands without --confirm, and with --dry-run'
+            cand --no-network 'Run the discovery probes without network (a new network namespace, `unshare -rn`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'aoi;rules'= {
             cand --markdown 'Print the catalog as Markdown (the text of docs/rules.md)'
             cand -h 'Print help'
@@ -183,6 +200,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand capabilities 'What aoi can do, as one JSON object (§ 17): commands, outputs, schemas, exit codes'
             cand input-schema 'The input schema of a command that reads JSON Lines (§ 12)'
             cand schema 'JSON Schema 2020-12 for every event aoi emits (§ 10)'
+            cand lint 'Check a tool against the conformance checks of § 18, per factor and per command'
             cand rules 'List the rule catalog: ids, severity, spec section, what each requires'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -203,6 +221,8 @@ set edit:completion:arg-completer[aoi] = {|@words|
         &'aoi;help;input-schema'= {
         }
         &'aoi;help;schema'= {
+        }
+        &'aoi;help;lint'= {
         }
         &'aoi;help;rules'= {
         }

@@ -35,6 +35,7 @@ complete -c aoi -n "__fish_aoi_needs_command" -f -a "merge-report" -d 'Many runs
 complete -c aoi -n "__fish_aoi_needs_command" -f -a "capabilities" -d 'What aoi can do, as one JSON object (§ 17): commands, outputs, schemas, exit codes'
 complete -c aoi -n "__fish_aoi_needs_command" -f -a "input-schema" -d 'The input schema of a command that reads JSON Lines (§ 12)'
 complete -c aoi -n "__fish_aoi_needs_command" -f -a "schema" -d 'JSON Schema 2020-12 for every event aoi emits (§ 10)'
+complete -c aoi -n "__fish_aoi_needs_command" -f -a "lint" -d 'Check a tool against the conformance checks of § 18, per factor and per command'
 complete -c aoi -n "__fish_aoi_needs_command" -f -a "rules" -d 'List the rule catalog: ids, severity, spec section, what each requires'
 complete -c aoi -n "__fish_aoi_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aoi -n "__fish_aoi_using_subcommand check" -l output -d 'Write a report (an AOI stream of violation, advisory and stream events) to stdout instead of relaying' -r -f -a "jsonl\t'An AOI stream (JSON Lines)'"
@@ -133,17 +134,32 @@ complete -c aoi -n "__fish_aoi_using_subcommand schema" -l schema-version -d 'Th
 complete -c aoi -n "__fish_aoi_using_subcommand schema" -l name -d 'The schema wanted by name: aoi.toolkit.events (§ 10.1)' -r
 complete -c aoi -n "__fish_aoi_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aoi -n "__fish_aoi_using_subcommand schema" -s V -l version -d 'Print version'
+complete -c aoi -n "__fish_aoi_using_subcommand lint" -l tool -d 'The words that run the tool, when more than the first word of the invocation (an interpreter or a wrapper): `--tool \'python3 mytool.py\'`' -r
+complete -c aoi -n "__fish_aoi_using_subcommand lint" -l machine-flag -d 'The tool\'s machine-mode flag, added to the invocation ("" for none)' -r
+complete -c aoi -n "__fish_aoi_using_subcommand lint" -l secret-flag -d 'The flag whose value the secret probe fills with a canary (check 9)' -r
+complete -c aoi -n "__fish_aoi_using_subcommand lint" -l stdin -d 'Feed FILE to the invocation\'s stdin (default: none)' -r -F
+complete -c aoi -n "__fish_aoi_using_subcommand lint" -l timeout -d 'Time each probe may take (ms, s or m suffix); a probe that takes longer is killed' -r
+complete -c aoi -n "__fish_aoi_using_subcommand lint" -l output -d 'Machine output: a conforming AOI stream of aoi:check events (one per check) and a summary' -r -f -a "jsonl\t'An AOI stream (JSON Lines)'"
+complete -c aoi -n "__fish_aoi_using_subcommand lint" -l color -d 'Colour in the table: auto (a terminal, NO_COLOR unset), always, never' -r -f -a "auto\t'When stdout is a terminal and NO_COLOR is not set'
+always\t''
+never\t''"
+complete -c aoi -n "__fish_aoi_using_subcommand lint" -l self -d 'Lint aoi itself: each of its commands that writes a stream, fed a known stream'
+complete -c aoi -n "__fish_aoi_using_subcommand lint" -l allow-side-effects -d 'Also run the probes that could change real state (checks 6–8): destructive commands without --confirm, and with --dry-run'
+complete -c aoi -n "__fish_aoi_using_subcommand lint" -l no-network -d 'Run the discovery probes without network (a new network namespace, `unshare -rn`)'
+complete -c aoi -n "__fish_aoi_using_subcommand lint" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aoi -n "__fish_aoi_using_subcommand lint" -s V -l version -d 'Print version'
 complete -c aoi -n "__fish_aoi_using_subcommand rules" -l markdown -d 'Print the catalog as Markdown (the text of docs/rules.md)'
 complete -c aoi -n "__fish_aoi_using_subcommand rules" -s h -l help -d 'Print help'
 complete -c aoi -n "__fish_aoi_using_subcommand rules" -s V -l version -d 'Print version'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema rules help" -f -a "check" -d 'Relay a stream unchanged and judge it: complete, conforming, successful'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema rules help" -f -a "strip" -d 'The data plane without the framework (or, with --control, the control plane alone)'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema rules help" -f -a "summary" -d 'The outcome of a run: one line, a JSON object, or one field raw; exits with it'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema rules help" -f -a "errors" -d 'Errors and warnings out of AOI streams and real logs'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema rules help" -f -a "filter" -d 'Run a jq filter over the domain events; the framework stays right around it'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema rules help" -f -a "merge-report" -d 'Many runs, one verdict: a report per stream, totals, and the worst outcome'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema rules help" -f -a "capabilities" -d 'What aoi can do, as one JSON object (§ 17): commands, outputs, schemas, exit codes'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema rules help" -f -a "input-schema" -d 'The input schema of a command that reads JSON Lines (§ 12)'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema rules help" -f -a "schema" -d 'JSON Schema 2020-12 for every event aoi emits (§ 10)'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema rules help" -f -a "rules" -d 'List the rule catalog: ids, severity, spec section, what each requires'
-complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema rules help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema lint rules help" -f -a "check" -d 'Relay a stream unchanged and judge it: complete, conforming, successful'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema lint rules help" -f -a "strip" -d 'The data plane without the framework (or, with --control, the control plane alone)'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema lint rules help" -f -a "summary" -d 'The outcome of a run: one line, a JSON object, or one field raw; exits with it'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema lint rules help" -f -a "errors" -d 'Errors and warnings out of AOI streams and real logs'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema lint rules help" -f -a "filter" -d 'Run a jq filter over the domain events; the framework stays right around it'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema lint rules help" -f -a "merge-report" -d 'Many runs, one verdict: a report per stream, totals, and the worst outcome'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema lint rules help" -f -a "capabilities" -d 'What aoi can do, as one JSON object (§ 17): commands, outputs, schemas, exit codes'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema lint rules help" -f -a "input-schema" -d 'The input schema of a command that reads JSON Lines (§ 12)'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema lint rules help" -f -a "schema" -d 'JSON Schema 2020-12 for every event aoi emits (§ 10)'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema lint rules help" -f -a "lint" -d 'Check a tool against the conformance checks of § 18, per factor and per command'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema lint rules help" -f -a "rules" -d 'List the rule catalog: ids, severity, spec section, what each requires'
+complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema lint rules help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

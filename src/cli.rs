@@ -191,6 +191,26 @@ identifies it and is never fetched (§ 10.2, § 5). Credential-free, network-fre
         after_help = "Examples:\n  aoi schema --output json\n  aoi schema --output json --schema-version 1 | jq '.[\"$defs\"] | keys'"
     )]
     Schema(SchemaArgs),
+    /// Check a tool against the conformance checks of § 18, per factor and per command.
+    #[command(
+        long_about = "Run a tool the way an agent would and check it against AOI-CLI's conformance \
+checks (§ 18), reported per factor and per command, never as a level. TOOL ARGS is one \
+machine-mode invocation (`--output jsonl` is added unless --machine-flag says otherwise); aoi \
+also probes the tool's discovery (`TOOL schema --output json`, `TOOL capabilities --output json` \
+in an environment reduced to PATH), a malformed usage, a secret-looking argument, an early pipe \
+close, SIGINT and SIGTERM mid-run, `--limit`, malformed and known upstream input for commands \
+that read JSON Lines (as the capabilities say), and with --allow-side-effects the confirmation \
+and dry-run of destructive commands. Every probe has a timeout: a hung tool is a finding. \
+Checks that a black box does not allow (idempotent replay, stable ids) are listed as not tested, \
+with why. Exit 0 when every check that ran passed, 1 when one failed, 64 on usage.",
+        after_help = "Examples:\n  \
+aoi lint -- mytool search 'agent tools'\n  \
+aoi lint --tool 'python3 mytool.py' -- python3 mytool.py search x\n  \
+aoi lint --machine-flag '--format jsonl' -- mytool list\n  \
+aoi lint --output jsonl -- mytool list | aoi check -q\n  \
+aoi lint --self"
+    )]
+    Lint(LintArgs),
     /// List the rule catalog: ids, severity, spec section, what each requires.
     #[command(after_help = "Examples:\n  aoi rules\n  aoi rules --markdown > docs/rules.md")]
     Rules(RulesArgs),
@@ -482,6 +502,71 @@ pub struct CapabilitiesArgs {
     /// Output format (JSON is the only one; accepted for the `--output json` convention, § 3).
     #[arg(long, alias = "format", value_name = "FORMAT")]
     pub output: Option<JsonFormat>,
+}
+
+#[derive(Args, Debug)]
+pub struct LintArgs {
+    /// The invocation to check: TOOL and its arguments, after `--`.
+    #[arg(
+        value_name = "TOOL ARGS",
+        trailing_var_arg = true,
+        allow_hyphen_values = true
+    )]
+    pub invocation: Vec<String>,
+    /// Lint aoi itself: each of its commands that writes a stream, fed a known stream.
+    #[arg(long = "self", conflicts_with = "invocation")]
+    pub lint_self: bool,
+    /// The words that run the tool, when more than the first word of the
+    /// invocation (an interpreter or a wrapper): `--tool 'python3 mytool.py'`.
+    #[arg(long, value_name = "WORDS")]
+    pub tool: Option<String>,
+    /// The tool's machine-mode flag, added to the invocation ("" for none).
+    #[arg(long, value_name = "FLAGS", default_value = "--output jsonl")]
+    pub machine_flag: String,
+    /// The flag whose value the secret probe fills with a canary (check 9).
+    #[arg(long, value_name = "FLAG", default_value = "--token")]
+    pub secret_flag: String,
+    /// Feed FILE to the invocation's stdin (default: none).
+    #[arg(long, value_name = "FILE")]
+    pub stdin: Option<PathBuf>,
+    /// Time each probe may take (ms, s or m suffix); a probe that takes longer is killed.
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_duration)]
+    pub timeout: std::time::Duration,
+    /// Also run the probes that could change real state (checks 6–8): destructive
+    /// commands without --confirm, and with --dry-run.
+    #[arg(long)]
+    pub allow_side_effects: bool,
+    /// Run the discovery probes without network (a new network namespace, `unshare -rn`).
+    #[arg(long)]
+    pub no_network: bool,
+    /// Machine output: a conforming AOI stream of aoi:check events (one per check) and a summary.
+    #[arg(long, alias = "format", value_name = "FORMAT")]
+    pub output: Option<Format>,
+    /// Colour in the table: auto (a terminal, NO_COLOR unset), always, never.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+/// A duration: a number with `ms`, `s` (the default) or `m`.
+pub fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let n: f64 = num
+        .parse()
+        .map_err(|_| format!("{s:?} is not a duration (e.g. 500ms, 10s, 2m)"))?;
+    let secs = match unit {
+        "ms" => n / 1000.0,
+        "" | "s" => n,
+        "m" => n * 60.0,
+        _ => return Err(format!("{s:?}: the unit is ms, s or m")),
+    };
+    if !(secs.is_finite() && secs > 0.0 && secs < 86_400.0) {
+        return Err(format!("{s:?}: between 1ms and 24h"));
+    }
+    Ok(std::time::Duration::from_secs_f64(secs))
 }
 
 #[derive(Args, Debug)]

@@ -33,6 +33,7 @@ fn main() -> ExitCode {
         Command::Capabilities(a) => cmd::capabilities::run(a),
         Command::Schema(a) => cmd::schema::run(a),
         Command::InputSchema(a) => cmd::input_schema::run(a),
+        Command::Lint(a) => cmd::lint::run(a),
         Command::Rules(a) => cmd::rules::run(a),
         Command::Strip(a) => cmd::strip::run(a),
         Command::Summary(a) => cmd::summary::run(a),

@@ -6,6 +6,7 @@
 //! - `check`: every rule of the catalog, the exit table, the report, the
 //!   relay, and the spec's own examples,
 //! - `json_suite`: JSONTestSuite documents inside events,
+//! - `lint`: § 18 against fixture tools and aoi itself,
 //! - `merge`: many runs, one verdict; JUnit, TAP, Markdown; associativity,
 //! - `relay_props`: the relay is byte-identical for arbitrary bytes,
 //! - `discovery`: the capability manifest against the CLI and the outputs,
@@ -31,6 +32,8 @@ mod example_tool;
 mod filter;
 #[path = "cli/json_suite.rs"]
 mod json_suite;
+#[path = "cli/lint.rs"]
+mod lint;
 #[path = "cli/merge.rs"]
 mod merge;
 #[path = "cli/relay_props.rs"]

@@ -128,6 +128,15 @@ pub const COMMANDS: &[Spec] = &[
         event_types: &[],
     },
     Spec {
+        name: "lint",
+        malformed_mode: "",
+        role: "producer",
+        reads_jsonl: false,
+        malformed_input: "no input (runs the tool it checks)",
+        outputs: &["text", "jsonl"],
+        event_types: &["aoi:meta", "aoi:check", "aoi:summary"],
+    },
+    Spec {
         name: "rules",
         malformed_mode: "",
         role: "info",
@@ -175,7 +184,7 @@ pub fn manifest() -> Value {
                 // § 7: what SIGINT/SIGTERM do. Commands writing a stream of
                 // their own end it with a cancelled summary; the others stop
                 // at once (the signal's default action).
-                if spec.role == "producer" || name == "check" {
+                if (spec.role == "producer" && spec.reads_jsonl) || name == "check" {
                     c["cancellation"] = json!({
                         "signals": ["SIGINT", "SIGTERM"],
                         "summary_reason": "cancelled",

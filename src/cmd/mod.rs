@@ -5,6 +5,7 @@ pub mod check;
 pub mod errors;
 pub mod filter;
 pub mod input_schema;
+pub mod lint;
 pub mod merge;
 pub mod rules;
 pub mod schema;

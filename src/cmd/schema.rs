@@ -212,11 +212,33 @@ pub fn schema() -> Value {
         ),
     );
     defs.insert("value".into(), event(&["value"], json!({})));
+    // aoi lint's results (§ 8.3 aoi:check; § 18 in properties).
+    defs.insert(
+        "aoi_check".into(),
+        event(
+            &["name", "ok"],
+            json!({
+                "name": string(), "ok": {"type": "boolean"},
+                "severity": {"enum": ["info", "warning", "error"]}, "detail": string(),
+                "properties": {
+                    "type": "object",
+                    "properties": {
+                        "check": {"type": "integer", "minimum": 1, "maximum": 16},
+                        "factors": {"type": "array", "items": string()},
+                        "command": string(),
+                        "status": {"enum": ["pass", "fail", "not_applicable", "not_tested"]},
+                        "evidence": {"type": "array", "items": string()},
+                    },
+                },
+            }),
+        ),
+    );
     let dispatch: Vec<Value> = [
         ("aoi:meta", "aoi_meta"),
         ("aoi:summary", "aoi_summary"),
         ("aoi:error", "aoi_error"),
         ("aoi:warning", "aoi_warning"),
+        ("aoi:check", "aoi_check"),
         ("violation", "violation"),
         ("advisory", "advisory"),
         ("stream", "stream"),

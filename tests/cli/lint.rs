@@ -1,0 +1,145 @@
+//! `aoi lint` (§ 18) against fixture tools: `tests/fixtures/lint/tool.sh`,
+//! a small AOI tool in sh, run through one wrapper per behaviour. The
+//! conforming one passes everything; each broken one is caught by exactly
+//! the check meant for it. And aoi passes its own lint.
+
+use serde_json::Value;
+
+use crate::util::*;
+
+fn fixture(name: &str) -> String {
+    format!("{}/tests/fixtures/lint/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `aoi lint --output jsonl` on a fixture's `search`: the failing check
+/// numbers, the report, and aoi's exit status. The report is fed back
+/// through `aoi check` and validated against `aoi schema`.
+fn lint(name: &str, extra: &[&str]) -> (Vec<u64>, Vec<Value>, i32) {
+    let tool = fixture(name);
+    let mut args = vec!["lint", "--output", "jsonl"];
+    args.extend_from_slice(extra);
+    args.extend(["--", tool.as_str(), "search"]);
+    let out = aoi(&args, b"");
+    let expected = if out.code == 0 { 0 } else { 1 };
+    assert_conforming_report(&out.stdout, expected);
+    let events = parse_jsonl(&out.stdout);
+    let failed = events
+        .iter()
+        .filter(|e| e["type"] == "aoi:check" && e["ok"] == false)
+        .filter_map(|e| e["properties"]["check"].as_u64())
+        .collect();
+    (failed, events, out.code)
+}
+
+#[test]
+fn a_conforming_tool_passes_every_check_it_can_run() {
+    let (failed, events, code) = lint("good", &[]);
+    assert_eq!(failed, Vec::<u64>::new());
+    assert_eq!(code, 0);
+    let checks: Vec<&Value> = events.iter().filter(|e| e["type"] == "aoi:check").collect();
+    assert_eq!(checks.len(), 16, "one aoi:check per § 18 check");
+    let status = |n: u64| {
+        checks
+            .iter()
+            .find(|e| e["properties"]["check"] == n)
+            .map(|e| {
+                e["properties"]["status"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string()
+            })
+            .unwrap_or_default()
+    };
+    for n in [1, 2, 3, 4, 5, 9, 10, 11, 13, 14, 15] {
+        assert_eq!(status(n), "pass", "check {n}");
+    }
+    // Read-only and no JSONL input, per its capabilities.
+    for n in [6, 7, 8, 12, 16] {
+        assert_eq!(status(n), "not_applicable", "check {n}");
+    }
+}
+
+#[test]
+fn each_broken_tool_fails_exactly_its_check() {
+    for (name, check) in [
+        ("prose", 2),
+        ("no-summary", 3),
+        ("summary-no-ok", 3),
+        ("schema-env", 1),
+        ("echo-token", 9),
+        ("sigpipe-trace", 10),
+        ("ignore-sigint", 10),
+    ] {
+        let (failed, _, code) = lint(name, &[]);
+        assert_eq!(failed, vec![check], "{name}");
+        assert_eq!(code, 1, "{name}");
+    }
+}
+
+#[test]
+fn a_hung_tool_is_a_finding_not_a_hang() {
+    let start = std::time::Instant::now();
+    let (failed, events, code) = lint("hang", &["--timeout", "2s"]);
+    assert_eq!(failed, vec![3]);
+    assert_eq!(code, 1);
+    let detail = events
+        .iter()
+        .find(|e| e["properties"]["check"] == 3)
+        .and_then(|e| e["detail"].as_str())
+        .unwrap_or_default()
+        .to_string();
+    assert!(detail.contains("did not finish"), "{detail}");
+    // Every probe was bounded (a generous bound: this is not a timing test,
+    // it only shows nothing waited forever).
+    assert!(start.elapsed() < std::time::Duration::from_secs(60));
+}
+
+#[test]
+fn the_table_names_factors_commands_and_evidence() {
+    let tool = fixture("prose");
+    let out = aoi(&["lint", "--color", "never", "--", &tool, "search"], b"");
+    assert_eq!(out.code, 1);
+    let text = out.stdout_str();
+    assert!(text.contains("factors × commands"), "{text}");
+    assert!(text.contains("Typed         FAIL"), "{text}");
+    assert!(text.contains("failed checks"), "{text}");
+    assert!(text.contains("Searching the index"), "evidence: {text}");
+}
+
+#[test]
+fn aoi_passes_its_own_lint() {
+    let out = aoi(&["lint", "--self", "--output", "jsonl"], b"");
+    assert_conforming_report(&out.stdout, 0);
+    assert_eq!(out.code, 0, "{}", out.stdout_str());
+    let events = parse_jsonl(&out.stdout);
+    let mut commands: Vec<String> = events
+        .iter()
+        .filter(|e| e["type"] == "aoi:check")
+        .filter_map(|e| e["properties"]["command"].as_str().map(str::to_string))
+        .collect();
+    commands.dedup();
+    assert_eq!(
+        commands,
+        ["*", "check", "summary", "errors", "filter", "merge-report"]
+    );
+    // The checks that concern a stream-reading producer ran and passed.
+    for n in [10, 12, 16] {
+        let ran = events
+            .iter()
+            .filter(|e| e["properties"]["check"] == n)
+            .all(|e| e["properties"]["status"] == "pass");
+        assert!(ran, "check {n}");
+    }
+}
+
+#[test]
+fn usage_errors() {
+    assert_eq!(aoi(&["lint"], b"").code, 64);
+    let out = aoi(
+        &["lint", "--tool", "python3 x.py", "--", "other", "run"],
+        b"",
+    );
+    assert_eq!(out.code, 64);
+    assert!(out.stderr.contains("--tool"), "{}", out.stderr);
+    assert_eq!(aoi(&["lint", "--timeout", "soon", "--", "x"], b"").code, 64);
+}
