@@ -1232,6 +1232,25 @@ fn lint_invocation(
                     sanitize(&args.secret_flag)
                 ),
             )
+            .with(
+                [("stdout", &p.stdout), ("stderr", &p.stderr)]
+                    .iter()
+                    .filter_map(|(name, bytes)| {
+                        let text = String::from_utf8_lossy(bytes);
+                        let line = text.lines().find(|l| l.contains(&canary))?;
+                        let shown = line.replace(&canary, "<canary>");
+                        // The part around the canary.
+                        let at = shown.find("<canary>").unwrap_or(0);
+                        let from = shown
+                            .char_indices()
+                            .map(|(i, _)| i)
+                            .find(|&i| i + 80 >= at)
+                            .unwrap_or(0);
+                        let window = shown.get(from..).unwrap_or_default();
+                        Some(format!("{name}: …{}", excerpt(window)))
+                    })
+                    .collect(),
+            )
         } else if secret_rule.evidence.is_empty() {
             Outcome::new(
                 9,
