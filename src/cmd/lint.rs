@@ -782,9 +782,22 @@ struct Discovery {
 /// Check 1: `schema --output json` and `capabilities --output json`
 /// without credentials, configuration or (optionally) network (§ 3).
 fn discover(prefix: &[String], args: &LintArgs) -> Discovery {
+    // --no-network needs a network namespace; where there is none, say so
+    // and run with the network rather than not at all.
+    let sandbox = args.no_network && {
+        let probe = run_probe(
+            &["true".to_string()],
+            &ProbeOpts {
+                no_network: true,
+                ..ProbeOpts::default()
+            },
+            args.timeout,
+        );
+        probe.exit() == 0
+    };
     let opts = ProbeOpts {
         reduced_env: true,
-        no_network: args.no_network,
+        no_network: sandbox,
         ..ProbeOpts::default()
     };
     let argv = |sub: &str| -> Vec<String> {
@@ -878,14 +891,20 @@ fn discover(prefix: &[String], args: &LintArgs) -> Discovery {
         }
         None
     };
-    let detail = match &caps {
+    let mut detail = match &caps {
         Some(_) => {
             "schema and capabilities succeed with only PATH set; the schema is usable with a public $id"
         }
         None => {
             "schema succeeds with only PATH set and has a public $id; capabilities is not offered"
         }
-    };
+    }
+    .to_string();
+    if sandbox {
+        detail.push_str("; without network (a new network namespace)");
+    } else if args.no_network {
+        detail.push_str("; --no-network: no network namespace available here (unshare -rn failed), run with the network");
+    }
     Discovery {
         outcome: Outcome::new(1, "*", Status::Pass, detail).with(evidence),
         schema: Some(schema),

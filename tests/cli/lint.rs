@@ -143,3 +143,17 @@ fn usage_errors() {
     assert!(out.stderr.contains("--tool"), "{}", out.stderr);
     assert_eq!(aoi(&["lint", "--timeout", "soon", "--", "x"], b"").code, 64);
 }
+
+#[test]
+fn discovery_can_run_without_network() {
+    let (failed, events, code) = lint("good", &["--no-network"]);
+    assert_eq!((failed, code), (Vec::<u64>::new(), 0));
+    let detail = events
+        .iter()
+        .find(|e| e["properties"]["check"] == 1)
+        .and_then(|e| e["detail"].as_str())
+        .unwrap_or_default()
+        .to_string();
+    // Where the machine has no network namespaces the lint says so.
+    assert!(detail.contains("network"), "{detail}");
+}
