@@ -891,6 +891,32 @@ fn discover(prefix: &[String], args: &LintArgs) -> Discovery {
         }
         None
     };
+    // `--schema` / `--capabilities` flags, where the tool has them (they
+    // succeed), must say the same as the subcommands (§ 3).
+    for (flag, sub) in [
+        ("--schema", Some(&schema)),
+        ("--capabilities", caps.as_ref()),
+    ] {
+        let mut a = prefix.to_vec();
+        a.extend([flag, "--output", "json"].map(String::from));
+        let p = run_probe(&a, &opts, args.timeout);
+        if p.exit() != 0 || p.timed_out {
+            continue;
+        }
+        let same = serde_json::from_slice::<Value>(&p.stdout)
+            .ok()
+            .is_some_and(|v| Some(&v) == sub);
+        if !same {
+            return fail(
+                format!(
+                    "`{flag} --output json` succeeds but does not give what the subcommand gives"
+                ),
+                evidence,
+                &p,
+            );
+        }
+        evidence.push(format!("{flag} --output json: the same document"));
+    }
     let mut detail = match &caps {
         Some(_) => {
             "schema and capabilities succeed with only PATH set; the schema is usable with a public $id"

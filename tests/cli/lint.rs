@@ -66,6 +66,7 @@ fn each_broken_tool_fails_exactly_its_check() {
         ("no-summary", 3),
         ("summary-no-ok", 3),
         ("schema-env", 1),
+        ("flag-differs", 1),
         ("echo-token", 9),
         ("sigpipe-trace", 10),
         ("ignore-sigint", 10),
