@@ -8,9 +8,16 @@
 //! returns `EINTR`, and [`crate::lines::LineReader`] then stops instead of
 //! waiting for input that may never come.
 //!
-//! A second signal while the first is being handled exits at once with the
-//! same code (`_exit`, async-signal-safe): § 7 puts exiting promptly above
-//! the final summary, and a user pressing Ctrl-C twice means it.
+//! The stop is bounded: the first signal also starts a grace period of
+//! [`GRACE_SECS`] seconds (`alarm`), after which the process exits with the
+//! signal's code whatever it was doing (a write blocked on a reader that
+//! stopped reading, an `open` of a FIFO nobody writes, a filter that spins);
+//! a second signal exits at once. Both use `_exit`, async-signal-safe. § 7
+//! puts exiting promptly above the final summary: a stop that would hang
+//! ends without it.
+//!
+//! A signal the process inherited as ignored (`SIG_IGN`, as a shell does
+//! for background jobs) stays ignored.
 //!
 //! Only processes that install the handlers see a request; in every other
 //! process [`requested`] is `None` and costs one atomic load.
@@ -26,31 +33,61 @@ pub const SIGINT: i32 = libc::SIGINT;
 /// SIGTERM's number.
 pub const SIGTERM: i32 = libc::SIGTERM;
 
+/// Seconds a stopping process has to end its stream before it exits anyway.
+pub const GRACE_SECS: u32 = 2;
+
 extern "C" fn on_signal(sig: libc::c_int) {
     if SIGNAL.swap(sig, Ordering::SeqCst) != 0 {
         // SAFETY: `_exit` is async-signal-safe and takes any status.
         unsafe { libc::_exit(128 + sig) }
     }
+    // SAFETY: `alarm` is async-signal-safe.
+    unsafe {
+        libc::alarm(GRACE_SECS);
+    }
 }
 
-/// Installs the SIGINT and SIGTERM handlers for the whole process.
-pub fn install() -> io::Result<()> {
-    for sig in [SIGINT, SIGTERM] {
-        // SAFETY: a zeroed `sigaction` is a valid value (no flags, an empty
-        // mask is set below); the handler only touches an atomic and calls
-        // `_exit`, both async-signal-safe.
-        let rc = unsafe {
-            let mut sa: libc::sigaction = std::mem::zeroed();
-            sa.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-            libc::sigemptyset(&mut sa.sa_mask);
-            sa.sa_flags = 0;
-            libc::sigaction(sig, &sa, std::ptr::null_mut())
-        };
-        if rc != 0 {
+extern "C" fn on_alarm(_: libc::c_int) {
+    let sig = SIGNAL.load(Ordering::SeqCst);
+    if sig != 0 {
+        // The grace period is over.
+        // SAFETY: as above.
+        unsafe { libc::_exit(128 + sig) }
+    }
+}
+
+/// Sets `handler` for `sig` without `SA_RESTART`, unless `sig` is ignored
+/// (and `keep_ignored`).
+fn set(sig: i32, handler: extern "C" fn(libc::c_int), keep_ignored: bool) -> io::Result<()> {
+    // SAFETY: zeroed `sigaction`s are valid values (no flags, masks are
+    // set by sigemptyset); the handlers only touch an atomic and call
+    // async-signal-safe functions.
+    let rc = unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        if libc::sigaction(sig, std::ptr::null(), &mut old) != 0 {
             return Err(io::Error::last_os_error());
         }
+        if keep_ignored && old.sa_sigaction == libc::SIG_IGN {
+            return Ok(());
+        }
+        let mut sa: libc::sigaction = std::mem::zeroed();
+        sa.sa_sigaction = handler as libc::sighandler_t;
+        libc::sigemptyset(&mut sa.sa_mask);
+        sa.sa_flags = 0;
+        libc::sigaction(sig, &sa, std::ptr::null_mut())
+    };
+    if rc != 0 {
+        return Err(io::Error::last_os_error());
     }
     Ok(())
+}
+
+/// Installs the SIGINT and SIGTERM handlers (and the grace period's
+/// SIGALRM) for the whole process.
+pub fn install() -> io::Result<()> {
+    set(libc::SIGALRM, on_alarm, false)?;
+    set(SIGINT, on_signal, true)?;
+    set(SIGTERM, on_signal, true)
 }
 
 /// Keeps SIGINT and SIGTERM away from the calling thread, so they are

@@ -423,19 +423,44 @@ impl Summary {
     /// Any other member (`partial`, `truncated`, `next_cursor`,
     /// `caused_by`, `upstream`, `properties`), after the counters, in the
     /// order added. Tool-specific data belongs in `properties` (§ 8.1).
+    /// The members the emitter writes itself (`ok`, `reason`, the counters,
+    /// `elapsed_ms`, `event_count`, the identity, `type`, `aoi`) are
+    /// ignored here: a key appears once.
     pub fn field(mut self, name: &str, value: impl Into<Value>) -> Self {
-        self.fields.push((name.to_string(), value.into()));
+        const OWN: &[&str] = &[
+            "type",
+            "aoi",
+            "ok",
+            "reason",
+            "count",
+            "input_count",
+            "warning_count",
+            "error_count",
+            "elapsed_ms",
+            "event_count",
+            "tool",
+            "tool_version",
+            "aoi_version",
+            "schema_name",
+            "schema_version",
+        ];
+        if !OWN.contains(&name) && !self.fields.iter().any(|(k, _)| k == name) {
+            self.fields.push((name.to_string(), value.into()));
+        }
         self
     }
 
     /// The exit status that goes with this summary (§ 6): 0 for `ok:true`,
-    /// 130 cancelled, 124 timeout, 77 denied, 1 failed.
+    /// 128 + the signal for cancelled (130 when no signal came), 124
+    /// timeout, 77 denied, 1 failed.
     pub fn exit_code(&self) -> i32 {
         if self.ok {
             return exit::OK;
         }
         match self.reason {
-            Some(Reason::Cancelled) => exit::CANCELLED,
+            Some(Reason::Cancelled) => {
+                crate::cancel::requested().map_or(exit::CANCELLED, crate::cancel::exit_code)
+            }
             Some(Reason::Timeout) => exit::TIMEOUT,
             Some(Reason::Denied) => exit::NOPERM,
             _ => exit::FAILED,
@@ -474,9 +499,14 @@ impl ErrorEvent {
     }
 
     /// Any other member: `scope`, `target`, `retry_after_ms`, `origin`,
-    /// `properties`…, in the order added, after `retryable`.
+    /// `properties`…, in the order added, after `retryable`. `type`, `aoi`
+    /// and the four members set by [`new`](Self::new) and
+    /// [`retryable`](Self::retryable) are ignored here: a key appears once.
     pub fn field(mut self, name: &str, value: impl Into<Value>) -> Self {
-        self.fields.push((name.to_string(), value.into()));
+        const OWN: &[&str] = &["type", "aoi", "category", "code", "message", "retryable"];
+        if !OWN.contains(&name) && !self.fields.iter().any(|(k, _)| k == name) {
+            self.fields.push((name.to_string(), value.into()));
+        }
         self
     }
 
@@ -533,6 +563,15 @@ impl Ended {
     }
 }
 
+impl std::error::Error for Ended {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Ended::Failed(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
 impl std::fmt::Display for Ended {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -562,8 +601,13 @@ impl std::fmt::Display for Ended {
 pub struct Producer<W: Write> {
     em: Emitter,
     out: W,
-    /// The summary is written (or the pipe is closed): nothing more to do.
+    /// The summary is written, or a write failed: nothing more to write.
     done: bool,
+    /// Events are still written after a stop request.
+    after_stop: bool,
+    /// What the tool consumed so far, for a summary written by
+    /// [`end`](Self::end) or on drop: input events, warnings, errors.
+    consumed: (Option<u64>, u64, u64),
 }
 
 impl<W: Write> Producer<W> {
@@ -574,6 +618,8 @@ impl<W: Write> Producer<W> {
             em,
             out,
             done: false,
+            after_stop: false,
+            consumed: (None, 0, 0),
         }
     }
 
@@ -594,8 +640,47 @@ impl<W: Write> Producer<W> {
         &mut self.out
     }
 
-    /// Writes `aoi:meta` with `more` members (see [`Emitter::meta_with`]).
+    /// Tells the producer what the tool consumed so far (upstream domain
+    /// events, warnings, errors, § 8.3), so that a summary it writes itself
+    /// ([`end`](Self::end), drop) counts them.
+    pub fn consumed(&mut self, input: u64, warnings: u64, errors: u64) {
+        self.consumed = (Some(input), warnings, errors);
+    }
+
+    /// Keeps writing events after a stop request (SIGINT/SIGTERM), for a
+    /// tool that reports what it already read before it ends with
+    /// `reason:"cancelled"`.
+    pub fn write_after_stop(&mut self) {
+        self.after_stop = true;
+    }
+
+    /// Writes again after a failed write, for a writer whose failing part
+    /// was taken out (aoi's report when stdout closed but the `--report`
+    /// file is still there).
+    pub(crate) fn resume(&mut self) {
+        self.done = false;
+    }
+
+    /// `aoi:meta` and `aoi:summary` are the producer's own.
+    fn not_own(ty: &str) -> Result<(), Ended> {
+        if ty == "aoi:meta" || ty == "aoi:summary" {
+            return Err(Ended::Failed(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{ty} is written by the producer itself"),
+            )));
+        }
+        Ok(())
+    }
+
+    /// Writes `aoi:meta` with `more` members (see [`Emitter::meta_with`]);
+    /// it must be the first event.
     pub fn meta(&mut self, command: &str, more: Vec<(&str, Value)>) -> Result<(), Ended> {
+        if self.em.seq() > 0 {
+            return Err(Ended::Failed(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "aoi:meta is the first event, written once",
+            )));
+        }
         let b = self.em.meta_with(command, more);
         write_to(&mut self.out, b, &mut self.done)
     }
@@ -607,12 +692,7 @@ impl<W: Write> Producer<W> {
     /// [`crate::cancel::install`]); let it end the run, through
     /// [`end`](Self::end) or by dropping the producer.
     pub fn event(&mut self, ty: &str, fields: &[(&str, Value)]) -> Result<(), Ended> {
-        if ty == "aoi:meta" || ty == "aoi:summary" {
-            return Err(Ended::Failed(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("{ty} is written by the producer itself"),
-            )));
-        }
+        Self::not_own(ty)?;
         self.check()?;
         let b = self.em.event(ty, fields);
         write_to(&mut self.out, b, &mut self.done)
@@ -621,6 +701,7 @@ impl<W: Write> Producer<W> {
     /// Writes an event whose members are already encoded (see
     /// [`Emitter::raw_event`]).
     pub fn raw_event(&mut self, ty: &str, body: &[u8]) -> Result<(), Ended> {
+        Self::not_own(ty)?;
         self.check()?;
         let b = self.em.raw_event(ty, body);
         write_to(&mut self.out, b, &mut self.done)
@@ -628,6 +709,7 @@ impl<W: Write> Producer<W> {
 
     /// Passes an upstream event on (see [`Emitter::forward`]).
     pub fn forward(&mut self, ty: &str, body: &[u8]) -> Result<(), Ended> {
+        Self::not_own(ty)?;
         self.check()?;
         let b = self.em.forward(ty, body);
         write_to(&mut self.out, b, &mut self.done)
@@ -651,8 +733,18 @@ impl<W: Write> Producer<W> {
     /// [`Ended::Cancelled`] once a stop was requested.
     fn check(&self) -> Result<(), Ended> {
         match crate::cancel::requested() {
-            Some(sig) => Err(Ended::Cancelled(sig)),
-            None => Ok(()),
+            Some(sig) if !self.after_stop => Err(Ended::Cancelled(sig)),
+            _ => Ok(()),
+        }
+    }
+
+    /// The summary for an early end: `reason`, with what was consumed.
+    fn early(&self, s: Summary) -> Summary {
+        let (input, w, e) = self.consumed;
+        let s = s.consumed(w, e);
+        match input {
+            Some(n) => s.input_count(n),
+            None => s,
         }
     }
 
@@ -680,20 +772,27 @@ impl<W: Write> Producer<W> {
     }
 
     /// Ends the run early for `why` and returns the exit status: a
-    /// cancellation writes `reason:"cancelled"` (exit 128 + signal), a write
-    /// failure tries an `io` `aoi:error` and an `ok:false` summary (exit
-    /// 74), a closed pipe writes nothing (exit 141).
+    /// cancellation writes `reason:"cancelled"` (exit 128 + signal); a
+    /// failure that left the stream writable (an input error, a refused
+    /// event) writes an `io` `aoi:error` and an `ok:false` summary (exit
+    /// 74); after a failed
+    /// write or a closed pipe nothing more is written, since the last line
+    /// may be cut (exit 74 or 141).
     pub fn end(mut self, why: Ended) -> i32 {
         match &why {
             Ended::Closed => self.done = true,
             Ended::Cancelled(_) => {
-                let _ = self.finish(&Summary::cancelled());
+                let s = self.early(Summary::cancelled());
+                let _ = self.finish(&s);
             }
             Ended::Failed(e) => {
-                let err = ErrorEvent::new("io", "WRITE_FAILED", e.to_string());
-                let b = self.em.error(&err);
-                let _ = write_to(&mut self.out, b, &mut self.done);
-                let _ = self.finish(&Summary::failed(Reason::Failed));
+                if !self.done {
+                    let err = ErrorEvent::new("io", "IO_ERROR", e.to_string());
+                    let b = self.em.error(&err);
+                    let _ = write_to(&mut self.out, b, &mut self.done);
+                    let s = self.early(Summary::failed(Reason::Failed));
+                    let _ = self.finish(&s);
+                }
             }
         }
         why.exit_code()
@@ -713,21 +812,20 @@ impl<W: Write> Drop for Producer<W> {
             Some(_) => Summary::cancelled(),
             None => Summary::failed(Reason::Failed),
         };
+        let s = self.early(s);
         let _ = self.finish(&s);
     }
 }
 
-/// Writes one encoded event; a closed pipe marks the producer done.
+/// Writes one encoded event; a failed write marks the producer done (the
+/// line may be cut: nothing written after it could be read).
 fn write_to<W: Write>(out: &mut W, bytes: &[u8], done: &mut bool) -> Result<(), Ended> {
     if *done {
         return Err(Ended::Closed);
     }
     out.write_all(bytes).map_err(|e| {
-        let end = Ended::from_io(e);
-        if matches!(end, Ended::Closed) {
-            *done = true;
-        }
-        end
+        *done = true;
+        Ended::from_io(e)
     })
 }
 

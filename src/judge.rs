@@ -1877,6 +1877,190 @@ pub fn drive<R: std::io::Read, E>(
     }
 }
 
+/// One piece of input read and peeked ahead by [`drive_parallel`]'s
+/// reader thread; slots cycle between the two threads, so their buffers
+/// and peekers are allocated once.
+#[derive(Default)]
+struct Slot {
+    buf: Vec<u8>,
+    /// `None` for whole lines; `Some(end)` for a piece of an over-long line.
+    long: Option<bool>,
+    /// Each line: start, end (without its `\n`), terminated.
+    lines: Vec<(usize, usize, bool)>,
+    peekers: Vec<Box<Peeker>>,
+    results: Vec<Result<(), peek::JsonError>>,
+}
+
+/// What the reader thread sends.
+enum Ahead {
+    Slot(Slot),
+    Error(std::io::Error),
+}
+
+/// Slots in flight: the one being judged, the one being peeked, and room
+/// for the reader to run ahead.
+const SLOTS: usize = 4;
+
+/// [`drive`] on two threads: a reader thread reads blocks and peeks their
+/// lines (JSON validation, the costly part) while the calling thread runs
+/// the judge and the callbacks on the block before, in order. Findings,
+/// callbacks and their order are exactly [`drive`]'s; only the peek moves.
+///
+/// The reader thread is not joined when a callback fails or a stop is
+/// requested ([`crate::cancel`]): it may be blocked reading a silent
+/// upstream, and the command must end now (the reader ends at its next
+/// send, or with the process). While it waits for the reader, the calling
+/// thread looks at the stop flag every 50 ms, so a signal delivered to
+/// either thread ends the drive.
+pub fn drive_parallel<R, E>(
+    src: R,
+    judge: &mut Judge,
+    mut on_line: impl FnMut(&Judge, &[u8]) -> Result<(), E>,
+    mut on_bytes: impl FnMut(&mut Judge, &[u8]) -> Result<(), E>,
+) -> Result<(), E>
+where
+    R: std::io::Read + Send + 'static,
+{
+    use std::sync::mpsc;
+    let (full_tx, full_rx) = mpsc::sync_channel::<Ahead>(SLOTS);
+    let (free_tx, free_rx) = mpsc::channel::<Slot>();
+    for _ in 0..SLOTS {
+        let _ = free_tx.send(Slot::default());
+    }
+    let max_line = judge.opts.max_line_bytes;
+    let spawned = std::thread::Builder::new()
+        .name("read-ahead".into())
+        .spawn(move || read_ahead(src, max_line, &full_tx, &free_rx));
+    if spawned.is_err() {
+        // No thread: nothing was read; tell the judge as an I/O error.
+        judge.io_error("cannot start the reader thread".into());
+        return Ok(());
+    }
+    let mut long_total: u64 = 0;
+    loop {
+        let msg = match full_rx.recv_timeout(std::time::Duration::from_millis(50)) {
+            Ok(m) => m,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if crate::cancel::requested().is_some() {
+                    return Ok(());
+                }
+                continue;
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
+        };
+        let mut slot = match msg {
+            Ahead::Slot(s) => s,
+            Ahead::Error(e) => {
+                if crate::cancel::requested().is_none() {
+                    judge.io_error(e.to_string());
+                }
+                return Ok(());
+            }
+        };
+        match slot.long {
+            None => {
+                let Slot {
+                    buf,
+                    lines,
+                    peekers,
+                    results,
+                    ..
+                } = &mut slot;
+                for (i, &(a, b, terminated)) in lines.iter().enumerate() {
+                    let line = buf.get(a..b).unwrap_or_default();
+                    let peeked = judge.begin_line(line, terminated, None);
+                    match (peeked, peekers.get_mut(i), results.get(i)) {
+                        (true, Some(pk), Some(r)) => {
+                            // The callback reads the line's peek
+                            // (`last_peek`), so it runs while it is in.
+                            std::mem::swap(&mut judge.peeker, pk);
+                            judge.peeked(line, *r);
+                            let done = on_line(judge, line);
+                            std::mem::swap(&mut judge.peeker, pk);
+                            done?;
+                        }
+                        _ => on_line(judge, line)?,
+                    }
+                }
+                on_bytes(judge, buf)?;
+            }
+            Some(end) => {
+                long_total += slot.buf.len() as u64;
+                if end {
+                    judge.long_line(long_total, slot.buf.last() == Some(&b'\n'));
+                    long_total = 0;
+                }
+                on_bytes(judge, &slot.buf)?;
+            }
+        }
+        // The reader may be gone (it stops after the last slot).
+        let _ = free_tx.send(slot);
+    }
+}
+
+/// The reader thread of [`drive_parallel`]: reads chunks, copies them into
+/// free slots, peeks every line the judge will peek (terminated, within
+/// the line limit; the judge decides the same in `begin_line`).
+fn read_ahead<R: std::io::Read>(
+    src: R,
+    max_line: usize,
+    full: &std::sync::mpsc::SyncSender<Ahead>,
+    free: &std::sync::mpsc::Receiver<Slot>,
+) {
+    use crate::lines::{Chunk, LineReader, split_lines};
+    let mut reader = LineReader::new(src, max_line);
+    loop {
+        let Ok(mut slot) = free.recv() else {
+            return;
+        };
+        slot.buf.clear();
+        slot.lines.clear();
+        slot.results.clear();
+        match reader.next_chunk() {
+            Ok(None) => return,
+            Ok(Some(Chunk::Lines(block))) => {
+                slot.long = None;
+                slot.buf.extend_from_slice(block);
+                let base = slot.buf.as_ptr() as usize;
+                for (line, terminated) in split_lines(&slot.buf) {
+                    let a = line.as_ptr() as usize - base;
+                    slot.lines.push((a, a + line.len(), terminated));
+                }
+                let Slot {
+                    buf,
+                    lines,
+                    peekers,
+                    results,
+                    ..
+                } = &mut slot;
+                while peekers.len() < lines.len() {
+                    peekers.push(Box::new(Peeker::new()));
+                }
+                for (&(a, b, terminated), pk) in lines.iter().zip(peekers.iter_mut()) {
+                    let line = buf.get(a..b).unwrap_or_default();
+                    let r = if terminated && line.len() <= max_line {
+                        pk.peek(line)
+                    } else {
+                        Ok(())
+                    };
+                    results.push(r);
+                }
+            }
+            Ok(Some(Chunk::LongPart { bytes, end })) => {
+                slot.long = Some(end);
+                slot.buf.extend_from_slice(bytes);
+            }
+            Err(e) => {
+                let _ = full.send(Ahead::Error(e));
+                return;
+            }
+        }
+        if full.send(Ahead::Slot(slot)).is_err() {
+            return;
+        }
+    }
+}
+
 /// A short, printable excerpt of upstream bytes for messages.
 pub fn preview(b: &[u8]) -> String {
     let s = String::from_utf8_lossy(b.get(..b.len().min(60)).unwrap_or_default());

@@ -15,7 +15,9 @@ use serde_json::{Map, Value, json};
 use crate::cli::{CheckArgs, Format};
 pub(crate) use crate::emit::stdout_writer;
 use crate::emit::{Emitter, Ended, ErrorEvent, Producer, Reason, Summary};
-use crate::judge::{Cause, Finding, Identity, Judge, JudgeOptions, Outcome, Verdict, drive};
+use crate::judge::{
+    Cause, Finding, Identity, Judge, JudgeOptions, Outcome, Verdict, drive_parallel,
+};
 use crate::rules::Severity;
 use crate::spec::exit;
 
@@ -25,6 +27,8 @@ use crate::spec::exit;
 pub(crate) struct Sinks {
     relay: Option<File>,
     pub(crate) out: Producer<Tee>,
+    /// Upstream domain events, warnings and errors consumed so far.
+    consumed: (u64, u64, u64),
 }
 
 /// Why the run stops early: a closed pipe (quiet, 141), a cancellation
@@ -65,14 +69,16 @@ pub(crate) struct Tee {
 }
 
 impl Tee {
+    /// The file first: when stdout fails, the file holds the whole event
+    /// and can still be closed properly.
     fn each(&mut self, mut f: impl FnMut(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
-        if let Some(out) = self.stdout.as_mut() {
-            f(out).map_err(|e| io::Error::new(e.kind(), format!("cannot write stdout: {e}")))?;
-        }
         if let Some((out, path)) = self.file.as_mut() {
             // Never a quiet "closed pipe": a report that cannot be written
             // is an error to report (74).
             f(out).map_err(|e| io::Error::other(format!("cannot write report {path}: {e}")))?;
+        }
+        if let Some(out) = self.stdout.as_mut() {
+            f(out).map_err(|e| io::Error::new(e.kind(), format!("cannot write stdout: {e}")))?;
         }
         Ok(())
     }
@@ -105,7 +111,23 @@ impl Sinks {
         Sinks {
             relay,
             out: Producer::new(Emitter::new(), Tee { stdout, file }),
+            consumed: (0, 0, 0),
         }
+    }
+
+    /// Counts a stream's events as consumed (§ 8.3), for a summary the
+    /// producer writes on an early end.
+    pub(crate) fn add_consumed(&mut self, v: &Verdict) {
+        self.add_counts((v.domain_events, v.warnings, v.errors));
+    }
+
+    /// Counts domain events, warnings and errors as consumed.
+    pub(crate) fn add_counts(&mut self, (d, w, e): (u64, u64, u64)) {
+        self.consumed.0 += d;
+        self.consumed.1 += w;
+        self.consumed.2 += e;
+        let (i, w, e) = self.consumed;
+        self.out.consumed(i, w, e);
     }
 
     fn relay(&mut self, bytes: &[u8]) -> Result<(), Stop> {
@@ -410,7 +432,7 @@ pub(crate) fn unreadable_error(msg: &str, source: &str) -> ErrorEvent {
 }
 
 /// Judges one stream, relaying it and reporting findings as they come.
-fn judge_stream<R: Read>(
+fn judge_stream<R: Read + Send + 'static>(
     src: R,
     args: &CheckArgs,
     sinks: &mut Sinks,
@@ -440,7 +462,7 @@ fn judge_stream<R: Read>(
         }
         Ok(())
     };
-    drive(
+    drive_parallel(
         src,
         &mut judge,
         |_, _| Ok(()),
@@ -455,8 +477,12 @@ fn judge_stream<R: Read>(
     for f in judge.drain() {
         take(f, sinks)?;
     }
-    // A stream stopped by SIGINT/SIGTERM is not judged to its end.
-    cancelled()?;
+    // A stream stopped by SIGINT/SIGTERM is not judged to its end; what
+    // was read of it still counts as consumed.
+    if let Err(stop) = cancelled() {
+        sinks.add_consumed(&judge.finish().0);
+        return Err(stop);
+    }
     // finish() adds the stream-level findings (summary.missing, …).
     let (v, last) = judge.finish();
     for f in last {
@@ -522,7 +548,10 @@ pub fn run(args: &CheckArgs) -> i32 {
     }
     match run_streams(args, &mut sinks) {
         Ok(code) => code,
-        Err(stop) => sinks.end("check", stop),
+        Err(stop) => {
+            close_report_after_relay_failure(&mut sinks, &stop);
+            sinks.end("check", stop)
+        }
     }
 }
 
@@ -560,14 +589,7 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
         let name = named.then_some(source.as_str());
         let mut shown = Vec::new();
         let result = if path == Path::new("-") {
-            judge_stream(
-                io::stdin().lock(),
-                args,
-                sinks,
-                "-",
-                &mut shown,
-                &mut reported,
-            )
+            judge_stream(io::stdin(), args, sinks, "-", &mut shown, &mut reported)
         } else {
             match open_input(path) {
                 Ok(f) => judge_stream(f, args, sinks, &source, &mut shown, &mut reported),
@@ -583,10 +605,7 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
         };
         let v = match result {
             Ok(v) => v,
-            Err(stop) => {
-                close_report_after_relay_failure(sinks, &stop);
-                return Err(stop);
-            }
+            Err(stop) => return Err(stop),
         };
         streams += 1;
         if sinks.has_report() {
@@ -610,6 +629,7 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
             let _ = writeln!(err, "{}", verdict_line("check", &v, name));
         }
         code = exit::worst(code, v.exit_code);
+        sinks.add_consumed(&v);
         verdicts.push(v);
     }
     if sinks.has_report() {
@@ -648,12 +668,14 @@ fn close_report_after_relay_failure(sinks: &mut Sinks, stop: &Stop) {
         Ended::Failed(e) => ("WRITE_FAILED", e.to_string()),
         Ended::Cancelled(_) => return,
     };
-    // Only the report file: stdout is what failed (or is the report itself).
+    // Only the report file: stdout is what failed (or is the report
+    // itself); the file, written first, holds every event whole.
     let tee = sinks.out.get_mut();
     tee.stdout = None;
-    if tee.file.is_none() {
+    if tee.file.is_none() || message.starts_with("cannot write report") {
         return;
     }
+    sinks.out.resume();
     // Best effort: the run is already failing with the relay's status.
     let _ = sinks
         .out

@@ -31,8 +31,8 @@ use serde_json::{Value, json};
 
 use crate::cli::{ErrorsArgs, ErrorsFormat, Scope};
 use crate::cmd::check::{
-    AsFdFile, Closing, Sinks, Stop, cancelled, close_report, eprint_line, finding_line,
-    install_cancel, open_input, sanitize, stop_code, unreadable_error, verdict_line, write_err,
+    AsFdFile, Closing, Sinks, Stop, close_report, eprint_line, finding_line, install_cancel,
+    open_input, sanitize, stop_code, unreadable_error, verdict_line, write_err,
 };
 use crate::demux;
 use crate::emit::{ErrorEvent, push_json};
@@ -172,8 +172,22 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
                 }
             }
         };
-        // Stopped by SIGINT/SIGTERM: the input was not read to its end.
-        cancelled()?;
+        // Stopped by SIGINT/SIGTERM: the input was not read to its end;
+        // what was read of it, and before it, counts as consumed.
+        if let Some(sig) = crate::cancel::requested() {
+            if let Sink::Report(sinks) = &mut ctx.sink {
+                for v in &verdicts {
+                    sinks.add_consumed(v);
+                }
+                sinks.add_counts(extra);
+                let (streams, input) = input.finish(SHOWN);
+                for st in &streams {
+                    sinks.add_consumed(&st.verdict);
+                }
+                sinks.add_counts(input.untracked_events);
+            }
+            return Err(Stop::Cancelled(sig));
+        }
         let name = |run: &Option<String>| -> Option<String> {
             let mut parts = Vec::new();
             if !args.files.is_empty() {

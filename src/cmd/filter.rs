@@ -33,7 +33,8 @@ use crate::cmd::errors::{EventKind, event_kind, forwarded_body, one_line_of, pus
 use crate::emit::ErrorEvent;
 use crate::jq::{self, Data, Filter, Kind};
 use crate::judge::{
-    Cause, Ev, Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict, drive, envelope_run,
+    Cause, Ev, Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict, drive_parallel,
+    envelope_run,
 };
 use crate::lines::{Chunk, LineReader};
 use crate::spec::exit;
@@ -242,7 +243,7 @@ fn framed_inputs(f: &mut Framed<'_>) -> Result<i32, Stop> {
         let source = path.display().to_string();
         let name = named.then_some(source.as_str());
         let result = if path == Path::new("-") {
-            framed_stream(f, io::stdin().lock(), &source)
+            framed_stream(f, io::stdin(), &source)
         } else {
             match open_input(path) {
                 Ok(file) => framed_stream(f, file, &source),
@@ -264,6 +265,7 @@ fn framed_inputs(f: &mut Framed<'_>) -> Result<i32, Stop> {
             let _ = writeln!(err, "{}", verdict_line("filter", &v, name));
         }
         code = exit::worst(code, v.exit_code);
+        f.sinks.add_consumed(&v);
         verdicts.push(v);
     }
     // § 13: upstream aoi:error events fail the run, unless
@@ -348,7 +350,7 @@ fn error_text(err: jaq_core::Error<Val>) -> String {
 }
 
 /// Filters one input stream; returns its verdict and the first findings.
-fn framed_stream<R: Read>(
+fn framed_stream<R: Read + Send + 'static>(
     f: &mut Framed<'_>,
     src: R,
     source: &str,
@@ -367,7 +369,7 @@ fn framed_stream<R: Read>(
     };
     let mut item_index = 0u64;
     let mut shown: Vec<Finding> = Vec::new();
-    drive(
+    drive_parallel(
         src,
         &mut judge,
         |judge, line| {
@@ -392,8 +394,12 @@ fn framed_stream<R: Read>(
             Ok::<(), Stop>(())
         },
     )?;
-    // A stream stopped by SIGINT/SIGTERM is not judged to its end.
-    cancelled()?;
+    // A stream stopped by SIGINT/SIGTERM is not judged to its end; what
+    // was read of it still counts as consumed.
+    if let Err(stop) = cancelled() {
+        f.sinks.add_consumed(&judge.finish().0);
+        return Err(stop);
+    }
     shown.extend(judge.drain().take(10usize.saturating_sub(shown.len())));
     let (v, last) = judge.finish();
     shown.extend(last.into_iter().take(10usize.saturating_sub(shown.len())));

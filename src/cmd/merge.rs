@@ -574,7 +574,12 @@ fn report_events(
     code: i32,
     skipped: u64,
 ) -> Result<(), Stop> {
+    let (lines, domain, warnings, errors, violations) = totals(entries);
+    // After a stop, what was read is still reported, then the summary
+    // says cancelled (§ 7) and counts what was consumed (§ 8.3).
     let out = &mut sinks.out;
+    out.write_after_stop();
+    out.consumed(domain, warnings, errors);
     out.meta("merge-report", Vec::new())?;
     for e in entries {
         out.event("report", &e.fields())?;
@@ -589,11 +594,8 @@ fn report_events(
         };
         out.error(&e)?;
     }
-    // Read up to a cancellation: what was read is reported, the summary
-    // says cancelled (§ 7).
     crate::cmd::check::cancelled()?;
     let ok = code == exit::OK;
-    let (lines, domain, warnings, errors, violations) = totals(entries);
     let worst = entries.iter().max_by_key(|e| exit::rank(e.exit_code));
     let mut summary = if ok {
         Summary::ok()

@@ -17,12 +17,12 @@ use crate::cmd::check::{
     Sinks, Stop, cancelled, cause_json, eprint_line, finish_report, install_cancel, open_input,
     sanitize, unreadable_error, upstream_identity,
 };
-use crate::judge::{Judge, JudgeOptions, Outcome, Verdict, drive};
+use crate::judge::{Judge, JudgeOptions, Outcome, Verdict, drive_parallel};
 use crate::rules::RuleId;
 use crate::spec::exit;
 
 /// Judges one stream to its verdict (nothing is relayed).
-fn judge<R: Read>(src: R, args: &SummaryArgs) -> Verdict {
+fn judge<R: Read + Send + 'static>(src: R, args: &SummaryArgs) -> Verdict {
     let mut judge = Judge::new(JudgeOptions {
         unbounded: args.judge.unbounded,
         fail_on_partial: args.judge.fail_on_partial,
@@ -30,7 +30,7 @@ fn judge<R: Read>(src: R, args: &SummaryArgs) -> Verdict {
         max_line_bytes: args.judge.max_line_bytes,
     });
     // Nothing is routed: the callbacks cannot fail.
-    let _: Result<(), ()> = drive(src, &mut judge, |_, _| Ok(()), |_, _| Ok(()));
+    let _: Result<(), ()> = drive_parallel(src, &mut judge, |_, _| Ok(()), |_, _| Ok(()));
     judge.finish().0
 }
 
@@ -158,10 +158,12 @@ pub fn run(args: &SummaryArgs) -> i32 {
     }
     let mut out = io::stdout().lock();
     let mut text = String::new();
+    // The stream being read when a stop came: consumed, not judged.
+    let mut partial: Option<Verdict> = None;
     for path in inputs {
         let source = path.display().to_string();
         let v = if path == Path::new("-") {
-            judge(io::stdin().lock(), args)
+            judge(io::stdin(), args)
         } else {
             match open_input(path) {
                 Ok(f) => judge(f, args),
@@ -175,6 +177,7 @@ pub fn run(args: &SummaryArgs) -> i32 {
         };
         // Stopped by SIGINT/SIGTERM: the stream was not judged to its end.
         if crate::cancel::requested().is_some() {
+            partial = Some(v);
             break;
         }
         code = exit::worst(code, v.exit_code);
@@ -207,6 +210,15 @@ pub fn run(args: &SummaryArgs) -> i32 {
     if jsonl {
         drop(out);
         let mut sinks = Sinks::report_to_stdout();
+        // After a stop, what was read is still reported, then the summary
+        // says cancelled (§ 7) and counts what was consumed (§ 8.3).
+        sinks.out.write_after_stop();
+        for (v, _) in &verdicts {
+            sinks.add_consumed(v);
+        }
+        if let Some(v) = &partial {
+            sinks.add_consumed(v);
+        }
         let r = (|| -> Result<(), Stop> {
             sinks.out.meta("summary", Vec::new())?;
             for (msg, source) in &unreadable {
