@@ -1887,6 +1887,9 @@ struct Slot {
     long: Option<bool>,
     /// Each line: start, end (without its `\n`), terminated.
     lines: Vec<(usize, usize, bool)>,
+    // Boxed on purpose: the judge swaps its own `Box<Peeker>` with the
+    // line's, a pointer swap instead of moving a Peeker.
+    #[allow(clippy::vec_box)]
     peekers: Vec<Box<Peeker>>,
     results: Vec<Result<(), peek::JsonError>>,
 }

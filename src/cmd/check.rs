@@ -603,10 +603,7 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
                 }
             }
         };
-        let v = match result {
-            Ok(v) => v,
-            Err(stop) => return Err(stop),
-        };
+        let v = result?;
         streams += 1;
         if sinks.has_report() {
             stream_event(&mut sinks.out, &v, &source)?;
