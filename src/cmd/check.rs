@@ -15,9 +15,7 @@ use serde_json::{Map, Value, json};
 use crate::cli::{CheckArgs, Format};
 pub(crate) use crate::emit::stdout_writer;
 use crate::emit::{Emitter, Ended, ErrorEvent, Producer, Reason, Summary};
-use crate::judge::{
-    Cause, Finding, Identity, Judge, JudgeOptions, Outcome, Verdict, drive_parallel,
-};
+use crate::judge::{Cause, Finding, Identity, Judge, JudgeOptions, Outcome, Verdict, drive};
 use crate::rules::Severity;
 use crate::spec::exit;
 
@@ -432,7 +430,7 @@ pub(crate) fn unreadable_error(msg: &str, source: &str) -> ErrorEvent {
 }
 
 /// Judges one stream, relaying it and reporting findings as they come.
-fn judge_stream<R: Read + Send + 'static>(
+fn judge_stream<R: Read>(
     src: R,
     args: &CheckArgs,
     sinks: &mut Sinks,
@@ -462,7 +460,7 @@ fn judge_stream<R: Read + Send + 'static>(
         }
         Ok(())
     };
-    drive_parallel(
+    drive(
         src,
         &mut judge,
         |_, _| Ok(()),

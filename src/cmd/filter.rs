@@ -33,8 +33,7 @@ use crate::cmd::errors::{EventKind, event_kind, forwarded_body, one_line_of, pus
 use crate::emit::ErrorEvent;
 use crate::jq::{self, Data, Filter, Kind};
 use crate::judge::{
-    Cause, Ev, Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict, drive_parallel,
-    envelope_run,
+    Cause, Ev, Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict, drive, envelope_run,
 };
 use crate::lines::{Chunk, LineReader};
 use crate::spec::exit;
@@ -350,7 +349,7 @@ fn error_text(err: jaq_core::Error<Val>) -> String {
 }
 
 /// Filters one input stream; returns its verdict and the first findings.
-fn framed_stream<R: Read + Send + 'static>(
+fn framed_stream<R: Read>(
     f: &mut Framed<'_>,
     src: R,
     source: &str,
@@ -369,7 +368,7 @@ fn framed_stream<R: Read + Send + 'static>(
     };
     let mut item_index = 0u64;
     let mut shown: Vec<Finding> = Vec::new();
-    drive_parallel(
+    drive(
         src,
         &mut judge,
         |judge, line| {

@@ -17,7 +17,7 @@ use std::path::Path;
 
 use crate::cli::StripArgs;
 use crate::cmd::check::{AsFdFile, eprint_line, finding_line, open_input, verdict_line};
-use crate::judge::{Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict, drive_parallel};
+use crate::judge::{Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict, drive};
 use crate::peek::without_member;
 use crate::spec::exit;
 
@@ -92,7 +92,7 @@ pub fn run(args: &StripArgs) -> i32 {
 /// Strips one stream into `out`; returns its verdict and the first findings
 /// (for stderr). Only write errors are errors here: read errors end the
 /// stream as incomplete, like `aoi check`.
-fn strip_stream<R: Read + Send + 'static>(
+fn strip_stream<R: Read>(
     src: R,
     args: &StripArgs,
     out: &mut dyn Write,
@@ -104,7 +104,7 @@ fn strip_stream<R: Read + Send + 'static>(
         max_line_bytes: args.judge.max_line_bytes,
     });
     let mut shown: Vec<Finding> = Vec::new();
-    drive_parallel(
+    drive(
         src,
         &mut judge,
         |judge, line| {

@@ -17,12 +17,12 @@ use crate::cmd::check::{
     Sinks, Stop, cancelled, cause_json, eprint_line, finish_report, install_cancel, open_input,
     sanitize, unreadable_error, upstream_identity,
 };
-use crate::judge::{Judge, JudgeOptions, Outcome, Verdict, drive_parallel};
+use crate::judge::{Judge, JudgeOptions, Outcome, Verdict, drive};
 use crate::rules::RuleId;
 use crate::spec::exit;
 
 /// Judges one stream to its verdict (nothing is relayed).
-fn judge<R: Read + Send + 'static>(src: R, args: &SummaryArgs) -> Verdict {
+fn judge<R: Read>(src: R, args: &SummaryArgs) -> Verdict {
     let mut judge = Judge::new(JudgeOptions {
         unbounded: args.judge.unbounded,
         fail_on_partial: args.judge.fail_on_partial,
@@ -30,7 +30,7 @@ fn judge<R: Read + Send + 'static>(src: R, args: &SummaryArgs) -> Verdict {
         max_line_bytes: args.judge.max_line_bytes,
     });
     // Nothing is routed: the callbacks cannot fail.
-    let _: Result<(), ()> = drive_parallel(src, &mut judge, |_, _| Ok(()), |_, _| Ok(()));
+    let _: Result<(), ()> = drive(src, &mut judge, |_, _| Ok(()), |_, _| Ok(()));
     judge.finish().0
 }
 
