@@ -134,6 +134,7 @@ fn list<W: std::io::Write>(out: &mut Producer<W>, o: &Options) -> Result<Summary
             }
             if o.limit.is_some_and(|l| emitted >= l) {
                 return Ok(Summary::ok()
+                    .field("partial", failed > 0)
                     .field("truncated", true)
                     .field("next_cursor", index.to_string()));
             }

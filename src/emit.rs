@@ -833,9 +833,17 @@ fn write_to<W: Write>(out: &mut W, bytes: &[u8], done: &mut bool) -> Result<(), 
 pub const REDACTED: &str = "[REDACTED]";
 
 /// Arguments made safe for `aoi:meta.args` (§ 11): the value of a flag
-/// whose name carries a secret (`--token X`, `--token=X`, `-H
-/// 'Authorization: …'` headers), URL credentials and secret query values
-/// become [`REDACTED`]. Returns the arguments and whether any was changed.
+/// whose name carries a secret (`--token X`, `--token=X`; a value that
+/// starts with a single `-` is taken as the value, not as the next flag),
+/// custom headers with a secret name (`-H 'Authorization: …'`,
+/// `-HAuthorization: …`, `--header=…`), environment-style `NAME=value`
+/// with a secret name (`GITHUB_TOKEN=…`), URL credentials, and URL query
+/// or fragment parameters with a secret name (`sig`, `code`, and any name
+/// with token, key, secret, password, signature, credential, auth…)
+/// become [`REDACTED`]. A value that already reads as redacted (`***`,
+/// `<token>`, `[REDACTED]`) is kept. Returns the arguments and whether any
+/// was changed. [`crate::judge::secret_in_args`] flags exactly what this
+/// would change.
 ///
 /// ```
 /// let (args, changed) = aoi::emit::redact_args(["--token", "s3cr3t", "--limit=5",
@@ -854,85 +862,136 @@ where
     let mut secret_next = false;
     for a in args {
         let a = a.as_ref().to_string_lossy().into_owned();
-        if secret_next && !a.starts_with('-') {
+        let r = if secret_next && !a.starts_with("--") {
             secret_next = false;
-            changed = true;
-            out.push(REDACTED.to_string());
-            continue;
-        }
-        secret_next = false;
-        let r = redact_one(&a, &mut secret_next);
+            if spec::looks_redacted(&a) {
+                a.clone()
+            } else {
+                REDACTED.to_string()
+            }
+        } else {
+            secret_next = false;
+            redact_one(&a, &mut secret_next)
+        };
         changed |= r != a;
         out.push(r);
     }
     (out, changed)
 }
 
+/// A secret value replaced, unless it already reads as redacted.
+fn hide(val: &str) -> &str {
+    if spec::looks_redacted(val) {
+        val
+    } else {
+        REDACTED
+    }
+}
+
 /// One argument; sets `secret_next` when it is a secret flag whose value
 /// is the next argument.
 fn redact_one(a: &str, secret_next: &mut bool) -> String {
+    // A flag name: dashes, then letters, digits, `-`, `_`, `.`.
+    let flag_like = |f: &str| {
+        let name = f.trim_start_matches('-');
+        f.starts_with('-')
+            && !name.is_empty()
+            && name
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+    };
     if a.starts_with('-') {
         match a.split_once('=') {
-            Some((flag, _)) if spec::is_secret_name(flag) => {
-                return format!("{flag}={REDACTED}");
+            Some((flag, val)) if flag_like(flag) && spec::is_secret_name(flag) => {
+                return format!("{flag}={}", hide(val));
             }
-            None if spec::is_secret_name(a) => {
+            None if flag_like(a) && spec::is_secret_name(a) => {
                 *secret_next = true;
                 return a.to_string();
             }
             _ => {}
         }
     }
+    // Headers: `-H 'Name: v'` (the value is its own argument),
+    // `-HName: v`, `--header=Name: v`.
+    let (prefix, header) = if let Some(h) = a.strip_prefix("--header=") {
+        ("--header=", h)
+    } else if let Some(h) = a
+        .strip_prefix("-H")
+        .filter(|h| !h.is_empty() && !a.starts_with("--"))
+    {
+        ("-H", h)
+    } else {
+        ("", a)
+    };
+    if let Some((name, val)) = header.split_once(':') {
+        let name_ok = !name.is_empty()
+            && name
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_');
+        if name_ok && spec::is_secret_name(name) && !val.starts_with("//") {
+            return format!("{prefix}{name}: {}", hide(val.trim_start()));
+        }
+    }
     if a.contains("://") {
         return redact_url(a);
     }
-    // A custom header with a secret name (`-H 'Authorization: Bearer …'`).
-    if let Some((name, _)) = a.split_once(':') {
-        if !name.is_empty() && !name.contains(' ') && spec::is_secret_name(name) {
-            return format!("{name}: {REDACTED}");
+    // Environment-style NAME=value.
+    if let Some((name, val)) = a.split_once('=') {
+        let name_ok = !name.is_empty()
+            && !name.starts_with('-')
+            && name
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-'));
+        if name_ok && spec::is_secret_name(name) {
+            return format!("{name}={}", hide(val));
         }
     }
     a.to_string()
 }
 
-/// A URL with its credentials and secret query values replaced.
+/// A `k=v&k=v` list with the values of secret keys replaced.
+fn redact_params(list: &str) -> String {
+    list.split('&')
+        .map(|kv| match kv.split_once('=') {
+            Some((k, v)) if spec::is_secret_param(k) => format!("{k}={}", hide(v)),
+            _ => kv.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// A URL with its credentials and secret query and fragment values
+/// replaced. The userinfo is everything before the last `@` ahead of the
+/// query (a `/` in an unencoded password does not hide it).
 fn redact_url(u: &str) -> String {
     let Some((scheme, rest)) = u.split_once("://") else {
         return u.to_string();
     };
-    let auth_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    let (authority, tail) = rest.split_at(auth_end);
-    let authority = match authority.rsplit_once('@') {
-        Some((_, host)) => format!("{REDACTED}@{host}"),
-        None => authority.to_string(),
+    let (before_frag, frag) = match rest.split_once('#') {
+        Some((b, f)) => (b, Some(f)),
+        None => (rest, None),
     };
-    let (path, query_frag) = match tail.split_once('?') {
-        Some((p, q)) => (p, Some(q)),
-        None => (tail, None),
+    let (before_query, query) = match before_frag.split_once('?') {
+        Some((b, q)) => (b, Some(q)),
+        None => (before_frag, None),
     };
-    let mut s = format!("{scheme}://{authority}{path}");
-    if let Some(qf) = query_frag {
-        let (query, frag) = match qf.split_once('#') {
-            Some((q, f)) => (q, Some(f)),
-            None => (qf, None),
-        };
-        s.push('?');
-        let parts: Vec<String> = query
-            .split('&')
-            .map(|kv| match kv.split_once('=') {
-                Some((k, _))
-                    if spec::SECRET_QUERY_KEYS.contains(&k.to_ascii_lowercase().as_str()) =>
-                {
-                    format!("{k}={REDACTED}")
-                }
-                _ => kv.to_string(),
-            })
-            .collect();
-        s.push_str(&parts.join("&"));
-        if let Some(f) = frag {
-            s.push('#');
-            s.push_str(f);
+    let mut s = format!("{scheme}://");
+    match before_query.rsplit_once('@') {
+        Some((user, host_path)) => {
+            s.push_str(hide(user));
+            s.push('@');
+            s.push_str(host_path);
         }
+        None => s.push_str(before_query),
+    }
+    if let Some(q) = query {
+        s.push('?');
+        s.push_str(&redact_params(q));
+    }
+    if let Some(f) = frag {
+        s.push('#');
+        s.push_str(&redact_params(f));
     }
     s
 }
@@ -1033,6 +1092,70 @@ mod tests {
         assert_eq!(crate::judge::secret_in_args(&json), None);
     }
 
+    /// The holes an independent review found (§ 11), each redacted, and
+    /// each flagged by the judge's rule when left raw.
+    #[test]
+    fn redaction_review_cases() {
+        let cases: &[(&str, &str)] = &[
+            (
+                "-HAuthorization: Bearer abc123",
+                "-HAuthorization: [REDACTED]",
+            ),
+            (
+                "--header=Authorization: Bearer abc",
+                "--header=Authorization: [REDACTED]",
+            ),
+            ("GITHUB_TOKEN=ghp_abc", "GITHUB_TOKEN=[REDACTED]"),
+            ("API_KEY=k1", "API_KEY=[REDACTED]"),
+            (
+                "https://s3/x?X-Amz-Signature=ab&X-Amz-Credential=c&X-Amz-Security-Token=t&n=1",
+                "https://s3/x?X-Amz-Signature=[REDACTED]&X-Amz-Credential=[REDACTED]&X-Amz-Security-Token=[REDACTED]&n=1",
+            ),
+            (
+                "https://h/x?api_key=a&client_secret=b&password=c",
+                "https://h/x?api_key=[REDACTED]&client_secret=[REDACTED]&password=[REDACTED]",
+            ),
+            (
+                "https://app/cb#access_token=abc&state=1",
+                "https://app/cb#access_token=[REDACTED]&state=1",
+            ),
+            ("https://user:pa/ss@h/x", "https://[REDACTED]@h/x"),
+            (
+                "https://ghp_x@github.com/o/r",
+                "https://[REDACTED]@github.com/o/r",
+            ),
+        ];
+        for (raw, want) in cases {
+            let (got, changed) = redact_args([raw]);
+            assert!(changed, "{raw}");
+            assert_eq!(&got[0], want, "{raw}");
+            let json = serde_json::to_vec(&[raw]).unwrap();
+            assert!(
+                crate::judge::secret_in_args(&json).is_some(),
+                "judge misses {raw}"
+            );
+            let json = serde_json::to_vec(&got).unwrap();
+            assert_eq!(
+                crate::judge::secret_in_args(&json),
+                None,
+                "judge flags {want}"
+            );
+        }
+        // A value after a secret flag that starts with a single dash.
+        let (got, _) = redact_args(["--password", "-s3cr3t"]);
+        assert_eq!(got, ["--password", "[REDACTED]"]);
+        // Values already redacted stay as they are; plain ones are untouched.
+        let (got, changed) = redact_args([
+            "--token",
+            "***",
+            "--token=<t>",
+            "https://h/p?page=2",
+            "a:b",
+            "k=v",
+        ]);
+        assert!(!changed, "{got:?}");
+    }
+
     /// A writer that fails with `kind` after `ok` writes.
     struct Failing {
         ok: usize,
@@ -1093,6 +1216,30 @@ mod tests {
         let mut out = Vec::new();
         let mut p = Producer::start(ToolIdentity::aoi(), "t", &mut out).unwrap();
         assert!(matches!(p.event("aoi:summary", &[]), Err(Ended::Failed(_))));
-        assert_eq!(p.close(Summary::ok()), 0);
+        assert!(p.raw_event("aoi:summary", b"").is_err());
+        assert!(p.forward("aoi:meta", b"").is_err());
+        assert!(p.meta("again", Vec::new()).is_err());
+        // Members the emitter writes itself are not taken twice.
+        let s = Summary::ok().field("count", 99).field("ok", false);
+        assert_eq!(p.close(s), 0);
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text.lines().count(), 2, "{text}");
+        let last = text.lines().last().unwrap();
+        assert_eq!(last.matches("\"count\"").count(), 1, "{last}");
+        assert_eq!(last.matches("\"ok\"").count(), 1, "{last}");
+    }
+
+    #[test]
+    fn nothing_is_written_after_a_failed_write() {
+        let mut w = Failing {
+            ok: 1,
+            kind: io::ErrorKind::WouldBlock,
+            written: Vec::new(),
+        };
+        let mut p = Producer::start(ToolIdentity::aoi(), "t", &mut w).unwrap();
+        let e = p.event("hit", &[]).unwrap_err();
+        assert_eq!(p.end(e), 74);
+        // The meta only: no error or summary glued to a cut line.
+        assert_eq!(w.written.iter().filter(|&&b| b == b'\n').count(), 1);
     }
 }

@@ -1894,43 +1894,37 @@ pub fn preview(b: &[u8]) -> String {
     out
 }
 
-/// Looks for a secret-looking value in `aoi:meta.args` (§ 11): a flag whose
-/// name contains a sensitive word followed by an unredacted value
-/// (`--token X`, `--token=X`), an object key likewise, or a URL with
-/// credentials or a secret query key. Returns what was found, redacted.
+/// Looks for a secret-looking value in `aoi:meta.args` (§ 11): exactly
+/// what [`crate::emit::redact_args`] would redact in an array of strings
+/// (secret flags and their values, headers, `NAME=value`, URL credentials
+/// and secret parameters), and in an object a string under a secret key or
+/// one holding such a URL. Returns what was found, redacted.
 pub fn secret_in_args(raw: &[u8]) -> Option<String> {
     let v: serde_json::Value = serde_json::from_slice(raw).ok()?;
-    let sensitive = spec::is_secret_name;
-    let redacted = spec::looks_redacted;
-    let url_secret = spec::url_has_secret;
     match &v {
         serde_json::Value::Array(items) => {
             let strs: Vec<&str> = items.iter().filter_map(|i| i.as_str()).collect();
-            for (i, a) in strs.iter().enumerate() {
-                if url_secret(a) {
-                    return Some("a URL with credentials or a secret query parameter".into());
-                }
-                if let Some((flag, val)) = a.split_once('=') {
-                    if flag.starts_with('-') && sensitive(flag) && !redacted(val) {
-                        return Some(format!("{flag}=…"));
-                    }
-                } else if a.starts_with('-') && sensitive(a) {
-                    if let Some(next) = strs.get(i + 1) {
-                        if !next.starts_with('-') && !redacted(next) {
-                            return Some(format!("{a} …"));
-                        }
-                    }
-                }
+            let (redacted, changed) = crate::emit::redact_args(&strs);
+            if !changed {
+                return None;
             }
-            None
+            let i = strs.iter().zip(&redacted).position(|(a, b)| a != b)?;
+            let shown = redacted.get(i)?;
+            // The value after a secret flag: name the flag.
+            match i.checked_sub(1).and_then(|p| strs.get(p)) {
+                Some(flag) if shown == crate::emit::REDACTED && spec::is_secret_name(flag) => {
+                    Some(format!("{flag} …"))
+                }
+                _ => Some(shown.clone()),
+            }
         }
         serde_json::Value::Object(map) => {
             for (k, val) in map {
                 if let Some(s) = val.as_str() {
-                    if url_secret(s) {
+                    if spec::url_has_secret(s) {
                         return Some("a URL with credentials or a secret query parameter".into());
                     }
-                    if sensitive(k) && !redacted(s) {
+                    if spec::is_secret_name(k) && !spec::looks_redacted(s) {
                         return Some(format!("{k}: …"));
                     }
                 }

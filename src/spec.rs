@@ -160,24 +160,34 @@ pub fn looks_redacted(val: &str) -> bool {
         || (val.starts_with('[') && val.ends_with(']'))
 }
 
+/// True for a URL query or fragment parameter that carries a secret:
+/// one of § 11's keys (`sig`, `token`, `access_token`, `code`, `key`) or
+/// any name a secret flag could have, or one naming a signature
+/// (`X-Amz-Signature`, `api_key`, `client_secret`).
+pub fn is_secret_param(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    SECRET_QUERY_KEYS.contains(&n.as_str()) || is_secret_name(&n) || n.contains("signature")
+}
+
 /// True for a URL with credentials (`https://user:pass@host`) or a query
 /// key of § 11 (`sig`, `token`, …) carrying a value not yet redacted.
 pub fn url_has_secret(val: &str) -> bool {
     let Some((_, rest)) = val.split_once("://") else {
         return false;
     };
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    if authority
+    let (before_frag, frag) = rest.split_once('#').unwrap_or((rest, ""));
+    let (before_query, query) = before_frag.split_once('?').unwrap_or((before_frag, ""));
+    if before_query
         .rsplit_once('@')
-        .is_some_and(|(user, _)| user.contains(':') && !looks_redacted(user))
+        .is_some_and(|(user, _)| !looks_redacted(user))
     {
         return true;
     }
-    let query = rest.split_once('?').map(|(_, q)| q).unwrap_or_default();
-    let query = query.split('#').next().unwrap_or_default();
-    query.split('&').any(|kv| {
-        let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
-        SECRET_QUERY_KEYS.contains(&k.to_ascii_lowercase().as_str()) && !looks_redacted(v)
+    [query, frag].iter().any(|list| {
+        list.split('&').any(|kv| {
+            kv.split_once('=')
+                .is_some_and(|(k, v)| is_secret_param(k) && !looks_redacted(v))
+        })
     })
 }
 

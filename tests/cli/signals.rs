@@ -209,3 +209,106 @@ fn a_plain_relay_stops_promptly() {
     assert_eq!(out.code, 130);
     assert_eq!(out.stdout, input);
 }
+
+/// A full pipe nobody reads: the first signal cannot end the write, the
+/// grace period ends the process (§ 7: promptly, even without a summary).
+#[test]
+fn a_stop_blocked_in_a_write_ends_after_the_grace_period() {
+    let big: Vec<u8> = s().hits(20_000).bytes();
+    let mut child = Command::new(AOI)
+        .args(["filter", "."])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn aoi");
+    let mut sin = child.stdin.take().expect("stdin");
+    let feeder = std::thread::spawn(move || {
+        let _ = sin.write_all(&big);
+        // Kept open: aoi never sees the end of its input.
+        std::thread::sleep(Duration::from_secs(15));
+    });
+    // Nobody reads stdout: aoi fills the pipe and blocks in write().
+    std::thread::sleep(Duration::from_millis(800));
+    signal(child.id(), libc::SIGTERM);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "still blocked 10 s after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(code_of(status), 143);
+    drop(child.stdout.take());
+    drop(feeder);
+}
+
+/// A signal the parent ignores (`trap '' INT`, background jobs) stays
+/// ignored: the run ends normally when its input does.
+#[test]
+fn an_inherited_sig_ign_stays_ignored() {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(AOI);
+    cmd.args(["check", "--output", "jsonl"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().expect("spawn aoi");
+    let mut sin = child.stdin.take().expect("stdin");
+    sin.write_all(&head()).expect("feed");
+    std::thread::sleep(Duration::from_millis(300));
+    signal(child.id(), libc::SIGINT);
+    std::thread::sleep(Duration::from_millis(200));
+    // Still running; the rest of the stream arrives and ends it.
+    assert!(
+        child.try_wait().expect("wait").is_none(),
+        "SIGINT was not ignored"
+    );
+    let rest = format!(
+        "{}\n",
+        r#"{"type":"aoi:summary","aoi":{"seq":4,"run":"01JZQ7X4TQ9KZ8V6R2M3N4P5Q6"},"ok":true,"count":3,"event_count":5,"tool":"outline","tool_version":"1.8.2","aoi_version":"1.0-alpha","schema_name":"com.example.outline.events","schema_version":"1.0.0"}"#
+    );
+    sin.write_all(rest.as_bytes()).expect("feed");
+    drop(sin);
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(
+        code_of(out.status),
+        0,
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The cancelled summary counts what was consumed before the stop (§ 8.3):
+/// a whole file first, then a silent stdin.
+#[test]
+fn a_cancelled_summary_counts_what_was_consumed() {
+    let dir = scratch("sig-consumed");
+    let file = write_file(
+        &dir,
+        "one.jsonl",
+        &s().hits(2)
+            .ev(r#"{"type":"aoi:warning","code":"W","message":"m"}"#)
+            .bytes(),
+    );
+    let r = start(&["check", "--output", "jsonl", &file, "-"], &head());
+    let out = stop(r, &[libc::SIGTERM]);
+    assert_eq!(out.code, 143, "{}", out.stderr);
+    let last = last_event(&out.stdout);
+    assert_eq!(last["reason"], "cancelled");
+    // 2 hits and a warning from the file, 3 hits read from stdin.
+    assert_eq!(last["input_count"], 5, "{last}");
+    assert_eq!(last["warning_count"], 1, "{last}");
+    assert_conforming_report(&out.stdout, 130);
+}

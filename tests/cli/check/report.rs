@@ -4,8 +4,8 @@ use serde_json::Value;
 
 use super::{INTERNAL, RATE_LIMITED, WARNING, err};
 use crate::util::{
-    RUN, Stream, assert_conforming_report, assert_report_framing, check, fed_back_code, identity,
-    parse_jsonl, report, report_full, s, scratch, write_file,
+    RUN, Stream, assert_conforming_report, assert_report_framing, check, code_of, fed_back_code,
+    identity, parse_jsonl, read_some, report, report_full, s, scratch, spawn_fed, write_file,
 };
 
 #[test]
@@ -384,4 +384,43 @@ fn report_of_several_disagreeing_identities_omits_upstream() {
     assert!(r.summary().get("upstream").is_none(), "{}", r.summary());
     let r = report_full(b"", &[&a, &a]);
     assert_eq!(r.summary()["upstream"]["tool"], "outline");
+}
+
+/// When stdout (the report) goes away, the `--report` file still holds
+/// every event whole and ends with the io error and an ok:false summary.
+#[test]
+fn the_report_file_is_closed_when_stdout_goes_away() {
+    let dir = scratch("report-closed");
+    let input: Vec<u8> = "not json\n".repeat(200_000).into_bytes();
+    let file = write_file(&dir, "in.txt", &input);
+    let report = dir.join("r.jsonl");
+    let (mut child, writer) = spawn_fed(
+        &[
+            "check",
+            "-q",
+            "--max-per-rule",
+            "1000000",
+            "--output",
+            "jsonl",
+            "--report",
+            report.to_str().expect("utf-8"),
+            &file,
+        ],
+        Vec::new(),
+    );
+    let mut out = child.stdout.take().expect("stdout");
+    let _ = read_some(&mut out, 100);
+    drop(out);
+    let status = child.wait().expect("wait");
+    let _ = writer.join();
+    assert_eq!(code_of(status), 141);
+    let rep = std::fs::read(&report).expect("report");
+    let events = parse_jsonl(&rep);
+    let last = events.last().expect("events");
+    assert_eq!(last["type"], "aoi:summary", "{last}");
+    assert_eq!(last["ok"], false);
+    let err = &events[events.len() - 2];
+    assert_eq!(err["code"], "BROKEN_PIPE", "{err}");
+    // Every line of the file is whole and the stream reconciles.
+    assert_conforming_report(&rep, 1);
 }
