@@ -127,7 +127,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__check)
-            opts="-q -h -V --quiet --output --report --no-relay --show --max-per-rule --unbounded --fail-on-partial --max-line-bytes --help --version"
+            opts="-q -h -V --quiet --output --report --no-relay --show --max-per-rule --unbounded --fail-on-partial --max-line-bytes --idle-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -153,6 +153,10 @@ _aoi() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --idle-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -161,7 +165,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__errors)
-            opts="-w -c -q -h -V --warnings --category --code --retryable --not-retryable --scope --run --count --output --color --no-fail --quiet --max-runs --unbounded --fail-on-partial --max-line-bytes --help --version"
+            opts="-w -c -q -h -V --warnings --category --code --retryable --not-retryable --scope --run --count --output --color --no-fail --quiet --max-runs --unbounded --fail-on-partial --max-line-bytes --idle-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -199,6 +203,10 @@ _aoi() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --idle-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -207,7 +215,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__filter)
-            opts="-r -n -c -q -h -V --framework --continue-on-error --raw --raw-output --null-input --output --compact-output --arg --argjson --quiet --unbounded --fail-on-partial --max-line-bytes --help --version"
+            opts="-r -n -c -q -h -V --framework --continue-on-error --raw --raw-output --null-input --output --compact-output --arg --argjson --quiet --unbounded --fail-on-partial --max-line-bytes --idle-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -226,6 +234,10 @@ _aoi() {
                     return 0
                     ;;
                 --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --idle-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -483,7 +495,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__merge__subcmd__report)
-            opts="-q -h -V --format --color --no-fail --quiet --max-runs --unbounded --fail-on-partial --max-line-bytes --help --version"
+            opts="-q -h -V --format --color --no-fail --quiet --max-runs --unbounded --fail-on-partial --max-line-bytes --idle-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -502,6 +514,10 @@ _aoi() {
                     return 0
                     ;;
                 --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --idle-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -553,13 +569,17 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__strip)
-            opts="-q -v -h -V --keep-envelope --control --no-fail --quiet --verbose --unbounded --fail-on-partial --max-line-bytes --help --version"
+            opts="-q -v -h -V --keep-envelope --control --no-fail --quiet --verbose --unbounded --fail-on-partial --max-line-bytes --idle-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --idle-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -571,7 +591,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__summary)
-            opts="-q -h -V --quiet --output --field --unbounded --fail-on-partial --max-line-bytes --help --version"
+            opts="-q -h -V --quiet --output --field --unbounded --fail-on-partial --max-line-bytes --idle-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -586,6 +606,10 @@ _aoi() {
                     return 0
                     ;;
                 --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --idle-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

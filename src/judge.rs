@@ -323,6 +323,8 @@ pub struct Judge {
     /// `aoi:error` lines carrying `origin`: errors forwarded from upstream.
     forwarded_errors: u64,
     io_error: Option<String>,
+    /// Set when the input went silent past `--idle-timeout`.
+    idle: Option<String>,
     /// The first violation reported, for the verdict's "first:".
     first_violation: Option<RuleId>,
 }
@@ -487,6 +489,7 @@ impl Judge {
             worst_error: None,
             forwarded_errors: 0,
             io_error: None,
+            idle: None,
             first_violation: None,
         }
     }
@@ -1499,11 +1502,22 @@ impl Judge {
         self.io_error = Some(message);
     }
 
+    /// Records that the input went silent past `--idle-timeout` (§ 4.2):
+    /// the stream ends with the `timeout` outcome (exit 124).
+    pub fn idle_timeout(&mut self, message: String) {
+        self.here(RuleId::InputIdleTimeout, message.clone());
+        self.idle = Some(message);
+    }
+
     /// Closes the stream: the verdict, and the findings not yet drained
     /// (including the stream-level ones such as `summary.missing`).
     pub fn finish(mut self) -> (Verdict, Vec<Finding>) {
         self.cur_seq = None;
-        if self.summary.is_none() && !self.opts.unbounded && self.io_error.is_none() {
+        if self.summary.is_none()
+            && !self.opts.unbounded
+            && self.io_error.is_none()
+            && self.idle.is_none()
+        {
             let what = if self.line_no == 0 {
                 "empty stream: no aoi:summary".to_string()
             } else {
@@ -1578,6 +1592,8 @@ impl Judge {
                         .map_or_else(|| first(Severity::Violation), |r| r.id().to_string())
                 ),
             )
+        } else if let Some(why) = &self.idle {
+            (Outcome::Timeout, format!("the input went silent: {why}"))
         } else if incompletes > 0 {
             let why = if !self.terminated {
                 "final line not terminated: the stream was truncated".to_string()
@@ -1845,11 +1861,22 @@ fn canonical_envelope(obj: &[u8]) -> Option<(u64, &[u8])> {
 pub fn drive<R: std::io::Read, E>(
     src: R,
     judge: &mut Judge,
+    on_line: impl FnMut(&Judge, &[u8]) -> Result<(), E>,
+    on_bytes: impl FnMut(&mut Judge, &[u8]) -> Result<(), E>,
+) -> Result<(), E> {
+    let reader = crate::lines::LineReader::new(src, judge.opts.max_line_bytes);
+    drive_reader(reader, judge, on_line, on_bytes)
+}
+
+/// [`drive`] on a configured reader (an idle timeout, for instance: its
+/// `TimedOut` ends the stream with the `timeout` outcome).
+pub fn drive_reader<R: std::io::Read, E>(
+    mut reader: crate::lines::LineReader<R>,
+    judge: &mut Judge,
     mut on_line: impl FnMut(&Judge, &[u8]) -> Result<(), E>,
     mut on_bytes: impl FnMut(&mut Judge, &[u8]) -> Result<(), E>,
 ) -> Result<(), E> {
-    use crate::lines::{Chunk, LineReader, split_lines};
-    let mut reader = LineReader::new(src, judge.opts.max_line_bytes);
+    use crate::lines::{Chunk, split_lines};
     let mut long_total: u64 = 0;
     loop {
         match reader.next_chunk() {
@@ -1872,7 +1899,9 @@ pub fn drive<R: std::io::Read, E>(
             Err(e) => {
                 // A stop request (SIGINT/SIGTERM) is not an I/O error of
                 // the stream: the caller ends the run as cancelled.
-                if crate::cancel::requested().is_none() {
+                if e.kind() == std::io::ErrorKind::TimedOut {
+                    judge.idle_timeout(e.to_string());
+                } else if crate::cancel::requested().is_none() {
                     judge.io_error(e.to_string());
                 }
                 return Ok(());

@@ -45,6 +45,8 @@ pub struct LineReader<R> {
     max_line: usize,
     /// True while in the middle of an over-long line.
     in_long: bool,
+    /// Give up when the descriptor stays silent this long (`--idle-timeout`).
+    idle: Option<(std::os::fd::RawFd, std::time::Duration)>,
 }
 
 impl<R: Read> LineReader<R> {
@@ -60,6 +62,48 @@ impl<R: Read> LineReader<R> {
             eof: false,
             max_line,
             in_long: false,
+            idle: None,
+        }
+    }
+
+    /// Ends the input with a `TimedOut` error when `fd` (the descriptor
+    /// `src` reads) has nothing to read for `after` (§ 4.2: a silent
+    /// upstream; any byte, an `aoi:heartbeat` line included, resets it).
+    pub fn idle_timeout(mut self, fd: std::os::fd::RawFd, after: std::time::Duration) -> Self {
+        self.idle = Some((fd, after));
+        self
+    }
+
+    /// Waits until `fd` is readable, at most `after`: false on silence.
+    fn wait_readable(
+        &self,
+        fd: std::os::fd::RawFd,
+        after: std::time::Duration,
+    ) -> io::Result<bool> {
+        let deadline = std::time::Instant::now() + after;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let ms = left.as_millis().min(i32::MAX as u128) as i32;
+            let mut pfd = libc::pollfd {
+                fd,
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd, for the duration of the call.
+            let rc = unsafe { libc::poll(&mut pfd, 1, ms) };
+            match rc {
+                0 => return Ok(false),
+                n if n > 0 => return Ok(true),
+                _ => {
+                    let e = io::Error::last_os_error();
+                    if e.kind() != io::ErrorKind::Interrupted {
+                        return Err(e);
+                    }
+                    if crate::cancel::requested().is_some() {
+                        return Ok(true);
+                    }
+                }
+            }
         }
     }
 
@@ -73,6 +117,14 @@ impl<R: Read> LineReader<R> {
                     io::ErrorKind::Interrupted,
                     format!("cancelled by {}", crate::cancel::name(sig)),
                 ));
+            }
+            if let Some((fd, after)) = self.idle {
+                if !self.wait_readable(fd, after)? {
+                    return Err(io::Error::new(
+                        io::ErrorKind::TimedOut,
+                        format!("no input for {:.1} s (--idle-timeout)", after.as_secs_f64()),
+                    ));
+                }
             }
             let Some(dst) = self.buf.get_mut(self.end..) else {
                 return Ok(0);

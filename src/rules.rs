@@ -230,6 +230,9 @@ catalog! {
     InputIo = "input.io-error", Incomplete, "§ 4",
         "Reading the input failed; what was read is judged as a truncated stream.",
         "check the input file or pipe";
+    InputIdleTimeout = "input.idle-timeout", Incomplete, "§ 4.2",
+        "With `--idle-timeout`, an input silent for longer than the limit ends the stream: the outcome is `timeout` (exit 124), since a hung producer and a dead one look alike on a pipe. Any input, an `aoi:heartbeat` line included, resets the clock.",
+        "look at why the producer stopped writing; for quiet unbounded streams, emit aoi:heartbeat more often than the limit";
 }
 
 impl RuleId {

@@ -15,7 +15,7 @@ use serde_json::{Map, Value, json};
 use crate::cli::{CheckArgs, Format};
 pub(crate) use crate::emit::stdout_writer;
 use crate::emit::{Emitter, Ended, ErrorEvent, Producer, Reason, Summary};
-use crate::judge::{Cause, Finding, Identity, Judge, JudgeOptions, Outcome, Verdict, drive};
+use crate::judge::{Cause, Finding, Identity, Judge, JudgeOptions, Outcome, Verdict, drive_reader};
 use crate::rules::Severity;
 use crate::spec::exit;
 
@@ -431,7 +431,7 @@ pub(crate) fn unreadable_error(msg: &str, source: &str) -> ErrorEvent {
 
 /// Judges one stream, relaying it and reporting findings as they come.
 fn judge_stream<R: Read>(
-    src: R,
+    reader: crate::lines::LineReader<R>,
     args: &CheckArgs,
     sinks: &mut Sinks,
     source: &str,
@@ -460,8 +460,8 @@ fn judge_stream<R: Read>(
         }
         Ok(())
     };
-    drive(
-        src,
+    drive_reader(
+        reader,
         &mut judge,
         |_, _| Ok(()),
         |judge, bytes| {
@@ -587,10 +587,24 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
         let name = named.then_some(source.as_str());
         let mut shown = Vec::new();
         let result = if path == Path::new("-") {
-            judge_stream(io::stdin(), args, sinks, "-", &mut shown, &mut reported)
+            judge_stream(
+                reader_for(io::stdin(), &args.judge),
+                args,
+                sinks,
+                "-",
+                &mut shown,
+                &mut reported,
+            )
         } else {
             match open_input(path) {
-                Ok(f) => judge_stream(f, args, sinks, &source, &mut shown, &mut reported),
+                Ok(f) => judge_stream(
+                    reader_for(f, &args.judge),
+                    args,
+                    sinks,
+                    &source,
+                    &mut shown,
+                    &mut reported,
+                ),
                 Err(msg) => {
                     eprint_line(args.quiet, &format!("aoi check: {msg}"));
                     code = exit::worst(code, exit::NOINPUT);
@@ -676,6 +690,19 @@ fn close_report_after_relay_failure(sinks: &mut Sinks, stop: &Stop) {
         .out
         .error(&ErrorEvent::new("io", code, message).retryable(false))
         .and_then(|()| sinks.out.finish(&Summary::failed(Reason::Failed)));
+}
+
+/// The line reader for an input, with `--idle-timeout` when given (§ 4.2).
+pub(crate) fn reader_for<R: Read + std::os::fd::AsRawFd>(
+    src: R,
+    judge: &crate::cli::JudgeArgs,
+) -> crate::lines::LineReader<R> {
+    let fd = src.as_raw_fd();
+    let r = crate::lines::LineReader::new(src, judge.max_line_bytes);
+    match judge.idle_timeout {
+        Some(d) => r.idle_timeout(fd, d),
+        None => r,
+    }
 }
 
 /// Opens an input file; a directory or a missing file is exit 66.

@@ -11,13 +11,13 @@
 //! `aoi:*` events, byte for byte. The upstream verdict reaches the caller as
 //! the exit status of the shared table and one line on stderr.
 
-use std::fs::File;
+use crate::cmd::check::reader_for;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::Path;
 
 use crate::cli::StripArgs;
 use crate::cmd::check::{AsFdFile, eprint_line, finding_line, open_input, verdict_line};
-use crate::judge::{Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict, drive};
+use crate::judge::{Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict, drive_reader};
 use crate::peek::without_member;
 use crate::spec::exit;
 
@@ -47,10 +47,10 @@ pub fn run(args: &StripArgs) -> i32 {
         let source = path.display().to_string();
         let name = named.then_some(source.as_str());
         let result = if path == Path::new("-") {
-            strip_stream(io::stdin(), args, &mut out)
+            strip_stream(reader_for(io::stdin(), &args.judge), args, &mut out)
         } else {
             match open_input(path) {
-                Ok(f) => strip_stream::<File>(f, args, &mut out),
+                Ok(f) => strip_stream(reader_for(f, &args.judge), args, &mut out),
                 Err(msg) => {
                     eprint_line(args.quiet, &format!("aoi strip: {msg}"));
                     code = exit::worst(code, exit::NOINPUT);
@@ -89,11 +89,37 @@ pub fn run(args: &StripArgs) -> i32 {
     }
 }
 
+/// Strips `input` in memory (the fuzz target's entry): the data plane, or
+/// with `control` the control plane, and the verdict.
+pub fn strip_bytes(input: &[u8], keep_envelope: bool, control: bool) -> (Vec<u8>, Verdict) {
+    let args = StripArgs {
+        files: Vec::new(),
+        keep_envelope,
+        control,
+        no_fail: true,
+        quiet: true,
+        verbose: false,
+        judge: crate::cli::JudgeArgs {
+            unbounded: false,
+            fail_on_partial: false,
+            max_line_bytes: crate::lines::DEFAULT_MAX_LINE_BYTES,
+            idle_timeout: None,
+        },
+    };
+    let mut out = Vec::new();
+    // Writing to a Vec cannot fail.
+    let reader = crate::lines::LineReader::new(input, args.judge.max_line_bytes);
+    match strip_stream(reader, &args, &mut out) {
+        Ok((v, _)) => (out, v),
+        Err(_) => (out, Judge::new(JudgeOptions::default()).finish().0),
+    }
+}
+
 /// Strips one stream into `out`; returns its verdict and the first findings
 /// (for stderr). Only write errors are errors here: read errors end the
 /// stream as incomplete, like `aoi check`.
 fn strip_stream<R: Read>(
-    src: R,
+    reader: crate::lines::LineReader<R>,
     args: &StripArgs,
     out: &mut dyn Write,
 ) -> io::Result<(Verdict, Vec<Finding>)> {
@@ -104,8 +130,8 @@ fn strip_stream<R: Read>(
         max_line_bytes: args.judge.max_line_bytes,
     });
     let mut shown: Vec<Finding> = Vec::new();
-    drive(
-        src,
+    drive_reader(
+        reader,
         &mut judge,
         |judge, line| {
             match (judge.last_class(), args.control) {

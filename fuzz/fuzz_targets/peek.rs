@@ -1,0 +1,68 @@
+//! The peek (aoi's one-pass JSON validator and envelope reader) against
+//! serde_json as the oracle: the same accept/reject on every input, and
+//! when both accept an object, the same `type` and envelope.
+//!
+//! Documented exceptions, where serde_json is not an oracle for RFC 8259:
+//! numbers out of f64's range (serde_json rejects `1e400`, RFC 8259 allows
+//! it), nesting past serde_json's recursion limit of 128 (aoi has no
+//! recursion), and lone UTF-16 surrogate escapes (`"\ud800"`: RFC 8259's
+//! grammar allows them, serde_json rejects them; aoi accepts them, and the
+//! judge reads them as U+FFFD).
+#![no_main]
+
+use aoi::peek::{Kind, Peeker, span, unescape};
+use libfuzzer_sys::fuzz_target;
+use serde_json::Value;
+
+fuzz_target!(|data: &[u8]| {
+    let mut p = Peeker::new();
+    let ours = p.peek(data);
+    let theirs = serde_json::from_slice::<Value>(data);
+    match (&ours, &theirs) {
+        (Ok(()), Ok(v)) => same_members(data, &p, v),
+        (Err(_), Err(_)) => {}
+        (Ok(()), Err(e)) => {
+            let m = e.to_string();
+            let excused = m.contains("recursion limit")
+                || m.contains("number out of range")
+                || m.contains("surrogate")
+                || m.contains("unicode code point");
+            assert!(excused, "aoi accepts, serde_json rejects: {m}");
+        }
+        (Err(e), Ok(_)) => panic!("aoi rejects ({e:?}), serde_json accepts"),
+    }
+});
+
+/// When both accept: the first `type` and the envelope read the same.
+fn same_members(line: &[u8], p: &Peeker, v: &Value) {
+    let Some(obj) = v.as_object() else {
+        assert!(p.type_member.is_none());
+        return;
+    };
+    // serde_json keeps the last of duplicate keys, aoi reads the first and
+    // the judge flags the duplicate (§ 8.1): compare only unique ones.
+    let count = |name: &str| {
+        p.members
+            .iter()
+            .filter(|m| unescape(span(line, &m.key)) == name)
+            .count()
+    };
+    if count("type") == 1 {
+        let m = &p.members[p.type_member.expect("type found")];
+        let raw = span(line, &m.value);
+        let ours: Value = serde_json::from_slice(raw).expect("a member value is JSON");
+        assert_eq!(Some(&ours), obj.get("type"));
+        if let (Kind::String { .. }, Some(Value::String(s))) = (m.kind, obj.get("type")) {
+            assert_eq!(&*unescape(&raw[1..raw.len() - 1]), s.as_str());
+        }
+    }
+    if count("aoi") == 1 {
+        if let Some((seq, run)) = &p.envelope {
+            let env = obj.get("aoi").expect("aoi member");
+            assert_eq!(env.get("seq").and_then(Value::as_u64), Some(*seq));
+            let run_raw = span(line, run);
+            let run_val: Value = serde_json::from_slice(run_raw).expect("run is a JSON string");
+            assert_eq!(env.get("run"), Some(&run_val));
+        }
+    }
+}
