@@ -12,6 +12,7 @@
 //! - `discovery`: the capability manifest against the CLI and the outputs,
 //! - `errors`: errors and warnings out of streams and messy logs,
 //! - `example_tool`: `examples/ls.rs`, a producer built on the library,
+//! - `faults`: closed and full outputs, odd inputs, huge and deep lines,
 //! - `filter`: jq over the domain events, and `--raw` against jq's output,
 //! - `signals`: SIGINT/SIGTERM mid-stream end in a cancelled summary,
 //! - `strip`: the data plane and the control plane apart,
@@ -28,6 +29,8 @@ mod discovery;
 mod errors;
 #[path = "cli/example_tool.rs"]
 mod example_tool;
+#[path = "cli/faults.rs"]
+mod faults;
 #[path = "cli/filter.rs"]
 mod filter;
 #[path = "cli/json_suite.rs"]

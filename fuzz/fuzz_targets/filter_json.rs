@@ -22,7 +22,10 @@ fuzz_target!(|data: &[u8]| {
     }
     // Valid JSON by aoi's validator (which the `peek` target holds to
     // serde_json); serde_json itself rejects numbers past f64's range.
-    assert!(Peeker::new().peek(&out).is_ok(), "filter wrote invalid JSON");
+    assert!(
+        Peeker::new().peek(&out).is_ok(),
+        "filter wrote invalid JSON"
+    );
     let (Ok(orig), Ok(written)) = (
         serde_json::from_slice::<Value>(data),
         serde_json::from_slice::<Value>(&out),

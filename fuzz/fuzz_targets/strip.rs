@@ -34,7 +34,10 @@ fuzz_target!(|data: &[u8]| {
     // must be one of the input's domain events, in order.
     let mut it = want.iter();
     for g in &got {
-        assert!(it.any(|w| w == g), "strip wrote an event the input does not hold: {g}");
+        assert!(
+            it.any(|w| w == g),
+            "strip wrote an event the input does not hold: {g}"
+        );
     }
     let (ctl, _) = strip_bytes(data, false, true);
     for line in ctl.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {

@@ -387,7 +387,10 @@ fn every_rule_in_the_catalog_is_covered() {
     // Rules that need time to pass, tested on a live pipe in
     // `idle_timeout_turns_silence_into_a_timeout` below (exit 124).
     const TIMED: &[&str] = &["input.idle-timeout"];
-    for (id, severity) in catalog.iter().filter(|(id, _)| !TIMED.contains(&id.as_str())) {
+    for (id, severity) in catalog
+        .iter()
+        .filter(|(id, _)| !TIMED.contains(&id.as_str()))
+    {
         if !bad_rules.contains(id.as_str()) {
             missing.push(format!("{id}: no violating case"));
         }
@@ -521,7 +524,10 @@ fn idle_timeout_turns_silence_into_a_timeout() {
     );
     sin.write_all(hb.as_bytes()).expect("feed");
     std::thread::sleep(Duration::from_millis(250));
-    assert!(child.try_wait().expect("wait").is_none(), "ended despite the heartbeat");
+    assert!(
+        child.try_wait().expect("wait").is_none(),
+        "ended despite the heartbeat"
+    );
     // …then silence past it ends the stream, with stdin still open.
     let start = Instant::now();
     let out = child.wait_with_output().expect("wait");

@@ -1,0 +1,395 @@
+//! Faults and hostile inputs (issue 9): closed and full outputs, odd
+//! inputs, stops and resumes, huge and deep lines, many runs. aoi never
+//! crashes, never hangs, never presents a cut line as whole, and keeps
+//! memory bounded. Big inputs are generated on the fly, never committed.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use crate::util::*;
+
+/// No panic, no backtrace, no internal error on stderr.
+fn assert_no_crash(out: &Out, what: &str) {
+    for bad in ["panicked", "backtrace", "internal error"] {
+        assert!(!out.stderr.contains(bad), "{what}: {}", out.stderr);
+    }
+    assert_ne!(out.code, 70, "{what}: exit 70 ({})", out.stderr);
+}
+
+/// Peak RSS in KiB of `aoi ARGS < input`, where GNU time is there.
+fn peak_rss_kib(args: &[&str], input: &std::path::Path) -> Option<u64> {
+    let time = std::path::Path::new("/usr/bin/time");
+    if !time.exists() {
+        eprintln!("note: /usr/bin/time is missing; peak RSS not measured");
+        return None;
+    }
+    let o = Command::new(time)
+        .args(["-f", "%M", AOI])
+        .args(args)
+        .stdin(std::fs::File::open(input).ok()?)
+        .stdout(Stdio::null())
+        .output()
+        .ok()?;
+    String::from_utf8_lossy(&o.stderr)
+        .lines()
+        .last()?
+        .trim()
+        .parse()
+        .ok()
+}
+
+#[test]
+fn early_close_is_quiet_for_strip_and_reports() {
+    let input = s().hits(100_000).bytes();
+    assert_quiet_on_early_close(&["strip"], input.clone());
+    assert_quiet_on_early_close(
+        &["check", "--output", "jsonl", "--max-per-rule", "1000000"],
+        {
+            // A report long enough to fill the pipe: one violation per line.
+            "not json\n".repeat(600_000).into_bytes()
+        },
+    );
+    assert_quiet_on_early_close(&["strip", "--control"], input);
+}
+
+#[test]
+fn a_full_report_disk_is_a_clear_error_and_the_relay_stays_whole() {
+    if !std::path::Path::new("/dev/full").exists() {
+        eprintln!("note: no /dev/full here; skipped");
+        return;
+    }
+    let input = s().hits(5_000).bytes();
+    let out = aoi(&["check", "--report", "/dev/full"], &input);
+    assert_eq!(out.code, 74, "{}", out.stderr);
+    assert!(out.stderr.contains("cannot write report"), "{}", out.stderr);
+    // What was relayed is a prefix of the input that ends on a line end.
+    assert!(input.starts_with(&out.stdout));
+    assert!(out.stdout.is_empty() || out.stdout.ends_with(b"\n"));
+    // And the report on stdout to a full disk: exit 74 with a message.
+    let o = Command::new(AOI)
+        .args(["summary", "--output", "jsonl", "-"])
+        .stdin(Stdio::piped())
+        .stdout(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .expect("/dev/full"),
+        )
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            c.stdin.take().expect("stdin").write_all(&input)?;
+            c.wait_with_output()
+        })
+        .expect("run aoi");
+    assert_eq!(code_of(o.status), 74);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot write"));
+}
+
+#[test]
+fn an_unwritable_report_path_is_exit_73_before_anything_is_read() {
+    let out = aoi(
+        &["check", "--report", "/nonexistent-aoi/dir/r.jsonl"],
+        &s().bytes(),
+    );
+    assert_eq!(out.code, 73, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("cannot create report"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn odd_inputs_are_usage_or_input_errors_never_crashes() {
+    let dir = scratch("odd-inputs");
+    // A directory, a missing file, a file that vanishes before it is read.
+    for cmd in [
+        "check",
+        "strip",
+        "summary",
+        "errors",
+        "filter",
+        "merge-report",
+    ] {
+        let mut args = vec![cmd];
+        if cmd == "filter" {
+            args.push(".");
+        }
+        let mut with = args.clone();
+        let d = dir.to_str().expect("utf-8").to_string();
+        with.push(&d);
+        let out = aoi(&with, b"");
+        assert_no_crash(&out, cmd);
+        assert_eq!(out.code, 66, "{cmd} on a directory: {}", out.stderr);
+        let mut with = args.clone();
+        with.push("/nonexistent-aoi-input.jsonl");
+        let out = aoi(&with, b"");
+        assert_eq!(out.code, 66, "{cmd} on a missing file: {}", out.stderr);
+    }
+    // stdin closed altogether (`<&-`): an empty stream, not a crash.
+    let o = Command::new(AOI)
+        .args(["check", "-q"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run aoi");
+    assert_eq!(code_of(o.status), 74);
+}
+
+#[test]
+fn a_fifo_input_is_read_like_a_pipe() {
+    let dir = scratch("fifo");
+    let fifo = dir.join("in.fifo");
+    let c = std::ffi::CString::new(fifo.to_str().expect("utf-8")).expect("no NUL");
+    // SAFETY: a valid C string path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let stream = s().hits(3).bytes();
+    let writer = {
+        let fifo = fifo.clone();
+        let stream = stream.clone();
+        std::thread::spawn(move || {
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&fifo)
+                .expect("open fifo");
+            f.write_all(&stream).expect("write fifo");
+        })
+    };
+    let out = aoi(&["check", fifo.to_str().expect("utf-8")], b"");
+    writer.join().expect("writer");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout, stream);
+}
+
+#[test]
+fn stopping_and_resuming_the_process_loses_nothing() {
+    let input = s().hits(20_000).bytes();
+    let mut child = Command::new(AOI)
+        .args(["check", "-q"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let pid = child.id() as libc::pid_t;
+    let mut sin = child.stdin.take().expect("stdin");
+    let feed = input.clone();
+    let writer = std::thread::spawn(move || {
+        for piece in feed.chunks(4096) {
+            let _ = sin.write_all(piece);
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    });
+    let mut out = child.stdout.take().expect("stdout");
+    let reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut out, &mut v);
+        v
+    });
+    // SIGSTOP/SIGCONT and SIGWINCH while it reads: interrupted reads and
+    // writes are resumed, the relay is the input, byte for byte.
+    for _ in 0..5 {
+        std::thread::sleep(Duration::from_millis(20));
+        // SAFETY: signals to our own child.
+        unsafe {
+            libc::kill(pid, libc::SIGSTOP);
+            libc::kill(pid, libc::SIGCONT);
+            libc::kill(pid, libc::SIGWINCH);
+        }
+    }
+    writer.join().expect("writer");
+    let relayed = reader.join().expect("reader");
+    let status = child.wait().expect("wait");
+    assert_eq!(code_of(status), 0);
+    assert_eq!(relayed, input);
+}
+
+#[test]
+fn a_huge_line_is_relayed_whole_in_bounded_memory() {
+    let dir = scratch("huge-line");
+    let path = dir.join("huge.jsonl");
+    {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&path).expect("create"));
+        f.write_all(&s().no_summary().bytes()).expect("write");
+        // One 200 MB line (a domain event with a huge string).
+        f.write_all(
+            br#"{"type":"hit","aoi":{"seq":1,"run":"01JZQ7X4TQ9KZ8V6R2M3N4P5Q6"},"blob":""#,
+        )
+        .expect("write");
+        let chunk = vec![b'x'; 1 << 20];
+        for _ in 0..200 {
+            f.write_all(&chunk).expect("write");
+        }
+        f.write_all(b"\"}\n").expect("write");
+    }
+    let o = Command::new(AOI)
+        .args(["check", "--max-line-bytes", "1M", "--output", "jsonl"])
+        .stdin(std::fs::File::open(&path).expect("open"))
+        .output()
+        .expect("run aoi");
+    let events = parse_jsonl(&o.stdout);
+    assert!(events.iter().any(|e| e["rule"] == "line.too-long"));
+    // Relayed whole: the relay of the same input is the input.
+    let size = std::fs::metadata(&path).expect("stat").len();
+    let relay = Command::new(AOI)
+        .args(["check", "-q", "--max-line-bytes", "1M"])
+        .stdin(std::fs::File::open(&path).expect("open"))
+        .output()
+        .expect("run aoi");
+    assert_eq!(relay.stdout.len() as u64, size);
+    if let Some(kib) = peak_rss_kib(
+        &["check", "-q", "--no-relay", "--max-line-bytes", "1M"],
+        &path,
+    ) {
+        assert!(kib < 64 * 1024, "peak RSS {kib} KiB for a 200 MB line");
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn deep_nesting_is_judged_without_recursion() {
+    let depth = 100_000;
+    let mut line =
+        String::from(r#"{"type":"hit","aoi":{"seq":1,"run":"01JZQ7X4TQ9KZ8V6R2M3N4P5Q6"},"deep":"#);
+    line.push_str(&"[".repeat(depth));
+    line.push_str(&"]".repeat(depth));
+    line.push_str("}\n");
+    let mut input = s().no_summary().bytes();
+    input.extend_from_slice(line.as_bytes());
+    for args in [
+        &["check", "-q"][..],
+        &["strip", "-q"][..],
+        &["summary", "-q"][..],
+        &["errors", "-q"][..],
+        &["filter", "-q", "."][..],
+        &["merge-report", "-q"][..],
+    ] {
+        let out = aoi(args, &input);
+        assert_no_crash(&out, args[0]);
+    }
+    // The filter refuses to build it (past 10,000 levels) with an item
+    // error, and its own stream still conforms.
+    let out = aoi(&["filter", "."], &input);
+    assert_conforming_report(&out.stdout, fed_back_code(out.code));
+}
+
+#[test]
+fn many_interleaved_runs_stay_within_max_runs() {
+    let dir = scratch("many-runs");
+    let path = dir.join("runs.log");
+    {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&path).expect("create"));
+        for i in 0..200_000u64 {
+            writeln!(
+                f,
+                r#"{{"type":"aoi:error","aoi":{{"seq":0,"run":"RUN{i:08}"}},"category":"io","code":"X","message":"m","retryable":false}}"#
+            )
+            .expect("write");
+        }
+    }
+    let out = aoi_stdin_from(&["errors", "--count", "--max-runs", "1000"], &path);
+    assert_no_crash(&out, "errors");
+    assert_eq!(
+        out.stdout_str().trim(),
+        "200000",
+        "every error is still found"
+    );
+    assert_eq!(
+        out.code, 74,
+        "runs past --max-runs are not judged: {}",
+        out.stderr
+    );
+    if let Some(kib) = peak_rss_kib(&["errors", "--count", "--max-runs", "1000"], &path) {
+        assert!(kib < 64 * 1024, "peak RSS {kib} KiB");
+    }
+    let out = aoi_stdin_from(
+        &["merge-report", "--format", "tap", "--max-runs", "1000"],
+        &path,
+    );
+    assert_no_crash(&out, "merge-report");
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn fuzz_regressions_stay_fixed() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_regressions");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let input = std::fs::read(e.path()).expect("read");
+        let name = e.file_name().to_string_lossy().into_owned();
+        for args in [
+            &["check", "-q"][..],
+            &["strip", "-q"][..],
+            &["filter", "-q", "."][..],
+        ] {
+            let out = aoi(args, &input);
+            assert_no_crash(&out, &name);
+        }
+        let out = aoi(&["filter", "."], &input);
+        assert_conforming_report(&out.stdout, fed_back_code(out.code));
+    }
+}
+
+/// Terminal-escape injection: upstream text with ESC, CR, BEL, bidi
+/// overrides and invalid UTF-8 is neutralised in every human output.
+#[test]
+fn upstream_text_cannot_drive_the_terminal() {
+    let hostile_tool = "to\u{1b}[31mol\u{202e}";
+    let mut input = s()
+        .meta(&format!(r#"{{"tool":{}}}"#, serde_json::to_string(hostile_tool).expect("json")))
+        .ev(r#"{"type":"aoi:error","category":"io","code":"X\u001b]0;pwned\u0007","message":"bad\r\u001b[2Jthing\u0007 \u2066rtl\u2069","retryable":false}"#)
+        .no_summary()
+        .bytes();
+    // A prose line with raw control bytes and invalid UTF-8.
+    input.extend_from_slice(b"\x1b[31mred\x07 \xff\xfe text\r\n");
+    let dir = scratch("hostile");
+    let file = write_file(&dir, "hostile.jsonl", &input);
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["check", "--color", "never", &file],
+        vec!["check", &file],
+        vec!["summary", &file],
+        vec!["errors", "--output", "table", "--color", "never", &file],
+        vec![
+            "merge-report",
+            "--format",
+            "table",
+            "--color",
+            "never",
+            &file,
+        ],
+        vec!["merge-report", "--format", "markdown", &file],
+        vec!["strip", &file],
+    ];
+    for args in runs {
+        let args: Vec<&str> = args
+            .into_iter()
+            .filter(|a| *a != "--color" && *a != "never")
+            .collect();
+        let mut cmd = Command::new(AOI);
+        cmd.args(&args).env("NO_COLOR", "1").stdin(Stdio::null());
+        let o = cmd.output().expect("run aoi");
+        // check relays and strip writes data on stdout (the input's own
+        // bytes, not aoi's text); stderr and everything else is for people.
+        let human: Vec<&[u8]> = if args[0] == "strip" || args[0] == "check" {
+            vec![&o.stderr]
+        } else {
+            vec![&o.stdout, &o.stderr]
+        };
+        for bytes in human {
+            let text = String::from_utf8_lossy(bytes);
+            for (c, name) in [
+                ('\u{1b}', "ESC"),
+                ('\r', "CR"),
+                ('\u{7}', "BEL"),
+                ('\u{202e}', "RLO"),
+                ('\u{2066}', "LRI"),
+            ] {
+                assert!(!text.contains(c), "{args:?} printed {name}: {text}");
+            }
+        }
+    }
+}
