@@ -505,6 +505,13 @@ impl Judge {
         (&self.peeker.members, self.peeker.aoi_member)
     }
 
+    /// Whether the last line had a reserved name (`type`, `aoi`) more than
+    /// once (§ 8.1): readers that take the first and the last occurrence
+    /// see different events, so routing commands drop such a line.
+    pub fn last_ambiguous(&self) -> bool {
+        self.last_class != LineClass::Invalid && !self.peeker.reserved_dups.is_empty()
+    }
+
     /// Lines judged so far (the number of the last one).
     pub fn line_no(&self) -> u64 {
         self.line_no

@@ -134,6 +134,12 @@ fn strip_stream<R: Read>(
         reader,
         &mut judge,
         |judge, line| {
+            // A duplicate `type` or `aoi` (a violation, § 8.1) makes the
+            // line mean different events to different readers: it belongs
+            // to neither plane.
+            if judge.last_ambiguous() {
+                return Ok(());
+            }
             match (judge.last_class(), args.control) {
                 (LineClass::Framework, true) => {
                     out.write_all(line)?;

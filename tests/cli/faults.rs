@@ -331,6 +331,12 @@ fn fuzz_regressions_stay_fixed() {
         }
         let out = aoi(&["filter", "."], &input);
         assert_conforming_report(&out.stdout, fed_back_code(out.code));
+        // strip's data plane never carries an `aoi` member.
+        let out = aoi(&["strip", "--no-fail"], &input);
+        for line in out.stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+            let v: serde_json::Value = serde_json::from_slice(line).expect("strip writes JSON");
+            assert!(v.get("aoi").is_none(), "{name}: {v}");
+        }
     }
 }
 

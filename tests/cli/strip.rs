@@ -165,3 +165,25 @@ proptest! {
         prop_assert_eq!(got, expected);
     }
 }
+
+/// § 8.1: a line with `aoi` (or `type`) twice is a violation and belongs to
+/// neither plane: readers taking the first or the last occurrence would see
+/// different events, so strip drops it instead of splicing one of them out
+/// (found by the `strip` fuzz target).
+#[test]
+fn a_duplicate_reserved_member_drops_the_line() {
+    let run = crate::util::RUN;
+    let dup = format!(
+        r#"{{"type":"hit","aoi":{{"seq":1,"run":"{run}"}},"x":1,"aoi":{{"seq":9,"run":"{run}"}}}}"#
+    );
+    let input = crate::util::s().raw(&dup).bytes();
+    let out = crate::util::aoi(&["strip", "--no-fail"], &input);
+    assert!(
+        !out.stdout_str().contains("\"aoi\""),
+        "{}",
+        out.stdout_str()
+    );
+    let out = crate::util::aoi(&["strip", "--no-fail", "--control"], &input);
+    assert!(!out.stdout_str().contains("\"x\""), "{}", out.stdout_str());
+    assert_eq!(crate::util::aoi(&["strip"], &input).code, 65);
+}
