@@ -131,9 +131,3 @@ pub fn name(sig: i32) -> &'static str {
         _ => "a signal",
     }
 }
-
-/// Records `sig` as if it had been received (tests, and callers that
-/// learn of a cancellation another way, such as a deadline).
-pub fn request(sig: i32) {
-    SIGNAL.store(sig, Ordering::SeqCst);
-}

@@ -1004,14 +1004,19 @@ pub fn stdout_writer() -> Box<dyn Write> {
     if out.is_terminal() {
         return Box::new(io::LineWriter::new(out.lock()));
     }
-    use std::os::fd::AsFd;
-    match out.as_fd().try_clone_to_owned() {
-        Ok(fd) => Box::new(io::BufWriter::with_capacity(
-            64 * 1024,
-            std::fs::File::from(fd),
-        )),
+    match stdout_file() {
+        Ok(f) => Box::new(io::BufWriter::with_capacity(64 * 1024, f)),
         Err(_) => Box::new(out.lock()),
     }
+}
+
+/// An unbuffered handle on fd 1 (a duplicate): what a relay writes whole
+/// blocks to, one `write` each, and what [`stdout_writer`] buffers.
+pub fn stdout_file() -> io::Result<std::fs::File> {
+    use std::os::fd::AsFd;
+    Ok(std::fs::File::from(
+        io::stdout().as_fd().try_clone_to_owned()?,
+    ))
 }
 
 pub(crate) fn push_json(buf: &mut Vec<u8>, v: &Value) {

@@ -826,11 +826,9 @@ pub(crate) trait AsFdFile {
 }
 
 impl AsFdFile for io::Stdout {
-    /// An unbuffered handle on fd 1 (a duplicate), so relayed blocks go out
-    /// in one `write` each without an extra copy.
+    /// See [`crate::emit::stdout_file`].
     fn as_fd_file(&self) -> io::Result<File> {
-        use std::os::fd::AsFd;
-        Ok(File::from(self.as_fd().try_clone_to_owned()?))
+        crate::emit::stdout_file()
     }
 }
 
