@@ -237,7 +237,8 @@ pub struct JudgeArgs {
     #[arg(long, value_name = "BYTES", default_value = "64M", value_parser = parse_size)]
     pub max_line_bytes: usize,
     /// End the stream with the timeout outcome (exit 124) when the input is silent
-    /// this long (ms, s, m); any line, aoi:heartbeat included, resets it (§ 4.2). Off by default.
+    /// this long (ms, s, m); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of
+    /// interleaved runs, the runs still open time out. Off by default.
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub idle_timeout: Option<std::time::Duration>,
 }

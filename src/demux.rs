@@ -138,7 +138,7 @@ enum Found {
 /// to every stream of it (they are then incomplete); only the visitor's
 /// errors are returned.
 pub fn read<R: Read, E>(
-    src: R,
+    mut reader: LineReader<R>,
     opts: &Options,
     mut visit: impl FnMut(Located<'_>) -> Result<(), E>,
 ) -> Result<Input, E> {
@@ -152,7 +152,6 @@ pub fn read<R: Read, E>(
         peeker: Box::new(Peeker::new()),
     };
     let max_line = opts.judge.max_line_bytes;
-    let mut reader = LineReader::new(src, max_line);
     let mut line_no = 0u64;
     let mut long_total = 0u64;
     loop {
@@ -178,6 +177,11 @@ pub fn read<R: Read, E>(
                 }
             }
             Err(e) => {
+                // A stop request (SIGINT/SIGTERM) is no fault of the input:
+                // the caller ends its run as cancelled.
+                if crate::cancel::requested().is_some() {
+                    break;
+                }
                 let msg = e.to_string();
                 if input.streams.is_empty() {
                     // Nothing was read: the unnamed stream carries the error.
@@ -185,8 +189,17 @@ pub fn read<R: Read, E>(
                     s.framework = true;
                     input.streams.push(s);
                 }
+                // § 4.2: silence past --idle-timeout ends every run of the
+                // input still open with the timeout outcome (a run that
+                // already ended keeps its verdict); another read error
+                // leaves them all incomplete.
+                let timed_out = e.kind() == std::io::ErrorKind::TimedOut;
                 for s in &mut input.streams {
-                    s.judge.io_error(msg.clone());
+                    if !timed_out {
+                        s.judge.io_error(msg.clone());
+                    } else if !s.judge.summary_seen() {
+                        s.judge.idle_timeout(msg.clone());
+                    }
                 }
                 break;
             }

@@ -32,7 +32,7 @@ use serde_json::{Value, json};
 use crate::cli::{ErrorsArgs, ErrorsFormat, Scope};
 use crate::cmd::check::{
     AsFdFile, Closing, Sinks, Stop, close_report, eprint_line, finding_line, install_cancel,
-    open_input, sanitize, stop_code, unreadable_error, verdict_line, write_err,
+    open_input, reader_for, sanitize, stop_code, unreadable_error, verdict_line, write_err,
 };
 use crate::demux;
 use crate::emit::{ErrorEvent, push_json};
@@ -310,7 +310,11 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
 /// Reads one input through the log reader: every line located,
 /// demultiplexed by run and judged; errors (and warnings) that pass the
 /// filters are extracted as they come.
-fn read_input<R: Read>(ctx: &mut Ctx<'_>, src: R, source: &str) -> Result<demux::Input, Stop> {
+fn read_input<R: Read + std::os::fd::AsRawFd>(
+    ctx: &mut Ctx<'_>,
+    src: R,
+    source: &str,
+) -> Result<demux::Input, Stop> {
     let opts = demux::Options {
         judge: JudgeOptions {
             unbounded: ctx.args.judge.unbounded,
@@ -321,7 +325,7 @@ fn read_input<R: Read>(ctx: &mut Ctx<'_>, src: R, source: &str) -> Result<demux:
         max_runs: ctx.args.max_runs,
         run_prefix: ctx.args.run.clone(),
     };
-    demux::read(src, &opts, |ev| {
+    demux::read(reader_for(src, &ctx.args.judge), &opts, |ev| {
         // § 2: an unterminated final line is discarded, never extracted.
         if !ev.terminated {
             return Ok(());

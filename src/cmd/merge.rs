@@ -24,9 +24,9 @@ use serde_json::{Map, Value, json};
 
 use crate::cli::{MergeArgs, MergeFormat};
 use crate::cmd::check::{
-    Sinks, Stop, cause_json, eprint_line, finding_line, install_cancel, open_input, reason_for,
-    sanitize, stdout_writer, stop_code, unreadable_error, upstream_identity, verdict_line,
-    write_err,
+    Sinks, Stop, cause_json, eprint_line, finding_line, install_cancel, open_input, reader_for,
+    reason_for, sanitize, stdout_writer, stop_code, unreadable_error, upstream_identity,
+    verdict_line, write_err,
 };
 use crate::cmd::errors::{cell, paint};
 use crate::demux;
@@ -348,10 +348,10 @@ pub fn run(args: &MergeArgs) -> i32 {
         let source = path.display().to_string();
         let mut g = Gathered::default();
         let read = if *path == Path::new("-") {
-            gather(io::stdin().lock(), &opts, &mut g)
+            gather(io::stdin().lock(), &args.judge, &opts, &mut g)
         } else {
             match open_input(path) {
-                Ok(f) => gather(f, &opts, &mut g),
+                Ok(f) => gather(f, &args.judge, &opts, &mut g),
                 Err(msg) => {
                     eprint_line(args.quiet, &format!("aoi merge-report: {msg}"));
                     own.push(Own::new(
@@ -458,74 +458,85 @@ pub fn run(args: &MergeArgs) -> i32 {
 }
 
 /// Reads one input, gathering checks, containers and carried reports.
-fn gather<R: Read>(src: R, opts: &demux::Options, g: &mut Gathered) -> demux::Input {
-    let r: Result<demux::Input, std::convert::Infallible> = demux::read(src, opts, |ev| {
-        let Some(stream) = ev.stream else {
-            return Ok(());
-        };
-        if !ev.terminated {
-            return Ok(());
-        }
-        let key = &stream.run;
-        match ev.type_name().as_deref() {
-            Some("aoi:check") => {
-                let v: Value = serde_json::from_slice(ev.obj).unwrap_or(Value::Null);
-                let checks = g.checks.entry(key.clone()).or_default();
-                if checks.kept.len() >= MAX_CHECKS {
-                    checks.dropped += 1;
-                } else if let Some(name) = v.get("name").and_then(Value::as_str) {
-                    // Capped, so a report line stays far below any line limit.
-                    let s = |k: &str| v.get(k).and_then(Value::as_str).map(|t| cap(t, MAX_TEXT));
-                    checks.kept.push(Check {
-                        name: cap(name, MAX_TEXT),
-                        ok: v.get("ok").and_then(Value::as_bool).unwrap_or(false),
-                        severity: s("severity"),
-                        detail: s("detail"),
-                    });
-                }
+fn gather<R: Read + std::os::fd::AsRawFd>(
+    src: R,
+    judge: &crate::cli::JudgeArgs,
+    opts: &demux::Options,
+    g: &mut Gathered,
+) -> demux::Input {
+    let r: Result<demux::Input, std::convert::Infallible> =
+        demux::read(reader_for(src, judge), opts, |ev| {
+            let Some(stream) = ev.stream else {
+                return Ok(());
+            };
+            if !ev.terminated {
+                return Ok(());
             }
-            Some("aoi:meta") => {
-                let own_schema =
-                    stream.judge.identity().schema_name.as_deref() == Some(SCHEMA_NAME);
-                let command = ev
-                    .peek
-                    .members
-                    .iter()
-                    .find(|m| crate::peek::key_is(span(ev.obj, &m.key), m.key_escaped, "command"))
-                    .map(|m| span(ev.obj, &m.value));
-                if own_schema && command == Some(b"\"merge-report\"") {
-                    g.containers.insert(key.clone());
-                }
-            }
-            // What an earlier merge-report carried: its entries, its own
-            // failures, its skipped-line count.
-            Some(ty @ ("aoi:error" | "aoi:summary" | "report")) if g.containers.contains(key) => {
-                let Ok(v) = serde_json::from_slice::<Value>(ev.obj) else {
-                    return Ok(());
-                };
-                match ty {
-                    "aoi:error" => g
-                        .carried_own
-                        .entry(key.clone())
-                        .or_default()
-                        .extend(Own::from_event(&v)),
-                    "report" => g
-                        .carried
-                        .entry(key.clone())
-                        .or_default()
-                        .extend(Entry::from_report(&v)),
-                    _ => {
-                        g.carried_skipped += v
-                            .pointer("/properties/skipped_lines")
-                            .and_then(Value::as_u64)
-                            .unwrap_or(0)
+            let key = &stream.run;
+            match ev.type_name().as_deref() {
+                Some("aoi:check") => {
+                    let v: Value = serde_json::from_slice(ev.obj).unwrap_or(Value::Null);
+                    let checks = g.checks.entry(key.clone()).or_default();
+                    if checks.kept.len() >= MAX_CHECKS {
+                        checks.dropped += 1;
+                    } else if let Some(name) = v.get("name").and_then(Value::as_str) {
+                        // Capped, so a report line stays far below any line limit.
+                        let s =
+                            |k: &str| v.get(k).and_then(Value::as_str).map(|t| cap(t, MAX_TEXT));
+                        checks.kept.push(Check {
+                            name: cap(name, MAX_TEXT),
+                            ok: v.get("ok").and_then(Value::as_bool).unwrap_or(false),
+                            severity: s("severity"),
+                            detail: s("detail"),
+                        });
                     }
                 }
+                Some("aoi:meta") => {
+                    let own_schema =
+                        stream.judge.identity().schema_name.as_deref() == Some(SCHEMA_NAME);
+                    let command = ev
+                        .peek
+                        .members
+                        .iter()
+                        .find(|m| {
+                            crate::peek::key_is(span(ev.obj, &m.key), m.key_escaped, "command")
+                        })
+                        .map(|m| span(ev.obj, &m.value));
+                    if own_schema && command == Some(b"\"merge-report\"") {
+                        g.containers.insert(key.clone());
+                    }
+                }
+                // What an earlier merge-report carried: its entries, its own
+                // failures, its skipped-line count.
+                Some(ty @ ("aoi:error" | "aoi:summary" | "report"))
+                    if g.containers.contains(key) =>
+                {
+                    let Ok(v) = serde_json::from_slice::<Value>(ev.obj) else {
+                        return Ok(());
+                    };
+                    match ty {
+                        "aoi:error" => g
+                            .carried_own
+                            .entry(key.clone())
+                            .or_default()
+                            .extend(Own::from_event(&v)),
+                        "report" => g
+                            .carried
+                            .entry(key.clone())
+                            .or_default()
+                            .extend(Entry::from_report(&v)),
+                        _ => {
+                            g.carried_skipped += v
+                                .pointer("/properties/skipped_lines")
+                                .and_then(Value::as_u64)
+                                .unwrap_or(0)
+                        }
+                    }
+                }
+                _ => {}
             }
-            _ => {}
-        }
-        Ok(())
-    });
+            Ok(())
+        });
     match r {
         Ok(input) => input,
         Err(never) => match never {},

@@ -811,3 +811,24 @@ fn table_columns_align_with_wide_text() {
     assert_eq!(col(&rows[1]), col(&rows[2]), "{rows:#?}");
     assert_eq!(col(&rows[0]), col(&rows[1]), "{rows:#?}");
 }
+
+/// § 4.2, `--idle-timeout`: a silent upstream ends `aoi errors` with the
+/// timeout outcome (124) instead of holding the pipeline; its report says
+/// so, and conforms.
+#[test]
+fn idle_timeout_ends_a_silent_log() {
+    let head = s().hits(2).no_summary().bytes();
+    let out = crate::util::fed_then_silent(
+        &["errors", "--output", "jsonl", "--idle-timeout", "300ms"],
+        &head,
+    );
+    assert_eq!(out.code, 124, "{}", out.stderr);
+    assert!(out.stderr.contains("input.idle-timeout"), "{}", out.stderr);
+    assert_conforming_report(&out.stdout, fed_back_code(124));
+    let events = parse_jsonl(&out.stdout);
+    assert_eq!(events.last().unwrap()["reason"], "timeout");
+    // Human output too.
+    let out = crate::util::fed_then_silent(&["errors", "--idle-timeout", "300ms"], &head);
+    assert_eq!(out.code, 124, "{}", out.stderr);
+    assert!(out.stderr.contains("went silent"), "{}", out.stderr);
+}

@@ -498,3 +498,37 @@ fn junit_stays_xml_with_hostile_text() {
     let out = merge(&["--format", "tap", &f], b"");
     assert!(!out.stdout_str().contains('\u{FFFF}'));
 }
+
+/// § 4.2, `--idle-timeout` on a log of interleaved runs: silence ends the
+/// runs still open as `timeout` (exit 124); a run that had already ended
+/// keeps its own verdict.
+#[test]
+fn idle_timeout_ends_the_open_runs_only() {
+    let mut head = stream(&run_id(1), 2, "{}");
+    let open = String::from_utf8(s().hits(1).no_summary().bytes())
+        .unwrap()
+        .replace(RUN, &run_id(2));
+    head.extend_from_slice(open.as_bytes());
+    let out = crate::util::fed_then_silent(
+        &[
+            "merge-report",
+            "--format",
+            "jsonl",
+            "--idle-timeout",
+            "300ms",
+        ],
+        &head,
+    );
+    assert_eq!(out.code, 124, "{}", out.stderr);
+    assert_conforming_report(&out.stdout, fed_back_code(124));
+    let events = parse_jsonl(&out.stdout);
+    let outcome = |run: &str| {
+        events
+            .iter()
+            .find(|e| e["type"] == "report" && e["run"] == run)
+            .map(|e| e["outcome"].clone())
+    };
+    assert_eq!(outcome(&run_id(1)), Some(Value::from("ok")));
+    assert_eq!(outcome(&run_id(2)), Some(Value::from("timeout")));
+    assert_eq!(events.last().unwrap()["reason"], "timeout");
+}

@@ -695,3 +695,33 @@ pub fn read_some(r: &mut impl Read, n: usize) -> Vec<u8> {
     buf.truncate(got);
     buf
 }
+
+/// Runs `aoi ARGS` with `head` written to its stdin, which then stays open
+/// and silent: a hung upstream (§ 4.2). Fails if aoi is still waiting
+/// after 20 s (`--idle-timeout` is what ends it).
+pub fn fed_then_silent(args: &[&str], head: &[u8]) -> Out {
+    let mut child = Command::new(AOI)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn aoi");
+    let mut sin = child.stdin.take().expect("stdin");
+    sin.write_all(head).expect("feed");
+    let start = std::time::Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("aoi {args:?} still waiting on a silent input after 20 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().expect("wait");
+    drop(sin);
+    Out {
+        code: code_of(out.status),
+        stdout: out.stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
