@@ -303,4 +303,92 @@ mod tests {
         assert_eq!(lines, vec![(b"ok".to_vec(), true)]);
         assert_eq!(long, 2);
     }
+
+    /// A reader that counts the `EINTR`s its inner reader returned.
+    struct CountingInterrupts<R> {
+        inner: R,
+        interrupted: usize,
+    }
+
+    impl<R: Read> Read for CountingInterrupts<R> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let r = self.inner.read(buf);
+            if matches!(&r, Err(e) if e.kind() == io::ErrorKind::Interrupted) {
+                self.interrupted += 1;
+            }
+            r
+        }
+    }
+
+    /// `EINTR` for real (issue 9): a signal handler installed without
+    /// `SA_RESTART` interrupts the reading thread while it is blocked in
+    /// read(2) on a pipe, again and again; the reader retries, and every
+    /// byte arrives, in order, with nothing doubled.
+    #[test]
+    fn reads_survive_real_eintr() {
+        use std::io::Write;
+        use std::os::fd::FromRawFd;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static HANDLED: AtomicUsize = AtomicUsize::new(0);
+        extern "C" fn on_usr1(_: libc::c_int) {
+            HANDLED.fetch_add(1, Ordering::Relaxed);
+        }
+        // SAFETY: a zeroed sigaction is valid; the handler only touches an
+        // atomic; SIGUSR1 is sent to the reading thread alone.
+        unsafe {
+            let mut sa: libc::sigaction = std::mem::zeroed();
+            sa.sa_sigaction = on_usr1 as extern "C" fn(libc::c_int) as usize;
+            sa.sa_flags = 0; // no SA_RESTART: a blocked read returns EINTR
+            libc::sigemptyset(&mut sa.sa_mask);
+            assert_eq!(libc::sigaction(libc::SIGUSR1, &sa, std::ptr::null_mut()), 0);
+        }
+        let mut fds = [0; 2];
+        // SAFETY: two valid descriptors are written into `fds`.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        // SAFETY: each descriptor is owned by exactly one File.
+        let (rd, mut wr) = unsafe {
+            (
+                std::fs::File::from_raw_fd(fds[0]),
+                std::fs::File::from_raw_fd(fds[1]),
+            )
+        };
+        let (tx, rx) = std::sync::mpsc::channel();
+        let reader = std::thread::spawn(move || {
+            // SAFETY: pthread_self has no preconditions.
+            let _ = tx.send(unsafe { libc::pthread_self() });
+            let mut r = LineReader::new(
+                CountingInterrupts {
+                    inner: rd,
+                    interrupted: 0,
+                },
+                1 << 20,
+            );
+            let mut got = Vec::new();
+            let mut lines = 0;
+            while let Some(c) = r.next_chunk().expect("no error reaches the caller") {
+                if let Chunk::Lines(b) = c {
+                    lines += split_lines(b).count();
+                    got.extend_from_slice(b);
+                }
+            }
+            (got, lines, r.src.interrupted)
+        });
+        let tid = rx.recv().expect("reader thread id");
+        let mut sent = Vec::new();
+        for i in 0..60 {
+            // The pipe is empty: the reader is blocked in read(2).
+            std::thread::sleep(std::time::Duration::from_millis(3));
+            // SAFETY: the thread is alive until the pipe is closed below.
+            unsafe { libc::pthread_kill(tid, libc::SIGUSR1) };
+            let line = format!("{{\"type\":\"hit\",\"i\":{i}}}\n");
+            wr.write_all(line.as_bytes()).expect("write");
+            sent.extend_from_slice(line.as_bytes());
+        }
+        drop(wr);
+        let (got, lines, interrupted) = reader.join().expect("reader");
+        assert_eq!(got, sent);
+        assert_eq!(lines, 60);
+        assert!(HANDLED.load(Ordering::Relaxed) >= 60);
+        assert!(interrupted > 0, "no read was interrupted");
+    }
 }
