@@ -399,3 +399,32 @@ fn upstream_text_cannot_drive_the_terminal() {
         }
     }
 }
+
+/// Issue 9: stdout gone before anything is written, for the commands whose
+/// output comes at the end (a summary, a merged report, a lint table): a
+/// quiet end, 141 or 0, never a message or a panic.
+#[test]
+fn a_closed_stdout_is_quiet_for_end_of_run_outputs() {
+    use crate::util::assert_quiet_when_stdout_is_gone as gone;
+    let input = s().hits(2_000).bytes();
+    for args in [
+        &["summary"][..],
+        &["summary", "--output", "json"],
+        &["summary", "--output", "jsonl"],
+        &["summary", "--field", "ok"],
+        &["errors", "--count"],
+        &["merge-report", "--format", "table"],
+        &["merge-report", "--format", "markdown"],
+        &["merge-report", "--format", "junit"],
+        &["merge-report", "--format", "tap"],
+        &["merge-report", "--format", "jsonl"],
+        &["check", "--output", "jsonl"],
+        &["capabilities"],
+        &["schema"],
+        &["rules"],
+    ] {
+        gone(args, input.clone());
+    }
+    gone(&["lint", "--self"], Vec::new());
+    gone(&["lint", "--self", "--output", "jsonl"], Vec::new());
+}

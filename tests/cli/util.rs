@@ -725,3 +725,26 @@ pub fn fed_then_silent(args: &[&str], head: &[u8]) -> Out {
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
 }
+
+/// Runs `aoi ARGS` with its stdout's read end closed before it writes
+/// anything (`aoi … | true`): it must end quietly, 141 or 0, whatever it
+/// was about to write (summaries, tables, reports).
+pub fn assert_quiet_when_stdout_is_gone(args: &[&str], input: Vec<u8>) {
+    let (mut child, writer) = spawn_fed(args, input);
+    drop(child.stdout.take());
+    let mut err = child.stderr.take().expect("stderr");
+    let stderr = String::from_utf8_lossy(&read_some(&mut err, 1 << 20)).into_owned();
+    let status = child.wait().expect("wait aoi");
+    let _ = writer.join();
+    let code = code_of(status);
+    assert!(
+        code == 141 || code == 0,
+        "{args:?}: exit {code}; stderr: {stderr}"
+    );
+    for bad in ["panic", "Broken pipe", "backtrace", "internal error"] {
+        assert!(
+            !stderr.contains(bad),
+            "{args:?}: stderr mentions {bad}: {stderr}"
+        );
+    }
+}
