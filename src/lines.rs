@@ -33,6 +33,14 @@ pub enum Chunk<'a> {
     },
 }
 
+/// Largest single read: a grown buffer is filled as the line needs it, so
+/// its untouched pages cost no memory.
+const MAX_READ: usize = 1024 * 1024;
+
+/// Buffer size up to which a long line doubles the buffer; past it the
+/// buffer goes to the line limit at once (see [`LineReader::grow`]).
+const GROW_STEPS_TO: usize = 1024 * 1024;
+
 /// Reads blocks from any reader and splits them into line chunks.
 pub struct LineReader<R> {
     src: R,
@@ -107,6 +115,28 @@ impl<R: Read> LineReader<R> {
         }
     }
 
+    /// Makes room for a line longer than the buffer. Up to [`GROW_STEPS_TO`]
+    /// the buffer doubles; past it, it goes straight to the line limit, in a
+    /// zeroed allocation whose pages the kernel only backs as reads reach
+    /// them (reads are at most [`MAX_READ`]). Peak memory for a line over
+    /// the limit is then about `max_line`, not the ~3x that a chain of
+    /// doublings costs when the allocator keeps the freed buffers.
+    fn grow(&mut self) {
+        let len = self.buf.len();
+        let cap = self.max_line.saturating_add(BLOCK);
+        let want = if len < GROW_STEPS_TO {
+            (len * 2).min(cap)
+        } else {
+            cap
+        }
+        .max(len + 1);
+        let mut bigger = vec![0u8; want];
+        if let (Some(dst), Some(src)) = (bigger.get_mut(..self.end), self.buf.get(..self.end)) {
+            dst.copy_from_slice(src);
+        }
+        self.buf = bigger;
+    }
+
     /// Reads more bytes after `end`; retries on `EINTR` unless the process
     /// was asked to stop ([`crate::cancel`]), which ends the read with an
     /// `Interrupted` error. Returns bytes read.
@@ -126,7 +156,8 @@ impl<R: Read> LineReader<R> {
                     ));
                 }
             }
-            let Some(dst) = self.buf.get_mut(self.end..) else {
+            let upto = self.buf.len().min(self.end.saturating_add(MAX_READ));
+            let Some(dst) = self.buf.get_mut(self.end..upto) else {
                 return Ok(0);
             };
             match self.src.read(dst) {
@@ -214,8 +245,7 @@ impl<R: Read> LineReader<R> {
                 self.start = 0;
             }
             if self.end == self.buf.len() {
-                let want = (self.buf.len() * 2).min(self.max_line.saturating_add(BLOCK));
-                self.buf.resize(want.max(self.buf.len() + 1), 0);
+                self.grow();
             }
             self.fill()?;
         }
