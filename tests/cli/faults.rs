@@ -105,7 +105,7 @@ fn an_unwritable_report_path_is_exit_73_before_anything_is_read() {
 #[test]
 fn odd_inputs_are_usage_or_input_errors_never_crashes() {
     let dir = scratch("odd-inputs");
-    // A directory, a missing file, a file that vanishes before it is read.
+    // A directory, a missing file.
     for cmd in [
         "check",
         "strip",
@@ -448,4 +448,56 @@ fn a_closed_stdout_is_quiet_for_end_of_run_outputs() {
     }
     gone(&["lint", "--self"], Vec::new());
     gone(&["lint", "--self", "--output", "jsonl"], Vec::new());
+}
+
+/// A file that vanishes or shrinks while aoi reads it (a log rotated under
+/// it). Deleted: aoi holds it open and relays every byte. Truncated: aoi
+/// relays what was there, a prefix of the input, and never calls the cut
+/// stream complete (exit 74, not 0).
+#[test]
+fn a_file_deleted_or_truncated_mid_read() {
+    use std::io::Read;
+    let dir = scratch("vanishing");
+    let input = s().hits(200_000).bytes();
+    assert!(input.len() > 8 << 20);
+    for truncate in [false, true] {
+        let path = dir.join(format!("rotated-{truncate}.jsonl"));
+        std::fs::write(&path, &input).expect("write");
+        let mut child = Command::new(AOI)
+            .args(["check", "-q"])
+            .arg(&path)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn aoi");
+        let mut out = child.stdout.take().expect("stdout");
+        // aoi has opened the file and is blocked on the full pipe.
+        let mut head = vec![0u8; 16];
+        out.read_exact(&mut head).expect("first bytes");
+        if truncate {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(&path)
+                .and_then(|f| f.set_len(1 << 20))
+                .expect("truncate");
+        } else {
+            std::fs::remove_file(&path).expect("remove");
+        }
+        let mut rest = Vec::new();
+        out.read_to_end(&mut rest).expect("relay");
+        head.extend_from_slice(&rest);
+        let code = code_of(child.wait().expect("wait"));
+        if truncate {
+            assert!(
+                input.starts_with(&head),
+                "the relay is not a prefix of the input"
+            );
+            assert!(head.len() < input.len());
+            assert_eq!(code, 74, "a truncated stream was not called incomplete");
+        } else {
+            assert_eq!(head, input, "the relay of a deleted file differs");
+            assert_eq!(code, 0);
+        }
+        let _ = std::fs::remove_file(&path);
+    }
 }
