@@ -3,19 +3,22 @@
 #
 #   benches/compare.sh                          # 10M and 200M, every mix, 5 runs
 #   SIZES="1M 100M 1G" MIXES="domain long" RUNS=7 benches/compare.sh
+#   MIXES=messy SIZES=100M benches/compare.sh   # a CI log: errors and merge-report
 #   KEEP=1 benches/compare.sh                   # keep the generated data
 #   INSTR=1 SIZES= benches/compare.sh           # only instructions per byte (callgrind)
 #   MERGE=1 SIZES= benches/compare.sh           # only merge-report over 100 files of 10 MB
 #
 # Environment:
 #   SIZES  sizes to generate (K/M/G suffixes), default "10M 200M"
-#   MIXES  generator mixes, default "domain control long unicode"
+#   MIXES  generator mixes, default "domain control long unicode messy" (messy: a log of
+#          interleaved runs, prose and decorated lines, timed with errors and merge-report)
 #   RUNS   timed runs per command, default 5 (the median is reported)
 #   SEED   generator seed, default 1
 #   KEEP   1 keeps the data directory (its path is printed)
 #   INSTR  1 also runs callgrind on `aoi check -q --no-relay` over a 5M domain file (seed 1)
 #   MERGE  1 also times `aoi merge-report` over MERGE_FILES files of MERGE_SIZE (default
 #          100 x 10M, seeds 1..N), against `cat` of the same files, with peak RSS
+#   STARTUP 0 skips the start-up table (N=200 launches of aoi check on an empty stream)
 #   TMPDIR where the data directory is created
 #
 # Method: every file is generated once, then read once by every command untimed
@@ -31,7 +34,7 @@ set -euo pipefail
 export LC_ALL=C
 
 SIZES=${SIZES-"10M 200M"}
-MIXES=${MIXES-"domain control long unicode"}
+MIXES=${MIXES-"domain control long unicode messy"}
 RUNS=${RUNS:-5}
 SEED=${SEED:-1}
 KEEP=${KEEP:-0}
@@ -39,6 +42,7 @@ INSTR=${INSTR:-0}
 MERGE=${MERGE:-0}
 MERGE_FILES=${MERGE_FILES:-100}
 MERGE_SIZE=${MERGE_SIZE:-10M}
+STARTUP=${STARTUP:-1}
 
 cd "$(dirname "$0")/.."
 
@@ -176,44 +180,67 @@ bench_file() {
     add 'cat FILE > /dev/null' floor "{T}cat $f > /dev/null"
     add 'wc -l FILE' floor "{T}wc -l $f > /dev/null"
     add 'cat FILE | wc -l' floor "{T}cat $f | {T}wc -l > /dev/null"
-    add 'aoi check -q --no-relay FILE' aoi "{T}$a check -q --no-relay $f" check
-    add 'aoi check -q FILE > /dev/null' aoi "{T}$a check -q $f > /dev/null" check
-    add 'cat FILE | aoi check -q > /dev/null' aoi "{T}cat $f | {T}$a check -q > /dev/null" check
-    add 'aoi check -q FILE | cat > /dev/null' aoi "{T}$a check -q $f | {T}cat > /dev/null" check
-    add 'aoi check --output jsonl FILE > /dev/null 2>&1' aoi "{T}$a check --output jsonl $f > /dev/null 2>&1" check
-    add 'aoi strip -q FILE > /dev/null' aoi "{T}$a strip -q --no-fail $f > /dev/null" strip
-    add 'aoi summary -q FILE' aoi "{T}$a summary -q $f" check
-    add 'aoi errors -q FILE > /dev/null' aoi "{T}$a errors -q --no-fail --output raw $f > /dev/null" errors
-    add 'aoi errors -q --count FILE' aoi "{T}$a errors -q --no-fail --count $f > /dev/null" errors
-    # aoi filter against jaq and jq on the same filter (issue 5's three).
-    local fi=0 flt q
-    for flt in "${FILTERS[@]}"; do
-        fi=$((fi + 1))
-        q=$(printf %q "$flt")
-        add "aoi filter '$flt' FILE" aoi "{T}$a filter -q --continue-on-error $q $f > /dev/null" "filter$fi"
-        add "aoi filter --raw '$flt' FILE" aoi "{T}$a filter --raw $q $f > /dev/null" "filter$fi"
-        command -v jaq >/dev/null && add "jaq -c '$flt' FILE" jaq "{T}jaq -c $q $f > /dev/null" "filter$fi"
-        command -v jq >/dev/null && add "jq -c '$flt' FILE" jq "{T}jq -c $q $f > /dev/null" "filter$fi"
-    done
     local skipped=()
-    if command -v jq >/dev/null; then
-        add "jq -e '$JQ_PROG' FILE" jq "{T}jq -e $jqprog $f > /dev/null" check
+    if [[ $label == messy* ]]; then
+        # A log, not a stream: what errors and merge-report are for. The
+        # peers are what a user assembles instead: grep for a count (which
+        # also counts prose that mentions aoi:error), and grep + jq for the
+        # events (which misses Docker-wrapped events, and silently drops,
+        # through `fromjson?`, lines that end in a CR or a colour code).
+        add 'aoi errors -q --count FILE' aoi "{T}$a errors -q --no-fail --count $f > /dev/null" errors
+        add 'cat FILE | aoi errors -q --count' aoi "{T}cat $f | {T}$a errors -q --no-fail --count > /dev/null" errors
+        add 'aoi errors -q FILE > /dev/null' aoi "{T}$a errors -q --no-fail --output raw $f > /dev/null" errors
+        add 'aoi errors -q --output jsonl FILE > /dev/null' aoi "{T}$a errors -q --no-fail --output jsonl $f > /dev/null" errors
+        add 'aoi merge-report --format jsonl FILE > /dev/null' aoi "{T}$a merge-report -q --no-fail --format jsonl $f > /dev/null" errors
+        add 'grep -c aoi:error FILE' peer "{T}grep -c aoi:error $f > $(printf %q "$DATA/grep.out")"
+        if command -v jq >/dev/null; then
+            add "grep -o '{\"type\".*' FILE | jq -cR 'fromjson? | $JQ_ERRORS'" jq \
+                "{T}grep -o '{\"type\".*' $f | {T}jq -cR $(printf %q "fromjson? | $JQ_ERRORS") > /dev/null" errors
+        else
+            skipped+=(jq)
+        fi
     else
-        skipped+=(jq)
+        add 'aoi check -q --no-relay FILE' aoi "{T}$a check -q --no-relay $f" check
+        add 'aoi check -q FILE > /dev/null' aoi "{T}$a check -q $f > /dev/null" check
+        add 'cat FILE | aoi check -q > /dev/null' aoi "{T}cat $f | {T}$a check -q > /dev/null" check
+        add 'aoi check -q FILE | cat > /dev/null' aoi "{T}$a check -q $f | {T}cat > /dev/null" check
+        add 'aoi check --output jsonl FILE > /dev/null 2>&1' aoi "{T}$a check --output jsonl $f > /dev/null 2>&1" check
+        add 'aoi strip -q FILE > /dev/null' aoi "{T}$a strip -q --no-fail $f > /dev/null" strip
+        add 'cat FILE | aoi strip -q > /dev/null' aoi "{T}cat $f | {T}$a strip -q --no-fail > /dev/null" strip
+        add 'aoi summary -q FILE' aoi "{T}$a summary -q $f" check
+        add 'cat FILE | aoi summary -q' aoi "{T}cat $f | {T}$a summary -q" check
+        add 'aoi errors -q FILE > /dev/null' aoi "{T}$a errors -q --no-fail --output raw $f > /dev/null" errors
+        add 'aoi errors -q --count FILE' aoi "{T}$a errors -q --no-fail --count $f > /dev/null" errors
+        add 'cat FILE | aoi errors -q --count' aoi "{T}cat $f | {T}$a errors -q --no-fail --count > /dev/null" errors
+        # aoi filter against jaq and jq on the same filter (issue 5's three).
+        local fi=0 flt q
+        for flt in "${FILTERS[@]}"; do
+            fi=$((fi + 1))
+            q=$(printf %q "$flt")
+            add "aoi filter '$flt' FILE" aoi "{T}$a filter -q --continue-on-error $q $f > /dev/null" "filter$fi"
+            add "aoi filter --raw '$flt' FILE" aoi "{T}$a filter --raw $q $f > /dev/null" "filter$fi"
+            command -v jaq >/dev/null && add "jaq -c '$flt' FILE" jaq "{T}jaq -c $q $f > /dev/null" "filter$fi"
+            command -v jq >/dev/null && add "jq -c '$flt' FILE" jq "{T}jq -c $q $f > /dev/null" "filter$fi"
+        done
+        if command -v jq >/dev/null; then
+            add "jq -e '$JQ_PROG' FILE" jq "{T}jq -e $jqprog $f > /dev/null" check
+        else
+            skipped+=(jq)
+        fi
+        if command -v jq >/dev/null; then
+            # What a user writes instead of `aoi strip` (compare with that row).
+            add "jq -c '$JQ_STRIP' FILE" jq "{T}jq -c $(printf %q "$JQ_STRIP") $f > /dev/null" strip
+            # ... and instead of `aoi errors`.
+            add "jq -c '$JQ_ERRORS' FILE" jq "{T}jq -c $(printf %q "$JQ_ERRORS") $f > /dev/null" errors
+        fi
+        if command -v jaq >/dev/null; then
+            add "jaq -e '$JQ_PROG' FILE" jaq "{T}jaq -e $jqprog $f > /dev/null" check
+        else
+            skipped+=(jaq)
+        fi
+        # Not > /dev/null: GNU grep sees /dev/null and stops at the first match.
+        add 'grep -c aoi: FILE' peer "{T}grep -c aoi: $f > $(printf %q "$DATA/grep.out")"
     fi
-    if command -v jq >/dev/null; then
-        # What a user writes instead of `aoi strip` (compare with that row).
-        add "jq -c '$JQ_STRIP' FILE" jq "{T}jq -c $(printf %q "$JQ_STRIP") $f > /dev/null" strip
-        # ... and instead of `aoi errors`.
-        add "jq -c '$JQ_ERRORS' FILE" jq "{T}jq -c $(printf %q "$JQ_ERRORS") $f > /dev/null" errors
-    fi
-    if command -v jaq >/dev/null; then
-        add "jaq -e '$JQ_PROG' FILE" jaq "{T}jaq -e $jqprog $f > /dev/null" check
-    else
-        skipped+=(jaq)
-    fi
-    # Not > /dev/null: GNU grep sees /dev/null and stops at the first match.
-    add 'grep -c aoi: FILE' peer "{T}grep -c aoi: $f > $(printf %q "$DATA/grep.out")"
 
     local n=${#names[@]} i r
     local -a rss=() rcs=() times=()
@@ -284,12 +311,43 @@ for size in $SIZES; do
         file=$DATA/$mix-$size-s$SEED.jsonl
         echo "Generating $mix $size..." >&2
         "$GEN" --out "$file" --size "$size" --mix "$mix" --seed "$SEED" 2>&1 | sed 's/^/  /' >&2
-        if ! verdict=$("$AOI" check --no-relay "$file" 2>&1); then
-            die "generated $file does not pass aoi check: $verdict"
+        if [[ $mix == messy ]]; then
+            verdict_cmd=(errors --count)
+        else
+            verdict_cmd=(check --no-relay)
+        fi
+        if ! verdict=$("$AOI" "${verdict_cmd[@]}" "$file" 2>&1); then
+            die "generated $file does not pass aoi ${verdict_cmd[*]}: $verdict"
         fi
         bench_file "$file" "$mix $size"
     done
 done
+
+if [[ $STARTUP == 1 ]]; then
+    # Agents call aoi thousands of times: the cost of one launch, median of
+    # 200, against the launch of a program that does nothing.
+    example=examples/search.jsonl
+    echo "## Start-up: median of 200 launches"
+    echo
+    echo "| command | median ms |"
+    echo "|---|---:|"
+    a=$(printf %q "$AOI")
+    startup_names=('/bin/true' 'aoi check -q < /dev/null' "aoi check -q < $example > /dev/null" "aoi summary -q < $example")
+    startup_cmds=(/bin/true "$a check -q < /dev/null" "$a check -q < $example > /dev/null" "$a summary -q < $example")
+    if command -v jq >/dev/null; then
+        startup_names+=("jq -e '$JQ_PROG' < $example")
+        startup_cmds+=("jq -e $(printf %q "$JQ_PROG") < $example > /dev/null")
+    fi
+    for ((j = 0; j < ${#startup_cmds[@]}; j++)); do
+        ts=()
+        for ((k = 0; k < 200; k++)); do
+            ts+=("$(time_once "${startup_cmds[j]}")")
+        done
+        med=$(printf '%s\n' "${ts[@]}" | median)
+        awk -v c="${startup_names[j]//|/\\|}" -v t="$med" 'BEGIN { printf "| `%s` | %.2f |\n", c, t * 1000 }'
+    done
+    echo
+fi
 
 if [[ $MERGE == 1 ]]; then
     mdir=$DATA/merge

@@ -17,7 +17,14 @@
 //! - `domain`: mostly domain events, lines of about 150-300 bytes;
 //! - `control`: about half the lines are framework events;
 //! - `long`: long lines, snippets of 4-64 KiB;
-//! - `unicode`: non-ASCII text plus `\uXXXX`, `\n`, `\"` and `\\` escapes.
+//! - `unicode`: non-ASCII text plus `\uXXXX`, `\n`, `\"` and `\\` escapes;
+//! - `messy`: a CI or container log, what `aoi errors` and `aoi merge-report`
+//!   read: four runs interleaved line by line (each conforming on its own,
+//!   told apart by `aoi.run`), a third of the lines prose (compiler output,
+//!   stack traces, another program's JSON, blank lines), and most lines
+//!   decorated: a Kubernetes CRI prefix, a `[worker-N]` tag, colour codes, a
+//!   CR before the LF, or a Docker json-file wrapper. More warnings and
+//!   errors than `domain` (about 2% each).
 //!
 //! Every string is assembled from fragments that are already valid JSON
 //! string content, so nothing is escaped at generation time; lines are built
@@ -28,7 +35,7 @@ use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE: &str = "usage: generate --out FILE|- [--size BYTES[K|M|G]] [--mix domain|control|long|unicode] [--seed N]";
+const USAGE: &str = "usage: generate --out FILE|- [--size BYTES[K|M|G]] [--mix domain|control|long|unicode|messy] [--seed N]";
 
 /// Millisecond timestamp used as the base of the run id and of `modified_ms`
 /// fields (2025-01-01T00:00:00Z).
@@ -323,6 +330,25 @@ const WARNINGS: &[(&str, &str)] = &[
 
 const PHASES: &[&str] = &["list", "fetch", "index", "rank"];
 
+/// Lines of a log that are no AOI event (the `messy` mix).
+const PROSE: &[&str] = &[
+    "   Compiling outline v1.8.2 (/build/outline)",
+    "    Finished `release` profile [optimized] target(s) in 41.27s",
+    "npm WARN deprecated request@2.88.2: request has been deprecated, see https://github.com/request/request/issues/3142",
+    "Traceback (most recent call last):",
+    "  File \"/app/worker.py\", line 42, in run",
+    "    result = client.search(query, page=page)",
+    "KeyError: 'aoi:error'",
+    "INFO  [main] starting shard 3 of 8 (region us-east-1)",
+    "WARN  [pool] connection reset by peer; retrying in 250ms",
+    "=== RUN   TestSearch/unicode_queries",
+    "--- PASS: TestSearch/unicode_queries (0.03s)",
+    "{\"level\":\"info\",\"msg\":\"cache warm\",\"took_ms\":12}",
+    "{\"ts\":1733200000,\"event\":\"gc\",\"pause_us\":412}",
+    "+ outline search --output jsonl 'retry budget'",
+    "",
+];
+
 // ---------------------------------------------------------------------------
 
 /// xorshift64* seeded through splitmix64.
@@ -374,6 +400,7 @@ enum Mix {
     Control,
     Long,
     Unicode,
+    Messy,
 }
 
 impl Mix {
@@ -383,6 +410,7 @@ impl Mix {
             "control" => Some(Mix::Control),
             "long" => Some(Mix::Long),
             "unicode" => Some(Mix::Unicode),
+            "messy" => Some(Mix::Messy),
             _ => None,
         }
     }
@@ -393,6 +421,7 @@ impl Mix {
             Mix::Control => "control",
             Mix::Long => "long",
             Mix::Unicode => "unicode",
+            Mix::Messy => "messy",
         }
     }
 }
@@ -426,6 +455,7 @@ fn ulid(ms: u64, rng: &mut Rng) -> [u8; 26] {
     out
 }
 
+#[derive(Clone, Copy, Default)]
 struct Counts {
     lines: u64,
     domain: u64,
@@ -443,7 +473,18 @@ struct Gen<W: Write> {
     corpus: Vec<u8>,
     words: &'static [&'static str],
     names: &'static [&'static str],
+    /// Counts of the run being written (its `lines` are its next `seq`).
     n: Counts,
+    /// Every run of the `messy` mix; the one being written is in `run` and
+    /// `n`, and its slot here is stale until [`Gen::switch_to`] swaps back.
+    runs: Vec<([u8; 26], Counts)>,
+    cur: usize,
+    /// Bytes written, decoration and prose included.
+    written: u64,
+    /// Clock of the decoration prefixes (ms).
+    clock_ms: u64,
+    /// The line as decorated (messy mix).
+    deco: Vec<u8>,
 }
 
 impl<W: Write> Gen<W> {
@@ -463,13 +504,12 @@ impl<W: Write> Gen<W> {
             corpus: Vec::with_capacity(CORPUS_BYTES + 64),
             words,
             names,
-            n: Counts {
-                lines: 0,
-                domain: 0,
-                warnings: 0,
-                errors: 0,
-                bytes: 0,
-            },
+            n: Counts::default(),
+            runs: Vec::new(),
+            cur: 0,
+            written: 0,
+            clock_ms: EPOCH_MS,
+            deco: Vec::with_capacity(128 * 1024),
         };
         g.build_corpus();
         g
@@ -603,10 +643,91 @@ impl<W: Write> Gen<W> {
 
     fn end(&mut self) -> io::Result<()> {
         self.s("}\n");
-        self.out.write_all(&self.line)?;
         self.n.lines += 1;
         self.n.bytes += self.line.len() as u64;
+        if self.mix == Mix::Messy {
+            return self.write_decorated();
+        }
+        self.out.write_all(&self.line)?;
+        self.written += self.line.len() as u64;
         Ok(())
+    }
+
+    /// Writes `line` (ending in `\n`) the way a log collector might have:
+    /// a CRI prefix, a worker tag, colour, a CR, a Docker json-file wrapper,
+    /// or as it is.
+    fn write_decorated(&mut self) -> io::Result<()> {
+        let body = self.line.strip_suffix(b"\n").unwrap_or(&self.line);
+        self.deco.clear();
+        self.clock_ms += self.rng.below(40) as u64;
+        let (secs, ms) = (self.clock_ms / 1000 % 86_400, self.clock_ms % 1000);
+        let hms = format!("{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
+        match self.rng.below(100) {
+            0..=39 => {
+                let head = format!("2026-12-03T{hms}.{ms:03}412Z stdout F ");
+                self.deco.extend_from_slice(head.as_bytes());
+                self.deco.extend_from_slice(body);
+            }
+            40..=59 => {
+                let head = format!("[worker-{}] ", self.rng.below(8));
+                self.deco.extend_from_slice(head.as_bytes());
+                self.deco.extend_from_slice(body);
+            }
+            60..=69 => {
+                let head = format!("\x1b[2m{hms}\x1b[0m \x1b[36m");
+                self.deco.extend_from_slice(head.as_bytes());
+                self.deco.extend_from_slice(body);
+                self.deco.extend_from_slice(b"\x1b[0m");
+            }
+            70..=74 => {
+                self.deco.extend_from_slice(body);
+                self.deco.push(b'\r');
+            }
+            75..=79 => {
+                // Docker's json-file driver: the line as a JSON string.
+                self.deco.extend_from_slice(b"{\"log\":\"");
+                for &b in body {
+                    if b == b'"' || b == b'\\' {
+                        self.deco.push(b'\\');
+                    }
+                    self.deco.push(b);
+                }
+                let tail = format!(
+                    "\\n\",\"stream\":\"stdout\",\"time\":\"2026-12-03T{hms}.{ms:03}412Z\"}}"
+                );
+                self.deco.extend_from_slice(tail.as_bytes());
+            }
+            _ => self.deco.extend_from_slice(body),
+        }
+        self.deco.push(b'\n');
+        self.out.write_all(&self.deco)?;
+        self.written += self.deco.len() as u64;
+        Ok(())
+    }
+
+    /// A line that is no AOI event, decorated like the others.
+    fn prose(&mut self) -> io::Result<()> {
+        self.line.clear();
+        let p = self.rng.pick(PROSE);
+        self.s(p);
+        self.line.push(b'\n');
+        self.write_decorated()
+    }
+
+    /// Makes run `i` of the messy mix the one being written.
+    fn switch_to(&mut self, i: usize) {
+        if i == self.cur {
+            return;
+        }
+        let (run, n) = (self.run, self.n);
+        if let Some(slot) = self.runs.get_mut(self.cur) {
+            *slot = (run, n);
+        }
+        if let Some(&(run, n)) = self.runs.get(i) {
+            self.run = run;
+            self.n = n;
+            self.cur = i;
+        }
     }
 
     fn identity(&mut self) {
@@ -854,8 +975,56 @@ impl<W: Write> Gen<W> {
         self.end()
     }
 
+    /// The messy mix: four runs' metas, then their events interleaved with
+    /// prose, then their summaries.
+    fn run_messy(&mut self, size: u64, seed: u64) -> io::Result<()> {
+        const RUNS: usize = 4;
+        self.runs.push((self.run, Counts::default()));
+        for i in 1..RUNS {
+            let id = ulid(EPOCH_MS + seed % 86_400_000 + i as u64, &mut self.rng);
+            self.runs.push((id, Counts::default()));
+        }
+        for i in 0..RUNS {
+            self.switch_to(i);
+            self.meta(seed)?;
+        }
+        let total = size / 230;
+        let body = size.saturating_sub(400 * RUNS as u64);
+        while self.written < body {
+            let r = self.rng.below(100);
+            if r < 30 {
+                self.prose()?;
+                continue;
+            }
+            let i = self.rng.below(RUNS);
+            self.switch_to(i);
+            match r {
+                30..=31 => self.warning()?,
+                32..=33 => self.error()?,
+                34..=38 => self.progress(total)?,
+                _ => self.domain()?,
+            }
+        }
+        let mut all = Counts::default();
+        for i in 0..RUNS {
+            self.switch_to(i);
+            let elapsed_ms = self.n.lines / 20 + 37;
+            self.summary(elapsed_ms)?;
+            all.lines += self.n.lines;
+            all.domain += self.n.domain;
+            all.warnings += self.n.warnings;
+            all.errors += self.n.errors;
+        }
+        all.bytes = self.written;
+        self.n = all;
+        self.out.flush()
+    }
+
     /// Writes the whole stream: meta, body up to about `size` bytes, summary.
     fn run(&mut self, size: u64, seed: u64) -> io::Result<()> {
+        if self.mix == Mix::Messy {
+            return self.run_messy(size, seed);
+        }
         self.meta(seed)?;
         // A rough total for progress events.
         let avg = match self.mix {
@@ -866,7 +1035,7 @@ impl<W: Write> Gen<W> {
         let total = size / avg;
         // Leave room for the summary line.
         let body = size.saturating_sub(400);
-        while self.n.bytes < body {
+        while self.written < body {
             match self.mix {
                 Mix::Control => match self.rng.below(100) {
                     0..=49 => self.domain()?,
@@ -881,7 +1050,7 @@ impl<W: Write> Gen<W> {
                     3..=5 => self.progress(total)?,
                     _ => self.domain()?,
                 },
-                Mix::Domain | Mix::Unicode => match self.rng.below(10_000) {
+                Mix::Domain | Mix::Unicode | Mix::Messy => match self.rng.below(10_000) {
                     0..=2 => self.warning()?,
                     3..=4 => self.error()?,
                     5..=24 => self.progress(total)?,
