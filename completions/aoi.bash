@@ -127,7 +127,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__check)
-            opts="-q -h -V --quiet --output --report --no-relay --show --max-per-rule --unbounded --fail-on-partial --max-line-bytes --idle-timeout --help --version"
+            opts="-q -h -V --quiet --output --report --no-relay --show --max-per-rule --unbounded --fail-on-partial --max-line-bytes --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -157,6 +157,10 @@ _aoi() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -165,7 +169,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__errors)
-            opts="-w -c -q -h -V --warnings --category --code --retryable --not-retryable --scope --run --count --output --color --no-fail --quiet --max-runs --unbounded --fail-on-partial --max-line-bytes --idle-timeout --help --version"
+            opts="-w -c -q -h -V --warnings --category --code --retryable --not-retryable --scope --run --count --output --color --no-fail --quiet --max-runs --unbounded --fail-on-partial --max-line-bytes --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -207,6 +211,10 @@ _aoi() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -215,7 +223,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__filter)
-            opts="-r -n -c -q -h -V --framework --continue-on-error --raw --raw-output --null-input --output --compact-output --arg --argjson --quiet --unbounded --fail-on-partial --max-line-bytes --idle-timeout --help --version"
+            opts="-r -n -c -q -h -V --framework --continue-on-error --raw --raw-output --null-input --output --compact-output --arg --argjson --quiet --unbounded --fail-on-partial --max-line-bytes --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -238,6 +246,10 @@ _aoi() {
                     return 0
                     ;;
                 --idle-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threads)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -495,7 +507,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__merge__subcmd__report)
-            opts="-q -h -V --format --color --no-fail --quiet --max-runs --unbounded --fail-on-partial --max-line-bytes --idle-timeout --help --version"
+            opts="-q -h -V --format --color --no-fail --quiet --max-runs --unbounded --fail-on-partial --max-line-bytes --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -518,6 +530,10 @@ _aoi() {
                     return 0
                     ;;
                 --idle-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threads)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -569,7 +585,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__strip)
-            opts="-q -v -h -V --keep-envelope --control --no-fail --quiet --verbose --unbounded --fail-on-partial --max-line-bytes --idle-timeout --help --version"
+            opts="-q -v -h -V --keep-envelope --control --no-fail --quiet --verbose --unbounded --fail-on-partial --max-line-bytes --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -583,6 +599,10 @@ _aoi() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -591,7 +611,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__summary)
-            opts="-q -h -V --quiet --output --field --unbounded --fail-on-partial --max-line-bytes --idle-timeout --help --version"
+            opts="-q -h -V --quiet --output --field --unbounded --fail-on-partial --max-line-bytes --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -610,6 +630,10 @@ _aoi() {
                     return 0
                     ;;
                 --idle-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threads)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

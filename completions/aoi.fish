@@ -44,6 +44,7 @@ complete -c aoi -n "__fish_aoi_using_subcommand check" -l show -d 'Findings show
 complete -c aoi -n "__fish_aoi_using_subcommand check" -l max-per-rule -d 'Findings of one rule reported per stream (the rest are counted)' -r
 complete -c aoi -n "__fish_aoi_using_subcommand check" -l max-line-bytes -d 'Longest line held in memory (K, M, G suffixes); a longer line is never parsed (aoi check still relays it) and is reported as line.too-long' -r
 complete -c aoi -n "__fish_aoi_using_subcommand check" -l idle-timeout -d 'End the stream with the timeout outcome (exit 124) when the input is silent this long (ms, s, m); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default' -r
+complete -c aoi -n "__fish_aoi_using_subcommand check" -l threads -d 'Threads for a regular file input (check, strip, summary, filter): one reads and validates lines, one judges them, with the same results as one thread. 0 (the default) uses two for files of 8 MiB and more when two CPUs are available; 1 always one. Pipes and logs (errors, merge-report) are read on one' -r
 complete -c aoi -n "__fish_aoi_using_subcommand check" -s q -l quiet -d 'Print nothing on stderr; the exit status still tells'
 complete -c aoi -n "__fish_aoi_using_subcommand check" -l no-relay -d 'Do not relay the input to stdout (verdict only)'
 complete -c aoi -n "__fish_aoi_using_subcommand check" -l unbounded -d 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'
@@ -52,6 +53,7 @@ complete -c aoi -n "__fish_aoi_using_subcommand check" -s h -l help -d 'Print he
 complete -c aoi -n "__fish_aoi_using_subcommand check" -s V -l version -d 'Print version'
 complete -c aoi -n "__fish_aoi_using_subcommand strip" -l max-line-bytes -d 'Longest line held in memory (K, M, G suffixes); a longer line is never parsed (aoi check still relays it) and is reported as line.too-long' -r
 complete -c aoi -n "__fish_aoi_using_subcommand strip" -l idle-timeout -d 'End the stream with the timeout outcome (exit 124) when the input is silent this long (ms, s, m); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default' -r
+complete -c aoi -n "__fish_aoi_using_subcommand strip" -l threads -d 'Threads for a regular file input (check, strip, summary, filter): one reads and validates lines, one judges them, with the same results as one thread. 0 (the default) uses two for files of 8 MiB and more when two CPUs are available; 1 always one. Pipes and logs (errors, merge-report) are read on one' -r
 complete -c aoi -n "__fish_aoi_using_subcommand strip" -l keep-envelope -d 'Keep the `aoi` member on domain events'
 complete -c aoi -n "__fish_aoi_using_subcommand strip" -l control -d 'Keep only the control plane: every aoi:* event, exactly as it came'
 complete -c aoi -n "__fish_aoi_using_subcommand strip" -l no-fail -d 'Exit 0 whatever the upstream verdict (usage and I/O errors still fail)'
@@ -66,6 +68,7 @@ jsonl\t'A conforming AOI stream'"
 complete -c aoi -n "__fish_aoi_using_subcommand summary" -l field -d 'Print one field of the outcome object raw (e.g. outcome, exit_code, retry_after_ms, tool, run)' -r
 complete -c aoi -n "__fish_aoi_using_subcommand summary" -l max-line-bytes -d 'Longest line held in memory (K, M, G suffixes); a longer line is never parsed (aoi check still relays it) and is reported as line.too-long' -r
 complete -c aoi -n "__fish_aoi_using_subcommand summary" -l idle-timeout -d 'End the stream with the timeout outcome (exit 124) when the input is silent this long (ms, s, m); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default' -r
+complete -c aoi -n "__fish_aoi_using_subcommand summary" -l threads -d 'Threads for a regular file input (check, strip, summary, filter): one reads and validates lines, one judges them, with the same results as one thread. 0 (the default) uses two for files of 8 MiB and more when two CPUs are available; 1 always one. Pipes and logs (errors, merge-report) are read on one' -r
 complete -c aoi -n "__fish_aoi_using_subcommand summary" -s q -l quiet -d 'Print nothing; the exit status tells'
 complete -c aoi -n "__fish_aoi_using_subcommand summary" -l unbounded -d 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'
 complete -c aoi -n "__fish_aoi_using_subcommand summary" -l fail-on-partial -d 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)'
@@ -85,6 +88,7 @@ never\t''"
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -l max-runs -d 'Runs tracked (judged) per input; lines of further runs are still searched for errors, but those runs are not judged (exit 74)' -r
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -l max-line-bytes -d 'Longest line held in memory (K, M, G suffixes); a longer line is never parsed (aoi check still relays it) and is reported as line.too-long' -r
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -l idle-timeout -d 'End the stream with the timeout outcome (exit 124) when the input is silent this long (ms, s, m); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default' -r
+complete -c aoi -n "__fish_aoi_using_subcommand errors" -l threads -d 'Threads for a regular file input (check, strip, summary, filter): one reads and validates lines, one judges them, with the same results as one thread. 0 (the default) uses two for files of 8 MiB and more when two CPUs are available; 1 always one. Pipes and logs (errors, merge-report) are read on one' -r
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -s w -l warnings -d 'Also extract aoi:warning events'
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -l retryable -d 'Only errors whose retry may help (retryable:true; § 9.3: the field is authoritative)'
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -l not-retryable -d 'Only errors that retry will not fix (retryable:false)'
@@ -100,6 +104,7 @@ complete -c aoi -n "__fish_aoi_using_subcommand filter" -l arg -d 'Bind $NAME to
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l argjson -d 'Bind $NAME to the JSON value TEXT' -r
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l max-line-bytes -d 'Longest line held in memory (K, M, G suffixes); a longer line is never parsed (aoi check still relays it) and is reported as line.too-long' -r
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l idle-timeout -d 'End the stream with the timeout outcome (exit 124) when the input is silent this long (ms, s, m); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default' -r
+complete -c aoi -n "__fish_aoi_using_subcommand filter" -l threads -d 'Threads for a regular file input (check, strip, summary, filter): one reads and validates lines, one judges them, with the same results as one thread. 0 (the default) uses two for files of 8 MiB and more when two CPUs are available; 1 always one. Pipes and logs (errors, merge-report) are read on one' -r
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l framework -d 'Run the filter on framework (aoi:*) events too; their results are domain events'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l continue-on-error -d 'Filter errors and upstream aoi:error events do not make the run fail (§ 13)'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l raw -d 'Plain jq over any JSON Lines input: no framing, output as `jq -c` prints it'
@@ -122,6 +127,7 @@ never\t''"
 complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l max-runs -d 'Runs judged per input (the rest are reported as not judged, exit 74)' -r
 complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l max-line-bytes -d 'Longest line held in memory (K, M, G suffixes); a longer line is never parsed (aoi check still relays it) and is reported as line.too-long' -r
 complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l idle-timeout -d 'End the stream with the timeout outcome (exit 124) when the input is silent this long (ms, s, m); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default' -r
+complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l threads -d 'Threads for a regular file input (check, strip, summary, filter): one reads and validates lines, one judges them, with the same results as one thread. 0 (the default) uses two for files of 8 MiB and more when two CPUs are available; 1 always one. Pipes and logs (errors, merge-report) are read on one' -r
 complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l no-fail -d 'Exit 0 whatever the streams\' verdicts, an input without any AOI stream included (usage errors and unreadable inputs, 66, still fail)'
 complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -s q -l quiet -d 'Print nothing on stderr'
 complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l unbounded -d 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'

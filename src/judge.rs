@@ -587,6 +587,24 @@ impl Judge {
         }
     }
 
+    /// Judges one line that was peeked elsewhere (by the reading thread of
+    /// [`crate::parallel`]): `peeker` holds what [`Peeker::peek`] found and
+    /// `result` what it returned. Exactly [`Judge::line`] otherwise. The
+    /// judge takes the peeker and leaves its previous one in its place.
+    pub fn line_prepeeked(
+        &mut self,
+        line: &[u8],
+        peeker: &mut Box<Peeker>,
+        result: Result<(), peek::JsonError>,
+    ) {
+        if self.begin_line(line, true, None) {
+            // The judge keeps the line's peek, as after [`Judge::line`]
+            // (strip splices with it); the caller gets the judge's old box.
+            std::mem::swap(&mut self.peeker, peeker);
+            self.peeked(line, result);
+        }
+    }
+
     /// The checks before a line is peeked; false when it is not to be
     /// peeked (unterminated, over-long).
     fn begin_line(&mut self, line: &[u8], terminated: bool, source_line: Option<u64>) -> bool {
@@ -1904,15 +1922,47 @@ pub fn drive_reader<R: std::io::Read, E>(
                 on_bytes(judge, bytes)?;
             }
             Err(e) => {
-                // A stop request (SIGINT/SIGTERM) is not an I/O error of
-                // the stream: the caller ends the run as cancelled.
-                if e.kind() == std::io::ErrorKind::TimedOut {
-                    judge.idle_timeout(e.to_string());
-                } else if crate::cancel::requested().is_none() {
-                    judge.io_error(e.to_string());
-                }
+                read_failed(judge, &e);
                 return Ok(());
             }
+        }
+    }
+}
+
+/// Ends a stream whose read failed: a timeout (`--idle-timeout`) or an I/O
+/// error. A stop request (SIGINT/SIGTERM) is not an I/O error of the
+/// stream: the caller ends the run as cancelled.
+pub(crate) fn read_failed(judge: &mut Judge, e: &std::io::Error) {
+    if e.kind() == std::io::ErrorKind::TimedOut {
+        judge.idle_timeout(e.to_string());
+    } else if crate::cancel::requested().is_none() {
+        judge.io_error(e.to_string());
+    }
+}
+
+/// Where a stream's bytes come from: any reader, or a regular file read
+/// on two threads ([`crate::parallel`]).
+pub enum Source<R> {
+    /// Read on the caller's thread.
+    Reader(crate::lines::LineReader<R>),
+    /// A regular file: a worker thread reads and validates, the caller
+    /// judges. The line limit is the judge's.
+    File(std::fs::File),
+}
+
+/// [`drive_reader`] on either kind of [`Source`]; the judge, the findings
+/// and the bytes given to `on_bytes` are the same either way.
+pub fn drive_source<R: std::io::Read, E>(
+    src: Source<R>,
+    judge: &mut Judge,
+    on_line: impl FnMut(&Judge, &[u8]) -> Result<(), E>,
+    on_bytes: impl FnMut(&mut Judge, &[u8]) -> Result<(), E>,
+) -> Result<(), E> {
+    match src {
+        Source::Reader(r) => drive_reader(r, judge, on_line, on_bytes),
+        Source::File(f) => {
+            let max = judge.opts.max_line_bytes;
+            crate::parallel::drive_file(f, max, judge, on_line, on_bytes)
         }
     }
 }

@@ -54,6 +54,8 @@
 //! - [`lines`]: the block reader (large reads, memchr, borrowed slices).
 //! - [`peek`]: strict RFC 8259 validation and the envelope peek in one pass.
 //! - [`judge`]: the stream-level state machine and its [`judge::Verdict`].
+//! - [`parallel`]: a large file on two threads, one reading and validating,
+//!   one judging, with the same results as one.
 //! - [`demux`]: the log reader: AOI streams out of real logs, a judge per run.
 //! - [`jq`]: the jq language (jaq) embedded, and strict JSON writing.
 //! - [`rules`]: the rule catalog, stable ids with spec sections.
@@ -78,6 +80,7 @@ pub mod emit;
 pub mod jq;
 pub mod judge;
 pub mod lines;
+pub mod parallel;
 pub mod peek;
 pub mod rules;
 pub mod spec;

@@ -418,7 +418,10 @@ mod tests {
         let (got, lines, interrupted) = reader.join().expect("reader");
         assert_eq!(got, sent);
         assert_eq!(lines, 60);
-        assert!(HANDLED.load(Ordering::Relaxed) >= 60);
+        // Signals sent while one is pending merge, so not all 60 may be
+        // handled; what matters is that reads were interrupted and every
+        // line arrived anyway.
+        assert!(HANDLED.load(Ordering::Relaxed) > 0);
         assert!(interrupted > 0, "no read was interrupted");
     }
 }

@@ -14,6 +14,7 @@
 //! - `example_tool`: `examples/ls.rs`, a producer built on the library,
 //! - `faults`: closed and full outputs, odd inputs, huge and deep lines,
 //! - `filter`: jq over the domain events, and `--raw` against jq's output,
+//! - `parallel`: two threads on a file judge exactly like one,
 //! - `signals`: SIGINT/SIGTERM mid-stream end in a cancelled summary,
 //! - `strip`: the data plane and the control plane apart,
 //! - `summary`: a run's outcome for people and scripts.
@@ -39,6 +40,8 @@ mod json_suite;
 mod lint;
 #[path = "cli/merge.rs"]
 mod merge;
+#[path = "cli/parallel.rs"]
+mod parallel;
 #[path = "cli/relay_props.rs"]
 mod relay_props;
 #[path = "cli/signals.rs"]

@@ -15,7 +15,7 @@ use serde_json::{Map, Value, json};
 use crate::cli::{CheckArgs, Format};
 pub(crate) use crate::emit::stdout_writer;
 use crate::emit::{Emitter, Ended, ErrorEvent, Producer, Reason, Summary};
-use crate::judge::{Cause, Finding, Identity, Judge, JudgeOptions, Outcome, Verdict, drive_reader};
+use crate::judge::{Cause, Finding, Identity, Judge, JudgeOptions, Outcome, Verdict, drive_source};
 use crate::rules::Severity;
 use crate::spec::exit;
 
@@ -431,7 +431,7 @@ pub(crate) fn unreadable_error(msg: &str, source: &str) -> ErrorEvent {
 
 /// Judges one stream, relaying it and reporting findings as they come.
 fn judge_stream<R: Read>(
-    reader: crate::lines::LineReader<R>,
+    reader: crate::judge::Source<R>,
     args: &CheckArgs,
     sinks: &mut Sinks,
     source: &str,
@@ -460,7 +460,7 @@ fn judge_stream<R: Read>(
         }
         Ok(())
     };
-    drive_reader(
+    drive_source(
         reader,
         &mut judge,
         |_, _| Ok(()),
@@ -588,7 +588,7 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
         let mut shown = Vec::new();
         let result = if path == Path::new("-") {
             judge_stream(
-                reader_for(io::stdin(), &args.judge),
+                source_for(io::stdin(), &args.judge),
                 args,
                 sinks,
                 "-",
@@ -598,7 +598,7 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
         } else {
             match open_input(path) {
                 Ok(f) => judge_stream(
-                    reader_for(f, &args.judge),
+                    source_for(f, &args.judge),
                     args,
                     sinks,
                     &source,
@@ -690,6 +690,27 @@ fn close_report_after_relay_failure(sinks: &mut Sinks, stop: &Stop) {
         .out
         .error(&ErrorEvent::new("io", code, message).retryable(false))
         .and_then(|()| sinks.out.finish(&Summary::failed(Reason::Failed)));
+}
+
+/// Where an input is read from: a regular file on two threads when
+/// `--threads` allows it ([`crate::parallel::wanted`]; not with an idle
+/// timeout, which files never need), otherwise [`reader_for`].
+pub(crate) fn source_for<R: Read + std::os::fd::AsRawFd>(
+    src: R,
+    judge: &crate::cli::JudgeArgs,
+) -> crate::judge::Source<R> {
+    if judge.idle_timeout.is_none() {
+        // SAFETY: the descriptor is `src`'s, open for the duration of this
+        // borrow; it is duplicated, not taken over.
+        let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(src.as_raw_fd()) };
+        if let Ok(owned) = fd.try_clone_to_owned() {
+            let file = File::from(owned);
+            if crate::parallel::wanted(&file, judge.threads) {
+                return crate::judge::Source::File(file);
+            }
+        }
+    }
+    crate::judge::Source::Reader(reader_for(src, judge))
 }
 
 /// The line reader for an input, with `--idle-timeout` when given (§ 4.2).

@@ -27,13 +27,13 @@ use serde_json::json;
 use crate::cli::FilterArgs;
 use crate::cmd::check::{
     Closing, Sinks, Stop, cancelled, close_report, eprint_line, finding_line, install_cancel,
-    open_input, reader_for, stdout_writer, unreadable_error, verdict_line,
+    open_input, source_for, stdout_writer, unreadable_error, verdict_line,
 };
 use crate::cmd::errors::{EventKind, event_kind, forwarded_body, one_line_of, push_member};
 use crate::emit::ErrorEvent;
 use crate::jq::{self, Data, Filter, Kind};
 use crate::judge::{
-    Cause, Ev, Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict, drive_reader,
+    Cause, Ev, Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict, drive_source,
     envelope_run,
 };
 use crate::lines::{Chunk, LineReader};
@@ -243,10 +243,10 @@ fn framed_inputs(f: &mut Framed<'_>) -> Result<i32, Stop> {
         let source = path.display().to_string();
         let name = named.then_some(source.as_str());
         let result = if path == Path::new("-") {
-            framed_stream(f, reader_for(io::stdin(), &f.args.judge), &source)
+            framed_stream(f, source_for(io::stdin(), &f.args.judge), &source)
         } else {
             match open_input(path) {
-                Ok(file) => framed_stream(f, reader_for(file, &f.args.judge), &source),
+                Ok(file) => framed_stream(f, source_for(file, &f.args.judge), &source),
                 Err(msg) => {
                     eprint_line(args.quiet, &format!("aoi filter: {msg}"));
                     code = exit::worst(code, exit::NOINPUT);
@@ -352,7 +352,7 @@ fn error_text(err: jaq_core::Error<Val>) -> String {
 /// Filters one input stream; returns its verdict and the first findings.
 fn framed_stream<R: Read>(
     f: &mut Framed<'_>,
-    reader: crate::lines::LineReader<R>,
+    reader: crate::judge::Source<R>,
     source: &str,
 ) -> Result<(Verdict, Vec<Finding>), Stop> {
     let mut judge = Judge::new(JudgeOptions {
@@ -369,7 +369,7 @@ fn framed_stream<R: Read>(
     };
     let mut item_index = 0u64;
     let mut shown: Vec<Finding> = Vec::new();
-    drive_reader(
+    drive_source(
         reader,
         &mut judge,
         |judge, line| {

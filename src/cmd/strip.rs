@@ -11,13 +11,13 @@
 //! `aoi:*` events, byte for byte. The upstream verdict reaches the caller as
 //! the exit status of the shared table and one line on stderr.
 
-use crate::cmd::check::reader_for;
+use crate::cmd::check::source_for;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::Path;
 
 use crate::cli::StripArgs;
 use crate::cmd::check::{AsFdFile, eprint_line, finding_line, open_input, verdict_line};
-use crate::judge::{Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict, drive_reader};
+use crate::judge::{Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict, drive_source};
 use crate::peek::without_member;
 use crate::spec::exit;
 
@@ -47,10 +47,10 @@ pub fn run(args: &StripArgs) -> i32 {
         let source = path.display().to_string();
         let name = named.then_some(source.as_str());
         let result = if path == Path::new("-") {
-            strip_stream(reader_for(io::stdin(), &args.judge), args, &mut out)
+            strip_stream(source_for(io::stdin(), &args.judge), args, &mut out)
         } else {
             match open_input(path) {
-                Ok(f) => strip_stream(reader_for(f, &args.judge), args, &mut out),
+                Ok(f) => strip_stream(source_for(f, &args.judge), args, &mut out),
                 Err(msg) => {
                     eprint_line(args.quiet, &format!("aoi strip: {msg}"));
                     code = exit::worst(code, exit::NOINPUT);
@@ -104,12 +104,13 @@ pub fn strip_bytes(input: &[u8], keep_envelope: bool, control: bool) -> (Vec<u8>
             fail_on_partial: false,
             max_line_bytes: crate::lines::DEFAULT_MAX_LINE_BYTES,
             idle_timeout: None,
+            threads: 1,
         },
     };
     let mut out = Vec::new();
     // Writing to a Vec cannot fail.
     let reader = crate::lines::LineReader::new(input, args.judge.max_line_bytes);
-    match strip_stream(reader, &args, &mut out) {
+    match strip_stream(crate::judge::Source::Reader(reader), &args, &mut out) {
         Ok((v, _)) => (out, v),
         Err(_) => (out, Judge::new(JudgeOptions::default()).finish().0),
     }
@@ -119,7 +120,7 @@ pub fn strip_bytes(input: &[u8], keep_envelope: bool, control: bool) -> (Vec<u8>
 /// (for stderr). Only write errors are errors here: read errors end the
 /// stream as incomplete, like `aoi check`.
 fn strip_stream<R: Read>(
-    reader: crate::lines::LineReader<R>,
+    reader: crate::judge::Source<R>,
     args: &StripArgs,
     out: &mut dyn Write,
 ) -> io::Result<(Verdict, Vec<Finding>)> {
@@ -130,7 +131,7 @@ fn strip_stream<R: Read>(
         max_line_bytes: args.judge.max_line_bytes,
     });
     let mut shown: Vec<Finding> = Vec::new();
-    drive_reader(
+    drive_source(
         reader,
         &mut judge,
         |judge, line| {

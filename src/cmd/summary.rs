@@ -15,14 +15,14 @@ use serde_json::{Map, Value};
 use crate::cli::{SummaryArgs, SummaryFormat};
 use crate::cmd::check::{
     Sinks, Stop, cancelled, cause_json, eprint_line, finish_report, install_cancel, open_input,
-    reader_for, sanitize, unreadable_error, upstream_identity,
+    sanitize, source_for, unreadable_error, upstream_identity,
 };
-use crate::judge::{Judge, JudgeOptions, Outcome, Verdict, drive_reader};
+use crate::judge::{Judge, JudgeOptions, Outcome, Verdict, drive_source};
 use crate::rules::RuleId;
 use crate::spec::exit;
 
 /// Judges one stream to its verdict (nothing is relayed).
-fn judge<R: Read>(reader: crate::lines::LineReader<R>, args: &SummaryArgs) -> Verdict {
+fn judge<R: Read>(reader: crate::judge::Source<R>, args: &SummaryArgs) -> Verdict {
     let mut judge = Judge::new(JudgeOptions {
         unbounded: args.judge.unbounded,
         fail_on_partial: args.judge.fail_on_partial,
@@ -30,7 +30,7 @@ fn judge<R: Read>(reader: crate::lines::LineReader<R>, args: &SummaryArgs) -> Ve
         max_line_bytes: args.judge.max_line_bytes,
     });
     // Nothing is routed: the callbacks cannot fail.
-    let _: Result<(), ()> = drive_reader(reader, &mut judge, |_, _| Ok(()), |_, _| Ok(()));
+    let _: Result<(), ()> = drive_source(reader, &mut judge, |_, _| Ok(()), |_, _| Ok(()));
     judge.finish().0
 }
 
@@ -163,10 +163,10 @@ pub fn run(args: &SummaryArgs) -> i32 {
     for path in inputs {
         let source = path.display().to_string();
         let v = if path == Path::new("-") {
-            judge(reader_for(io::stdin(), &args.judge), args)
+            judge(source_for(io::stdin(), &args.judge), args)
         } else {
             match open_input(path) {
-                Ok(f) => judge(reader_for(f, &args.judge), args),
+                Ok(f) => judge(source_for(f, &args.judge), args),
                 Err(msg) => {
                     eprint_line(false, &format!("aoi summary: {msg}"));
                     code = exit::worst(code, exit::NOINPUT);

@@ -1,0 +1,161 @@
+//! `--threads`: a regular file read on two threads (one reading and
+//! validating, one judging, `src/parallel.rs`) gives exactly what one
+//! thread gives: the same relay, the same report, the same stderr, the same
+//! exit code, for every command that reads that way, on streams that break
+//! every kind of rule, lines over the limit and cut tails included.
+
+use proptest::prelude::*;
+use serde_json::Value;
+
+use crate::util::{RUN, s, scratch, write_file};
+
+/// The commands that read a file on two threads, each as it is run.
+const COMMANDS: &[&[&str]] = &[
+    &["check"],
+    &["check", "--output", "jsonl", "--max-per-rule", "100000"],
+    &["strip", "--no-fail"],
+    &["strip", "--control", "--no-fail"],
+    &["summary", "--output", "json"],
+    &["summary", "--output", "jsonl"],
+    &["filter", "--continue-on-error", "."],
+];
+
+/// A report line without what differs between two runs: aoi's own run id,
+/// the time stamps.
+fn stable(line: &[u8]) -> String {
+    match serde_json::from_slice::<Value>(line) {
+        Ok(Value::Object(mut m)) => {
+            if let Some(Value::Object(env)) = m.get_mut("aoi") {
+                if env.get("run").and_then(Value::as_str) != Some(RUN) {
+                    env.remove("run");
+                }
+                env.remove("t");
+            }
+            m.remove("elapsed_ms");
+            Value::Object(m).to_string()
+        }
+        _ => String::from_utf8_lossy(line).into_owned(),
+    }
+}
+
+fn normalised(stdout: &[u8], report: bool) -> Vec<String> {
+    if report {
+        stdout.split(|&b| b == b'\n').map(stable).collect()
+    } else {
+        vec![String::from_utf8_lossy(stdout).into_owned()]
+    }
+}
+
+/// Runs every command on `input` (written to a file) with one and with two
+/// threads and requires the same results.
+fn same_either_way(name: &str, input: &[u8], extra: &[&str]) {
+    let dir = scratch("parallel");
+    let file = write_file(&dir, name, input);
+    for cmd in COMMANDS {
+        let report = cmd.contains(&"jsonl") || cmd.contains(&"json") || cmd[0] == "filter";
+        let run = |threads: &str, share: Option<&str>| {
+            let mut c = std::process::Command::new(crate::util::AOI);
+            c.args(*cmd).args(extra).args(["--threads", threads, &file]);
+            if let Some(bytes) = share {
+                c.env("AOI_PARALLEL_SHARE", bytes);
+            }
+            let o = c.output().expect("run aoi");
+            crate::util::Out {
+                code: crate::util::code_of(o.status),
+                stdout: o.stdout,
+                stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+            }
+        };
+        let one = run("1", None);
+        // The worker peeking every line, none, part of each block, and
+        // the adaptive split.
+        for share in [Some("1000000000"), Some("0"), Some("40000"), None] {
+            let two = run("2", share);
+            let what = format!("{cmd:?} on {name}, share {share:?}");
+            assert_eq!(one.code, two.code, "{what}: exit codes differ");
+            assert_eq!(
+                normalised(&one.stdout, report),
+                normalised(&two.stdout, report),
+                "{what}: stdout differs"
+            );
+            assert_eq!(one.stderr, two.stderr, "{what}: stderr differs");
+        }
+    }
+}
+
+/// A long stream breaking many rules at once, in many blocks.
+#[test]
+fn two_threads_judge_exactly_like_one() {
+    let mut st = s().hits(40_000);
+    for i in 0..400 {
+        st = match i % 8 {
+            0 => st.raw("not json at all"),
+            1 => st.raw(r#"{"type":"hit","type":"x","aoi":{"seq":1,"run":"R"}}"#),
+            2 => st.ev(r#"{"type":"aoi:warning","code":"W","message":"careful"}"#),
+            3 => st.raw(
+                "{\"type\":\"hit\",\"aoi\":{\"seq\":7,\"run\":\"01JZQ7X4TQ9KZ8V6R2M3N4P5Q6\"}}\r",
+            ),
+            4 => st.raw(format!(
+                "{{\"type\":\"hit\",\"blob\":\"{}\"}}",
+                "x".repeat(9_000)
+            )),
+            5 => st.raw(b"{\"type\":\"hit\",\"s\":\"\xff\xfe\"}"),
+            6 => st.ev(
+                r#"{"type":"aoi:error","category":"io","code":"E","message":"m","retryable":true}"#,
+            ),
+            _ => st.hits(50),
+        };
+    }
+    let input = st.unterminated().bytes();
+    assert!(input.len() > 2 << 20, "spans many blocks");
+    same_either_way("many-rules.jsonl", &input, &[]);
+    // Lines over the limit are relayed in pieces and never peeked.
+    same_either_way("long-lines.jsonl", &input, &["--max-line-bytes", "4K"]);
+    // A line of 1.5 MB over a 200K limit: it goes to the judge in pieces
+    // of a block; one more such line is the cut tail.
+    let big = format!(
+        "{{\"type\":\"hit\",\"blob\":\"{}\"}}",
+        "y".repeat(1_500_000)
+    );
+    let input = s()
+        .hits(2_000)
+        .raw(big.as_str())
+        .hits(2_000)
+        .raw(big.as_str())
+        .unterminated()
+        .bytes();
+    same_either_way("huge-line.jsonl", &input, &["--max-line-bytes", "200K"]);
+    // A clean stream, and an empty one.
+    same_either_way("clean.jsonl", &s().hits(20_000).bytes(), &[]);
+    same_either_way("empty.jsonl", b"", &[]);
+}
+
+/// One kind of line of a generated stream.
+fn line_kind() -> impl Strategy<Value = u8> {
+    0u8..10
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
+
+    /// Random line soup over many blocks: two threads, one verdict.
+    #[test]
+    fn random_streams_judge_alike(kinds in prop::collection::vec(line_kind(), 1..3000), tail in any::<bool>()) {
+        let mut st = s();
+        for k in kinds {
+            st = match k {
+                0 => st.raw("{\"type\":\"hit\""),
+                1 => st.raw(""),
+                2 => st.raw(format!("{{\"type\":\"hit\",\"big\":\"{}\"}}", "é".repeat(3_000))),
+                3 => st.ev(r#"{"type":"aoi:progress","done":1}"#),
+                4 => st.raw("[1,2,3]"),
+                5 => st.ev(r#"{"type":"aoi:heartbeat"}"#),
+                _ => st.hits(20),
+            };
+        }
+        if tail {
+            st = st.unterminated();
+        }
+        same_either_way("random.jsonl", &st.bytes(), &["--max-line-bytes", "5K"]);
+    }
+}
