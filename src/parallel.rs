@@ -169,7 +169,7 @@ pub fn drive_file<E>(
     std::thread::scope(|scope| {
         scope.spawn(move || worker(file, max_line, &tx, &back_rx, share));
         // Returning drops `rx`: a worker still sending stops.
-        consume(&rx, &back_tx, max_line, share, judge, on_line, on_bytes)
+        consume(rx, &back_tx, max_line, share, judge, on_line, on_bytes)
     })
 }
 
@@ -269,7 +269,7 @@ fn worker(
 }
 
 fn consume<E>(
-    rx: &Receiver<Msg>,
+    rx: Receiver<Msg>,
     back: &Sender<Batch>,
     max_line: usize,
     share: &Share,

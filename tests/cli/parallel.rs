@@ -159,3 +159,46 @@ proptest! {
         same_either_way("random.jsonl", &st.bytes(), &["--max-line-bytes", "5K"]);
     }
 }
+
+/// A reader that goes away mid-file: the judge stops on the closed pipe and
+/// the worker, blocked on a full queue, must stop too (quiet, 141), not
+/// hold the process forever.
+#[test]
+fn a_closed_stdout_stops_both_threads() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let dir = scratch("parallel-close");
+    let file = write_file(&dir, "big.jsonl", &s().hits(100_000).bytes());
+    for cmd in [&["check"][..], &["strip"], &["filter", "."]] {
+        let mut child = Command::new(crate::util::AOI)
+            .args(cmd)
+            .args(["--threads", "2", &file])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn aoi");
+        let mut out = child.stdout.take().expect("stdout");
+        let mut head = [0u8; 16];
+        out.read_exact(&mut head).expect("first bytes");
+        drop(out);
+        let start = std::time::Instant::now();
+        let status = loop {
+            if let Some(st) = child.try_wait().expect("wait") {
+                break st;
+            }
+            if start.elapsed() > std::time::Duration::from_secs(20) {
+                let _ = child.kill();
+                panic!("{cmd:?} --threads 2 hangs after its reader went away");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let mut err = String::new();
+        let _ = child
+            .stderr
+            .take()
+            .expect("stderr")
+            .read_to_string(&mut err);
+        assert_eq!(crate::util::code_of(status), 141, "{cmd:?}: {err}");
+        assert!(err.is_empty(), "{cmd:?}: {err}");
+    }
+}
