@@ -31,6 +31,10 @@ use crate::peek::{JsonError, Peeker};
 /// Bytes of whole lines per block handed from the worker to the judge.
 const BLOCK: usize = 128 * 1024;
 
+/// Largest piece of an over-long line handed over at once (one read of
+/// the line reader): smaller pieces cost a handoff each.
+const LONG_PIECE: usize = 1024 * 1024;
+
 /// Files at least this large use two threads when two CPUs are there.
 pub const AUTO_MIN_BYTES: u64 = 8 * 1024 * 1024;
 
@@ -233,9 +237,9 @@ fn worker(
                         return;
                     }
                 }
-                // In block-sized pieces: a batch never holds more than a
-                // block, whatever the line limit.
-                let mut parts = bytes.chunks(BLOCK).peekable();
+                // In pieces of at most a read: a batch never holds more
+                // than that, whatever the line limit.
+                let mut parts = bytes.chunks(LONG_PIECE).peekable();
                 if parts.peek().is_none() && end {
                     // EOF right after a piece closes the line (no bytes).
                     if !send(tx, Msg::Long(fresh(back), true), share) {
