@@ -18,6 +18,7 @@
 #   INSTR  1 also runs callgrind on `aoi check -q --no-relay` over a 5M domain file (seed 1)
 #   MERGE  1 also times `aoi merge-report` over MERGE_FILES files of MERGE_SIZE (default
 #          100 x 10M, seeds 1..N), against `cat` of the same files, with peak RSS
+#   NO_PEERS 1 times aoi and the floors only (for 1G sizes: jq takes minutes there)
 #   STARTUP 0 skips the start-up table (N=200 launches of aoi check on an empty stream)
 #   TMPDIR where the data directory is created
 #
@@ -43,6 +44,7 @@ MERGE=${MERGE:-0}
 MERGE_FILES=${MERGE_FILES:-100}
 MERGE_SIZE=${MERGE_SIZE:-10M}
 STARTUP=${STARTUP:-1}
+NO_PEERS=${NO_PEERS:-0}
 
 cd "$(dirname "$0")/.."
 
@@ -126,6 +128,11 @@ FILTERS=('.' 'select((.rank // 0) % 2 == 0)' '.title')
 
 # --- measuring ----------------------------------------------------------------
 
+# A peer to time next to aoi: installed, and not switched off (NO_PEERS=1).
+have() {
+    [[ $NO_PEERS != 1 ]] && command -v "$1" >/dev/null
+}
+
 # Seconds (float) taken by `eval "$1"`; sets LAST_RC.
 LAST_RC=0
 time_once() {
@@ -193,7 +200,7 @@ bench_file() {
         add 'aoi errors -q --output jsonl FILE > /dev/null' aoi "{T}$a errors -q --no-fail --output jsonl $f > /dev/null" errors
         add 'aoi merge-report --format jsonl FILE > /dev/null' aoi "{T}$a merge-report -q --no-fail --format jsonl $f > /dev/null" errors
         add 'grep -c aoi:error FILE' peer "{T}grep -c aoi:error $f > $(printf %q "$DATA/grep.out")"
-        if command -v jq >/dev/null; then
+        if have jq; then
             add "grep -o '{\"type\".*' FILE | jq -cR 'fromjson? | $JQ_ERRORS'" jq \
                 "{T}grep -o '{\"type\".*' $f | {T}jq -cR $(printf %q "fromjson? | $JQ_ERRORS") > /dev/null" errors
         else
@@ -201,6 +208,7 @@ bench_file() {
         fi
     else
         add 'aoi check -q --no-relay FILE' aoi "{T}$a check -q --no-relay $f" check
+        add 'aoi check -q --no-relay --threads 1 FILE' aoi "{T}$a check -q --no-relay --threads 1 $f" check
         add 'aoi check -q FILE > /dev/null' aoi "{T}$a check -q $f > /dev/null" check
         add 'cat FILE | aoi check -q > /dev/null' aoi "{T}cat $f | {T}$a check -q > /dev/null" check
         add 'aoi check -q FILE | cat > /dev/null' aoi "{T}$a check -q $f | {T}cat > /dev/null" check
@@ -219,21 +227,21 @@ bench_file() {
             q=$(printf %q "$flt")
             add "aoi filter '$flt' FILE" aoi "{T}$a filter -q --continue-on-error $q $f > /dev/null" "filter$fi"
             add "aoi filter --raw '$flt' FILE" aoi "{T}$a filter --raw $q $f > /dev/null" "filter$fi"
-            command -v jaq >/dev/null && add "jaq -c '$flt' FILE" jaq "{T}jaq -c $q $f > /dev/null" "filter$fi"
-            command -v jq >/dev/null && add "jq -c '$flt' FILE" jq "{T}jq -c $q $f > /dev/null" "filter$fi"
+            have jaq && add "jaq -c '$flt' FILE" jaq "{T}jaq -c $q $f > /dev/null" "filter$fi"
+            have jq && add "jq -c '$flt' FILE" jq "{T}jq -c $q $f > /dev/null" "filter$fi"
         done
-        if command -v jq >/dev/null; then
+        if have jq; then
             add "jq -e '$JQ_PROG' FILE" jq "{T}jq -e $jqprog $f > /dev/null" check
         else
             skipped+=(jq)
         fi
-        if command -v jq >/dev/null; then
+        if have jq; then
             # What a user writes instead of `aoi strip` (compare with that row).
             add "jq -c '$JQ_STRIP' FILE" jq "{T}jq -c $(printf %q "$JQ_STRIP") $f > /dev/null" strip
             # ... and instead of `aoi errors`.
             add "jq -c '$JQ_ERRORS' FILE" jq "{T}jq -c $(printf %q "$JQ_ERRORS") $f > /dev/null" errors
         fi
-        if command -v jaq >/dev/null; then
+        if have jaq; then
             add "jaq -e '$JQ_PROG' FILE" jaq "{T}jaq -e $jqprog $f > /dev/null" check
         else
             skipped+=(jaq)
@@ -299,7 +307,7 @@ bench_file() {
     done
     echo
     if ((${#skipped[@]})); then
-        echo "Skipped (not installed): ${skipped[*]}."
+        echo "Skipped (not installed, or NO_PEERS=1): ${skipped[*]}."
         echo
     fi
 }
