@@ -430,6 +430,18 @@ impl Peeker {
         Self::default()
     }
 
+    /// Gives back memory a very wide or deep line left behind (one of many
+    /// peekers kept for reuse, [`crate::parallel`]).
+    pub fn trim(&mut self) {
+        const KEEP: usize = 64;
+        if self.members.capacity() > 4 * KEEP {
+            self.members.shrink_to(KEEP);
+        }
+        if self.stack.capacity() > 64 * KEEP {
+            self.stack.shrink_to(KEEP);
+        }
+    }
+
     /// Validates `s` as one JSON text and records its top-level members.
     pub fn peek(&mut self, s: &[u8]) -> Result<(), JsonError> {
         self.members.clear();
