@@ -464,79 +464,74 @@ fn gather<R: Read + std::os::fd::AsRawFd>(
     opts: &demux::Options,
     g: &mut Gathered,
 ) -> demux::Input {
-    let r: Result<demux::Input, std::convert::Infallible> =
-        demux::read(reader_for(src, judge), opts, |ev| {
-            let Some(stream) = ev.stream else {
-                return Ok(());
-            };
-            if !ev.terminated {
-                return Ok(());
+    let reader = reader_for(src, judge);
+    let r: Result<demux::Input, std::convert::Infallible> = demux::read(reader, opts, |ev| {
+        let Some(stream) = ev.stream else {
+            return Ok(());
+        };
+        if !ev.terminated {
+            return Ok(());
+        }
+        let key = &stream.run;
+        match ev.type_name().as_deref() {
+            Some("aoi:check") => {
+                let v: Value = serde_json::from_slice(ev.obj).unwrap_or(Value::Null);
+                let checks = g.checks.entry(key.clone()).or_default();
+                if checks.kept.len() >= MAX_CHECKS {
+                    checks.dropped += 1;
+                } else if let Some(name) = v.get("name").and_then(Value::as_str) {
+                    // Capped, so a report line stays far below any line limit.
+                    let s = |k: &str| v.get(k).and_then(Value::as_str).map(|t| cap(t, MAX_TEXT));
+                    checks.kept.push(Check {
+                        name: cap(name, MAX_TEXT),
+                        ok: v.get("ok").and_then(Value::as_bool).unwrap_or(false),
+                        severity: s("severity"),
+                        detail: s("detail"),
+                    });
+                }
             }
-            let key = &stream.run;
-            match ev.type_name().as_deref() {
-                Some("aoi:check") => {
-                    let v: Value = serde_json::from_slice(ev.obj).unwrap_or(Value::Null);
-                    let checks = g.checks.entry(key.clone()).or_default();
-                    if checks.kept.len() >= MAX_CHECKS {
-                        checks.dropped += 1;
-                    } else if let Some(name) = v.get("name").and_then(Value::as_str) {
-                        // Capped, so a report line stays far below any line limit.
-                        let s =
-                            |k: &str| v.get(k).and_then(Value::as_str).map(|t| cap(t, MAX_TEXT));
-                        checks.kept.push(Check {
-                            name: cap(name, MAX_TEXT),
-                            ok: v.get("ok").and_then(Value::as_bool).unwrap_or(false),
-                            severity: s("severity"),
-                            detail: s("detail"),
-                        });
-                    }
+            Some("aoi:meta") => {
+                let own_schema =
+                    stream.judge.identity().schema_name.as_deref() == Some(SCHEMA_NAME);
+                let command = ev
+                    .peek
+                    .members
+                    .iter()
+                    .find(|m| crate::peek::key_is(span(ev.obj, &m.key), m.key_escaped, "command"))
+                    .map(|m| span(ev.obj, &m.value));
+                if own_schema && command == Some(b"\"merge-report\"") {
+                    g.containers.insert(key.clone());
                 }
-                Some("aoi:meta") => {
-                    let own_schema =
-                        stream.judge.identity().schema_name.as_deref() == Some(SCHEMA_NAME);
-                    let command = ev
-                        .peek
-                        .members
-                        .iter()
-                        .find(|m| {
-                            crate::peek::key_is(span(ev.obj, &m.key), m.key_escaped, "command")
-                        })
-                        .map(|m| span(ev.obj, &m.value));
-                    if own_schema && command == Some(b"\"merge-report\"") {
-                        g.containers.insert(key.clone());
-                    }
-                }
-                // What an earlier merge-report carried: its entries, its own
-                // failures, its skipped-line count.
-                Some(ty @ ("aoi:error" | "aoi:summary" | "report"))
-                    if g.containers.contains(key) =>
-                {
-                    let Ok(v) = serde_json::from_slice::<Value>(ev.obj) else {
-                        return Ok(());
-                    };
-                    match ty {
-                        "aoi:error" => g
-                            .carried_own
-                            .entry(key.clone())
-                            .or_default()
-                            .extend(Own::from_event(&v)),
-                        "report" => g
-                            .carried
-                            .entry(key.clone())
-                            .or_default()
-                            .extend(Entry::from_report(&v)),
-                        _ => {
-                            g.carried_skipped += v
-                                .pointer("/properties/skipped_lines")
-                                .and_then(Value::as_u64)
-                                .unwrap_or(0)
-                        }
-                    }
-                }
-                _ => {}
             }
-            Ok(())
-        });
+            // What an earlier merge-report carried: its entries, its own
+            // failures, its skipped-line count.
+            Some(ty @ ("aoi:error" | "aoi:summary" | "report")) if g.containers.contains(key) => {
+                let Ok(v) = serde_json::from_slice::<Value>(ev.obj) else {
+                    return Ok(());
+                };
+                match ty {
+                    "aoi:error" => g
+                        .carried_own
+                        .entry(key.clone())
+                        .or_default()
+                        .extend(Own::from_event(&v)),
+                    "report" => g
+                        .carried
+                        .entry(key.clone())
+                        .or_default()
+                        .extend(Entry::from_report(&v)),
+                    _ => {
+                        g.carried_skipped += v
+                            .pointer("/properties/skipped_lines")
+                            .and_then(Value::as_u64)
+                            .unwrap_or(0)
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    });
     match r {
         Ok(input) => input,
         Err(never) => match never {},
