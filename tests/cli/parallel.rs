@@ -181,17 +181,8 @@ fn a_closed_stdout_stops_both_threads() {
         let mut head = [0u8; 16];
         out.read_exact(&mut head).expect("first bytes");
         drop(out);
-        let start = std::time::Instant::now();
-        let status = loop {
-            if let Some(st) = child.try_wait().expect("wait") {
-                break st;
-            }
-            if start.elapsed() > std::time::Duration::from_secs(20) {
-                let _ = child.kill();
-                panic!("{cmd:?} --threads 2 hangs after its reader went away");
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        };
+        let what = format!("{cmd:?} --threads 2 after its reader went away");
+        let status = crate::util::wait_at_most(&mut child, 20, &what);
         let mut err = String::new();
         let _ = child
             .stderr
