@@ -53,18 +53,23 @@ pub fn spawn_fed(
     args: &[&str],
     stdin: Vec<u8>,
 ) -> (std::process::Child, std::thread::JoinHandle<()>) {
-    let mut child = Command::new(AOI)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn aoi");
+    let mut child = spawn_piped(args);
     let mut sin = child.stdin.take().expect("stdin");
     let writer = std::thread::spawn(move || {
         let _ = sin.write_all(&stdin);
     });
     (child, writer)
+}
+
+/// Spawns `aoi ARGS` with stdin, stdout and stderr piped.
+pub fn spawn_piped(args: &[&str]) -> std::process::Child {
+    Command::new(AOI)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn aoi")
 }
 
 pub fn aoi(args: &[&str], stdin: &[u8]) -> Out {
@@ -725,13 +730,7 @@ pub fn read_some(r: &mut impl Read, n: usize) -> Vec<u8> {
 /// and silent: a hung upstream (§ 4.2). Fails if aoi is still waiting
 /// after 20 s (`--idle-timeout` is what ends it).
 pub fn fed_then_silent(args: &[&str], head: &[u8]) -> Out {
-    let mut child = Command::new(AOI)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn aoi");
+    let mut child = spawn_piped(args);
     let mut sin = child.stdin.take().expect("stdin");
     sin.write_all(head).expect("feed");
     wait_at_most(&mut child, 20, &format!("aoi {args:?} on a silent input"));
