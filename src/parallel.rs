@@ -155,6 +155,11 @@ pub fn wanted(file: &File, threads: usize) -> bool {
     let Ok(meta) = file.metadata() else {
         return false;
     };
+    // Asked for: two threads on any input (a pipe from a fast producer
+    // gains too, but the producer may need the second core: not by default).
+    if threads >= 2 {
+        return true;
+    }
     if !meta.is_file() {
         return false;
     }
@@ -206,8 +211,11 @@ pub fn drive_file<E>(
     let (back_tx, back_rx) = channel::<Batch>();
     let share = Share::new();
     let share = &share;
+    // A pipe's lines go on as they come (a live producer must see its
+    // lines relayed at once); a file's wait for a whole block.
+    let whole_blocks = file.metadata().is_ok_and(|m| m.is_file());
     std::thread::scope(|scope| {
-        scope.spawn(move || worker(file, max_line, &tx, &back_rx, share));
+        scope.spawn(move || worker(file, max_line, whole_blocks, &tx, &back_rx, share));
         // Returning drops `rx`: a worker still sending stops.
         consume(rx, &back_tx, max_line, share, judge, on_line, on_bytes)
     })
@@ -229,6 +237,7 @@ fn send(tx: &SyncSender<Msg>, msg: Msg, share: &Share) -> bool {
 fn worker(
     file: File,
     max_line: usize,
+    whole_blocks: bool,
     tx: &SyncSender<Msg>,
     back: &Receiver<Batch>,
     share: &Share,
@@ -264,7 +273,7 @@ fn worker(
                     at += line.len() + 1;
                 }
                 batch.bytes.extend_from_slice(block);
-                if batch.bytes.len() >= BLOCK {
+                if batch.bytes.len() >= BLOCK || !whole_blocks {
                     let full = std::mem::replace(&mut batch, fresh(back));
                     if !send(tx, Msg::Lines(full), share) {
                         return;

@@ -193,3 +193,49 @@ fn a_closed_stdout_stops_both_threads() {
         assert!(err.is_empty(), "{cmd:?}: {err}");
     }
 }
+
+/// `--threads 2` on a pipe: the same results as one thread, and each line
+/// relayed as it comes, not when a block is full (a live producer's
+/// pipeline must not stall).
+#[test]
+fn two_threads_on_a_pipe() {
+    use std::io::{BufRead, BufReader, Write};
+    let input = s()
+        .hits(20_000)
+        .raw("not json")
+        .hits(100)
+        .unterminated()
+        .bytes();
+    for cmd in COMMANDS {
+        let report = cmd.contains(&"jsonl") || cmd.contains(&"json") || cmd[0] == "filter";
+        let run = |threads: &str| {
+            let mut a: Vec<&str> = cmd.to_vec();
+            a.extend_from_slice(&["--threads", threads]);
+            crate::util::aoi(&a, &input)
+        };
+        let (one, two) = (run("1"), run("2"));
+        assert_eq!(one.code, two.code, "{cmd:?}: exit codes differ");
+        assert_eq!(
+            normalised(&one.stdout, report),
+            normalised(&two.stdout, report),
+            "{cmd:?}: stdout differs"
+        );
+        assert_eq!(one.stderr, two.stderr, "{cmd:?}: stderr differs");
+    }
+    // One line in, one line out, with the pipe still open.
+    let mut child = crate::util::spawn_piped(&["check", "-q", "--threads", "2"]);
+    let mut sin = child.stdin.take().expect("stdin");
+    let first = s().hits(1).no_summary().bytes();
+    sin.write_all(&first).expect("feed");
+    let out = child.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut lines = BufReader::new(out).lines();
+        let _ = tx.send(lines.next().map(|l| l.unwrap_or_default()));
+    });
+    let got = rx.recv_timeout(std::time::Duration::from_secs(10));
+    drop(sin);
+    let _ = child.wait();
+    let line = got.expect("the first line was not relayed while the pipe stayed open");
+    assert!(line.is_some_and(|l| l.contains("aoi:meta")));
+}
