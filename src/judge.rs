@@ -605,6 +605,13 @@ impl Judge {
         }
     }
 
+    /// Exchanges the judge's peeker with `peeker` (after
+    /// [`Judge::line_prepeeked`] and what reads the line's peek, the caller
+    /// takes its peeker back).
+    pub fn swap_peeker(&mut self, peeker: &mut Box<Peeker>) {
+        std::mem::swap(&mut self.peeker, peeker);
+    }
+
     /// The checks before a line is peeked; false when it is not to be
     /// peeked (unterminated, over-long).
     fn begin_line(&mut self, line: &[u8], terminated: bool, source_line: Option<u64>) -> bool {
@@ -726,10 +733,13 @@ impl Judge {
             );
             return;
         }
+        // `total` counts the line feed; the line's length, as a whole line
+        // reports it (`begin_line`), does not.
+        let len = total.saturating_sub(1);
         self.here(
             RuleId::LineTooLong,
             format!(
-                "line of {total} bytes exceeds --max-line-bytes {limit}; relayed but not validated"
+                "line of {len} bytes exceeds --max-line-bytes {limit}; relayed but not validated"
             ),
         );
     }
@@ -1530,6 +1540,11 @@ impl Judge {
     /// Records that the input went silent past `--idle-timeout` (§ 4.2):
     /// the stream ends with the `timeout` outcome (exit 124).
     pub fn idle_timeout(&mut self, message: String) {
+        // A stream whose summary was read is complete: silence after it
+        // only ends the read (the producer did not close its output).
+        if self.summary.is_some() {
+            return;
+        }
         self.here(RuleId::InputIdleTimeout, message.clone());
         self.idle = Some(message);
     }

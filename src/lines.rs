@@ -41,6 +41,26 @@ const MAX_READ: usize = 1024 * 1024;
 /// buffer goes to the line limit at once (see [`LineReader::grow`]).
 const GROW_STEPS_TO: usize = 1024 * 1024;
 
+/// `n` zero bytes, or `None` when the allocator cannot give them. The
+/// pages of a fresh zeroed allocation are only backed as they are written.
+fn zeroed(n: usize) -> Option<Vec<u8>> {
+    let layout = std::alloc::Layout::array::<u8>(n).ok()?;
+    if layout.size() == 0 {
+        return Some(Vec::new());
+    }
+    // SAFETY: the layout has a non-zero size; a non-null result points to
+    // `n` zeroed, hence initialised, bytes allocated by the global allocator
+    // with this layout, which is what `Vec::from_raw_parts` needs for a
+    // vector of length and capacity `n`.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout);
+        if p.is_null() {
+            return None;
+        }
+        Some(Vec::from_raw_parts(p, n, n))
+    }
+}
+
 /// Reads blocks from any reader and splits them into line chunks.
 pub struct LineReader<R> {
     src: R,
@@ -121,20 +141,30 @@ impl<R: Read> LineReader<R> {
     /// them (reads are at most [`MAX_READ`]). Peak memory for a line over
     /// the limit is then about `max_line`, not the ~3x that a chain of
     /// doublings costs when the allocator keeps the freed buffers.
-    fn grow(&mut self) {
+    fn grow(&mut self) -> io::Result<()> {
         let len = self.buf.len();
         let cap = self.max_line.saturating_add(BLOCK);
+        let step = (len.saturating_mul(2)).min(cap).max(len + 1);
         let want = if len < GROW_STEPS_TO {
-            (len * 2).min(cap)
+            step
         } else {
-            cap
-        }
-        .max(len + 1);
-        let mut bigger = vec![0u8; want];
+            cap.max(len + 1)
+        };
+        // The limit may be more than the machine will give (a memory limit,
+        // strict overcommit, a huge --max-line-bytes): then grow by
+        // doubling, and if even that fails, end the input with an error
+        // rather than abort.
+        let Some(mut bigger) = zeroed(want).or_else(|| zeroed(step)) else {
+            return Err(io::Error::new(
+                io::ErrorKind::OutOfMemory,
+                format!("cannot hold a line of more than {len} bytes in memory"),
+            ));
+        };
         if let (Some(dst), Some(src)) = (bigger.get_mut(..self.end), self.buf.get(..self.end)) {
             dst.copy_from_slice(src);
         }
         self.buf = bigger;
+        Ok(())
     }
 
     /// Reads more bytes after `end`; retries on `EINTR` unless the process
@@ -245,7 +275,7 @@ impl<R: Read> LineReader<R> {
                 self.start = 0;
             }
             if self.end == self.buf.len() {
-                self.grow();
+                self.grow()?;
             }
             self.fill()?;
         }

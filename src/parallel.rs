@@ -38,11 +38,16 @@ const LONG_PIECE: usize = 1024 * 1024;
 /// Lines the worker peeks per block at most (each holds a [`Peeker`]): a
 /// block of very short lines leaves the rest to the judge, so memory
 /// stays bounded.
-const MAX_PEEKS: usize = 4096;
+const MAX_PEEKS: usize = 1024;
 
 /// Average line length above which a file is read on one thread (see
 /// [`wanted`]).
 const LONG_AVERAGE: usize = 2048;
+
+/// A batch bigger than this holds a long line (under the limit): the worker
+/// waits for the judge to finish with it before reading on, so the copy
+/// exists once.
+const BIG: usize = 8 * BLOCK;
 
 /// Files at least this large use two threads when two CPUs are there.
 pub const AUTO_MIN_BYTES: u64 = 8 * 1024 * 1024;
@@ -63,8 +68,19 @@ struct Batch {
 }
 
 impl Batch {
+    /// Empties the batch for reuse, giving back what a very long line or
+    /// very wide objects left in it: every peeker is trimmed, not only the
+    /// ones the next block will reach, so memory stays bounded by a few
+    /// blocks whatever the input.
     fn clear(&mut self) {
         self.bytes.clear();
+        if self.bytes.capacity() > 2 * BLOCK {
+            // A new vector: a shrunk one keeps its memory (see `Peeker::trim`).
+            self.bytes = Vec::with_capacity(BLOCK);
+        }
+        for p in &mut self.peekers {
+            p.trim();
+        }
         self.results.clear();
         self.limit = 0;
     }
@@ -76,9 +92,6 @@ impl Batch {
             self.peekers.push(Box::new(Peeker::new()));
         }
         if let Some(p) = self.peekers.get_mut(k) {
-            // A slot that once held a very wide line does not keep its
-            // memory: many slots are kept.
-            p.trim();
             let r = p.peek(line);
             self.results.push(r);
         }
@@ -214,10 +227,29 @@ pub fn drive_file<E>(
     // A pipe's lines go on as they come (a live producer must see its
     // lines relayed at once); a file's wait for a whole block.
     let whole_blocks = file.metadata().is_ok_and(|m| m.is_file());
+    // Kept to read on one thread if no thread can be started (a process
+    // limit, a memory limit).
+    let Ok(spare) = file.try_clone() else {
+        let reader = LineReader::new(file, max_line);
+        return crate::judge::drive_reader(reader, judge, on_line, on_bytes);
+    };
     std::thread::scope(|scope| {
-        scope.spawn(move || worker(file, max_line, whole_blocks, &tx, &back_rx, share));
-        // Returning drops `rx`: a worker still sending stops.
-        consume(rx, &back_tx, max_line, share, judge, on_line, on_bytes)
+        let started = std::thread::Builder::new()
+            .name("aoi-read".into())
+            .spawn_scoped(scope, move || {
+                worker(file, max_line, whole_blocks, &tx, &back_rx, share);
+            });
+        match started {
+            // Returning drops `rx`: a worker still sending stops.
+            // `consume` owns both ends it holds: when it returns, a worker
+            // waiting on either stops.
+            Ok(_) => consume(rx, back_tx, max_line, share, judge, on_line, on_bytes),
+            Err(_) => {
+                drop(rx);
+                let reader = LineReader::new(spare, max_line);
+                crate::judge::drive_reader(reader, judge, on_line, on_bytes)
+            }
+        }
     })
 }
 
@@ -231,6 +263,29 @@ fn send(tx: &SyncSender<Msg>, msg: Msg, share: &Share) -> bool {
             tx.send(msg).is_ok()
         }
         Err(TrySendError::Disconnected(_)) => false,
+    }
+}
+
+/// Waits until every batch sent so far has come back (the judge is done
+/// with them), clearing them, which frees a long line's copy; keeps one for
+/// reuse as `batch` if it is empty. False when the judge is gone.
+fn wait_back(back: &Receiver<Batch>, batch: &mut Batch) -> bool {
+    loop {
+        match back.recv() {
+            Ok(mut b) => {
+                let was_big = b.bytes.len() > BIG;
+                b.clear();
+                if batch.bytes.is_empty() && batch.results.is_empty() {
+                    let limit = batch.limit;
+                    *batch = b;
+                    batch.limit = limit;
+                }
+                if was_big {
+                    return true;
+                }
+            }
+            Err(_) => return false,
+        }
     }
 }
 
@@ -274,8 +329,15 @@ fn worker(
                 }
                 batch.bytes.extend_from_slice(block);
                 if batch.bytes.len() >= BLOCK || !whole_blocks {
+                    let big = batch.bytes.len() > BIG;
                     let full = std::mem::replace(&mut batch, fresh(back));
                     if !send(tx, Msg::Lines(full), share) {
+                        return;
+                    }
+                    // A copy of a long line (under the limit) is alive
+                    // once: wait until the judge is done with it, and
+                    // free it, before reading on.
+                    if big && !wait_back(back, &mut batch) {
                         return;
                     }
                 }
@@ -324,7 +386,7 @@ fn worker(
 
 fn consume<E>(
     rx: Receiver<Msg>,
-    back: &Sender<Batch>,
+    back: Sender<Batch>,
     max_line: usize,
     share: &Share,
     judge: &mut Judge,
@@ -359,10 +421,20 @@ fn consume<E>(
                     };
                     at += line.len() + 1;
                     match pre {
-                        Some((p, &result)) => judge.line_prepeeked(line, p, result),
-                        None => judge.line(line, terminated),
+                        Some((p, &result)) => {
+                            judge.line_prepeeked(line, p, result);
+                            on_line(judge, line)?;
+                            // The peeker goes back to its slot: boxes never
+                            // change threads, so neither do their buffers
+                            // (freed on the other thread, mimalloc kept
+                            // them: 0.5 GB on a file of wide objects).
+                            judge.swap_peeker(p);
+                        }
+                        None => {
+                            judge.line(line, terminated);
+                            on_line(judge, line)?;
+                        }
                     }
-                    on_line(judge, line)?;
                 }
                 on_bytes(judge, &batch.bytes)?;
                 let _ = back.send(batch);

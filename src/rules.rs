@@ -231,7 +231,7 @@ catalog! {
         "Reading the input failed; what was read is judged as a truncated stream.",
         "check the input file or pipe";
     InputIdleTimeout = "input.idle-timeout", Incomplete, "§ 4.2",
-        "With `--idle-timeout`, an input silent for longer than the limit ends the stream: the outcome is `timeout` (exit 124), since a hung producer and a dead one look alike on a pipe. Any input, an `aoi:heartbeat` line included, resets the clock. In a log of interleaved runs (`aoi errors`, `aoi merge-report`) the runs still open end as `timeout`; a run whose summary was already read keeps its verdict.",
+        "With `--idle-timeout`, an input silent for longer than the limit ends the stream: the outcome is `timeout` (exit 124), since a hung producer and a dead one look alike on a pipe. Any input, an `aoi:heartbeat` line included, resets the clock. In a log of interleaved runs (`aoi errors`, `aoi merge-report`) the runs still open end as `timeout`; a run whose summary was already read keeps its verdict, and so does a single stream: silence after its `aoi:summary` only ends the read.",
         "look at why the producer stopped writing; for quiet unbounded streams, emit aoi:heartbeat more often than the limit";
 }
 

@@ -695,16 +695,12 @@ fn close_report_after_relay_failure(sinks: &mut Sinks, stop: &Stop) {
 /// Where an input is read from: a regular file on two threads when
 /// `--threads` allows it ([`crate::parallel::wanted`]; not with an idle
 /// timeout, which files never need), otherwise [`reader_for`].
-pub(crate) fn source_for<R: Read + std::os::fd::AsRawFd>(
+pub(crate) fn source_for<R: Read + std::os::fd::AsRawFd + 'static>(
     src: R,
     judge: &crate::cli::JudgeArgs,
-) -> crate::judge::Source<R> {
+) -> crate::judge::Source<Box<dyn Read>> {
     if judge.idle_timeout.is_none() {
-        // SAFETY: the descriptor is `src`'s, open for the duration of this
-        // borrow; it is duplicated, not taken over.
-        let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(src.as_raw_fd()) };
-        if let Ok(owned) = fd.try_clone_to_owned() {
-            let file = File::from(owned);
+        if let Some(file) = dup_of(&src) {
             if crate::parallel::wanted(&file, judge.threads) {
                 return crate::judge::Source::File(file);
             }
@@ -713,13 +709,35 @@ pub(crate) fn source_for<R: Read + std::os::fd::AsRawFd>(
     crate::judge::Source::Reader(reader_for(src, judge))
 }
 
+/// The descriptor `src` reads, duplicated, as a `File`.
+fn dup_of<R: std::os::fd::AsRawFd>(src: &R) -> Option<File> {
+    // SAFETY: the descriptor is `src`'s, open for the duration of this
+    // borrow; it is duplicated, not taken over.
+    let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(src.as_raw_fd()) };
+    fd.try_clone_to_owned().ok().map(File::from)
+}
+
 /// The line reader for an input, with `--idle-timeout` when given (§ 4.2).
-pub(crate) fn reader_for<R: Read + std::os::fd::AsRawFd>(
+pub(crate) fn reader_for<R: Read + std::os::fd::AsRawFd + 'static>(
     src: R,
     judge: &crate::cli::JudgeArgs,
-) -> crate::lines::LineReader<R> {
-    let fd = src.as_raw_fd();
-    let r = crate::lines::LineReader::new(src, judge.max_line_bytes);
+) -> crate::lines::LineReader<Box<dyn Read>> {
+    use std::os::fd::AsRawFd;
+    // The descriptor itself, not through a buffer of `src`'s own (stdin's
+    // 8 KiB BufReader): the idle-timeout poll must see every byte still to
+    // be read (bytes held in that buffer looked like silence), and reads
+    // split lines alike on one thread and on two.
+    let (inner, fd): (Box<dyn Read>, _) = match dup_of(&src) {
+        Some(f) => {
+            let fd = f.as_raw_fd();
+            (Box::new(f), fd)
+        }
+        None => {
+            let fd = src.as_raw_fd();
+            (Box::new(src), fd)
+        }
+    };
+    let r = crate::lines::LineReader::new(inner, judge.max_line_bytes);
     match judge.idle_timeout {
         Some(d) => r.idle_timeout(fd, d),
         None => r,

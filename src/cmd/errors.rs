@@ -310,7 +310,7 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
 /// Reads one input through the log reader: every line located,
 /// demultiplexed by run and judged; errors (and warnings) that pass the
 /// filters are extracted as they come.
-fn read_input<R: Read + std::os::fd::AsRawFd>(
+fn read_input<R: Read + std::os::fd::AsRawFd + 'static>(
     ctx: &mut Ctx<'_>,
     src: R,
     source: &str,

@@ -458,7 +458,7 @@ pub fn run(args: &MergeArgs) -> i32 {
 }
 
 /// Reads one input, gathering checks, containers and carried reports.
-fn gather<R: Read + std::os::fd::AsRawFd>(
+fn gather<R: Read + std::os::fd::AsRawFd + 'static>(
     src: R,
     judge: &crate::cli::JudgeArgs,
     opts: &demux::Options,

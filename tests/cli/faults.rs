@@ -501,3 +501,44 @@ fn a_file_deleted_or_truncated_mid_read() {
         let _ = std::fs::remove_file(&path);
     }
 }
+
+/// A line limit larger than the memory the process may have: the buffer
+/// falls back to growing by doubling, and aoi ends the input cleanly
+/// rather than abort (it asked for the whole limit at once).
+#[test]
+fn a_line_limit_beyond_memory_is_not_an_abort() {
+    let dir = scratch("limit-beyond-memory");
+    let line = format!("{{\"type\":\"hit\",\"p\":\"{}\"}}\n", "x".repeat(2 << 20));
+    let file = write_file(&dir, "two-mib.jsonl", line.as_bytes());
+    let script = format!(
+        "ulimit -v 1000000; exec {} check -q --no-relay --max-line-bytes 64G {}",
+        AOI, file
+    );
+    let o = Command::new("sh")
+        .args(["-c", &script])
+        .output()
+        .expect("run sh");
+    let code = code_of(o.status);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(code, 74, "{stderr}");
+    assert!(!stderr.contains("memory allocation"), "{stderr}");
+}
+
+/// `--idle-timeout` on stdin sees every byte still to be read (stdin's own
+/// buffer hid some), and silence after the summary ends the read without
+/// a timeout: the stream was complete.
+#[test]
+fn silence_after_the_summary_is_no_timeout() {
+    let big = format!(
+        "{{\"type\":\"hit\",\"aoi\":{{\"seq\":1,\"run\":\"01JZQ7X4TQ9KZ8V6R2M3N4P5Q6\"}},\"p\":\"{}\"}}",
+        "x".repeat(262_000)
+    );
+    let input = s().raw(big.as_str()).summary("{}").bytes();
+    for args in [
+        &["check", "-q", "--no-relay", "--idle-timeout", "500ms"][..],
+        &["errors", "-q", "--count", "--idle-timeout", "500ms"],
+    ] {
+        let out = fed_then_silent(args, &input);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+    }
+}
