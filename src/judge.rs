@@ -1929,11 +1929,7 @@ pub fn drive_reader<R: std::io::Read, E>(
                 on_bytes(judge, block)?;
             }
             Ok(Some(Chunk::LongPart { bytes, end })) => {
-                long_total += bytes.len() as u64;
-                if end {
-                    judge.long_line(long_total, bytes.last() == Some(&b'\n'));
-                    long_total = 0;
-                }
+                long_piece(judge, &mut long_total, bytes, end);
                 on_bytes(judge, bytes)?;
             }
             Err(e) => {
@@ -1941,6 +1937,16 @@ pub fn drive_reader<R: std::io::Read, E>(
                 return Ok(());
             }
         }
+    }
+}
+
+/// Counts a piece of a line over the limit ([`crate::lines::Chunk::LongPart`])
+/// into `total`; on the piece that ends the line, judges it whole.
+pub(crate) fn long_piece(judge: &mut Judge, total: &mut u64, bytes: &[u8], end: bool) {
+    *total += bytes.len() as u64;
+    if end {
+        judge.long_line(*total, bytes.last() == Some(&b'\n'));
+        *total = 0;
     }
 }
 

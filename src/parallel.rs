@@ -424,10 +424,8 @@ fn consume<E>(
                         Some((p, &result)) => {
                             judge.line_prepeeked(line, p, result);
                             on_line(judge, line)?;
-                            // The peeker goes back to its slot: boxes never
-                            // change threads, so neither do their buffers
-                            // (freed on the other thread, mimalloc kept
-                            // them: 0.5 GB on a file of wide objects).
+                            // The peeker goes back to its slot: boxes stay
+                            // with their batch, where they are trimmed.
                             judge.swap_peeker(p);
                         }
                         None => {
@@ -440,11 +438,7 @@ fn consume<E>(
                 let _ = back.send(batch);
             }
             Msg::Long(piece, end) => {
-                long_total += piece.bytes.len() as u64;
-                if end {
-                    judge.long_line(long_total, piece.bytes.last() == Some(&b'\n'));
-                    long_total = 0;
-                }
+                crate::judge::long_piece(judge, &mut long_total, &piece.bytes, end);
                 on_bytes(judge, &piece.bytes)?;
                 let _ = back.send(piece);
             }

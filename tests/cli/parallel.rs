@@ -46,13 +46,29 @@ fn normalised(stdout: &[u8], report: bool) -> Vec<String> {
     }
 }
 
+/// Whether `cmd` writes a report (compared without run ids and times).
+fn is_report(cmd: &[&str]) -> bool {
+    cmd.contains(&"jsonl") || cmd.contains(&"json") || cmd[0] == "filter"
+}
+
+/// One thread's and two threads' runs gave the same results.
+fn assert_alike(one: &crate::util::Out, two: &crate::util::Out, report: bool, what: &str) {
+    assert_eq!(one.code, two.code, "{what}: exit codes differ");
+    assert_eq!(
+        normalised(&one.stdout, report),
+        normalised(&two.stdout, report),
+        "{what}: stdout differs"
+    );
+    assert_eq!(one.stderr, two.stderr, "{what}: stderr differs");
+}
+
 /// Runs every command on `input` (written to a file) with one and with two
 /// threads and requires the same results.
 fn same_either_way(name: &str, input: &[u8], extra: &[&str]) {
     let dir = scratch("parallel");
     let file = write_file(&dir, name, input);
     for cmd in COMMANDS {
-        let report = cmd.contains(&"jsonl") || cmd.contains(&"json") || cmd[0] == "filter";
+        let report = is_report(cmd);
         let run = |threads: &str, share: Option<&str>| {
             let mut c = std::process::Command::new(crate::util::AOI);
             c.args(*cmd).args(extra).args(["--threads", threads, &file]);
@@ -71,14 +87,12 @@ fn same_either_way(name: &str, input: &[u8], extra: &[&str]) {
         // the adaptive split.
         for share in [Some("1000000000"), Some("0"), Some("40000"), None] {
             let two = run("2", share);
-            let what = format!("{cmd:?} on {name}, share {share:?}");
-            assert_eq!(one.code, two.code, "{what}: exit codes differ");
-            assert_eq!(
-                normalised(&one.stdout, report),
-                normalised(&two.stdout, report),
-                "{what}: stdout differs"
+            assert_alike(
+                &one,
+                &two,
+                report,
+                &format!("{cmd:?} on {name}, share {share:?}"),
             );
-            assert_eq!(one.stderr, two.stderr, "{what}: stderr differs");
         }
     }
 }
@@ -207,20 +221,14 @@ fn two_threads_on_a_pipe() {
         .unterminated()
         .bytes();
     for cmd in COMMANDS {
-        let report = cmd.contains(&"jsonl") || cmd.contains(&"json") || cmd[0] == "filter";
+        let report = is_report(cmd);
         let run = |threads: &str| {
             let mut a: Vec<&str> = cmd.to_vec();
             a.extend_from_slice(&["--threads", threads]);
             crate::util::aoi(&a, &input)
         };
         let (one, two) = (run("1"), run("2"));
-        assert_eq!(one.code, two.code, "{cmd:?}: exit codes differ");
-        assert_eq!(
-            normalised(&one.stdout, report),
-            normalised(&two.stdout, report),
-            "{cmd:?}: stdout differs"
-        );
-        assert_eq!(one.stderr, two.stderr, "{cmd:?}: stderr differs");
+        assert_alike(&one, &two, report, &format!("{cmd:?} on a pipe"));
     }
     // One line in, one line out, with the pipe still open.
     let mut child = crate::util::spawn_piped(&["check", "-q", "--threads", "2"]);
