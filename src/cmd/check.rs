@@ -699,14 +699,16 @@ pub(crate) fn source_for<R: Read + std::os::fd::AsRawFd + 'static>(
     src: R,
     judge: &crate::cli::JudgeArgs,
 ) -> crate::judge::Source<Box<dyn Read>> {
-    if judge.idle_timeout.is_none() {
-        if let Some(file) = dup_of(&src) {
-            if crate::parallel::wanted(&file, judge.threads) {
-                return crate::judge::Source::File(file);
-            }
+    match dup_of(&src) {
+        Some(file)
+            if judge.idle_timeout.is_none() && crate::parallel::wanted(&file, judge.threads) =>
+        {
+            crate::judge::Source::File(file)
         }
+        // The duplicate is what is read (one `dup` per input, not two).
+        Some(file) => crate::judge::Source::Reader(file_reader(file, judge)),
+        None => crate::judge::Source::Reader(reader_for(src, judge)),
     }
-    crate::judge::Source::Reader(reader_for(src, judge))
 }
 
 /// The descriptor `src` reads, duplicated, as a `File`.
@@ -722,21 +724,33 @@ pub(crate) fn reader_for<R: Read + std::os::fd::AsRawFd + 'static>(
     src: R,
     judge: &crate::cli::JudgeArgs,
 ) -> crate::lines::LineReader<Box<dyn Read>> {
-    use std::os::fd::AsRawFd;
     // The descriptor itself, not through a buffer of `src`'s own (stdin's
     // 8 KiB BufReader): the idle-timeout poll must see every byte still to
     // be read (bytes held in that buffer looked like silence), and reads
     // split lines alike on one thread and on two.
-    let (inner, fd): (Box<dyn Read>, _) = match dup_of(&src) {
-        Some(f) => {
-            let fd = f.as_raw_fd();
-            (Box::new(f), fd)
-        }
+    match dup_of(&src) {
+        Some(f) => file_reader(f, judge),
         None => {
             let fd = src.as_raw_fd();
-            (Box::new(src), fd)
+            with_idle_timeout(Box::new(src), fd, judge)
         }
-    };
+    }
+}
+
+/// [`reader_for`] on a descriptor of its own.
+fn file_reader(f: File, judge: &crate::cli::JudgeArgs) -> crate::lines::LineReader<Box<dyn Read>> {
+    use std::os::fd::AsRawFd;
+    let fd = f.as_raw_fd();
+    with_idle_timeout(Box::new(f), fd, judge)
+}
+
+/// A line reader of `inner`, which reads `fd`, with `--idle-timeout` when
+/// given (§ 4.2).
+fn with_idle_timeout(
+    inner: Box<dyn Read>,
+    fd: std::os::fd::RawFd,
+    judge: &crate::cli::JudgeArgs,
+) -> crate::lines::LineReader<Box<dyn Read>> {
     let r = crate::lines::LineReader::new(inner, judge.max_line_bytes);
     match judge.idle_timeout {
         Some(d) => r.idle_timeout(fd, d),
