@@ -1,24 +1,26 @@
-//! Two cores on one file: a worker thread reads and validates, the caller's
-//! thread judges.
+//! Two cores on one input: a worker thread reads and prepares lines, the
+//! caller's thread judges them.
 //!
 //! Validating a line ([`Peeker::peek`]) depends on the line alone; judging
-//! it ([`Judge`]) depends on every line before it. So a large regular file
-//! is read as a pipeline: the worker reads blocks of whole lines with the
-//! ordinary [`LineReader`], peeks every line the judge would peek, each
-//! into a [`Peeker`] of its own, and sends the block with its peekers to
-//! the caller, which hands each to [`Judge::line_prepeeked`] (a swap of
-//! boxes, nothing copied): the same judge, fed the same
-//! lines in the same order, with the same findings, so the verdict, the
-//! relay and every report are identical to the one-thread path (the tests
-//! compare them byte for byte). The blocks and their results are recycled,
-//! so memory stays a few blocks whatever the file's size.
+//! it ([`Judge`]) depends on every line before it. So a large input is read
+//! as a pipeline: the worker reads blocks of whole lines with the ordinary
+//! [`LineReader`] and does each line's independent work (a [`Prep`]: the
+//! peek for `check`, `strip`, `summary` and `filter`; the log reader's
+//! search for the event and its peek for `errors` and `merge-report`,
+//! [`crate::demux`]) into a slot of its own, and sends the block with its
+//! slots to the caller, which judges each line with its slot's result (a
+//! swap of boxes, nothing copied): the same judges, fed the same lines in
+//! the same order, with the same findings, so the verdict, the relay and
+//! every report are identical to the one-thread path (the tests compare
+//! them byte for byte). The blocks and their slots are recycled, so memory
+//! stays a few blocks whatever the input's size.
 //!
-//! Input that is no regular file (a pipe, a terminal, a FIFO) is read on
-//! one thread: its producer is on the other core, and the handoff would
-//! cost more than it brings.
+//! By default only a large regular file is read this way ([`wanted`]); a
+//! pipe's producer is on the other core.
 
 use std::fs::File;
-use std::io;
+use std::io::{self, Read};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{
     Receiver, Sender, SyncSender, TryRecvError, TrySendError, channel, sync_channel,
@@ -28,85 +30,167 @@ use crate::judge::Judge;
 use crate::lines::{Chunk, LineReader, split_lines};
 use crate::peek::{JsonError, Peeker};
 
-/// Bytes of whole lines per block handed from the worker to the judge.
+/// Bytes of whole lines per block handed from the worker to the consumer.
 const BLOCK: usize = 128 * 1024;
 
 /// Largest piece of an over-long line handed over at once (one read of
 /// the line reader): smaller pieces cost a handoff each.
 const LONG_PIECE: usize = 1024 * 1024;
 
-/// Lines the worker peeks per block at most (each holds a [`Peeker`]): a
-/// block of very short lines leaves the rest to the judge, so memory
+/// Lines the worker prepares per block at most (each holds a slot): a
+/// block of very short lines leaves the rest to the consumer, so memory
 /// stays bounded.
-const MAX_PEEKS: usize = 1024;
+const MAX_SLOTS: usize = 1024;
 
 /// Average line length above which a file is read on one thread (see
 /// [`wanted`]).
 const LONG_AVERAGE: usize = 2048;
 
 /// A batch bigger than this holds a long line (under the limit): the worker
-/// waits for the judge to finish with it before reading on, so the copy
+/// waits for the consumer to finish with it before reading on, so the copy
 /// exists once.
 const BIG: usize = 8 * BLOCK;
 
 /// Files at least this large use two threads when two CPUs are there.
 pub const AUTO_MIN_BYTES: u64 = 8 * 1024 * 1024;
 
-/// A block of whole lines, and for each line the judge peeks (terminated
-/// and within the line limit), in order, a [`Peeker`] holding its peek and
-/// the result. The peekers are handed to the judge by swapping boxes, and
-/// reused, with their buffers, when the batch comes back.
-#[derive(Default)]
-#[allow(clippy::vec_box)] // boxes, so the judge can take one by a swap
-struct Batch {
+/// The work on a line that depends on the line alone, done on the reading
+/// thread.
+pub(crate) trait Prep: Sync {
+    /// What the work leaves for the consumer; reused from line to line.
+    type Slot: Default + Send;
+    /// Whether this line is prepared (the others reach the consumer bare).
+    fn wants(&self, line: &[u8], terminated: bool) -> bool;
+    /// Prepares `line` into `slot`.
+    fn prep(&self, slot: &mut Self::Slot, line: &[u8]);
+    /// Gives back memory an unusual line left in `slot` (see
+    /// [`Peeker::trim`]).
+    fn trim(slot: &mut Self::Slot);
+}
+
+/// A block of whole lines and, for the lines the worker prepared (those
+/// before `limit` that the [`Prep`] wants), in order, their slots. Slots
+/// are reused, with their buffers, when the batch comes back.
+struct Batch<S> {
     bytes: Vec<u8>,
-    peekers: Vec<Box<Peeker>>,
-    results: Vec<Result<(), JsonError>>,
-    /// Lines starting before this offset were peeked by the worker; the
-    /// judge peeks the rest itself (see [`Share`]).
+    slots: Vec<S>,
+    /// Slots filled for this block.
+    used: usize,
+    /// Lines starting before this offset were prepared by the worker; the
+    /// consumer prepares the rest itself (see [`Share`]).
     limit: usize,
 }
 
-impl Batch {
+impl<S> Default for Batch<S> {
+    fn default() -> Self {
+        Batch {
+            bytes: Vec::new(),
+            slots: Vec::new(),
+            used: 0,
+            limit: 0,
+        }
+    }
+}
+
+impl<S: Default> Batch<S> {
     /// Empties the batch for reuse, giving back what a very long line or
-    /// very wide objects left in it: every peeker is trimmed, not only the
+    /// very wide objects left in it: every slot is trimmed, not only the
     /// ones the next block will reach, so memory stays bounded by a few
     /// blocks whatever the input.
-    fn clear(&mut self) {
+    fn clear<P: Prep<Slot = S>>(&mut self) {
         self.bytes.clear();
         if self.bytes.capacity() > 2 * BLOCK {
             // A new vector: a shrunk one keeps its memory (see `Peeker::trim`).
             self.bytes = Vec::with_capacity(BLOCK);
         }
-        for p in &mut self.peekers {
-            p.trim();
+        for s in &mut self.slots {
+            P::trim(s);
         }
-        self.results.clear();
+        self.used = 0;
         self.limit = 0;
     }
 
-    /// Peeks `line` into the batch's next peeker.
-    fn peek(&mut self, line: &[u8]) {
-        let k = self.results.len();
-        if k == self.peekers.len() {
-            self.peekers.push(Box::new(Peeker::new()));
+    /// Prepares `line` into the batch's next slot.
+    fn prep<P: Prep<Slot = S>>(&mut self, prep: &P, line: &[u8]) {
+        if self.used == self.slots.len() {
+            self.slots.push(S::default());
         }
-        if let Some(p) = self.peekers.get_mut(k) {
-            let r = p.peek(line);
-            self.results.push(r);
+        if let Some(s) = self.slots.get_mut(self.used) {
+            prep.prep(s, line);
+            self.used += 1;
         }
     }
 }
 
-/// How much of each block the worker peeks (bytes from its start), so
-/// that neither thread waits for the other: peeking is most of the work on
+/// A block of whole lines as the consumer gets it.
+pub(crate) struct Lines<'a, S> {
+    batch: &'a mut Batch<S>,
+}
+
+impl<S> Lines<'_, S> {
+    /// The block's bytes (whole lines, the last one perhaps cut at the end
+    /// of the input).
+    pub fn bytes(&self) -> &[u8] {
+        &self.batch.bytes
+    }
+
+    /// Calls `f` on each line in order with whether it ends in a line feed
+    /// and, if the worker prepared it, its slot.
+    pub fn each<P: Prep<Slot = S>, E>(
+        &mut self,
+        prep: &P,
+        mut f: impl FnMut(&[u8], bool, Option<&mut S>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let Batch {
+            bytes,
+            slots,
+            used,
+            limit,
+        } = &mut *self.batch;
+        let mut slots = slots.iter_mut().take(*used);
+        let mut at = 0;
+        for (line, terminated) in split_lines(bytes) {
+            let slot = if at < *limit && prep.wants(line, terminated) {
+                slots.next()
+            } else {
+                None
+            };
+            at += line.len() + 1;
+            f(line, terminated, slot)?;
+        }
+        Ok(())
+    }
+}
+
+/// What the consumer is given, in input order.
+pub(crate) enum Piece<'a, S> {
+    /// Whole lines.
+    Lines(Lines<'a, S>),
+    /// A piece of a line over the limit (never prepared), as
+    /// [`Chunk::LongPart`]: its bytes and whether it ends the line.
+    Long(&'a [u8], bool),
+    /// The read failed (or was stopped, [`crate::cancel`]); nothing follows.
+    Failed(io::Error),
+}
+
+/// How [`drive`] ended.
+pub(crate) enum Driven<R, E> {
+    /// The input was read to its end (or the consumer stopped it).
+    Done(Result<(), E>),
+    /// No thread could be started (a process or memory limit): here is the
+    /// reader back, untouched, to be read on one thread.
+    NotStarted(LineReader<R>),
+}
+
+/// How much of each block the worker prepares (bytes from its start), so
+/// that neither thread waits for the other: preparing is most of the work on
 /// short domain events, judging weighs more on framework events. The
 /// worker takes more when the judge is behind (the queue is full when it
 /// sends), less when the judge waits for it (the queue is empty).
 ///
 /// `AOI_PARALLEL_SHARE=BYTES` in the environment fixes the share instead:
-/// the tests use it to hold both paths (lines peeked by the worker, lines
-/// peeked by the judge) to the one-thread result.
+/// the tests use it to hold both paths (lines prepared by the worker, lines
+/// prepared by the consumer) to the one-thread result.
 struct Share {
     bytes: AtomicUsize,
     fixed: bool,
@@ -147,22 +231,16 @@ impl Share {
 }
 
 /// What the worker sends, in input order.
-enum Msg {
-    Lines(Batch),
-    /// A piece of a line over the limit (never peeked), as
+enum Msg<S> {
+    Lines(Batch<S>),
+    /// A piece of a line over the limit (never prepared), as
     /// [`Chunk::LongPart`], in a batch's bytes (recycled like the others).
-    Long(Batch, bool),
+    Long(Batch<S>, bool),
     /// The read failed (or was stopped, [`crate::cancel`]); nothing follows.
     Failed(io::Error),
 }
 
-/// Whether the judge peeks this line (see `Judge::begin_line`).
-#[inline(always)]
-fn peeked(line: &[u8], terminated: bool, max_line: usize) -> bool {
-    terminated && line.len() <= max_line
-}
-
-/// Whether `file` should be read by [`drive_file`]: `threads` is the
+/// Whether `file` should be read on two threads: `threads` is the
 /// `--threads` setting (0 automatic, 1 one thread, 2 or more two).
 pub fn wanted(file: &File, threads: usize) -> bool {
     let Ok(meta) = file.metadata() else {
@@ -210,6 +288,91 @@ fn long_lines(file: &File) -> bool {
     n / lines.max(1) > LONG_AVERAGE
 }
 
+/// Reads `reader` on a worker thread that prepares lines with `prep`,
+/// handing every block, in order, to `take` on the caller's thread. With
+/// `whole_blocks` false (a pipe), lines go on as each read brings them (a
+/// live producer must see its lines relayed at once); else they wait for a
+/// whole block.
+pub(crate) fn drive<R, P, E>(
+    reader: LineReader<R>,
+    whole_blocks: bool,
+    prep: &P,
+    take: impl FnMut(Piece<'_, P::Slot>) -> Result<(), E>,
+) -> Driven<R, E>
+where
+    R: Read + Send,
+    P: Prep,
+{
+    let (tx, rx) = sync_channel::<Msg<P::Slot>>(1);
+    let (back_tx, back_rx) = channel::<Batch<P::Slot>>();
+    let share = Share::new();
+    let share = &share;
+    // Taken by the worker when it starts; still here if it never does.
+    let cell = Mutex::new(Some(reader));
+    let cell = &cell;
+    std::thread::scope(|scope| {
+        let started = std::thread::Builder::new()
+            .name("aoi-read".into())
+            .spawn_scoped(scope, move || {
+                let reader = cell.lock().ok().and_then(|mut r| r.take());
+                if let Some(reader) = reader {
+                    worker(reader, prep, whole_blocks, &tx, &back_rx, share);
+                }
+            });
+        match started {
+            // Returning drops `rx`: a worker still sending stops.
+            // `consume` owns both ends it holds: when it returns, a worker
+            // waiting on either stops.
+            Ok(_) => Driven::Done(consume(rx, back_tx, share, take)),
+            Err(_) => match cell.lock().ok().and_then(|mut r| r.take()) {
+                Some(reader) => Driven::NotStarted(reader),
+                // Unreachable: a thread that never started took nothing.
+                None => Driven::Done(Ok(())),
+            },
+        }
+    })
+}
+
+/// The peek of every line the judge peeks: the work [`drive_file`] moves
+/// to the worker for the commands that judge one stream.
+struct PeekLines {
+    max_line: usize,
+}
+
+/// A line's peek: the peeker that holds it, and what [`Peeker::peek`]
+/// returned. Boxed, so the judge can take it by a swap.
+pub(crate) struct Peeked {
+    peeker: Box<Peeker>,
+    result: Result<(), JsonError>,
+}
+
+impl Default for Peeked {
+    fn default() -> Self {
+        Peeked {
+            peeker: Box::new(Peeker::new()),
+            result: Ok(()),
+        }
+    }
+}
+
+impl Prep for PeekLines {
+    type Slot = Peeked;
+
+    /// Whether the judge peeks this line (see `Judge::begin_line`).
+    #[inline(always)]
+    fn wants(&self, line: &[u8], terminated: bool) -> bool {
+        terminated && line.len() <= self.max_line
+    }
+
+    fn prep(&self, slot: &mut Peeked, line: &[u8]) {
+        slot.result = slot.peeker.peek(line);
+    }
+
+    fn trim(slot: &mut Peeked) {
+        slot.peeker.trim();
+    }
+}
+
 /// [`crate::judge::drive_reader`] over a file, on two threads: the same
 /// calls of `on_line` and `on_bytes` after the same judge calls, with
 /// `on_bytes` given whole blocks of lines.
@@ -217,45 +380,57 @@ pub fn drive_file<E>(
     file: File,
     max_line: usize,
     judge: &mut Judge,
-    on_line: impl FnMut(&Judge, &[u8]) -> Result<(), E>,
-    on_bytes: impl FnMut(&mut Judge, &[u8]) -> Result<(), E>,
+    mut on_line: impl FnMut(&Judge, &[u8]) -> Result<(), E>,
+    mut on_bytes: impl FnMut(&mut Judge, &[u8]) -> Result<(), E>,
 ) -> Result<(), E> {
-    let (tx, rx) = sync_channel::<Msg>(1);
-    let (back_tx, back_rx) = channel::<Batch>();
-    let share = Share::new();
-    let share = &share;
-    // A pipe's lines go on as they come (a live producer must see its
-    // lines relayed at once); a file's wait for a whole block.
     let whole_blocks = file.metadata().is_ok_and(|m| m.is_file());
-    // Kept to read on one thread if no thread can be started (a process
-    // limit, a memory limit).
-    let Ok(spare) = file.try_clone() else {
-        let reader = LineReader::new(file, max_line);
-        return crate::judge::drive_reader(reader, judge, on_line, on_bytes);
-    };
-    std::thread::scope(|scope| {
-        let started = std::thread::Builder::new()
-            .name("aoi-read".into())
-            .spawn_scoped(scope, move || {
-                worker(file, max_line, whole_blocks, &tx, &back_rx, share);
-            });
-        match started {
-            // Returning drops `rx`: a worker still sending stops.
-            // `consume` owns both ends it holds: when it returns, a worker
-            // waiting on either stops.
-            Ok(_) => consume(rx, back_tx, max_line, share, judge, on_line, on_bytes),
-            Err(_) => {
-                drop(rx);
-                let reader = LineReader::new(spare, max_line);
-                crate::judge::drive_reader(reader, judge, on_line, on_bytes)
+    let prep = PeekLines { max_line };
+    let mut long_total: u64 = 0;
+    let driven = drive(
+        LineReader::new(file, max_line),
+        whole_blocks,
+        &prep,
+        |piece| match piece {
+            Piece::Lines(mut lines) => {
+                lines.each(&prep, |line, terminated, slot| {
+                    match slot {
+                        Some(p) => {
+                            judge.line_prepeeked(line, &mut p.peeker, p.result);
+                            on_line(judge, line)?;
+                            // The peeker goes back to its slot: boxes stay
+                            // with their batch, where they are trimmed.
+                            judge.swap_peeker(&mut p.peeker);
+                        }
+                        None => {
+                            judge.line(line, terminated);
+                            on_line(judge, line)?;
+                        }
+                    }
+                    Ok(())
+                })?;
+                on_bytes(judge, lines.bytes())
             }
+            Piece::Long(bytes, end) => {
+                crate::judge::long_piece(judge, &mut long_total, bytes, end);
+                on_bytes(judge, bytes)
+            }
+            Piece::Failed(e) => {
+                crate::judge::read_failed(judge, &e);
+                Ok(())
+            }
+        },
+    );
+    match driven {
+        Driven::Done(r) => r,
+        Driven::NotStarted(reader) => {
+            crate::judge::drive_reader(reader, judge, on_line, on_bytes)
         }
-    })
+    }
 }
 
-/// Sends `msg`; false when the judge is gone. A full queue means the judge
-/// is behind: the worker takes a larger share.
-fn send(tx: &SyncSender<Msg>, msg: Msg, share: &Share) -> bool {
+/// Sends `msg`; false when the consumer is gone. A full queue means the
+/// consumer is behind: the worker takes a larger share.
+fn send<S>(tx: &SyncSender<Msg<S>>, msg: Msg<S>, share: &Share) -> bool {
     match tx.try_send(msg) {
         Ok(()) => true,
         Err(TrySendError::Full(msg)) => {
@@ -266,16 +441,16 @@ fn send(tx: &SyncSender<Msg>, msg: Msg, share: &Share) -> bool {
     }
 }
 
-/// Waits until every batch sent so far has come back (the judge is done
+/// Waits until every batch sent so far has come back (the consumer is done
 /// with them), clearing them, which frees a long line's copy; keeps one for
-/// reuse as `batch` if it is empty. False when the judge is gone.
-fn wait_back(back: &Receiver<Batch>, batch: &mut Batch) -> bool {
+/// reuse as `batch` if it is empty. False when the consumer is gone.
+fn wait_back<P: Prep>(back: &Receiver<Batch<P::Slot>>, batch: &mut Batch<P::Slot>) -> bool {
     loop {
         match back.recv() {
             Ok(mut b) => {
                 let was_big = b.bytes.len() > BIG;
-                b.clear();
-                if batch.bytes.is_empty() && batch.results.is_empty() {
+                b.clear::<P>();
+                if batch.bytes.is_empty() && batch.used == 0 {
                     let limit = batch.limit;
                     *batch = b;
                     batch.limit = limit;
@@ -289,22 +464,21 @@ fn wait_back(back: &Receiver<Batch>, batch: &mut Batch) -> bool {
     }
 }
 
-fn worker(
-    file: File,
-    max_line: usize,
+fn worker<R: Read, P: Prep>(
+    mut reader: LineReader<R>,
+    prep: &P,
     whole_blocks: bool,
-    tx: &SyncSender<Msg>,
-    back: &Receiver<Batch>,
+    tx: &SyncSender<Msg<P::Slot>>,
+    back: &Receiver<Batch<P::Slot>>,
     share: &Share,
 ) {
-    let mut reader = LineReader::new(file, max_line);
     let mut batch = Batch {
         limit: share.get(),
         ..Batch::default()
     };
-    let fresh = |back: &Receiver<Batch>| {
+    let fresh = |back: &Receiver<Batch<P::Slot>>| {
         let mut b = back.try_recv().unwrap_or_default();
-        b.clear();
+        b.clear::<P>();
         b.limit = share.get();
         b
     };
@@ -317,13 +491,13 @@ fn worker(
                     if at >= batch.limit {
                         break;
                     }
-                    if batch.results.len() >= MAX_PEEKS {
-                        // The judge peeks from here on (see `consume`).
+                    if batch.used >= MAX_SLOTS {
+                        // The consumer prepares from here on (see `Lines::each`).
                         batch.limit = at;
                         break;
                     }
-                    if peeked(line, terminated, max_line) {
-                        batch.peek(line);
+                    if prep.wants(line, terminated) {
+                        batch.prep(prep, line);
                     }
                     at += line.len() + 1;
                 }
@@ -335,9 +509,9 @@ fn worker(
                         return;
                     }
                     // A copy of a long line (under the limit) is alive
-                    // once: wait until the judge is done with it, and
+                    // once: wait until the consumer is done with it, and
                     // free it, before reading on.
-                    if big && !wait_back(back, &mut batch) {
+                    if big && !wait_back::<P>(back, &mut batch) {
                         return;
                     }
                 }
@@ -384,16 +558,12 @@ fn worker(
     }
 }
 
-fn consume<E>(
-    rx: Receiver<Msg>,
-    back: Sender<Batch>,
-    max_line: usize,
+fn consume<S, E>(
+    rx: Receiver<Msg<S>>,
+    back: Sender<Batch<S>>,
     share: &Share,
-    judge: &mut Judge,
-    mut on_line: impl FnMut(&Judge, &[u8]) -> Result<(), E>,
-    mut on_bytes: impl FnMut(&mut Judge, &[u8]) -> Result<(), E>,
+    mut take: impl FnMut(Piece<'_, S>) -> Result<(), E>,
 ) -> Result<(), E> {
-    let mut long_total: u64 = 0;
     loop {
         // An empty queue means the worker is behind: it takes a smaller
         // share. `recv` fails once the worker is done and gone: the end of
@@ -411,39 +581,15 @@ fn consume<E>(
         };
         match msg {
             Msg::Lines(mut batch) => {
-                let (mut k, mut at) = (0, 0);
-                for (line, terminated) in split_lines(&batch.bytes) {
-                    let pre = if at < batch.limit && peeked(line, terminated, max_line) {
-                        k += 1;
-                        batch.peekers.get_mut(k - 1).zip(batch.results.get(k - 1))
-                    } else {
-                        None
-                    };
-                    at += line.len() + 1;
-                    match pre {
-                        Some((p, &result)) => {
-                            judge.line_prepeeked(line, p, result);
-                            on_line(judge, line)?;
-                            // The peeker goes back to its slot: boxes stay
-                            // with their batch, where they are trimmed.
-                            judge.swap_peeker(p);
-                        }
-                        None => {
-                            judge.line(line, terminated);
-                            on_line(judge, line)?;
-                        }
-                    }
-                }
-                on_bytes(judge, &batch.bytes)?;
+                take(Piece::Lines(Lines { batch: &mut batch }))?;
                 let _ = back.send(batch);
             }
             Msg::Long(piece, end) => {
-                crate::judge::long_piece(judge, &mut long_total, &piece.bytes, end);
-                on_bytes(judge, &piece.bytes)?;
+                take(Piece::Long(&piece.bytes, end))?;
                 let _ = back.send(piece);
             }
             Msg::Failed(e) => {
-                crate::judge::read_failed(judge, &e);
+                take(Piece::Failed(e))?;
                 break;
             }
         }
