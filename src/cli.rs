@@ -241,11 +241,11 @@ pub struct JudgeArgs {
     /// interleaved runs, the runs still open time out. Off by default.
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub idle_timeout: Option<std::time::Duration>,
-    /// Threads for reading a stream (check, strip, summary, filter): one reads and validates
-    /// lines, one judges them, with the same results as one thread. 0 (the default) uses two
-    /// for regular files of 8 MiB and more when two CPUs are available (not for files of long
-    /// lines); 1 always one; 2 two on any input, pipes included. Logs (errors, merge-report)
-    /// are read on one.
+    /// Threads for reading an input: one reads and validates lines (for errors and
+    /// merge-report: finds each line's event), one judges them, with the same results as one
+    /// thread. 0 (the default) uses two for regular files of 8 MiB and more when two CPUs are
+    /// available (not for files of long lines); 1 always one; 2 two on any input, pipes
+    /// included.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
 }

@@ -28,8 +28,11 @@
 use std::collections::HashMap;
 use std::io::Read;
 
-use crate::judge::{Finding, Judge, JudgeOptions, LineClass, Verdict, envelope_run, str_ref};
+use crate::judge::{
+    Finding, Judge, JudgeOptions, LineClass, Source, Verdict, envelope_run, str_ref,
+};
 use crate::lines::{Chunk, LineReader, split_lines};
+use crate::parallel::{Driven, Piece, Prep};
 use crate::peek::{Kind, Peeker, key_is, span, unescape};
 
 /// `{` positions tried per line before it is declared no event.
@@ -121,9 +124,14 @@ pub struct Input {
     counts: Counts,
     scratch: Vec<u8>,
     peeker: Box<Peeker>,
+    /// Lines read so far.
+    line_no: u64,
+    /// Bytes of the over-long line being read, so far.
+    long_total: u64,
 }
 
 /// Where a line's event was found.
+#[derive(Clone, Copy)]
 enum Found {
     /// In the line, from this offset.
     At(usize),
@@ -136,9 +144,11 @@ enum Found {
 /// Reads `src` to its end, giving every located event to `visit` after its
 /// stream's judge has seen it. A read error ends the input and is reported
 /// to every stream of it (they are then incomplete); only the visitor's
-/// errors are returned.
-pub fn read<R: Read, E>(
-    mut reader: LineReader<R>,
+/// errors are returned. A [`Source::File`] is read on two threads
+/// ([`crate::parallel`]): the worker finds and peeks each line's event,
+/// this thread judges and visits them, with the same result as on one.
+pub fn read<R: Read + Send, E>(
+    src: Source<R>,
     opts: &Options,
     mut visit: impl FnMut(Located<'_>) -> Result<(), E>,
 ) -> Result<Input, E> {
@@ -150,62 +160,111 @@ pub fn read<R: Read, E>(
         counts: Counts::default(),
         scratch: Vec::new(),
         peeker: Box::new(Peeker::new()),
+        line_no: 0,
+        long_total: 0,
     };
-    let max_line = opts.judge.max_line_bytes;
-    let mut line_no = 0u64;
-    let mut long_total = 0u64;
+    let reader = match src {
+        Source::Reader(reader) => reader,
+        Source::File(file) => {
+            let whole_blocks = file.metadata().is_ok_and(|m| m.is_file());
+            let max_line = opts.judge.max_line_bytes;
+            let prep = LocateLines { max_line };
+            let driven = crate::parallel::drive(
+                LineReader::new(file, max_line),
+                whole_blocks,
+                &prep,
+                |piece| match piece {
+                    Piece::Lines(mut lines) => lines.each(&prep, |line, terminated, slot| {
+                        input.prepared_line(line, terminated, slot, &mut visit)
+                    }),
+                    Piece::Long(bytes, end) => {
+                        input.long_piece(bytes, end);
+                        Ok(())
+                    }
+                    Piece::Failed(e) => {
+                        input.read_failed(&e);
+                        Ok(())
+                    }
+                },
+            );
+            match driven {
+                Driven::Done(r) => return r.map(|()| input),
+                Driven::NotStarted(reader) => {
+                    return read_here(reader, input, visit);
+                }
+            }
+        }
+    };
+    read_here(reader, input, visit)
+}
+
+/// [`read`] on this thread.
+fn read_here<R: Read, E>(
+    mut reader: LineReader<R>,
+    mut input: Input,
+    mut visit: impl FnMut(Located<'_>) -> Result<(), E>,
+) -> Result<Input, E> {
     loop {
         match reader.next_chunk() {
             Ok(None) => break,
             Ok(Some(Chunk::Lines(block))) => {
                 for (line, terminated) in split_lines(block) {
-                    line_no += 1;
-                    if line.len() > max_line {
-                        input.long_line(line.len() as u64, terminated, line_no);
-                        continue;
-                    }
-                    input.one_line(line, terminated, line_no, &mut visit)?;
+                    input.prepared_line(line, terminated, None, &mut visit)?;
                 }
             }
-            Ok(Some(Chunk::LongPart { bytes, end })) => {
-                long_total += bytes.len() as u64;
-                if end {
-                    line_no += 1;
-                    let terminated = bytes.last() == Some(&b'\n');
-                    input.long_line(long_total, terminated, line_no);
-                    long_total = 0;
-                }
-            }
+            Ok(Some(Chunk::LongPart { bytes, end })) => input.long_piece(bytes, end),
             Err(e) => {
-                // A stop request (SIGINT/SIGTERM) is no fault of the input:
-                // the caller ends its run as cancelled.
-                if crate::cancel::requested().is_some() {
-                    break;
-                }
-                let msg = e.to_string();
-                if input.streams.is_empty() {
-                    // Nothing was read: the unnamed stream carries the error.
-                    let mut s = input.new_stream(None);
-                    s.framework = true;
-                    input.streams.push(s);
-                }
-                // § 4.2: silence past --idle-timeout ends every run of the
-                // input still open with the timeout outcome (a run that
-                // already ended keeps its verdict); another read error
-                // leaves them all incomplete.
-                let timed_out = e.kind() == std::io::ErrorKind::TimedOut;
-                for s in &mut input.streams {
-                    if !timed_out {
-                        s.judge.io_error(msg.clone());
-                    } else if !s.judge.summary_seen() {
-                        s.judge.idle_timeout(msg.clone());
-                    }
-                }
+                input.read_failed(&e);
                 break;
             }
         }
     }
     Ok(input)
+}
+
+/// The work [`read`] moves to the reading thread: trimming a line's
+/// decoration, finding its event and peeking it ([`locate`]).
+struct LocateLines {
+    max_line: usize,
+}
+
+/// What [`locate`] found in a line, with the peeker and the scratch buffer
+/// it left describing the event.
+pub(crate) struct LocateSlot {
+    peeker: Box<Peeker>,
+    scratch: Vec<u8>,
+    found: Option<Found>,
+}
+
+impl Default for LocateSlot {
+    fn default() -> Self {
+        LocateSlot {
+            peeker: Box::new(Peeker::new()),
+            scratch: Vec::new(),
+            found: None,
+        }
+    }
+}
+
+impl Prep for LocateLines {
+    type Slot = LocateSlot;
+
+    /// Lines over the limit are never parsed (see [`Input::long_line`]).
+    fn wants(&self, line: &[u8], _terminated: bool) -> bool {
+        line.len() <= self.max_line
+    }
+
+    fn prep(&self, slot: &mut LocateSlot, line: &[u8]) {
+        slot.found = locate(trim_decoration(line), &mut slot.peeker, &mut slot.scratch);
+    }
+
+    fn trim(slot: &mut LocateSlot) {
+        slot.peeker.trim();
+        if slot.scratch.capacity() > 64 * 1024 {
+            // A new vector: a shrunk one keeps its memory (see `Peeker::trim`).
+            slot.scratch = Vec::new();
+        }
+    }
 }
 
 impl Input {
@@ -264,24 +323,103 @@ impl Input {
         self.streams.get_mut(i).filter(|s| !s.judge.summary_seen())
     }
 
-    fn one_line<E>(
+    /// One whole line of the input (`slot`: what the reading thread found
+    /// in it, if it looked).
+    fn prepared_line<E>(
         &mut self,
         line: &[u8],
         terminated: bool,
-        line_no: u64,
+        slot: Option<&mut LocateSlot>,
         visit: &mut impl FnMut(Located<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
+        self.line_no += 1;
+        if line.len() > self.opts.judge.max_line_bytes {
+            self.long_line(line.len() as u64, terminated, self.line_no);
+            return Ok(());
+        }
         let line = trim_decoration(line);
-        let Some(found) = locate(line, &mut self.peeker, &mut self.scratch) else {
-            let mut peeker = std::mem::take(&mut self.peeker);
-            match self.open_last() {
-                // § 2: a cut final line is the truncation of the stream
-                // that was writing last (if it has not ended); its judge
-                // reports it (`line.unterminated`).
+        match slot {
+            Some(slot) => {
+                // The slot's peeker and scratch describe the event: this
+                // input takes them for the line, and gives them back.
+                std::mem::swap(&mut self.peeker, &mut slot.peeker);
+                std::mem::swap(&mut self.scratch, &mut slot.scratch);
+                let r = self.found_line(line, terminated, slot.found, visit);
+                std::mem::swap(&mut self.peeker, &mut slot.peeker);
+                std::mem::swap(&mut self.scratch, &mut slot.scratch);
+                r
+            }
+            None => {
+                let found = locate(line, &mut self.peeker, &mut self.scratch);
+                self.found_line(line, terminated, found, visit)
+            }
+        }
+    }
+
+    /// A piece of a line over the limit (see [`Chunk::LongPart`]).
+    fn long_piece(&mut self, bytes: &[u8], end: bool) {
+        self.long_total += bytes.len() as u64;
+        if end {
+            self.line_no += 1;
+            let terminated = bytes.last() == Some(&b'\n');
+            self.long_line(self.long_total, terminated, self.line_no);
+            self.long_total = 0;
+        }
+    }
+
+    /// Ends the input on a read error.
+    fn read_failed(&mut self, e: &std::io::Error) {
+        // A stop request (SIGINT/SIGTERM) is no fault of the input: the
+        // caller ends its run as cancelled.
+        if crate::cancel::requested().is_some() {
+            return;
+        }
+        let msg = e.to_string();
+        if self.streams.is_empty() {
+            // Nothing was read: the unnamed stream carries the error.
+            let mut s = self.new_stream(None);
+            s.framework = true;
+            self.streams.push(s);
+        }
+        // § 4.2: silence past --idle-timeout ends every run of the input
+        // still open with the timeout outcome (a run that already ended
+        // keeps its verdict); another read error leaves them all
+        // incomplete.
+        let timed_out = e.kind() == std::io::ErrorKind::TimedOut;
+        for s in &mut self.streams {
+            if !timed_out {
+                s.judge.io_error(msg.clone());
+            } else if !s.judge.summary_seen() {
+                s.judge.idle_timeout(msg.clone());
+            }
+        }
+    }
+
+    /// A line (trimmed of its decoration) after [`locate`] looked in it:
+    /// `found` is what it found, described by `self.peeker` (and
+    /// `self.scratch` for an unwrapped one).
+    fn found_line<E>(
+        &mut self,
+        line: &[u8],
+        terminated: bool,
+        found: Option<Found>,
+        visit: &mut impl FnMut(Located<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let line_no = self.line_no;
+        let Some(found) = found else {
+            // § 2: a cut final line is the truncation of the stream that
+            // was writing last (if it has not ended); its judge reports it
+            // (`line.unterminated`). (`open_last`, with the fields apart:
+            // the peeker is lent while a stream is borrowed.)
+            let last = self.last.as_ref().map(|(_, i)| *i);
+            let open = last
+                .and_then(|i| self.streams.get_mut(i))
+                .filter(|s| !s.judge.summary_seen());
+            match open {
                 Some(stream) if !terminated => {
                     stream
                         .judge
-                        .line_at(line, false, line_no, &mut peeker, Ok(()));
+                        .line_at(line, false, line_no, &mut self.peeker, Ok(()));
                 }
                 _ => {
                     self.counts.skipped += 1;
@@ -290,7 +428,6 @@ impl Input {
                     }
                 }
             }
-            self.peeker = peeker;
             return Ok(());
         };
         let scratch = std::mem::take(&mut self.scratch);

@@ -422,9 +422,7 @@ pub fn drive_file<E>(
     );
     match driven {
         Driven::Done(r) => r,
-        Driven::NotStarted(reader) => {
-            crate::judge::drive_reader(reader, judge, on_line, on_bytes)
-        }
+        Driven::NotStarted(reader) => crate::judge::drive_reader(reader, judge, on_line, on_bytes),
     }
 }
 

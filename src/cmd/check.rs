@@ -695,10 +695,10 @@ fn close_report_after_relay_failure(sinks: &mut Sinks, stop: &Stop) {
 /// Where an input is read from: a regular file on two threads when
 /// `--threads` allows it ([`crate::parallel::wanted`]; not with an idle
 /// timeout, which files never need), otherwise [`reader_for`].
-pub(crate) fn source_for<R: Read + std::os::fd::AsRawFd + 'static>(
+pub(crate) fn source_for<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     src: R,
     judge: &crate::cli::JudgeArgs,
-) -> crate::judge::Source<Box<dyn Read>> {
+) -> crate::judge::Source<Box<dyn Read + Send>> {
     match dup_of(&src) {
         Some(file)
             if judge.idle_timeout.is_none() && crate::parallel::wanted(&file, judge.threads) =>
@@ -720,10 +720,10 @@ fn dup_of<R: std::os::fd::AsRawFd>(src: &R) -> Option<File> {
 }
 
 /// The line reader for an input, with `--idle-timeout` when given (§ 4.2).
-pub(crate) fn reader_for<R: Read + std::os::fd::AsRawFd + 'static>(
+fn reader_for<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     src: R,
     judge: &crate::cli::JudgeArgs,
-) -> crate::lines::LineReader<Box<dyn Read>> {
+) -> crate::lines::LineReader<Box<dyn Read + Send>> {
     // The descriptor itself, not through a buffer of `src`'s own (stdin's
     // 8 KiB BufReader): the idle-timeout poll must see every byte still to
     // be read (bytes held in that buffer looked like silence), and reads
@@ -738,7 +738,10 @@ pub(crate) fn reader_for<R: Read + std::os::fd::AsRawFd + 'static>(
 }
 
 /// [`reader_for`] on a descriptor of its own.
-fn file_reader(f: File, judge: &crate::cli::JudgeArgs) -> crate::lines::LineReader<Box<dyn Read>> {
+fn file_reader(
+    f: File,
+    judge: &crate::cli::JudgeArgs,
+) -> crate::lines::LineReader<Box<dyn Read + Send>> {
     use std::os::fd::AsRawFd;
     let fd = f.as_raw_fd();
     with_idle_timeout(Box::new(f), fd, judge)
@@ -747,10 +750,10 @@ fn file_reader(f: File, judge: &crate::cli::JudgeArgs) -> crate::lines::LineRead
 /// A line reader of `inner`, which reads `fd`, with `--idle-timeout` when
 /// given (§ 4.2).
 fn with_idle_timeout(
-    inner: Box<dyn Read>,
+    inner: Box<dyn Read + Send>,
     fd: std::os::fd::RawFd,
     judge: &crate::cli::JudgeArgs,
-) -> crate::lines::LineReader<Box<dyn Read>> {
+) -> crate::lines::LineReader<Box<dyn Read + Send>> {
     let r = crate::lines::LineReader::new(inner, judge.max_line_bytes);
     match judge.idle_timeout {
         Some(d) => r.idle_timeout(fd, d),

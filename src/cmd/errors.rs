@@ -32,7 +32,7 @@ use serde_json::{Value, json};
 use crate::cli::{ErrorsArgs, ErrorsFormat, Scope};
 use crate::cmd::check::{
     AsFdFile, Closing, Sinks, Stop, close_report, eprint_line, finding_line, install_cancel,
-    open_input, reader_for, sanitize, stop_code, unreadable_error, verdict_line, write_err,
+    open_input, sanitize, source_for, stop_code, unreadable_error, verdict_line, write_err,
 };
 use crate::demux;
 use crate::emit::{ErrorEvent, push_json};
@@ -157,7 +157,7 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
     for path in inputs {
         let source = path.display().to_string();
         let input = if *path == Path::new("-") {
-            read_input(ctx, io::stdin().lock(), &source)?
+            read_input(ctx, io::stdin(), &source)?
         } else {
             match open_input(path) {
                 Ok(f) => read_input(ctx, f, &source)?,
@@ -310,7 +310,7 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
 /// Reads one input through the log reader: every line located,
 /// demultiplexed by run and judged; errors (and warnings) that pass the
 /// filters are extracted as they come.
-fn read_input<R: Read + std::os::fd::AsRawFd + 'static>(
+fn read_input<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     ctx: &mut Ctx<'_>,
     src: R,
     source: &str,
@@ -325,7 +325,7 @@ fn read_input<R: Read + std::os::fd::AsRawFd + 'static>(
         max_runs: ctx.args.max_runs,
         run_prefix: ctx.args.run.clone(),
     };
-    demux::read(reader_for(src, &ctx.args.judge), &opts, |ev| {
+    demux::read(source_for(src, &ctx.args.judge), &opts, |ev| {
         // § 2: an unterminated final line is discarded, never extracted.
         if !ev.terminated {
             return Ok(());

@@ -24,8 +24,8 @@ use serde_json::{Map, Value, json};
 
 use crate::cli::{MergeArgs, MergeFormat};
 use crate::cmd::check::{
-    Sinks, Stop, cause_json, eprint_line, finding_line, install_cancel, open_input, reader_for,
-    reason_for, sanitize, stdout_writer, stop_code, unreadable_error, upstream_identity,
+    Sinks, Stop, cause_json, eprint_line, finding_line, install_cancel, open_input, reason_for,
+    sanitize, source_for, stdout_writer, stop_code, unreadable_error, upstream_identity,
     verdict_line, write_err,
 };
 use crate::cmd::errors::{cell, paint};
@@ -348,7 +348,7 @@ pub fn run(args: &MergeArgs) -> i32 {
         let source = path.display().to_string();
         let mut g = Gathered::default();
         let read = if *path == Path::new("-") {
-            gather(io::stdin().lock(), &args.judge, &opts, &mut g)
+            gather(io::stdin(), &args.judge, &opts, &mut g)
         } else {
             match open_input(path) {
                 Ok(f) => gather(f, &args.judge, &opts, &mut g),
@@ -458,13 +458,13 @@ pub fn run(args: &MergeArgs) -> i32 {
 }
 
 /// Reads one input, gathering checks, containers and carried reports.
-fn gather<R: Read + std::os::fd::AsRawFd + 'static>(
+fn gather<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     src: R,
     judge: &crate::cli::JudgeArgs,
     opts: &demux::Options,
     g: &mut Gathered,
 ) -> demux::Input {
-    let reader = reader_for(src, judge);
+    let reader = source_for(src, judge);
     let r: Result<demux::Input, std::convert::Infallible> = demux::read(reader, opts, |ev| {
         let Some(stream) = ev.stream else {
             return Ok(());

@@ -2,7 +2,9 @@
 //! validating, one judging, `src/parallel.rs`) gives exactly what one
 //! thread gives: the same relay, the same report, the same stderr, the same
 //! exit code, for every command that reads that way, on streams that break
-//! every kind of rule, lines over the limit and cut tails included.
+//! every kind of rule, lines over the limit and cut tails included, and
+//! for the log readers (`errors`, `merge-report`) on messy logs of many
+//! interleaved runs.
 
 use proptest::prelude::*;
 use serde_json::Value;
@@ -18,6 +20,20 @@ const COMMANDS: &[&[&str]] = &[
     &["summary", "--output", "json"],
     &["summary", "--output", "jsonl"],
     &["filter", "--continue-on-error", "."],
+    &["errors", "--no-fail", "-w", "--output", "raw"],
+    &["errors", "--no-fail", "--output", "jsonl"],
+    &["merge-report", "--no-fail", "--format", "jsonl"],
+    &["merge-report", "--no-fail", "--format", "tap"],
+];
+
+/// The log readers: on a log, the others would judge one stream.
+const LOG_COMMANDS: &[&[&str]] = &[
+    &["errors", "--no-fail", "-w", "--output", "raw"],
+    &["errors", "--no-fail", "--output", "jsonl"],
+    &["errors", "--no-fail", "--count"],
+    &["merge-report", "--no-fail", "--format", "jsonl"],
+    &["merge-report", "--no-fail", "--format", "tap"],
+    &["merge-report", "--no-fail", "--format", "junit"],
 ];
 
 /// A report line without what differs between two runs: aoi's own run id,
@@ -65,9 +81,14 @@ fn assert_alike(one: &crate::util::Out, two: &crate::util::Out, report: bool, wh
 /// Runs every command on `input` (written to a file) with one and with two
 /// threads and requires the same results.
 fn same_either_way(name: &str, input: &[u8], extra: &[&str]) {
+    same_either_way_for(COMMANDS, name, input, extra);
+}
+
+/// [`same_either_way`] for the commands of `commands`.
+fn same_either_way_for(commands: &[&[&str]], name: &str, input: &[u8], extra: &[&str]) {
     let dir = scratch("parallel");
     let file = write_file(&dir, name, input);
-    for cmd in COMMANDS {
+    for cmd in commands {
         let report = is_report(cmd);
         let run = |threads: &str, share: Option<&str>| {
             let mut c = std::process::Command::new(crate::util::AOI);
@@ -142,6 +163,90 @@ fn two_threads_judge_exactly_like_one() {
     // A clean stream, and an empty one.
     same_either_way("clean.jsonl", &s().hits(20_000).bytes(), &[]);
     same_either_way("empty.jsonl", b"", &[]);
+}
+
+/// A log as CI keeps them: several runs interleaved line by line, each
+/// line perhaps behind a container runtime's prefix, a worker tag, inside a
+/// Docker json-file record, with colour or a CR after it; prose and other
+/// programs' JSON between; damaged events, lines over the limit, runs
+/// that never end, and a cut last line.
+fn messy_log(runs: usize, rounds: usize) -> Vec<u8> {
+    let run_id = |r: usize| format!("01JZQ7X4TQ9KZ8V6R2M3N4P{r:03}");
+    let streams: Vec<Vec<String>> = (0..runs)
+        .map(|r| {
+            let mut st = s();
+            for i in 0..rounds {
+                st = match (i + r) % 6 {
+                    0 => st.ev(r#"{"type":"aoi:warning","code":"W","message":"careful"}"#),
+                    1 => st.ev(
+                        r#"{"type":"aoi:error","category":"io","code":"E","message":"m","retryable":true}"#,
+                    ),
+                    _ => st.hits(3),
+                };
+            }
+            // Every third run never ends.
+            if r % 3 == 2 {
+                st = st.no_summary();
+            }
+            String::from_utf8_lossy(&st.bytes())
+                .replace(RUN, &run_id(r))
+                .lines()
+                .map(str::to_string)
+                .collect()
+        })
+        .collect();
+    let mut log = Vec::new();
+    let longest = streams.iter().map(Vec::len).max().unwrap_or(0);
+    let mut n = 0usize;
+    for i in 0..longest {
+        for (r, lines) in streams.iter().enumerate() {
+            let Some(line) = lines.get(i) else { continue };
+            n += 1;
+            let decorated = match n % 9 {
+                0 => format!("2026-07-30T12:00:00.000000001Z stdout F {line}"),
+                1 => format!("[worker-{r}] {line}\x1b[0m"),
+                2 => format!(
+                    r#"{{"log":"{}\n","stream":"stdout","time":"2026-07-30T12:00:00Z"}}"#,
+                    line.replace('\\', "\\\\").replace('"', "\\\"")
+                ),
+                3 => format!("{line}\r"),
+                _ => line.clone(),
+            };
+            log.extend_from_slice(decorated.as_bytes());
+            log.push(b'\n');
+            match n % 50 {
+                7 => log.extend_from_slice(b"INFO starting the next phase\n"),
+                17 => log.extend_from_slice(br#"{"level":"info","msg":"{not an event}"}"#),
+                27 => log.extend_from_slice(b"{\"type\":\"aoi:error\",\"cut\n"),
+                37 => log.extend_from_slice(
+                    format!("{{\"type\":\"hit\",\"blob\":\"{}\"}}", "z".repeat(9_000)).as_bytes(),
+                ),
+                _ => {}
+            }
+            if matches!(n % 50, 17 | 37) {
+                log.push(b'\n');
+            }
+        }
+    }
+    log.extend_from_slice(b"[worker-0] {\"type\":\"aoi:error\"");
+    log
+}
+
+/// `errors` and `merge-report` read a log on two threads (the worker finds
+/// and peeks each line's event) exactly as on one.
+#[test]
+fn log_readers_on_two_threads_read_like_one() {
+    let log = messy_log(12, 1_500);
+    assert!(log.len() > 2 << 20, "spans many blocks");
+    same_either_way_for(LOG_COMMANDS, "messy.log", &log, &[]);
+    // Lines over the limit are never located; past --max-runs runs are
+    // counted, not judged.
+    same_either_way_for(
+        LOG_COMMANDS,
+        "messy-limits.log",
+        &log,
+        &["--max-line-bytes", "4K", "--max-runs", "5"],
+    );
 }
 
 /// One kind of line of a generated stream.
