@@ -287,8 +287,14 @@ fn a_closed_stdout_stops_both_threads() {
     use std::io::Read;
     use std::process::{Command, Stdio};
     let dir = scratch("parallel-close");
-    let file = write_file(&dir, "big.jsonl", &s().hits(100_000).bytes());
-    for cmd in [&["check"][..], &["strip"], &["filter", "."]] {
+    let mut st = s();
+    for _ in 0..25_000 {
+        st = st.hits(3).ev(
+            r#"{"type":"aoi:error","category":"io","code":"E","message":"m","retryable":true}"#,
+        );
+    }
+    let file = write_file(&dir, "big.jsonl", &st.bytes());
+    for cmd in [&["check"][..], &["strip"], &["filter", "."], &["errors"]] {
         let mut child = Command::new(crate::util::AOI)
             .args(cmd)
             .args(["--threads", "2", &file])
