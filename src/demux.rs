@@ -32,7 +32,7 @@ use crate::judge::{
     Finding, Judge, JudgeOptions, LineClass, Source, Verdict, envelope_run, str_ref,
 };
 use crate::lines::{Chunk, LineReader, split_lines};
-use crate::parallel::{Driven, Piece, Prep};
+use crate::parallel::{Driven, Later, Piece, Prep, Threads};
 use crate::peek::{Kind, Peeker, key_is, span, unescape};
 
 /// `{` positions tried per line before it is declared no event.
@@ -144,9 +144,9 @@ enum Found {
 /// Reads `src` to its end, giving every located event to `visit` after its
 /// stream's judge has seen it. A read error ends the input and is reported
 /// to every stream of it (they are then incomplete); only the visitor's
-/// errors are returned. A [`Source::File`] is read on two threads
-/// ([`crate::parallel`]): the worker finds and peeks each line's event,
-/// this thread judges and visits them, with the same result as on one.
+/// errors are returned. On two threads ([`crate::parallel`]), the worker
+/// finds and peeks each line's event, and this thread judges and visits
+/// them, with the same result as on one.
 pub fn read<R: Read + Send, E>(
     src: Source<R>,
     opts: &Options,
@@ -163,63 +163,80 @@ pub fn read<R: Read + Send, E>(
         line_no: 0,
         long_total: 0,
     };
-    let reader = match src {
-        Source::Reader(reader) => reader,
-        Source::File(file) => {
-            let whole_blocks = file.metadata().is_ok_and(|m| m.is_file());
-            let max_line = opts.judge.max_line_bytes;
-            let prep = LocateLines { max_line };
-            let driven = crate::parallel::drive(
-                LineReader::new(file, max_line),
-                whole_blocks,
-                &prep,
-                |piece| match piece {
-                    Piece::Lines(mut lines) => lines.each(&prep, |line, terminated, slot| {
-                        input.prepared_line(line, terminated, slot, &mut visit)
-                    }),
-                    Piece::Long(bytes, end) => {
-                        input.long_piece(bytes, end);
-                        Ok(())
-                    }
-                    Piece::Failed(e) => {
-                        input.read_failed(&e);
-                        Ok(())
-                    }
-                },
-            );
-            match driven {
-                Driven::Done(r) => return r.map(|()| input),
-                Driven::NotStarted(reader) => {
-                    return read_here(reader, input, visit);
-                }
+    let Source {
+        mut reader,
+        threads,
+    } = src;
+    let whole_blocks = match threads {
+        Threads::One => {
+            read_here(&mut reader, &mut input, None, &mut visit)?;
+            return Ok(input);
+        }
+        Threads::Two { whole_blocks } => whole_blocks,
+        Threads::Later => {
+            let later = Some(Later::default());
+            if !read_here(&mut reader, &mut input, later, &mut visit)? {
+                return Ok(input);
             }
+            false
         }
     };
-    read_here(reader, input, visit)
+    let prep = LocateLines {
+        max_line: opts.judge.max_line_bytes,
+    };
+    let driven = crate::parallel::drive(reader, whole_blocks, &prep, |piece| match piece {
+        Piece::Lines(mut lines) => lines.each(&prep, |line, terminated, slot| {
+            input.prepared_line(line, terminated, slot, &mut visit)
+        }),
+        Piece::Long(bytes, end) => {
+            input.long_piece(bytes, end);
+            Ok(())
+        }
+        Piece::Failed(e) => {
+            input.read_failed(&e);
+            Ok(())
+        }
+    });
+    match driven {
+        Driven::Done(r) => r?,
+        Driven::NotStarted(mut reader) => {
+            read_here(&mut reader, &mut input, None, &mut visit)?;
+        }
+    }
+    Ok(input)
 }
 
-/// [`read`] on this thread.
+/// [`read`] on this thread, until the input ends, or, with `later`, until
+/// it says to go on two threads: then true, with the reader at a line
+/// boundary.
 fn read_here<R: Read, E>(
-    mut reader: LineReader<R>,
-    mut input: Input,
-    mut visit: impl FnMut(Located<'_>) -> Result<(), E>,
-) -> Result<Input, E> {
+    reader: &mut LineReader<R>,
+    input: &mut Input,
+    mut later: Option<Later>,
+    visit: &mut impl FnMut(Located<'_>) -> Result<(), E>,
+) -> Result<bool, E> {
     loop {
         match reader.next_chunk() {
-            Ok(None) => break,
+            Ok(None) => return Ok(false),
             Ok(Some(Chunk::Lines(block))) => {
                 for (line, terminated) in split_lines(block) {
-                    input.prepared_line(line, terminated, None, &mut visit)?;
+                    input.prepared_line(line, terminated, None, visit)?;
+                }
+                if let Some(l) = later.as_mut() {
+                    match l.after(block) {
+                        Some(true) => return Ok(true),
+                        Some(false) => later = None,
+                        None => {}
+                    }
                 }
             }
             Ok(Some(Chunk::LongPart { bytes, end })) => input.long_piece(bytes, end),
             Err(e) => {
                 input.read_failed(&e);
-                break;
+                return Ok(false);
             }
         }
     }
-    Ok(input)
 }
 
 /// The work [`read`] moves to the reading thread: trimming a line's

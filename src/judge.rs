@@ -1916,17 +1916,36 @@ pub fn drive_reader<R: std::io::Read, E>(
     mut on_line: impl FnMut(&Judge, &[u8]) -> Result<(), E>,
     mut on_bytes: impl FnMut(&mut Judge, &[u8]) -> Result<(), E>,
 ) -> Result<(), E> {
+    drive_until(&mut reader, judge, None, &mut on_line, &mut on_bytes).map(|_| ())
+}
+
+/// [`drive_reader`] until the input ends, or, with `later`, until it says
+/// to go on two threads: then true, with the reader at a line boundary.
+fn drive_until<R: std::io::Read, E>(
+    reader: &mut crate::lines::LineReader<R>,
+    judge: &mut Judge,
+    mut later: Option<crate::parallel::Later>,
+    on_line: &mut impl FnMut(&Judge, &[u8]) -> Result<(), E>,
+    on_bytes: &mut impl FnMut(&mut Judge, &[u8]) -> Result<(), E>,
+) -> Result<bool, E> {
     use crate::lines::{Chunk, split_lines};
     let mut long_total: u64 = 0;
     loop {
         match reader.next_chunk() {
-            Ok(None) => return Ok(()),
+            Ok(None) => return Ok(false),
             Ok(Some(Chunk::Lines(block))) => {
                 for (line, terminated) in split_lines(block) {
                     judge.line(line, terminated);
                     on_line(judge, line)?;
                 }
                 on_bytes(judge, block)?;
+                if let Some(l) = later.as_mut() {
+                    match l.after(block) {
+                        Some(true) => return Ok(true),
+                        Some(false) => later = None,
+                        None => {}
+                    }
+                }
             }
             Ok(Some(Chunk::LongPart { bytes, end })) => {
                 long_piece(judge, &mut long_total, bytes, end);
@@ -1934,7 +1953,7 @@ pub fn drive_reader<R: std::io::Read, E>(
             }
             Err(e) => {
                 read_failed(judge, &e);
-                return Ok(());
+                return Ok(false);
             }
         }
     }
@@ -1961,31 +1980,52 @@ pub(crate) fn read_failed(judge: &mut Judge, e: &std::io::Error) {
     }
 }
 
-/// Where a stream's bytes come from: any reader, or a regular file read
-/// on two threads ([`crate::parallel`]).
-pub enum Source<R> {
-    /// Read on the caller's thread.
-    Reader(crate::lines::LineReader<R>),
-    /// A regular file: a worker thread reads and validates, the caller
-    /// judges. The line limit is the judge's.
-    File(std::fs::File),
+/// Where a stream's bytes come from, and on how many threads they are read
+/// ([`crate::parallel`]).
+pub struct Source<R> {
+    /// The stream's line reader.
+    pub reader: crate::lines::LineReader<R>,
+    /// One thread, two, or two once the stream proves large.
+    pub threads: crate::parallel::Threads,
 }
 
-/// [`drive_reader`] on either kind of [`Source`]; the judge, the findings
-/// and the bytes given to `on_bytes` are the same either way.
-pub fn drive_source<R: std::io::Read, E>(
-    src: Source<R>,
-    judge: &mut Judge,
-    on_line: impl FnMut(&Judge, &[u8]) -> Result<(), E>,
-    on_bytes: impl FnMut(&mut Judge, &[u8]) -> Result<(), E>,
-) -> Result<(), E> {
-    match src {
-        Source::Reader(r) => drive_reader(r, judge, on_line, on_bytes),
-        Source::File(f) => {
-            let max = judge.opts.max_line_bytes;
-            crate::parallel::drive_file(f, max, judge, on_line, on_bytes)
+impl<R> Source<R> {
+    /// A source read on the caller's thread.
+    pub fn one(reader: crate::lines::LineReader<R>) -> Self {
+        Source {
+            reader,
+            threads: crate::parallel::Threads::One,
         }
     }
+}
+
+/// [`drive_reader`] on a [`Source`], on as many threads as it says; the
+/// judge, the findings and the bytes given to `on_bytes` are the same
+/// either way.
+pub fn drive_source<R: std::io::Read + Send, E>(
+    src: Source<R>,
+    judge: &mut Judge,
+    mut on_line: impl FnMut(&Judge, &[u8]) -> Result<(), E>,
+    mut on_bytes: impl FnMut(&mut Judge, &[u8]) -> Result<(), E>,
+) -> Result<(), E> {
+    use crate::parallel::{Later, Threads};
+    let Source {
+        mut reader,
+        threads,
+    } = src;
+    let whole_blocks = match threads {
+        Threads::One => return drive_reader(reader, judge, on_line, on_bytes),
+        Threads::Two { whole_blocks } => whole_blocks,
+        Threads::Later => {
+            let later = Some(Later::default());
+            if !drive_until(&mut reader, judge, later, &mut on_line, &mut on_bytes)? {
+                return Ok(());
+            }
+            false
+        }
+    };
+    let max_line = judge.opts.max_line_bytes;
+    crate::parallel::drive_judged(reader, whole_blocks, max_line, judge, on_line, on_bytes)
 }
 
 /// A short, printable excerpt of upstream bytes for messages.

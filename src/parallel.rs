@@ -15,8 +15,9 @@
 //! them byte for byte). The blocks and their slots are recycled, so memory
 //! stays a few blocks whatever the input's size.
 //!
-//! By default only a large regular file is read this way ([`wanted`]); a
-//! pipe's producer is on the other core.
+//! By default ([`threads_for`]) a regular file is read this way when it is
+//! large, and a pipe once it has carried [`AUTO_MIN_BYTES`] ([`Later`]):
+//! most streams are small, and a thread would not pay for itself.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -42,8 +43,8 @@ const LONG_PIECE: usize = 1024 * 1024;
 /// stays bounded.
 const MAX_SLOTS: usize = 1024;
 
-/// Average line length above which a file is read on one thread (see
-/// [`wanted`]).
+/// Average line length above which an input is read on one thread (see
+/// [`threads_for`]).
 const LONG_AVERAGE: usize = 2048;
 
 /// A batch bigger than this holds a long line (under the limit): the worker
@@ -51,7 +52,8 @@ const LONG_AVERAGE: usize = 2048;
 /// exists once.
 const BIG: usize = 8 * BLOCK;
 
-/// Files at least this large use two threads when two CPUs are there.
+/// Files at least this large use two threads when two CPUs are there; a
+/// pipe decides after this many bytes ([`Later`]).
 pub const AUTO_MIN_BYTES: u64 = 8 * 1024 * 1024;
 
 /// The work on a line that depends on the line alone, done on the reading
@@ -240,28 +242,71 @@ enum Msg<S> {
     Failed(io::Error),
 }
 
-/// Whether `file` should be read on two threads: `threads` is the
-/// `--threads` setting (0 automatic, 1 one thread, 2 or more two).
-pub fn wanted(file: &File, threads: usize) -> bool {
+/// How a stream is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Threads {
+    /// On the caller's thread.
+    One,
+    /// On two threads from the start ([`drive`]); `whole_blocks` as there.
+    Two {
+        /// Lines wait for a whole block (a regular file) rather than going
+        /// on as each read brings them (a pipe).
+        whole_blocks: bool,
+    },
+    /// On one thread, then on two once [`Later`] says the stream is large
+    /// and of short lines (a pipe: its size is not known in advance).
+    Later,
+}
+
+/// How `file` is to be read: `threads` is the `--threads` setting (0
+/// automatic, 1 one thread, 2 or more two).
+pub fn threads_for(file: &File, threads: usize) -> Threads {
     let Ok(meta) = file.metadata() else {
-        return false;
+        return Threads::One;
     };
-    // Asked for: two threads on any input (a pipe from a fast producer
-    // gains too, but the producer may need the second core: not by default).
-    if threads >= 2 {
-        return true;
-    }
-    if !meta.is_file() {
-        return false;
-    }
+    let regular = meta.is_file();
+    let two = Threads::Two {
+        whole_blocks: regular,
+    };
     match threads {
-        1 => false,
-        0 => {
-            meta.len() >= AUTO_MIN_BYTES
-                && std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2)
-                && !long_lines(file)
+        1 => Threads::One,
+        // Asked for: two threads on any input.
+        2.. => two,
+        // Automatic: only with a second CPU to run on.
+        _ if !std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2) => Threads::One,
+        // A regular file: its size and a sample of its lines decide now.
+        _ if regular => {
+            if meta.len() >= AUTO_MIN_BYTES && !long_lines(file) {
+                two
+            } else {
+                Threads::One
+            }
         }
-        _ => true,
+        // A pipe (a FIFO, a socket, a terminal): most streams are small,
+        // and a thread would not pay; the first [`AUTO_MIN_BYTES`] decide.
+        _ => Threads::Later,
+    }
+}
+
+/// The decision of [`Threads::Later`]: after [`AUTO_MIN_BYTES`] of whole
+/// lines read on one thread, two threads if the lines average at most
+/// [`LONG_AVERAGE`] bytes (as for a file, [`long_lines`]), else one to the
+/// end.
+#[derive(Debug, Default)]
+pub struct Later {
+    bytes: u64,
+    lines: u64,
+}
+
+impl Later {
+    /// Counts a block of whole lines just read: `Some(true)` to go on two
+    /// threads from here, `Some(false)` to stay on one (ask no more),
+    /// `None` not decided yet.
+    pub fn after(&mut self, block: &[u8]) -> Option<bool> {
+        self.bytes += block.len() as u64;
+        self.lines += memchr::memchr_iter(b'\n', block).count() as u64;
+        (self.bytes >= AUTO_MIN_BYTES)
+            .then(|| self.bytes / self.lines.max(1) <= LONG_AVERAGE as u64)
     }
 }
 
@@ -333,7 +378,7 @@ where
     })
 }
 
-/// The peek of every line the judge peeks: the work [`drive_file`] moves
+/// The peek of every line the judge peeks: the work [`drive_judged`] moves
 /// to the worker for the commands that judge one stream.
 struct PeekLines {
     max_line: usize,
@@ -373,53 +418,49 @@ impl Prep for PeekLines {
     }
 }
 
-/// [`crate::judge::drive_reader`] over a file, on two threads: the same
-/// calls of `on_line` and `on_bytes` after the same judge calls, with
-/// `on_bytes` given whole blocks of lines.
-pub fn drive_file<E>(
-    file: File,
+/// [`crate::judge::drive_reader`] on two threads: the same calls of
+/// `on_line` and `on_bytes` after the same judge calls, with `on_bytes`
+/// given whole blocks of lines (`whole_blocks`: see [`drive`]; `max_line`:
+/// the judge's line limit).
+pub fn drive_judged<R: Read + Send, E>(
+    reader: LineReader<R>,
+    whole_blocks: bool,
     max_line: usize,
     judge: &mut Judge,
     mut on_line: impl FnMut(&Judge, &[u8]) -> Result<(), E>,
     mut on_bytes: impl FnMut(&mut Judge, &[u8]) -> Result<(), E>,
 ) -> Result<(), E> {
-    let whole_blocks = file.metadata().is_ok_and(|m| m.is_file());
     let prep = PeekLines { max_line };
     let mut long_total: u64 = 0;
-    let driven = drive(
-        LineReader::new(file, max_line),
-        whole_blocks,
-        &prep,
-        |piece| match piece {
-            Piece::Lines(mut lines) => {
-                lines.each(&prep, |line, terminated, slot| {
-                    match slot {
-                        Some(p) => {
-                            judge.line_prepeeked(line, &mut p.peeker, p.result);
-                            on_line(judge, line)?;
-                            // The peeker goes back to its slot: boxes stay
-                            // with their batch, where they are trimmed.
-                            judge.swap_peeker(&mut p.peeker);
-                        }
-                        None => {
-                            judge.line(line, terminated);
-                            on_line(judge, line)?;
-                        }
+    let driven = drive(reader, whole_blocks, &prep, |piece| match piece {
+        Piece::Lines(mut lines) => {
+            lines.each(&prep, |line, terminated, slot| {
+                match slot {
+                    Some(p) => {
+                        judge.line_prepeeked(line, &mut p.peeker, p.result);
+                        on_line(judge, line)?;
+                        // The peeker goes back to its slot: boxes stay
+                        // with their batch, where they are trimmed.
+                        judge.swap_peeker(&mut p.peeker);
                     }
-                    Ok(())
-                })?;
-                on_bytes(judge, lines.bytes())
-            }
-            Piece::Long(bytes, end) => {
-                crate::judge::long_piece(judge, &mut long_total, bytes, end);
-                on_bytes(judge, bytes)
-            }
-            Piece::Failed(e) => {
-                crate::judge::read_failed(judge, &e);
+                    None => {
+                        judge.line(line, terminated);
+                        on_line(judge, line)?;
+                    }
+                }
                 Ok(())
-            }
-        },
-    );
+            })?;
+            on_bytes(judge, lines.bytes())
+        }
+        Piece::Long(bytes, end) => {
+            crate::judge::long_piece(judge, &mut long_total, bytes, end);
+            on_bytes(judge, bytes)
+        }
+        Piece::Failed(e) => {
+            crate::judge::read_failed(judge, &e);
+            Ok(())
+        }
+    });
     match driven {
         Driven::Done(r) => r,
         Driven::NotStarted(reader) => crate::judge::drive_reader(reader, judge, on_line, on_bytes),

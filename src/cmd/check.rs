@@ -430,7 +430,7 @@ pub(crate) fn unreadable_error(msg: &str, source: &str) -> ErrorEvent {
 }
 
 /// Judges one stream, relaying it and reporting findings as they come.
-fn judge_stream<R: Read>(
+fn judge_stream<R: Read + Send>(
     reader: crate::judge::Source<R>,
     args: &CheckArgs,
     sinks: &mut Sinks,
@@ -692,22 +692,27 @@ fn close_report_after_relay_failure(sinks: &mut Sinks, stop: &Stop) {
         .and_then(|()| sinks.out.finish(&Summary::failed(Reason::Failed)));
 }
 
-/// Where an input is read from: a regular file on two threads when
-/// `--threads` allows it ([`crate::parallel::wanted`]; not with an idle
-/// timeout, which files never need), otherwise [`reader_for`].
+/// Where an input is read from, and on how many threads
+/// ([`crate::parallel::threads_for`]; one with an idle timeout, whose
+/// poll belongs to a reader on one thread).
 pub(crate) fn source_for<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     src: R,
     judge: &crate::cli::JudgeArgs,
 ) -> crate::judge::Source<Box<dyn Read + Send>> {
+    use crate::parallel::{Threads, threads_for};
     match dup_of(&src) {
-        Some(file)
-            if judge.idle_timeout.is_none() && crate::parallel::wanted(&file, judge.threads) =>
-        {
-            crate::judge::Source::File(file)
-        }
         // The duplicate is what is read (one `dup` per input, not two).
-        Some(file) => crate::judge::Source::Reader(file_reader(file, judge)),
-        None => crate::judge::Source::Reader(reader_for(src, judge)),
+        Some(file) => {
+            let threads = match judge.idle_timeout {
+                Some(_) => Threads::One,
+                None => threads_for(&file, judge.threads),
+            };
+            crate::judge::Source {
+                reader: file_reader(file, judge),
+                threads,
+            }
+        }
+        None => crate::judge::Source::one(reader_for(src, judge)),
     }
 }
 

@@ -350,7 +350,7 @@ fn error_text(err: jaq_core::Error<Val>) -> String {
 }
 
 /// Filters one input stream; returns its verdict and the first findings.
-fn framed_stream<R: Read>(
+fn framed_stream<R: Read + Send>(
     f: &mut Framed<'_>,
     reader: crate::judge::Source<R>,
     source: &str,

@@ -110,7 +110,7 @@ pub fn strip_bytes(input: &[u8], keep_envelope: bool, control: bool) -> (Vec<u8>
     let mut out = Vec::new();
     // Writing to a Vec cannot fail.
     let reader = crate::lines::LineReader::new(input, args.judge.max_line_bytes);
-    match strip_stream(crate::judge::Source::Reader(reader), &args, &mut out) {
+    match strip_stream(crate::judge::Source::one(reader), &args, &mut out) {
         Ok((v, _)) => (out, v),
         Err(_) => (out, Judge::new(JudgeOptions::default()).finish().0),
     }
@@ -119,7 +119,7 @@ pub fn strip_bytes(input: &[u8], keep_envelope: bool, control: bool) -> (Vec<u8>
 /// Strips one stream into `out`; returns its verdict and the first findings
 /// (for stderr). Only write errors are errors here: read errors end the
 /// stream as incomplete, like `aoi check`.
-fn strip_stream<R: Read>(
+fn strip_stream<R: Read + Send>(
     reader: crate::judge::Source<R>,
     args: &StripArgs,
     out: &mut dyn Write,

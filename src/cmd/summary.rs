@@ -22,7 +22,7 @@ use crate::rules::RuleId;
 use crate::spec::exit;
 
 /// Judges one stream to its verdict (nothing is relayed).
-fn judge<R: Read>(reader: crate::judge::Source<R>, args: &SummaryArgs) -> Verdict {
+fn judge<R: Read + Send>(reader: crate::judge::Source<R>, args: &SummaryArgs) -> Verdict {
     let mut judge = Judge::new(JudgeOptions {
         unbounded: args.judge.unbounded,
         fail_on_partial: args.judge.fail_on_partial,

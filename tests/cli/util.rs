@@ -44,8 +44,6 @@ pub fn code_of(status: ExitStatus) -> i32 {
         .unwrap_or(-1)
 }
 
-/// Runs `aoi ARGS` with `stdin` fed from a thread (so a large input cannot
-/// deadlock against a full stdout pipe) and captures everything.
 /// Spawns `aoi ARGS` with all three streams piped and a thread feeding
 /// `stdin` (aoi may exit before reading everything, e.g. on usage errors
 /// or a closed stdout, so write errors are ignored).
@@ -72,6 +70,8 @@ pub fn spawn_piped(args: &[&str]) -> std::process::Child {
         .expect("spawn aoi")
 }
 
+/// Runs `aoi ARGS` with `stdin` fed from a thread (so a large input cannot
+/// deadlock against a full stdout pipe) and captures everything.
 pub fn aoi(args: &[&str], stdin: &[u8]) -> Out {
     let (child, writer) = spawn_fed(args, stdin.to_vec());
     let out = child.wait_with_output().expect("wait aoi");
