@@ -513,7 +513,7 @@ impl ErrorEvent {
     fn fields(&self) -> Vec<(&str, Value)> {
         let retryable = self
             .retryable
-            .or_else(|| spec::category_default_retryable(&self.category))
+            .or_else(|| spec::category_default_retryable(self.category.as_bytes()))
             .unwrap_or(false);
         let mut f: Vec<(&str, Value)> = Vec::with_capacity(4 + self.fields.len());
         // `scope` first when given, as aoi has always written it.

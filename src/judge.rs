@@ -352,8 +352,36 @@ impl<'a> Ev<'a> {
             .iter()
             .find(|m| key_is(span(self.line, &m.key), m.key_escaped, name))
     }
+    /// [`Ev::get`] for each of `names`, in one pass over the members.
+    fn fields<const N: usize>(&self, names: [&str; N]) -> [Option<&'a Member>; N] {
+        let mut found = [None; N];
+        for m in self.members {
+            let k = span(self.line, &m.key);
+            if let Some(slot) = found
+                .iter_mut()
+                .zip(names)
+                .find_map(|(slot, name)| key_is(k, m.key_escaped, name).then_some(slot))
+            {
+                // The first of a name counts, as for `get`.
+                slot.get_or_insert(m);
+            }
+        }
+        found
+    }
     fn raw(&self, m: &Member) -> &'a [u8] {
         span(self.line, &m.value)
+    }
+}
+
+/// The bytes of a string member's value when it holds no escape: its text
+/// as written (UTF-8: the peek validated it), compared without decoding.
+fn plain<'a>(line: &'a [u8], m: &Member) -> Option<&'a [u8]> {
+    match m.kind {
+        Kind::String { escaped: false } => {
+            let raw = span(line, &m.value);
+            raw.get(1..raw.len().saturating_sub(1))
+        }
+        _ => None,
     }
 }
 
@@ -807,17 +835,14 @@ impl Judge {
         }
         self.framework += 1;
         self.last_class = LineClass::Framework;
-        // The peek validated the line as UTF-8: `from_utf8` (ASCII fast
-        // path) is the usual case, the lossy form only a fallback.
-        let tstr = match std::str::from_utf8(tname) {
-            Ok(t) => std::borrow::Cow::Borrowed(t),
-            Err(_) => String::from_utf8_lossy(tname),
-        };
+        // The name as text, for messages only (the peek validated it as
+        // UTF-8, so nothing is replaced).
+        let tstr = || String::from_utf8_lossy(tname);
         // Spec-owned fields appear once: parsers disagree which duplicate wins.
         if let Some(dup) = duplicate_key(line, members) {
             self.here(
                 RuleId::FrameworkDuplicateKey,
-                format!("{} has \"{}\" more than once", keep(&tstr), keep(&dup)),
+                format!("{} has \"{}\" more than once", keep(&tstr()), keep(&dup)),
             );
         }
         match tname {
@@ -832,12 +857,12 @@ impl Judge {
             _ => {
                 self.here(
                     RuleId::UnknownFramework,
-                    format!("unknown framework type \"{}\"", keep(&tstr)),
+                    format!("unknown framework type \"{}\"", keep(&tstr())),
                 );
                 return;
             }
         }
-        if let Some(known) = spec::known_fields(&tstr) {
+        if let Some(known) = spec::known_fields(tname) {
             let is_known = |m: &Member| {
                 let k = span(line, &m.key);
                 if m.key_escaped {
@@ -855,7 +880,10 @@ impl Judge {
                     .join(", ");
                 self.here(
                     RuleId::UnknownField,
-                    format!("{tstr} has fields the spec does not define: {list} (belong in \"properties\")"),
+                    format!(
+                        "{} has fields the spec does not define: {list} (belong in \"properties\")",
+                        tstr()
+                    ),
                 );
             }
         }
@@ -1406,8 +1434,32 @@ impl Judge {
 
     fn error(&mut self, ev: &Ev<'_>) {
         let line = ev.line;
-        match ev.get("category") {
+        let [
+            category,
+            code,
+            message,
+            retryable,
+            retry_after,
+            scope,
+            origin,
+        ] = ev.fields([
+            "category",
+            "code",
+            "message",
+            "retryable",
+            "retry_after_ms",
+            "scope",
+            "origin",
+        ]);
+        // The usual values, plain strings, are accepted on their bytes;
+        // anything else takes the general path.
+        let known_category = |m: &Member| {
+            plain(line, m)
+                .is_some_and(|c| c != b"partial" && spec::category_default_retryable(c).is_some())
+        };
+        match category {
             None => self.here(RuleId::ErrorCategory, "aoi:error has no category".into()),
+            Some(m) if known_category(m) => {}
             Some(m) => match str_ref(line, m) {
                 None => self.here(
                     RuleId::ErrorCategory,
@@ -1417,7 +1469,7 @@ impl Judge {
                     RuleId::ErrorCategoryPartial,
                     "category \"partial\" was removed in v1.0-alpha".into(),
                 ),
-                Some(c) if spec::category_default_retryable(&c).is_none() => {
+                Some(c) if spec::category_default_retryable(c.as_bytes()).is_none() => {
                     let hint = if c == "temporary" {
                         " (v0.2's temporary is now unavailable)"
                     } else {
@@ -1431,10 +1483,11 @@ impl Judge {
                 Some(_) => {}
             },
         }
-        match ev.get("code") {
+        match code {
             None => self.here(RuleId::ErrorCode, "aoi:error has no code".into()),
+            Some(m) if plain(line, m).is_some_and(spec::valid_code) => {}
             Some(m) => match str_ref(line, m) {
-                Some(c) if spec::valid_code(&c) => {}
+                Some(c) if spec::valid_code(c.as_bytes()) => {}
                 Some(c) => self.here(
                     RuleId::ErrorCode,
                     format!("code \"{c}\" does not match [A-Z][A-Z0-9_]*"),
@@ -1445,7 +1498,7 @@ impl Judge {
                 ),
             },
         }
-        match ev.get("message") {
+        match message {
             None => self.here(RuleId::ErrorMessage, "aoi:error has no message".into()),
             // Printable ASCII without escapes has neither line breaks nor
             // ANSI escapes: skip the per-character checks below.
@@ -1473,7 +1526,7 @@ impl Judge {
                 ),
             },
         }
-        let retryable = match ev.get("retryable") {
+        let retryable = match retryable {
             None => {
                 self.here(RuleId::ErrorRetryable, "aoi:error has no retryable".into());
                 None
@@ -1489,7 +1542,7 @@ impl Judge {
                 b
             }
         };
-        if let Some(m) = ev.get("retry_after_ms") {
+        if let Some(m) = retry_after {
             if uint_value(line, m).is_none() {
                 self.here(
                     RuleId::ErrorRetryAfter,
@@ -1505,9 +1558,10 @@ impl Judge {
                 );
             }
         }
-        if let Some(m) = ev.get("scope") {
+        let in_scopes = |s: &[u8]| spec::SCOPES.iter().any(|n| n.as_bytes() == s);
+        if let Some(m) = scope.filter(|m| !plain(line, m).is_some_and(in_scopes)) {
             let s = str_ref(line, m);
-            if !s.as_deref().is_some_and(|s| spec::SCOPES.contains(&s)) {
+            if !s.as_deref().is_some_and(|s| in_scopes(s.as_bytes())) {
                 self.here(
                     RuleId::ErrorScope,
                     format!(
@@ -1517,14 +1571,15 @@ impl Judge {
                 );
             }
         }
-        if ev.get("origin").is_some() {
+        if origin.is_some() {
             self.forwarded_errors += 1;
         }
         // Only an error that outranks the current worst is copied out.
-        let process_scope = ev
-            .get("scope")
-            .and_then(|m| str_ref(line, m))
-            .is_none_or(|s| s != "item");
+        let process_scope = match scope.map(|m| (m, plain(line, m))) {
+            None => true,
+            Some((_, Some(s))) => s != b"item",
+            Some((m, None)) => str_ref(line, m).is_none_or(|s| s != "item"),
+        };
         let rank = Cause::rank_of(process_scope, retryable);
         if self.worst_error.as_ref().is_none_or(|w| rank > w.rank()) {
             self.worst_error = Some(read_cause(line, ev.members, self.pos));
@@ -1826,10 +1881,24 @@ fn duplicate_key(line: &[u8], members: &[Member]) -> Option<String> {
             bytes_eq(ka, kb)
         }
     };
-    for (i, a) in members.iter().enumerate() {
-        // Keys of different lengths differ unless one has escapes.
-        let maybe = |b: &Member| a.key_escaped || b.key_escaped || a.key.len() == b.key.len();
-        if members.iter().skip(i + 1).any(|b| maybe(b) && same(a, b)) {
+    // A signature per key (length, first and last byte): keys whose
+    // signatures differ differ, unless one has escapes (`ANY`); only equal
+    // signatures are compared byte for byte.
+    const ANY: u64 = u64::MAX;
+    let mut sigs = [0u64; 16];
+    for (sig, m) in sigs.iter_mut().zip(members) {
+        let k = span(line, &m.key);
+        *sig = if m.key_escaped {
+            ANY
+        } else {
+            let ends = |b: Option<&u8>| u64::from(b.copied().unwrap_or(0));
+            ((k.len() as u64) << 16) | (ends(k.first()) << 8) | ends(k.last())
+        };
+    }
+    for (i, (a, &sa)) in members.iter().zip(&sigs).enumerate() {
+        let maybe = |&(_, &sb): &(&Member, &u64)| sa == sb || sa == ANY || sb == ANY;
+        let later = members.iter().zip(&sigs).skip(i + 1);
+        if later.filter(maybe).any(|(b, _)| same(a, b)) {
             let k = unescape(span(line, &a.key));
             if !reserved(&k) {
                 return Some(k.into_owned());

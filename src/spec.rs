@@ -45,7 +45,7 @@ pub const SCOPES: &[&str] = &["process", "item"];
 
 /// Top-level fields the spec defines per framework type (§ 8.1, § 8.3, § 9.1,
 /// § 11, § 15). `None` for types whose fields the spec leaves open.
-pub fn known_fields(ty: &str) -> Option<&'static [&'static str]> {
+pub fn known_fields(ty: &[u8]) -> Option<&'static [&'static str]> {
     const META: &[&str] = &[
         "type",
         "aoi",
@@ -114,11 +114,11 @@ pub fn known_fields(ty: &str) -> Option<&'static [&'static str]> {
         "properties",
     ];
     match ty {
-        "aoi:meta" => Some(META),
-        "aoi:summary" => Some(SUMMARY),
+        b"aoi:meta" => Some(META),
+        b"aoi:summary" => Some(SUMMARY),
         // § 9.1 defines the error's fields; warnings are read with the same set.
-        "aoi:error" | "aoi:warning" => Some(ERROR),
-        "aoi:check" => Some(CHECK),
+        b"aoi:error" | b"aoi:warning" => Some(ERROR),
+        b"aoi:check" => Some(CHECK),
         _ => None,
     }
 }
@@ -192,13 +192,17 @@ pub fn url_has_secret(val: &str) -> bool {
 }
 
 /// Default `retryable` of a category, `None` if the category is unknown.
-pub fn category_default_retryable(cat: &str) -> Option<bool> {
-    CATEGORIES.iter().find(|(c, _)| *c == cat).map(|&(_, r)| r)
+/// Bytes, so a judge compares the line's own bytes without decoding them.
+pub fn category_default_retryable(cat: &[u8]) -> Option<bool> {
+    CATEGORIES
+        .iter()
+        .find(|(c, _)| c.as_bytes() == cat)
+        .map(|&(_, r)| r)
 }
 
 /// True for a `code` matching `[A-Z][A-Z0-9_]*` (§ 9.1).
-pub fn valid_code(code: &str) -> bool {
-    let mut b = code.bytes();
+pub fn valid_code(code: &[u8]) -> bool {
+    let mut b = code.iter().copied();
     matches!(b.next(), Some(b'A'..=b'Z'))
         && b.all(|c| matches!(c, b'A'..=b'Z' | b'0'..=b'9' | b'_'))
 }
@@ -298,12 +302,12 @@ mod tests {
 
     #[test]
     fn codes() {
-        assert!(valid_code("UPSTREAM_RATE_LIMIT"));
-        assert!(valid_code("E2"));
-        assert!(!valid_code("e2"));
-        assert!(!valid_code("_E"));
-        assert!(!valid_code(""));
-        assert!(!valid_code("A-B"));
+        assert!(valid_code(b"UPSTREAM_RATE_LIMIT"));
+        assert!(valid_code(b"E2"));
+        assert!(!valid_code(b"e2"));
+        assert!(!valid_code(b"_E"));
+        assert!(!valid_code(b""));
+        assert!(!valid_code(b"A-B"));
     }
 
     #[test]

@@ -379,7 +379,7 @@ fn retryable(ev: &Ev<'_>, kind: EventKind) -> Option<bool> {
         (kind == EventKind::Error)
             .then(|| ev.get("category").and_then(|m| str_ref(ev.line, m)))
             .flatten()
-            .and_then(|c| spec::category_default_retryable(&c))
+            .and_then(|c| spec::category_default_retryable(c.as_bytes()))
     })
 }
 
@@ -495,7 +495,7 @@ pub(crate) fn forwarded_body(
     source: &str,
 ) -> Vec<u8> {
     let line = ev.line;
-    let known = spec::known_fields("aoi:error").unwrap_or_default();
+    let known = spec::known_fields(b"aoi:error").unwrap_or_default();
     let is = |m: &crate::peek::Member, k: &str| key_is(span(line, &m.key), m.key_escaped, k);
     let text = |m: &crate::peek::Member| str_ref(line, m);
     let error = kind == EventKind::Error;
@@ -514,7 +514,7 @@ pub(crate) fn forwarded_body(
             "properties" => m.kind == Kind::Object,
             "origin" => text(m).is_some(),
             "category" if error => text(m).is_some_and(|c| c != "partial"),
-            "code" if error => text(m).is_some_and(|c| spec::valid_code(&c)),
+            "code" if error => text(m).is_some_and(|c| spec::valid_code(c.as_bytes())),
             "message" if error => text(m).is_some_and(|t| single_line(&t)),
             "retryable" if error => bool_value(m).is_some(),
             "retry_after_ms" if error => uint_value(line, m).is_some() && retryable_true,
