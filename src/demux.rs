@@ -33,7 +33,7 @@ use crate::judge::{
 };
 use crate::lines::{Chunk, LineReader, split_lines};
 use crate::parallel::{Driven, Later, Piece, Prep, Threads};
-use crate::peek::{Kind, Peeker, key_is, span, unescape};
+use crate::peek::{Kind, Peeker, key_is, span, unescape, unescape_into};
 
 /// `{` positions tried per line before it is declared no event.
 const MAX_TRIES: usize = 8;
@@ -118,9 +118,14 @@ pub struct Input {
     opts: Options,
     streams: Vec<Stream>,
     index: HashMap<Vec<u8>, usize>,
-    /// The last run key looked up and its stream: consecutive lines of one
-    /// run (the common case) skip the hash.
-    last: Option<(Vec<u8>, usize)>,
+    /// The stream of the latest line that had one.
+    last: Option<usize>,
+    /// Run keys looked up lately and their streams: lines of one run, or
+    /// of a few runs interleaved line by line (a shared CI log), skip the
+    /// hash and the copy of the key.
+    recent: Vec<(Vec<u8>, usize)>,
+    /// The slot of `recent` the next new key replaces.
+    next_recent: usize,
     counts: Counts,
     scratch: Vec<u8>,
     peeker: Box<Peeker>,
@@ -157,6 +162,8 @@ pub fn read<R: Read + Send, E>(
         streams: Vec::new(),
         index: HashMap::new(),
         last: None,
+        recent: Vec::new(),
+        next_recent: 0,
         counts: Counts::default(),
         scratch: Vec::new(),
         peeker: Box::new(Peeker::new()),
@@ -336,7 +343,7 @@ impl Input {
     /// The stream written last, if it has not ended (no summary yet): the
     /// one a cut or over-long line is charged to.
     fn open_last(&mut self) -> Option<&mut Stream> {
-        let i = self.last.as_ref()?.1;
+        let i = self.last?;
         self.streams.get_mut(i).filter(|s| !s.judge.summary_seen())
     }
 
@@ -428,8 +435,8 @@ impl Input {
             // was writing last (if it has not ended); its judge reports it
             // (`line.unterminated`). (`open_last`, with the fields apart:
             // the peeker is lent while a stream is borrowed.)
-            let last = self.last.as_ref().map(|(_, i)| *i);
-            let open = last
+            let open = self
+                .last
                 .and_then(|i| self.streams.get_mut(i))
                 .filter(|s| !s.judge.summary_seen());
             match open {
@@ -455,6 +462,25 @@ impl Input {
         let r = self.route(obj, terminated, line_no, visit);
         self.scratch = scratch;
         r
+    }
+
+    /// Keeps `key`'s stream among the [`Input::recent`] ones, in place of
+    /// the oldest (keys past a few hundred bytes are not kept: the hash
+    /// finds them, and no buffer keeps their size).
+    fn remember(&mut self, key: &[u8], stream: usize) {
+        const RECENT: usize = 8;
+        const LONGEST: usize = 256;
+        if key.len() > LONGEST {
+            return;
+        }
+        if self.recent.len() < RECENT {
+            self.recent.push((key.to_vec(), stream));
+        } else if let Some((k, i)) = self.recent.get_mut(self.next_recent) {
+            k.clear();
+            k.extend_from_slice(key);
+            *i = stream;
+            self.next_recent = (self.next_recent + 1) % RECENT;
+        }
     }
 
     /// Judges a located event in its run's stream, then visits it.
@@ -489,9 +515,9 @@ impl Input {
         };
         let key: &[u8] = &key;
         let cached = self
-            .last
-            .as_ref()
-            .filter(|(k, _)| k.as_slice() == key)
+            .recent
+            .iter()
+            .find(|(k, _)| k.as_slice() == key)
             .map(|(_, i)| *i);
         let idx = match cached.or_else(|| self.index.get(key).copied()) {
             Some(i) => Some(i),
@@ -515,8 +541,9 @@ impl Input {
             }
         };
         if let Some(i) = idx {
+            self.last = Some(i);
             if cached.is_none() {
-                self.last = Some((key.to_vec(), i));
+                self.remember(key, i);
             }
         }
         match idx.and_then(|i| self.streams.get_mut(i)) {
@@ -571,7 +598,7 @@ fn locate(line: &[u8], peeker: &mut Peeker, scratch: &mut Vec<u8>) -> Option<Fou
     let raw = span(obj, &log.value);
     let body = raw.get(1..raw.len().saturating_sub(1))?;
     scratch.clear();
-    scratch.extend_from_slice(unescape(body).as_bytes());
+    unescape_into(body, scratch);
     let complete = scratch.last() == Some(&b'\n');
     while matches!(scratch.last(), Some(b'\n' | b'\r')) {
         scratch.pop();

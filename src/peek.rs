@@ -814,26 +814,36 @@ pub fn unescape(raw: &[u8]) -> Cow<'_, str> {
     if !raw.contains(&b'\\') {
         return String::from_utf8_lossy(raw);
     }
-    let mut out = String::with_capacity(raw.len());
+    let mut out = Vec::with_capacity(raw.len());
+    unescape_into(raw, &mut out);
+    // Escapes only add whole characters, so a body that is not UTF-8 is
+    // replaced here exactly as piece by piece.
+    match String::from_utf8(out) {
+        Ok(s) => Cow::Owned(s),
+        Err(e) => Cow::Owned(String::from_utf8_lossy(e.as_bytes()).into_owned()),
+    }
+}
+
+/// [`unescape`] appended to `out` as bytes, without a UTF-8 check (a log
+/// line's embedded event is validated when it is peeked).
+pub fn unescape_into(raw: &[u8], out: &mut Vec<u8>) {
     let mut i = 0;
     while let Some(&c) = raw.get(i) {
         if c != b'\\' {
             let next = memchr::memchr(b'\\', raw.get(i..).unwrap_or_default())
                 .map_or(raw.len(), |k| i + k);
-            out.push_str(&String::from_utf8_lossy(
-                raw.get(i..next).unwrap_or_default(),
-            ));
+            out.extend_from_slice(raw.get(i..next).unwrap_or_default());
             i = next;
             continue;
         }
         let e = raw.get(i + 1).copied().unwrap_or(b'\\');
         i += 2;
-        match e {
-            b'b' => out.push('\u{8}'),
-            b'f' => out.push('\u{c}'),
-            b'n' => out.push('\n'),
-            b'r' => out.push('\r'),
-            b't' => out.push('\t'),
+        let ch = match e {
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
             b'u' => {
                 let u = hex4(raw, i).unwrap_or(0xFFFD);
                 i += 4;
@@ -846,12 +856,13 @@ pub fn unescape(raw: &[u8]) -> Cow<'_, str> {
                 } else {
                     u as u32
                 };
-                out.push(char::from_u32(cp).unwrap_or('\u{FFFD}'));
+                char::from_u32(cp).unwrap_or('\u{FFFD}')
             }
-            other => out.push(other as char),
-        }
+            other => other as char,
+        };
+        let mut buf = [0u8; 4];
+        out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
     }
-    Cow::Owned(out)
 }
 
 /// The line around member `idx` of `members` (its top-level members), as
@@ -906,6 +917,29 @@ pub fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `unescape` decodes as serde_json does, and `unescape_into` gives the
+    /// same bytes, on every kind of escape and on text between them.
+    #[test]
+    fn unescape_matches_serde_json() {
+        let bodies = [
+            r#"plain"#,
+            r#"a\"b\\c\/d"#,
+            r#"\b\f\n\r\t"#,
+            r#"\u00e9t\u00E9 \u2028 \ud83d\ude00!"#,
+            r#"{\"type\":\"aoi:error\",\"x\":\"\\u0041\"}\n"#,
+            "déjà \\u00e9 vu",
+            r#"\u0000end"#,
+            "",
+        ];
+        for body in bodies {
+            let want: String = serde_json::from_str(&format!("\"{body}\"")).unwrap();
+            assert_eq!(unescape(body.as_bytes()), want, "{body}");
+            let mut out = b"kept".to_vec();
+            unescape_into(body.as_bytes(), &mut out);
+            assert_eq!(&out[4..], want.as_bytes(), "{body}");
+        }
+    }
 
     fn ok(s: &str) -> bool {
         Peeker::new().peek(s.as_bytes()).is_ok()
