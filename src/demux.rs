@@ -32,7 +32,7 @@ use crate::judge::{
     Finding, Judge, JudgeOptions, LineClass, Source, Verdict, envelope_run, str_ref,
 };
 use crate::lines::{Chunk, LineReader, split_lines};
-use crate::parallel::{Driven, Later, Piece, Prep, Threads};
+use crate::parallel::{Driven, Piece, Prep, Threads};
 use crate::peek::{Kind, Peeker, key_is, span, unescape, unescape_into};
 
 /// `{` positions tried per line before it is declared no event.
@@ -176,17 +176,10 @@ pub fn read<R: Read + Send, E>(
     } = src;
     let whole_blocks = match threads {
         Threads::One => {
-            read_here(&mut reader, &mut input, None, &mut visit)?;
+            read_here(&mut reader, &mut input, &mut visit)?;
             return Ok(input);
         }
         Threads::Two { whole_blocks } => whole_blocks,
-        Threads::Later => {
-            let later = Some(Later::default());
-            if !read_here(&mut reader, &mut input, later, &mut visit)? {
-                return Ok(input);
-            }
-            false
-        }
     };
     let prep = LocateLines {
         max_line: opts.judge.max_line_bytes,
@@ -207,40 +200,30 @@ pub fn read<R: Read + Send, E>(
     match driven {
         Driven::Done(r) => r?,
         Driven::NotStarted(mut reader) => {
-            read_here(&mut reader, &mut input, None, &mut visit)?;
+            read_here(&mut reader, &mut input, &mut visit)?;
         }
     }
     Ok(input)
 }
 
-/// [`read`] on this thread, until the input ends, or, with `later`, until
-/// it says to go on two threads: then true, with the reader at a line
-/// boundary.
+/// [`read`] on this thread.
 fn read_here<R: Read, E>(
     reader: &mut LineReader<R>,
     input: &mut Input,
-    mut later: Option<Later>,
     visit: &mut impl FnMut(Located<'_>) -> Result<(), E>,
-) -> Result<bool, E> {
+) -> Result<(), E> {
     loop {
         match reader.next_chunk() {
-            Ok(None) => return Ok(false),
+            Ok(None) => return Ok(()),
             Ok(Some(Chunk::Lines(block))) => {
                 for (line, terminated) in split_lines(block) {
                     input.prepared_line(line, terminated, None, visit)?;
-                }
-                if let Some(l) = later.as_mut() {
-                    match l.after(block) {
-                        Some(true) => return Ok(true),
-                        Some(false) => later = None,
-                        None => {}
-                    }
                 }
             }
             Ok(Some(Chunk::LongPart { bytes, end })) => input.long_piece(bytes, end),
             Err(e) => {
                 input.read_failed(&e);
-                return Ok(false);
+                return Ok(());
             }
         }
     }
@@ -284,7 +267,9 @@ impl Prep for LocateLines {
 
     fn trim(slot: &mut LocateSlot) {
         slot.peeker.trim();
-        if slot.scratch.capacity() > 64 * 1024 {
+        // Up to a thousand slots a batch: each keeps little (a Docker
+        // log of 50 KB events would otherwise hold 50 MB a batch).
+        if slot.scratch.capacity() > 4 * 1024 {
             // A new vector: a shrunk one keeps its memory (see `Peeker::trim`).
             slot.scratch = Vec::new();
         }

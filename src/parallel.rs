@@ -4,7 +4,7 @@
 //! Validating a line ([`Peeker::peek`]) depends on the line alone; judging
 //! it ([`Judge`]) depends on every line before it. So a large input is read
 //! as a pipeline: the worker reads blocks of whole lines with the ordinary
-//! [`LineReader`] and does each line's independent work (a [`Prep`]: the
+//! [`LineReader`] and does each line's independent work (a `Prep`: the
 //! peek for `check`, `strip`, `summary` and `filter`; the log reader's
 //! search for the event and its peek for `errors` and `merge-report`,
 //! [`crate::demux`]) into a slot of its own, and sends the block with its
@@ -15,9 +15,8 @@
 //! them byte for byte). The blocks and their slots are recycled, so memory
 //! stays a few blocks whatever the input's size.
 //!
-//! By default ([`threads_for`]) a regular file is read this way when it is
-//! large, and a pipe once it has carried [`AUTO_MIN_BYTES`] ([`Later`]):
-//! most streams are small, and a thread would not pay for itself.
+//! By default ([`threads_for`]) only a large regular file is read this way;
+//! a pipe, only when `--threads 2` asks.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -52,8 +51,7 @@ const LONG_AVERAGE: usize = 2048;
 /// exists once.
 const BIG: usize = 8 * BLOCK;
 
-/// Files at least this large use two threads when two CPUs are there; a
-/// pipe decides after this many bytes ([`Later`]).
+/// Files at least this large use two threads when two CPUs are there.
 pub const AUTO_MIN_BYTES: u64 = 8 * 1024 * 1024;
 
 /// The work on a line that depends on the line alone, done on the reading
@@ -247,15 +245,12 @@ enum Msg<S> {
 pub enum Threads {
     /// On the caller's thread.
     One,
-    /// On two threads from the start ([`drive`]); `whole_blocks` as there.
+    /// On two threads from the start (a worker reads and prepares lines).
     Two {
         /// Lines wait for a whole block (a regular file) rather than going
         /// on as each read brings them (a pipe).
         whole_blocks: bool,
     },
-    /// On one thread, then on two once [`Later`] says the stream is large
-    /// and of short lines (a pipe: its size is not known in advance).
-    Later,
 }
 
 /// How `file` is to be read: `threads` is the `--threads` setting (0
@@ -282,31 +277,12 @@ pub fn threads_for(file: &File, threads: usize) -> Threads {
                 Threads::One
             }
         }
-        // A pipe (a FIFO, a socket, a terminal): most streams are small,
-        // and a thread would not pay; the first [`AUTO_MIN_BYTES`] decide.
-        _ => Threads::Later,
-    }
-}
-
-/// The decision of [`Threads::Later`]: after [`AUTO_MIN_BYTES`] of whole
-/// lines read on one thread, two threads if the lines average at most
-/// [`LONG_AVERAGE`] bytes (as for a file, [`long_lines`]), else one to the
-/// end.
-#[derive(Debug, Default)]
-pub struct Later {
-    bytes: u64,
-    lines: u64,
-}
-
-impl Later {
-    /// Counts a block of whole lines just read: `Some(true)` to go on two
-    /// threads from here, `Some(false)` to stay on one (ask no more),
-    /// `None` not decided yet.
-    pub fn after(&mut self, block: &[u8]) -> Option<bool> {
-        self.bytes += block.len() as u64;
-        self.lines += memchr::memchr_iter(b'\n', block).count() as u64;
-        (self.bytes >= AUTO_MIN_BYTES)
-            .then(|| self.bytes / self.lines.max(1) <= LONG_AVERAGE as u64)
+        // A pipe (a FIFO, a socket, a terminal): one. Its producer may
+        // need the other core, and a worker blocked in `read` on a silent
+        // pipe would delay both a stop request (SIGINT/SIGTERM reach the
+        // judging thread, not the blocked read) and the quiet exit on a
+        // closed stdout (the worker is joined) until the producer writes.
+        _ => Threads::One,
     }
 }
 
@@ -420,8 +396,9 @@ impl Prep for PeekLines {
 
 /// [`crate::judge::drive_reader`] on two threads: the same calls of
 /// `on_line` and `on_bytes` after the same judge calls, with `on_bytes`
-/// given whole blocks of lines (`whole_blocks`: see [`drive`]; `max_line`:
-/// the judge's line limit).
+/// given whole blocks of lines (`whole_blocks`: lines wait for a whole
+/// block, else go on as each read brings them; `max_line`: the judge's
+/// line limit).
 pub fn drive_judged<R: Read + Send, E>(
     reader: LineReader<R>,
     whole_blocks: bool,
