@@ -694,25 +694,34 @@ fn close_report_after_relay_failure(sinks: &mut Sinks, stop: &Stop) {
 
 /// Where an input is read from, and on how many threads
 /// ([`crate::parallel::threads_for`]; one with an idle timeout, whose
-/// poll belongs to a reader on one thread).
+/// poll belongs to a reader on one thread). The descriptor is read itself,
+/// duplicated, not through a buffer of `src`'s own (stdin's 8 KiB
+/// BufReader): the idle-timeout poll must see every byte still to be read
+/// (bytes held in that buffer looked like silence), and reads split lines
+/// alike on one thread and on two.
 pub(crate) fn source_for<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     src: R,
     judge: &crate::cli::JudgeArgs,
 ) -> crate::judge::Source<Box<dyn Read + Send>> {
     use crate::parallel::{Threads, threads_for};
+    use std::os::fd::AsRawFd;
     match dup_of(&src) {
-        // The duplicate is what is read (one `dup` per input, not two).
         Some(file) => {
             let threads = match judge.idle_timeout {
                 Some(_) => Threads::One,
                 None => threads_for(&file, judge.threads),
             };
+            let fd = file.as_raw_fd();
             crate::judge::Source {
-                reader: file_reader(file, judge),
+                reader: with_idle_timeout(Box::new(file), fd, judge),
                 threads,
             }
         }
-        None => crate::judge::Source::one(reader_for(src, judge)),
+        // No duplicate (a descriptor limit): `src` itself, on one thread.
+        None => {
+            let fd = src.as_raw_fd();
+            crate::judge::Source::one(with_idle_timeout(Box::new(src), fd, judge))
+        }
     }
 }
 
@@ -722,34 +731,6 @@ fn dup_of<R: std::os::fd::AsRawFd>(src: &R) -> Option<File> {
     // borrow; it is duplicated, not taken over.
     let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(src.as_raw_fd()) };
     fd.try_clone_to_owned().ok().map(File::from)
-}
-
-/// The line reader for an input, with `--idle-timeout` when given (§ 4.2).
-fn reader_for<R: Read + Send + std::os::fd::AsRawFd + 'static>(
-    src: R,
-    judge: &crate::cli::JudgeArgs,
-) -> crate::lines::LineReader<Box<dyn Read + Send>> {
-    // The descriptor itself, not through a buffer of `src`'s own (stdin's
-    // 8 KiB BufReader): the idle-timeout poll must see every byte still to
-    // be read (bytes held in that buffer looked like silence), and reads
-    // split lines alike on one thread and on two.
-    match dup_of(&src) {
-        Some(f) => file_reader(f, judge),
-        None => {
-            let fd = src.as_raw_fd();
-            with_idle_timeout(Box::new(src), fd, judge)
-        }
-    }
-}
-
-/// [`reader_for`] on a descriptor of its own.
-fn file_reader(
-    f: File,
-    judge: &crate::cli::JudgeArgs,
-) -> crate::lines::LineReader<Box<dyn Read + Send>> {
-    use std::os::fd::AsRawFd;
-    let fd = f.as_raw_fd();
-    with_idle_timeout(Box::new(f), fd, judge)
 }
 
 /// A line reader of `inner`, which reads `fd`, with `--idle-timeout` when
