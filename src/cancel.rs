@@ -19,14 +19,25 @@
 //! A signal the process inherited as ignored (`SIG_IGN`, as a shell does
 //! for background jobs) stays ignored.
 //!
+//! A thread blocked in `read` is only interrupted if the signal lands on
+//! it; a reading thread that is not the one the signal interrupts polls
+//! [`wake_fd`] beside its input: the first signal writes a byte to it
+//! (the self-pipe trick; `write` is async-signal-safe).
+//!
 //! Only processes that install the handlers see a request; in every other
 //! process [`requested`] is `None` and costs one atomic load.
 
 use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::sync::atomic::{AtomicI32, Ordering};
 
 /// The signal that asked the process to stop, 0 for none.
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+/// The self-pipe: its read end becomes readable at the first signal
+/// ([`wake_fd`]); -1 until [`install`] made it. Never closed.
+static WAKE_READ: AtomicI32 = AtomicI32::new(-1);
+static WAKE_WRITE: AtomicI32 = AtomicI32::new(-1);
 
 /// SIGINT's number.
 pub const SIGINT: i32 = libc::SIGINT;
@@ -41,9 +52,15 @@ extern "C" fn on_signal(sig: libc::c_int) {
         // SAFETY: `_exit` is async-signal-safe and takes any status.
         unsafe { libc::_exit(128 + sig) }
     }
-    // SAFETY: `alarm` is async-signal-safe.
+    // SAFETY: `alarm` and `write` are async-signal-safe; the descriptor is
+    // the self-pipe's write end, open for the life of the process. One byte
+    // into an empty non-blocking pipe succeeds, so `errno` is left alone.
     unsafe {
         libc::alarm(GRACE_SECS);
+        let fd = WAKE_WRITE.load(Ordering::SeqCst);
+        if fd >= 0 {
+            libc::write(fd, b"!".as_ptr().cast(), 1);
+        }
     }
 }
 
@@ -85,9 +102,54 @@ fn set(sig: i32, handler: extern "C" fn(libc::c_int), keep_ignored: bool) -> io:
 /// Installs the SIGINT and SIGTERM handlers (and the grace period's
 /// SIGALRM) for the whole process.
 pub fn install() -> io::Result<()> {
+    self_pipe()?;
     set(libc::SIGALRM, on_alarm, false)?;
     set(SIGINT, on_signal, true)?;
     set(SIGTERM, on_signal, true)
+}
+
+/// Makes the self-pipe once (non-blocking, so the handler never waits).
+fn self_pipe() -> io::Result<()> {
+    use std::os::fd::IntoRawFd;
+    if WAKE_READ.load(Ordering::SeqCst) >= 0 {
+        return Ok(());
+    }
+    let (r, w) = pipe(true)?;
+    // Kept open for the life of the process.
+    WAKE_READ.store(r.into_raw_fd(), Ordering::SeqCst);
+    WAKE_WRITE.store(w.into_raw_fd(), Ordering::SeqCst);
+    Ok(())
+}
+
+/// A pipe (read end, write end), close-on-exec, both ends non-blocking if
+/// asked.
+pub(crate) fn pipe(nonblocking: bool) -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [-1; 2];
+    // SAFETY: `fds` is two writable ints; on success both are new
+    // descriptors that nothing else owns, so `OwnedFd` may take them.
+    unsafe {
+        if libc::pipe(fds.as_mut_ptr()) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let [r, w] = fds;
+        let (r, w) = (OwnedFd::from_raw_fd(r), OwnedFd::from_raw_fd(w));
+        for fd in [r.as_raw_fd(), w.as_raw_fd()] {
+            libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+            if nonblocking {
+                let fl = libc::fcntl(fd, libc::F_GETFL);
+                libc::fcntl(fd, libc::F_SETFL, fl | libc::O_NONBLOCK);
+            }
+        }
+        Ok((r, w))
+    }
+}
+
+/// A descriptor that becomes readable (and stays so) once a stop was
+/// requested, for a thread that waits in `poll` on something else; `None`
+/// where the handlers are not installed.
+pub fn wake_fd() -> Option<std::os::fd::RawFd> {
+    let fd = WAKE_READ.load(Ordering::SeqCst);
+    (fd >= 0).then_some(fd)
 }
 
 /// Keeps SIGINT and SIGTERM away from the calling thread, so they are

@@ -243,9 +243,9 @@ pub struct JudgeArgs {
     pub idle_timeout: Option<std::time::Duration>,
     /// Threads for reading an input: one reads and validates lines (for errors and
     /// merge-report: finds each line's event), one judges them, with the same results as one
-    /// thread. 0 (the default) uses two for a regular file of 8 MiB or more when two CPUs are
-    /// available and its lines average at most 2 KiB; 1 always one; 2 two on any input, pipes
-    /// included. With --idle-timeout, always one.
+    /// thread. 0 (the default) uses two when two CPUs are available: for a regular file of 8
+    /// MiB or more, for a pipe once it has carried 8 MiB; not when lines average over 2 KiB,
+    /// nor with --idle-timeout. 1 always one; 2 two from the start on any input.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
 }

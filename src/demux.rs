@@ -32,7 +32,7 @@ use crate::judge::{
     Finding, Judge, JudgeOptions, LineClass, Source, Verdict, envelope_run, str_ref,
 };
 use crate::lines::{Chunk, LineReader, split_lines};
-use crate::parallel::{Driven, Piece, Prep, Threads};
+use crate::parallel::{Driven, Later, Piece, Prep, Threads};
 use crate::peek::{Kind, Peeker, key_is, span, unescape, unescape_into};
 
 /// `{` positions tried per line before it is declared no event.
@@ -57,6 +57,16 @@ pub struct Stream {
     pub judge: Judge,
     /// An `aoi:*` event was seen (the unnamed stream counts only then).
     pub framework: bool,
+}
+
+/// What [`read`] gives its visitor, in input order.
+pub enum Visit<'a> {
+    /// An event found in the input.
+    Event(Located<'a>),
+    /// The end of a block of lines as a read brought it: the moment to
+    /// flush output, so a live stream's readers downstream are not kept
+    /// waiting for a buffer to fill.
+    BlockEnd,
 }
 
 /// One event found in the input, after its stream's judge has seen it.
@@ -147,15 +157,15 @@ enum Found {
 }
 
 /// Reads `src` to its end, giving every located event to `visit` after its
-/// stream's judge has seen it. A read error ends the input and is reported
-/// to every stream of it (they are then incomplete); only the visitor's
-/// errors are returned. On two threads ([`crate::parallel`]), the worker
+/// stream's judge has seen it, and each block's end ([`Visit::BlockEnd`]).
+/// A read error ends the input and is reported to every stream of it (they
+/// are then incomplete); only the visitor's errors are returned. On two threads ([`crate::parallel`]), the worker
 /// finds and peeks each line's event, and this thread judges and visits
 /// them, with the same result as on one.
 pub fn read<R: Read + Send, E>(
     src: Source<R>,
     opts: &Options,
-    mut visit: impl FnMut(Located<'_>) -> Result<(), E>,
+    mut visit: impl FnMut(Visit<'_>) -> Result<(), E>,
 ) -> Result<Input, E> {
     let mut input = Input {
         opts: opts.clone(),
@@ -176,18 +186,28 @@ pub fn read<R: Read + Send, E>(
     } = src;
     let whole_blocks = match threads {
         Threads::One => {
-            read_here(&mut reader, &mut input, &mut visit)?;
+            read_here(&mut reader, &mut input, None, &mut visit)?;
             return Ok(input);
         }
         Threads::Two { whole_blocks } => whole_blocks,
+        Threads::Later => {
+            let later = Some(Later::default());
+            if !read_here(&mut reader, &mut input, later, &mut visit)? {
+                return Ok(input);
+            }
+            false
+        }
     };
     let prep = LocateLines {
         max_line: opts.judge.max_line_bytes,
     };
     let driven = crate::parallel::drive(reader, whole_blocks, &prep, |piece| match piece {
-        Piece::Lines(mut lines) => lines.each(&prep, |line, terminated, slot| {
-            input.prepared_line(line, terminated, slot, &mut visit)
-        }),
+        Piece::Lines(mut lines) => {
+            lines.each(&prep, |line, terminated, slot| {
+                input.prepared_line(line, terminated, slot, &mut visit)
+            })?;
+            visit(Visit::BlockEnd)
+        }
         Piece::Long(bytes, end) => {
             input.long_piece(bytes, end);
             Ok(())
@@ -200,30 +220,41 @@ pub fn read<R: Read + Send, E>(
     match driven {
         Driven::Done(r) => r?,
         Driven::NotStarted(mut reader) => {
-            read_here(&mut reader, &mut input, &mut visit)?;
+            read_here(&mut reader, &mut input, None, &mut visit)?;
         }
     }
     Ok(input)
 }
 
-/// [`read`] on this thread.
+/// [`read`] on this thread, until the input ends, or, with `later`, until
+/// it says to go on two threads: then true, with the reader at a line
+/// boundary.
 fn read_here<R: Read, E>(
     reader: &mut LineReader<R>,
     input: &mut Input,
-    visit: &mut impl FnMut(Located<'_>) -> Result<(), E>,
-) -> Result<(), E> {
+    mut later: Option<Later>,
+    visit: &mut impl FnMut(Visit<'_>) -> Result<(), E>,
+) -> Result<bool, E> {
     loop {
         match reader.next_chunk() {
-            Ok(None) => return Ok(()),
+            Ok(None) => return Ok(false),
             Ok(Some(Chunk::Lines(block))) => {
                 for (line, terminated) in split_lines(block) {
                     input.prepared_line(line, terminated, None, visit)?;
+                }
+                visit(Visit::BlockEnd)?;
+                if let Some(l) = later.as_mut() {
+                    match l.after(block) {
+                        Some(true) => return Ok(true),
+                        Some(false) => later = None,
+                        None => {}
+                    }
                 }
             }
             Ok(Some(Chunk::LongPart { bytes, end })) => input.long_piece(bytes, end),
             Err(e) => {
                 input.read_failed(&e);
-                return Ok(());
+                return Ok(false);
             }
         }
     }
@@ -339,7 +370,7 @@ impl Input {
         line: &[u8],
         terminated: bool,
         slot: Option<&mut LocateSlot>,
-        visit: &mut impl FnMut(Located<'_>) -> Result<(), E>,
+        visit: &mut impl FnMut(Visit<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
         self.line_no += 1;
         if line.len() > self.opts.judge.max_line_bytes {
@@ -412,7 +443,7 @@ impl Input {
         line: &[u8],
         terminated: bool,
         found: Option<Found>,
-        visit: &mut impl FnMut(Located<'_>) -> Result<(), E>,
+        visit: &mut impl FnMut(Visit<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
         let line_no = self.line_no;
         let Some(found) = found else {
@@ -474,7 +505,7 @@ impl Input {
         obj: &[u8],
         terminated: bool,
         line_no: u64,
-        visit: &mut impl FnMut(Located<'_>) -> Result<(), E>,
+        visit: &mut impl FnMut(Visit<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
         // The run as written (quotes included) and as decoded.
         // The peek read the usual envelope shape already (a run without
@@ -558,14 +589,14 @@ impl Input {
                 }
             }
         }
-        visit(Located {
+        visit(Visit::Event(Located {
             obj,
             terminated,
             line_no,
             raw_run,
             stream: idx.and_then(|i| self.streams.get(i)),
             peek: &self.peeker,
-        })
+        }))
     }
 }
 

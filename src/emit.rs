@@ -640,6 +640,19 @@ impl<W: Write> Producer<W> {
         &mut self.out
     }
 
+    /// Hands what the writer buffered to its destination, so a reader
+    /// downstream sees the events written so far (a tool calls it when its
+    /// own input goes quiet, e.g. after each block it read).
+    pub fn flush(&mut self) -> Result<(), Ended> {
+        if self.done {
+            return Ok(());
+        }
+        self.out.flush().map_err(|e| {
+            self.done = true;
+            Ended::from_io(e)
+        })
+    }
+
     /// Tells the producer what the tool consumed so far (upstream domain
     /// events, warnings, errors, § 8.3), so that a summary it writes itself
     /// ([`end`](Self::end), drop) counts them.

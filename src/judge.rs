@@ -1985,17 +1985,36 @@ pub fn drive_reader<R: std::io::Read, E>(
     mut on_line: impl FnMut(&Judge, &[u8]) -> Result<(), E>,
     mut on_bytes: impl FnMut(&mut Judge, &[u8]) -> Result<(), E>,
 ) -> Result<(), E> {
+    drive_until(&mut reader, judge, None, &mut on_line, &mut on_bytes).map(|_| ())
+}
+
+/// [`drive_reader`] until the input ends, or, with `later`, until it says
+/// to go on two threads: then true, with the reader at a line boundary.
+fn drive_until<R: std::io::Read, E>(
+    reader: &mut crate::lines::LineReader<R>,
+    judge: &mut Judge,
+    mut later: Option<crate::parallel::Later>,
+    on_line: &mut impl FnMut(&Judge, &[u8]) -> Result<(), E>,
+    on_bytes: &mut impl FnMut(&mut Judge, &[u8]) -> Result<(), E>,
+) -> Result<bool, E> {
     use crate::lines::{Chunk, split_lines};
     let mut long_total: u64 = 0;
     loop {
         match reader.next_chunk() {
-            Ok(None) => return Ok(()),
+            Ok(None) => return Ok(false),
             Ok(Some(Chunk::Lines(block))) => {
                 for (line, terminated) in split_lines(block) {
                     judge.line(line, terminated);
                     on_line(judge, line)?;
                 }
                 on_bytes(judge, block)?;
+                if let Some(l) = later.as_mut() {
+                    match l.after(block) {
+                        Some(true) => return Ok(true),
+                        Some(false) => later = None,
+                        None => {}
+                    }
+                }
             }
             Ok(Some(Chunk::LongPart { bytes, end })) => {
                 long_piece(judge, &mut long_total, bytes, end);
@@ -2003,7 +2022,7 @@ pub fn drive_reader<R: std::io::Read, E>(
             }
             Err(e) => {
                 read_failed(judge, &e);
-                return Ok(());
+                return Ok(false);
             }
         }
     }
@@ -2035,7 +2054,7 @@ pub(crate) fn read_failed(judge: &mut Judge, e: &std::io::Error) {
 pub struct Source<R> {
     /// The stream's line reader.
     pub reader: crate::lines::LineReader<R>,
-    /// One thread or two.
+    /// One thread, two, or two once the stream proves large.
     pub threads: crate::parallel::Threads,
 }
 
@@ -2055,14 +2074,24 @@ impl<R> Source<R> {
 pub fn drive_source<R: std::io::Read + Send, E>(
     src: Source<R>,
     judge: &mut Judge,
-    on_line: impl FnMut(&Judge, &[u8]) -> Result<(), E>,
-    on_bytes: impl FnMut(&mut Judge, &[u8]) -> Result<(), E>,
+    mut on_line: impl FnMut(&Judge, &[u8]) -> Result<(), E>,
+    mut on_bytes: impl FnMut(&mut Judge, &[u8]) -> Result<(), E>,
 ) -> Result<(), E> {
-    use crate::parallel::Threads;
-    let Source { reader, threads } = src;
+    use crate::parallel::{Later, Threads};
+    let Source {
+        mut reader,
+        threads,
+    } = src;
     let whole_blocks = match threads {
         Threads::One => return drive_reader(reader, judge, on_line, on_bytes),
         Threads::Two { whole_blocks } => whole_blocks,
+        Threads::Later => {
+            let later = Some(Later::default());
+            if !drive_until(&mut reader, judge, later, &mut on_line, &mut on_bytes)? {
+                return Ok(());
+            }
+            false
+        }
     };
     let max_line = judge.opts.max_line_bytes;
     crate::parallel::drive_judged(reader, whole_blocks, max_line, judge, on_line, on_bytes)

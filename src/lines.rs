@@ -9,6 +9,19 @@
 //! relayed while memory stays bounded.
 
 use std::io::{self, Read};
+use std::os::fd::RawFd;
+
+/// How [`LineReader::wait`] ended.
+enum Wait {
+    /// The input has bytes (or its end) to read.
+    Ready,
+    /// Nothing came within the idle timeout.
+    Silent,
+    /// A stop was requested ([`crate::cancel`]).
+    Cancelled,
+    /// The stop descriptor fired ([`LineReader::stop_when`]).
+    Stopped,
+}
 
 /// Default upper bound on the bytes of one line that aoi holds in memory.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
@@ -74,7 +87,12 @@ pub struct LineReader<R> {
     /// True while in the middle of an over-long line.
     in_long: bool,
     /// Give up when the descriptor stays silent this long (`--idle-timeout`).
-    idle: Option<(std::os::fd::RawFd, std::time::Duration)>,
+    idle: Option<(RawFd, std::time::Duration)>,
+    /// The descriptor `src` reads, when known ([`LineReader::reading`]).
+    fd: Option<RawFd>,
+    /// Readable (or hung up) when whoever reads this reader's lines is gone
+    /// ([`LineReader::stop_when`]).
+    stop: Option<RawFd>,
 }
 
 impl<R: Read> LineReader<R> {
@@ -91,44 +109,85 @@ impl<R: Read> LineReader<R> {
             max_line,
             in_long: false,
             idle: None,
+            fd: None,
+            stop: None,
         }
     }
 
     /// Ends the input with a `TimedOut` error when `fd` (the descriptor
     /// `src` reads) has nothing to read for `after` (§ 4.2: a silent
     /// upstream; any byte, an `aoi:heartbeat` line included, resets it).
-    pub fn idle_timeout(mut self, fd: std::os::fd::RawFd, after: std::time::Duration) -> Self {
+    pub fn idle_timeout(mut self, fd: RawFd, after: std::time::Duration) -> Self {
         self.idle = Some((fd, after));
+        self.fd = Some(fd);
         self
     }
 
-    /// Waits until `fd` is readable, at most `after`: false on silence.
-    fn wait_readable(
-        &self,
-        fd: std::os::fd::RawFd,
-        after: std::time::Duration,
-    ) -> io::Result<bool> {
-        let deadline = std::time::Instant::now() + after;
+    /// Records that `src` reads `fd`, so that a reader on another thread
+    /// can wait on it and be stopped while its input is silent.
+    pub fn reading(mut self, fd: RawFd) -> Self {
+        self.fd = Some(fd);
+        self
+    }
+
+    /// Whether the descriptor `src` reads is known.
+    pub(crate) fn knows_fd(&self) -> bool {
+        self.fd.is_some()
+    }
+
+    /// From now on, waits in `poll` before each read, and ends the input
+    /// with an error as soon as `stop` is readable or hung up (the thread
+    /// that takes the lines is gone), or a stop is requested
+    /// ([`crate::cancel`]), even while the input is silent; `None` reads
+    /// plainly again. Needs the descriptor ([`LineReader::reading`]).
+    pub(crate) fn stop_when(&mut self, stop: Option<RawFd>) {
+        self.stop = stop;
+    }
+
+    /// Waits until the descriptor is readable ([`Wait::Ready`]), at most
+    /// the idle timeout if there is one; a stop request
+    /// ([`crate::cancel::wake_fd`]) or the stop descriptor
+    /// ([`LineReader::stop_when`]) ends the wait early.
+    fn wait(&self, fd: RawFd) -> io::Result<Wait> {
+        let deadline = self
+            .idle
+            .map(|(_, after)| std::time::Instant::now() + after);
+        let ear = |fd: Option<RawFd>| libc::pollfd {
+            // A negative descriptor is skipped by poll.
+            fd: fd.unwrap_or(-1),
+            events: libc::POLLIN,
+            revents: 0,
+        };
         loop {
-            let left = deadline.saturating_duration_since(std::time::Instant::now());
-            let ms = left.as_millis().min(i32::MAX as u128) as i32;
-            let mut pfd = libc::pollfd {
-                fd,
-                events: libc::POLLIN,
-                revents: 0,
+            let ms = match deadline {
+                Some(d) => {
+                    let left = d.saturating_duration_since(std::time::Instant::now());
+                    left.as_millis().min(i32::MAX as u128) as i32
+                }
+                None => -1,
             };
-            // SAFETY: one valid pollfd, for the duration of the call.
-            let rc = unsafe { libc::poll(&mut pfd, 1, ms) };
+            let mut fds = [ear(Some(fd)), ear(self.stop), ear(crate::cancel::wake_fd())];
+            // SAFETY: three pollfds, valid for the duration of the call.
+            let rc = unsafe { libc::poll(fds.as_mut_ptr(), 3, ms) };
+            let [input, stop, wake] = fds;
             match rc {
-                0 => return Ok(false),
-                n if n > 0 => return Ok(true),
+                0 => return Ok(Wait::Silent),
+                n if n > 0 => {
+                    return Ok(if stop.revents != 0 {
+                        Wait::Stopped
+                    } else if wake.revents != 0 || input.revents == 0 {
+                        Wait::Cancelled
+                    } else {
+                        Wait::Ready
+                    });
+                }
                 _ => {
                     let e = io::Error::last_os_error();
                     if e.kind() != io::ErrorKind::Interrupted {
                         return Err(e);
                     }
                     if crate::cancel::requested().is_some() {
-                        return Ok(true);
+                        return Ok(Wait::Cancelled);
                     }
                 }
             }
@@ -171,19 +230,34 @@ impl<R: Read> LineReader<R> {
     /// was asked to stop ([`crate::cancel`]), which ends the read with an
     /// `Interrupted` error. Returns bytes read.
     fn fill(&mut self) -> io::Result<usize> {
+        let cancelled = |sig: i32| {
+            io::Error::new(
+                io::ErrorKind::Interrupted,
+                format!("cancelled by {}", crate::cancel::name(sig)),
+            )
+        };
         loop {
             if let Some(sig) = crate::cancel::requested() {
-                return Err(io::Error::new(
-                    io::ErrorKind::Interrupted,
-                    format!("cancelled by {}", crate::cancel::name(sig)),
-                ));
+                return Err(cancelled(sig));
             }
-            if let Some((fd, after)) = self.idle {
-                if !self.wait_readable(fd, after)? {
-                    return Err(io::Error::new(
-                        io::ErrorKind::TimedOut,
-                        format!("no input for {:.1} s (--idle-timeout)", after.as_secs_f64()),
-                    ));
+            let fd = self.idle.map(|(fd, _)| fd).or(self.stop.and(self.fd));
+            if let Some(fd) = fd {
+                match self.wait(fd)? {
+                    Wait::Ready => {}
+                    Wait::Cancelled => {
+                        let sig = crate::cancel::requested().unwrap_or(crate::cancel::SIGINT);
+                        return Err(cancelled(sig));
+                    }
+                    Wait::Silent => {
+                        let after = self.idle.map(|(_, a)| a).unwrap_or_default();
+                        return Err(io::Error::new(
+                            io::ErrorKind::TimedOut,
+                            format!("no input for {:.1} s (--idle-timeout)", after.as_secs_f64()),
+                        ));
+                    }
+                    Wait::Stopped => {
+                        return Err(io::Error::other("the reader was stopped"));
+                    }
                 }
             }
             let upto = self.buf.len().min(self.end.saturating_add(MAX_READ));

@@ -15,8 +15,9 @@
 //! them byte for byte). The blocks and their slots are recycled, so memory
 //! stays a few blocks whatever the input's size.
 //!
-//! By default ([`threads_for`]) only a large regular file is read this way;
-//! a pipe, only when `--threads 2` asks.
+//! By default ([`threads_for`]) a regular file is read this way when it is
+//! large, and a pipe once it has carried [`AUTO_MIN_BYTES`] ([`Later`]):
+//! most streams are small, and a thread would not pay for itself.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -51,7 +52,8 @@ const LONG_AVERAGE: usize = 2048;
 /// exists once.
 const BIG: usize = 8 * BLOCK;
 
-/// Files at least this large use two threads when two CPUs are there.
+/// Files at least this large use two threads when two CPUs are there; a
+/// pipe decides after this many bytes ([`Later`]).
 pub const AUTO_MIN_BYTES: u64 = 8 * 1024 * 1024;
 
 /// The work on a line that depends on the line alone, done on the reading
@@ -251,6 +253,9 @@ pub enum Threads {
         /// on as each read brings them (a pipe).
         whole_blocks: bool,
     },
+    /// On one thread, then on two once [`Later`] says the stream is large
+    /// and of short lines (a pipe: its size is not known in advance).
+    Later,
 }
 
 /// How `file` is to be read: `threads` is the `--threads` setting (0
@@ -277,12 +282,32 @@ pub fn threads_for(file: &File, threads: usize) -> Threads {
                 Threads::One
             }
         }
-        // A pipe (a FIFO, a socket, a terminal): one. Its producer may
-        // need the other core, and a worker blocked in `read` on a silent
-        // pipe would delay both a stop request (SIGINT/SIGTERM reach the
-        // judging thread, not the blocked read) and the quiet exit on a
-        // closed stdout (the worker is joined) until the producer writes.
-        _ => Threads::One,
+        // A pipe (a FIFO, a socket, a terminal): most streams are small,
+        // and a thread would not pay; the first [`AUTO_MIN_BYTES`] decide.
+        // The worker waits in `poll`, so a silent producer delays neither
+        // a stop request nor the exit on a closed stdout ([`drive`]).
+        _ => Threads::Later,
+    }
+}
+
+/// The decision of [`Threads::Later`]: after [`AUTO_MIN_BYTES`] of whole
+/// lines read on one thread, two threads if the lines average at most
+/// 2 KiB (as for a file), else one to the end.
+#[derive(Debug, Default)]
+pub struct Later {
+    bytes: u64,
+    lines: u64,
+}
+
+impl Later {
+    /// Counts a block of whole lines just read: `Some(true)` to go on two
+    /// threads from here, `Some(false)` to stay on one (ask no more),
+    /// `None` not decided yet.
+    pub fn after(&mut self, block: &[u8]) -> Option<bool> {
+        self.bytes += block.len() as u64;
+        self.lines += memchr::memchr_iter(b'\n', block).count() as u64;
+        (self.bytes >= AUTO_MIN_BYTES)
+            .then(|| self.bytes / self.lines.max(1) <= LONG_AVERAGE as u64)
     }
 }
 
@@ -314,8 +339,15 @@ fn long_lines(file: &File) -> bool {
 /// `whole_blocks` false (a pipe), lines go on as each read brings them (a
 /// live producer must see its lines relayed at once); else they wait for a
 /// whole block.
+///
+/// A pipe may stay silent: the worker then waits in `poll` rather than in
+/// `read`, also on a pipe of its own that the caller's side closes when it
+/// stops taking lines (a closed stdout, an error), and on the stop request
+/// ([`crate::cancel::wake_fd`]), so neither waits for the producer's next
+/// write. Without that (the reader's descriptor unknown, no pipe to be
+/// had), a pipe is read on one thread ([`Driven::NotStarted`]).
 pub(crate) fn drive<R, P, E>(
-    reader: LineReader<R>,
+    mut reader: LineReader<R>,
     whole_blocks: bool,
     prep: &P,
     take: impl FnMut(Piece<'_, P::Slot>) -> Result<(), E>,
@@ -324,6 +356,19 @@ where
     R: Read + Send,
     P: Prep,
 {
+    use std::os::fd::AsRawFd;
+    // The stop pipe: the worker polls its read end, which outlives the
+    // worker; the caller's side drops (closes) the write end when it stops.
+    let (mut stop_r, mut stop_w) = (None, None);
+    if !whole_blocks {
+        match crate::cancel::pipe(false) {
+            Ok((r, w)) if reader.knows_fd() => {
+                reader.stop_when(Some(r.as_raw_fd()));
+                (stop_r, stop_w) = (Some(r), Some(w));
+            }
+            _ => return Driven::NotStarted(reader),
+        }
+    }
     let (tx, rx) = sync_channel::<Msg<P::Slot>>(1);
     let (back_tx, back_rx) = channel::<Batch<P::Slot>>();
     let share = Share::new();
@@ -344,9 +389,19 @@ where
             // Returning drops `rx`: a worker still sending stops.
             // `consume` owns both ends it holds: when it returns, a worker
             // waiting on either stops.
-            Ok(_) => Driven::Done(consume(rx, back_tx, share, take)),
+            // Closing the stop pipe wakes a worker waiting on a silent
+            // input; the scope then joins it.
+            Ok(_) => {
+                let done = consume(rx, back_tx, share, take);
+                drop(stop_w.take());
+                Driven::Done(done)
+            }
             Err(_) => match cell.lock().ok().and_then(|mut r| r.take()) {
-                Some(reader) => Driven::NotStarted(reader),
+                Some(mut reader) => {
+                    reader.stop_when(None);
+                    drop(stop_r.take());
+                    Driven::NotStarted(reader)
+                }
                 // Unreachable: a thread that never started took nothing.
                 None => Driven::Done(Ok(())),
             },

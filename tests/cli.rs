@@ -7,6 +7,7 @@
 //!   relay, and the spec's own examples,
 //! - `json_suite`: JSONTestSuite documents inside events,
 //! - `lint`: § 18 against fixture tools and aoi itself,
+//! - `live`: output goes on while a live producer's pipe stays open,
 //! - `merge`: many runs, one verdict; JUnit, TAP, Markdown; associativity,
 //! - `relay_props`: the relay is byte-identical for arbitrary bytes,
 //! - `discovery`: the capability manifest against the CLI and the outputs,
@@ -38,6 +39,8 @@ mod filter;
 mod json_suite;
 #[path = "cli/lint.rs"]
 mod lint;
+#[path = "cli/live.rs"]
+mod live;
 #[path = "cli/merge.rs"]
 mod merge;
 #[path = "cli/parallel.rs"]

@@ -469,7 +469,9 @@ fn judge_stream<R: Read + Send>(
             for f in judge.drain() {
                 take(f, sinks)?;
             }
-            Ok(())
+            // After each block read: a live stream's findings reach the
+            // report's reader as they are found, not when a buffer fills.
+            sinks.out.flush()
         },
     )?;
     for f in judge.drain() {
@@ -740,7 +742,7 @@ fn with_idle_timeout(
     fd: std::os::fd::RawFd,
     judge: &crate::cli::JudgeArgs,
 ) -> crate::lines::LineReader<Box<dyn Read + Send>> {
-    let r = crate::lines::LineReader::new(inner, judge.max_line_bytes);
+    let r = crate::lines::LineReader::new(inner, judge.max_line_bytes).reading(fd);
     match judge.idle_timeout {
         Some(d) => r.idle_timeout(fd, d),
         None => r,

@@ -71,6 +71,16 @@ struct Ctx<'a> {
     header_done: bool,
 }
 
+impl Ctx<'_> {
+    /// Hands what was written so far to stdout (and the report file).
+    fn flush(&mut self) -> Result<(), Stop> {
+        match &mut self.sink {
+            Sink::Text(w) => w.flush().map_err(|e| write_err(e, "stdout")),
+            Sink::Report(sinks) => sinks.out.flush(),
+        }
+    }
+}
+
 /// Runs `aoi errors`; returns the exit status.
 pub fn run(args: &ErrorsArgs) -> i32 {
     let stdout = io::stdout();
@@ -325,7 +335,12 @@ fn read_input<R: Read + Send + std::os::fd::AsRawFd + 'static>(
         max_runs: ctx.args.max_runs,
         run_prefix: ctx.args.run.clone(),
     };
-    demux::read(source_for(src, &ctx.args.judge), &opts, |ev| {
+    demux::read(source_for(src, &ctx.args.judge), &opts, |visit| {
+        let ev = match visit {
+            demux::Visit::Event(ev) => ev,
+            // A live stream's errors go on as they come.
+            demux::Visit::BlockEnd => return ctx.flush(),
+        };
         // § 2: an unterminated final line is discarded, never extracted.
         if !ev.terminated {
             return Ok(());

@@ -369,10 +369,13 @@ fn framed_stream<R: Read + Send>(
     };
     let mut item_index = 0u64;
     let mut shown: Vec<Finding> = Vec::new();
+    // Results are written line by line and flushed block by block.
+    let cell = std::cell::RefCell::new(&mut *f);
     drive_source(
         reader,
         &mut judge,
         |judge, line| {
+            let mut f = cell.borrow_mut();
             match judge.last_class() {
                 LineClass::Domain => {
                     let idx = item_index;
@@ -391,7 +394,9 @@ fn framed_stream<R: Read + Send>(
         },
         |judge, _| {
             shown.extend(judge.drain().take(10usize.saturating_sub(shown.len())));
-            Ok::<(), Stop>(())
+            // After each block read: a live producer's results go on at
+            // once, not when the buffer fills.
+            cell.borrow_mut().sinks.out.flush()
         },
     )?;
     // A stream stopped by SIGINT/SIGTERM is not judged to its end; what

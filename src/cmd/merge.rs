@@ -465,7 +465,11 @@ fn gather<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     g: &mut Gathered,
 ) -> demux::Input {
     let reader = source_for(src, judge);
-    let r: Result<demux::Input, std::convert::Infallible> = demux::read(reader, opts, |ev| {
+    let r: Result<demux::Input, std::convert::Infallible> = demux::read(reader, opts, |visit| {
+        // The reports are written at the end: nothing to flush.
+        let demux::Visit::Event(ev) = visit else {
+            return Ok(());
+        };
         let Some(stream) = ev.stream else {
             return Ok(());
         };

@@ -131,6 +131,8 @@ fn strip_stream<R: Read + Send>(
         max_line_bytes: args.judge.max_line_bytes,
     });
     let mut shown: Vec<Finding> = Vec::new();
+    // Written line by line, flushed block by block.
+    let out = std::cell::RefCell::new(out);
     drive_source(
         reader,
         &mut judge,
@@ -141,6 +143,7 @@ fn strip_stream<R: Read + Send>(
             if judge.last_ambiguous() {
                 return Ok(());
             }
+            let mut out = out.borrow_mut();
             match (judge.last_class(), args.control) {
                 (LineClass::Framework, true) => {
                     out.write_all(line)?;
@@ -166,7 +169,10 @@ fn strip_stream<R: Read + Send>(
         },
         |judge, _| {
             shown.extend(judge.drain().take(10usize.saturating_sub(shown.len())));
-            Ok::<(), io::Error>(())
+            // After each block read: a live producer's events go on at
+            // once, not when the buffer fills (a file's blocks are as large
+            // as the buffer, so this costs no extra write).
+            out.borrow_mut().flush()
         },
     )?;
     shown.extend(judge.drain().take(10usize.saturating_sub(shown.len())));

@@ -368,15 +368,62 @@ fn threads_of(pid: u32) -> Option<u32> {
         .and_then(|n| n.trim().parse().ok())
 }
 
-/// A pipe stays on one thread by default, even past 8 MiB (a worker blocked
-/// on a silent pipe would delay a stop request and the exit on a closed
-/// stdout); `--threads 2` gives it a second thread, for `check` and for
-/// `errors`.
+/// A stream that breaks rules throughout, `mib` MiB or more of it.
+fn rule_breaking(mib: usize) -> Vec<u8> {
+    let mut st = s();
+    // A hit is about 80 bytes: 2 of 6 rounds add 500 of them.
+    for i in 0..(mib << 20) / 12_000 {
+        st = match i % 6 {
+            0 => st.raw("not json at all"),
+            1 => st.raw(r#"{"type":"hit","type":"x","aoi":{"seq":1,"run":"R"}}"#),
+            2 => st.ev(r#"{"type":"aoi:warning","code":"W","message":"careful"}"#),
+            3 => st.ev(
+                r#"{"type":"aoi:error","category":"io","code":"E","message":"m","retryable":true}"#,
+            ),
+            _ => st.hits(500),
+        };
+    }
+    let bytes = st.unterminated().bytes();
+    assert!(bytes.len() >= mib << 20, "{} bytes", bytes.len());
+    bytes
+}
+
+/// By default a pipe is read on one thread, and on two once it has carried
+/// 8 MiB of short lines (`Threads::Later`): the switch, mid-stream, changes
+/// nothing in what comes out, for every command.
 #[test]
-fn a_pipe_gets_a_second_thread_only_when_asked() {
+fn a_large_pipe_goes_on_two_threads_with_the_same_results() {
+    let input = rule_breaking(12);
+    let log = messy_log(12, 1_500);
+    assert!(log.len() > 9 << 20, "the log is past the switch");
+    for (commands, input) in [(COMMANDS, &input), (LOG_COMMANDS, &log)] {
+        for cmd in commands {
+            let report = is_report(cmd);
+            let run = |threads: Option<&str>| {
+                let mut a: Vec<&str> = cmd.to_vec();
+                if let Some(t) = threads {
+                    a.extend_from_slice(&["--threads", t]);
+                }
+                crate::util::aoi(&a, input)
+            };
+            let (one, auto) = (run(Some("1")), run(None));
+            assert_alike(&one, &auto, report, &format!("{cmd:?} on a 12 MiB pipe"));
+        }
+    }
+}
+
+/// The switch happens: after 8 MiB through a pipe (and not before), the
+/// process has a second thread, for `check` and for `errors`; with
+/// `--threads 1` it never does.
+#[test]
+fn a_pipe_gets_its_second_thread_after_8_mib() {
     use std::io::Write;
     if threads_of(std::process::id()).is_none() {
         eprintln!("note: no /proc/PID/status here; the thread count is not observed");
+        return;
+    }
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
+        eprintln!("note: one CPU here; aoi stays on one thread by design");
         return;
     }
     let big = s().hits(150_000).no_summary().bytes();
@@ -384,17 +431,19 @@ fn a_pipe_gets_a_second_thread_only_when_asked() {
     let (head, rest) = big.split_at(4 << 20);
     // No summary: incomplete (74), whatever the threads (errors: --no-fail).
     for (args, want, code) in [
-        (&["check", "-q", "--no-relay", "--threads", "2"][..], 2, 74),
-        (&["errors", "-q", "--no-fail", "--threads", "2"][..], 2, 0),
-        (&["check", "-q", "--no-relay"][..], 1, 74),
-        (&["errors", "-q", "--no-fail"][..], 1, 0),
+        (&["check", "-q", "--no-relay"][..], 2, 74),
+        (&["errors", "-q", "--no-fail"][..], 2, 0),
+        (&["check", "-q", "--no-relay", "--threads", "1"][..], 1, 74),
     ] {
         let mut child = crate::util::spawn_piped(args);
         let pid = child.id();
         let mut sin = child.stdin.take().expect("stdin");
+        // 4 MiB: still one thread (once the bytes are read).
         sin.write_all(head).expect("feed");
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert_eq!(threads_of(pid), Some(1), "{args:?} after 4 MiB");
         sin.write_all(rest).expect("feed");
-        // The reading thread (poll: it starts with the first read).
+        // Past 8 MiB: the reading thread starts (poll: it is a race).
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
         let mut seen = threads_of(pid);
         while seen != Some(want) && std::time::Instant::now() < deadline {
@@ -485,5 +534,60 @@ fn an_over_long_line_reports_its_own_length() {
             out.stderr
         );
         assert!(!out.stderr.contains("line of 302 bytes"), "{}", out.stderr);
+    }
+}
+
+/// A reader that goes away while the pipe is silent: the judge learns it at
+/// its next write, and the reading thread, back waiting on the silent pipe,
+/// must stop at once (quiet, 141), not at the producer's next write. On
+/// two threads from the start, and after the switch at 8 MiB.
+#[test]
+fn a_closed_stdout_ends_a_run_waiting_on_a_silent_pipe() {
+    use std::io::{Read, Write};
+    let small = s().hits(100).no_summary().bytes();
+    let big = s().hits(150_000).no_summary().bytes();
+    assert!(big.len() > 9 << 20, "past the switch to two threads");
+    let one_more = s().no_meta().hits(1).no_summary().bytes();
+    // Relays: everything they write comes before the input's end.
+    for (args, input) in [
+        (&["check", "--threads", "2"][..], &small),
+        (&["strip", "--threads", "2"][..], &small),
+        (&["check"][..], &big),
+        (&["strip"][..], &big),
+    ] {
+        let what = format!("{args:?} on {} bytes", input.len());
+        let mut child = crate::util::spawn_piped(args);
+        let mut sin = child.stdin.take().expect("stdin");
+        let mut out = child.stdout.take().expect("stdout");
+        // Drain what comes out for the input, then go away.
+        let want = crate::util::aoi(args, input).stdout.len();
+        let reader = std::thread::spawn(move || {
+            let mut buf = vec![0u8; 64 * 1024];
+            let mut got = 0;
+            while got < want {
+                match out.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => got += n,
+                }
+            }
+            got
+        });
+        sin.write_all(input).expect("feed");
+        let got = reader.join().expect("reader");
+        assert!(got >= want, "{what}: only {got} bytes relayed");
+        // The pipe stays open; one more line makes the judge write into
+        // the closed pipe while the reader waits on a silent input again.
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        sin.write_all(&one_more).expect("feed one more");
+        let status = crate::util::wait_at_most(&mut child, 20, &what);
+        drop(sin);
+        let mut err = String::new();
+        let _ = child
+            .stderr
+            .take()
+            .expect("stderr")
+            .read_to_string(&mut err);
+        assert_eq!(crate::util::code_of(status), 141, "{what}: {err}");
+        assert!(err.is_empty(), "{what}: {err}");
     }
 }

@@ -312,3 +312,64 @@ fn a_cancelled_summary_counts_what_was_consumed() {
     assert_eq!(last["warning_count"], 1, "{last}");
     assert_conforming_report(&out.stdout, 130);
 }
+
+/// On two threads the reading thread waits on the pipe while the judging
+/// thread waits for lines: a stop reaches the reader whichever thread the
+/// signal lands on (the reader polls the stop request beside its input),
+/// and the run still ends with its cancelled summary (§ 7), not by the
+/// grace period's bare exit. Two threads from the start (`--threads 2`)
+/// and, by default, once a pipe has carried 8 MiB.
+#[test]
+fn a_stop_reaches_a_second_thread_waiting_on_a_silent_pipe() {
+    let small = head();
+    let big = s().hits(150_000).no_summary().bytes();
+    assert!(big.len() > 9 << 20, "past the switch to two threads");
+    let error =
+        r#"{"type":"aoi:error","category":"io","code":"X","message":"m","retryable":false}"#;
+    let small_errors = s().ev(error).no_summary().bytes();
+    let big_errors = s().hits(150_000).ev(error).no_summary().bytes();
+    let cases: [(&[&str], &[u8], i32); 8] = [
+        (
+            &["check", "--output", "jsonl", "--threads", "2"],
+            &small,
+            libc::SIGINT,
+        ),
+        (
+            &["summary", "--output", "jsonl", "--threads", "2"],
+            &small,
+            libc::SIGTERM,
+        ),
+        (
+            &["errors", "--output", "jsonl", "--threads", "2"],
+            &small_errors,
+            libc::SIGINT,
+        ),
+        (
+            &["merge-report", "--output", "jsonl", "--threads", "2"],
+            &small,
+            libc::SIGTERM,
+        ),
+        (&["filter", "--threads", "2", "."], &small, libc::SIGINT),
+        (&["check", "--output", "jsonl"], &big, libc::SIGTERM),
+        (&["errors", "--output", "jsonl"], &big_errors, libc::SIGINT),
+        (&["filter", "select(.rank < 0)"], &big, libc::SIGTERM),
+    ];
+    for (args, input, sig) in cases {
+        let r = start(args, input);
+        let out = stop(r, &[sig]);
+        let (code, name) = match sig {
+            libc::SIGINT => (130, "SIGINT"),
+            _ => (143, "SIGTERM"),
+        };
+        let what = format!("{args:?} on {} bytes", input.len());
+        assert_eq!(out.code, code, "{what}: {}", out.stderr);
+        assert!(
+            parse_jsonl(&out.stdout)
+                .last()
+                .is_some_and(|e| e["reason"] == "cancelled"),
+            "{what}: no cancelled summary: {}",
+            out.stderr
+        );
+        assert_cancelled_report(&out, code, name);
+    }
+}
