@@ -90,6 +90,8 @@ pub struct LineReader<R> {
     idle: Option<(RawFd, std::time::Duration)>,
     /// The descriptor `src` reads, when known ([`LineReader::reading`]).
     fd: Option<RawFd>,
+    /// That descriptor may stay silent (not a regular file).
+    pollable: bool,
     /// Readable (or hung up) when whoever reads this reader's lines is gone
     /// ([`LineReader::stop_when`]).
     stop: Option<RawFd>,
@@ -110,6 +112,7 @@ impl<R: Read> LineReader<R> {
             in_long: false,
             idle: None,
             fd: None,
+            pollable: false,
             stop: None,
         }
     }
@@ -119,14 +122,20 @@ impl<R: Read> LineReader<R> {
     /// upstream; any byte, an `aoi:heartbeat` line included, resets it).
     pub fn idle_timeout(mut self, fd: RawFd, after: std::time::Duration) -> Self {
         self.idle = Some((fd, after));
-        self.fd = Some(fd);
-        self
+        self.reading(fd)
     }
 
     /// Records that `src` reads `fd`, so that a reader on another thread
     /// can wait on it and be stopped while its input is silent.
     pub fn reading(mut self, fd: RawFd) -> Self {
         self.fd = Some(fd);
+        // SAFETY: a zeroed `stat` is a valid value for fstat to fill; the
+        // descriptor is only inspected.
+        let regular = unsafe {
+            let mut st: libc::stat = std::mem::zeroed();
+            libc::fstat(fd, &mut st) == 0 && st.st_mode & libc::S_IFMT == libc::S_IFREG
+        };
+        self.pollable = !regular;
         self
     }
 
@@ -236,12 +245,22 @@ impl<R: Read> LineReader<R> {
                 format!("cancelled by {}", crate::cancel::name(sig)),
             )
         };
+        // A read that would block (a descriptor someone set O_NONBLOCK on,
+        // often a shared stdin) waits in poll like a silent input.
+        let mut blocked = false;
         loop {
             if let Some(sig) = crate::cancel::requested() {
                 return Err(cancelled(sig));
             }
-            let fd = self.idle.map(|(fd, _)| fd).or(self.stop.and(self.fd));
-            if let Some(fd) = fd {
+            // Wait in poll rather than in read when something other than
+            // input may end the wait: an idle timeout, a stop descriptor,
+            // a stop request on a pipe (the self-pipe closes the gap
+            // between the test above and a read that would then block).
+            let polls = blocked
+                || self.idle.is_some()
+                || self.stop.is_some()
+                || (self.pollable && crate::cancel::wake_fd().is_some());
+            if let Some(fd) = self.fd.filter(|_| polls) {
                 match self.wait(fd)? {
                     Wait::Ready => {}
                     Wait::Cancelled => {
@@ -274,6 +293,9 @@ impl<R: Read> LineReader<R> {
                     return Ok(n);
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock && self.fd.is_some() => {
+                    blocked = true;
+                }
                 Err(e) => return Err(e),
             }
         }

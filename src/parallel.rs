@@ -391,9 +391,12 @@ where
             // waiting on either stops.
             // Closing the stop pipe wakes a worker waiting on a silent
             // input; the scope then joins it.
+            // Owned here, so that a panic in `take` closes it too while
+            // unwinding, before the scope joins the worker.
             Ok(_) => {
+                let stop_w = stop_w.take();
                 let done = consume(rx, back_tx, share, take);
-                drop(stop_w.take());
+                drop(stop_w);
                 Driven::Done(done)
             }
             Err(_) => match cell.lock().ok().and_then(|mut r| r.take()) {

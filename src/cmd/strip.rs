@@ -170,8 +170,8 @@ fn strip_stream<R: Read + Send>(
         |judge, _| {
             shown.extend(judge.drain().take(10usize.saturating_sub(shown.len())));
             // After each block read: a live producer's events go on at
-            // once, not when the buffer fills (a file's blocks are as large
-            // as the buffer, so this costs no extra write).
+            // once, not when the buffer fills (on a file: one write per
+            // block of 128-256 KiB).
             out.borrow_mut().flush()
         },
     )?;

@@ -542,3 +542,53 @@ fn silence_after_the_summary_is_no_timeout() {
         assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
     }
 }
+
+/// A non-blocking stdin (a descriptor shared with a process that set
+/// O_NONBLOCK on it): a read that would block waits for input like any
+/// silent pipe, on one thread and on two, and the stream is whole.
+#[test]
+fn a_non_blocking_stdin_is_waited_on_not_an_error() {
+    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+    let input = s().hits(40).bytes();
+    let (head, rest) = input.split_at(input.len() / 2);
+    for threads in ["1", "2"] {
+        let mut fds = [-1; 2];
+        // SAFETY: `fds` is two writable ints; the new descriptors are
+        // owned right away. Close-on-exec from the start: no aoi spawned
+        // by a test running alongside may inherit the write end.
+        let (r, w) = unsafe {
+            assert_eq!(libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC), 0);
+            (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1]))
+        };
+        // SAFETY: flags of a descriptor we own.
+        unsafe {
+            let fl = libc::fcntl(r.as_raw_fd(), libc::F_GETFL);
+            assert_eq!(
+                libc::fcntl(r.as_raw_fd(), libc::F_SETFL, fl | libc::O_NONBLOCK),
+                0
+            );
+        }
+        let child = Command::new(AOI)
+            .args(["check", "--threads", threads])
+            .stdin(Stdio::from(r))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn aoi");
+        let mut w = std::fs::File::from(w);
+        w.write_all(head).expect("feed");
+        // aoi finds the pipe empty (EAGAIN) before the rest comes.
+        std::thread::sleep(Duration::from_millis(300));
+        w.write_all(rest).expect("feed");
+        drop(w);
+        let out = child.wait_with_output().expect("wait");
+        let what = format!("--threads {threads}");
+        assert_eq!(
+            code_of(out.status),
+            0,
+            "{what}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.stdout, input, "{what}");
+    }
+}
