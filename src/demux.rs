@@ -159,9 +159,10 @@ enum Found {
 /// Reads `src` to its end, giving every located event to `visit` after its
 /// stream's judge has seen it, and each block's end ([`Visit::BlockEnd`]).
 /// A read error ends the input and is reported to every stream of it (they
-/// are then incomplete); only the visitor's errors are returned. On two threads ([`crate::parallel`]), the worker
-/// finds and peeks each line's event, and this thread judges and visits
-/// them, with the same result as on one.
+/// are then incomplete); only the visitor's errors are returned. On two
+/// threads ([`crate::parallel`]), the worker finds and peeks each line's
+/// event, and this thread judges and visits them, with the same result as
+/// on one.
 pub fn read<R: Read + Send, E>(
     src: Source<R>,
     opts: &Options,

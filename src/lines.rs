@@ -125,8 +125,10 @@ impl<R: Read> LineReader<R> {
         self.reading(fd)
     }
 
-    /// Records that `src` reads `fd`, so that a reader on another thread
-    /// can wait on it and be stopped while its input is silent.
+    /// Records that `src` reads `fd`, so that the reader can wait on it in
+    /// `poll` where a plain `read` could block past a stop: a stop request
+    /// on a pipe ([`crate::cancel::wake_fd`]), a stop descriptor, an idle
+    /// timeout, a descriptor set non-blocking by someone else.
     pub fn reading(mut self, fd: RawFd) -> Self {
         self.fd = Some(fd);
         // SAFETY: a zeroed `stat` is a valid value for fstat to fill; the
