@@ -742,10 +742,12 @@ fn with_idle_timeout(
     fd: std::os::fd::RawFd,
     judge: &crate::cli::JudgeArgs,
 ) -> crate::lines::LineReader<Box<dyn Read + Send>> {
-    let r = crate::lines::LineReader::new(inner, judge.max_line_bytes).reading(fd);
+    let r = crate::lines::LineReader::new(inner, judge.max_line_bytes);
+    // Either way the reader knows its descriptor (an idle timeout records
+    // it too).
     match judge.idle_timeout {
         Some(d) => r.idle_timeout(fd, d),
-        None => r,
+        None => r.reading(fd),
     }
 }
 
