@@ -838,8 +838,17 @@ impl Judge {
         // The name as text, for messages only (the peek validated it as
         // UTF-8, so nothing is replaced).
         let tstr = || String::from_utf8_lossy(tname);
-        // Spec-owned fields appear once: parsers disagree which duplicate wins.
-        if let Some(dup) = duplicate_key(line, members) {
+        // Spec-owned fields appear once (parsers disagree which duplicate
+        // wins) and are the spec's (§ 8.1, § 9.1): one hash per key proves
+        // both for the usual line; any other takes the exact checks.
+        let table = spec::field_table(tname);
+        let plain = keys_plain(line, members, table);
+        let dup = if plain {
+            None
+        } else {
+            duplicate_key(line, members)
+        };
+        if let Some(dup) = dup {
             self.here(
                 RuleId::FrameworkDuplicateKey,
                 format!("{} has \"{}\" more than once", keep(&tstr()), keep(&dup)),
@@ -862,7 +871,7 @@ impl Judge {
                 return;
             }
         }
-        if let Some(known) = spec::known_fields(tname) {
+        if let Some(known) = table.filter(|_| !plain).map(|t| t.names) {
             let is_known = |m: &Member| {
                 let k = span(line, &m.key);
                 if m.key_escaped {
@@ -1856,6 +1865,35 @@ fn same_json_string(a: &[u8], b: &[u8]) -> bool {
     body(a) == body(b)
 }
 
+/// Whether the top-level keys of a framework event are certainly distinct
+/// and, when the type has a `table`, all in it: each key's [`spec::field_hash`]
+/// sets a bit, so no bit set twice means no two keys are equal, and each
+/// key is looked up by its hash. `false` says only "not proved": the exact
+/// checks ([`duplicate_key`] and the field list) then decide and word the
+/// finding. A key with escapes is never proved here.
+fn keys_plain(line: &[u8], members: &[Member], table: Option<&spec::FieldTable>) -> bool {
+    let mut seen = [0u64; 4];
+    for m in members {
+        if m.key_escaped {
+            return false;
+        }
+        let k = span(line, &m.key);
+        let h = spec::field_hash(k);
+        if table.is_some_and(|t| !t.has(k, h)) {
+            return false;
+        }
+        let (word, bit) = (usize::from(h >> 6), 1u64 << (h & 63));
+        let Some(w) = seen.get_mut(word) else {
+            return false;
+        };
+        if *w & bit != 0 {
+            return false;
+        }
+        *w |= bit;
+    }
+    true
+}
+
 /// The first key that occurs twice among `members` (decoded), if any,
 /// ignoring `type` and `aoi` (they have their own rule). Raw bytes are
 /// compared unless a key has escapes.
@@ -2215,5 +2253,96 @@ mod tests {
         assert!(secret_in_args(br#"["https://h/x?sig=abc"]"#).is_some());
         assert!(secret_in_args(br#"["--limit","2"]"#).is_none());
         assert!(secret_in_args(br#"{"api_key":"k"}"#).is_some());
+    }
+
+    mod key_checks {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// Keys to build framework lines from: known names, names that
+        /// share a hash with a known one or with each other, an escaped
+        /// spelling of a known name, the reserved names.
+        const POOL: &[&str] = &[
+            "type",
+            "aoi",
+            "code",
+            "message",
+            "scope",
+            "category",
+            "retryable",
+            "target",
+            "details",
+            "properties",
+            "phase",
+            "done",
+            "total",
+            "aaqv",
+            "aaah",
+            "aaba",
+            "aapx",
+            "cod\\u0065",
+            "",
+            "x",
+        ];
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(3000))]
+
+            /// `keys_plain` proves only what holds: no duplicate key and,
+            /// with a table, every key known; and on a table type it proves
+            /// every line whose keys are distinct known names without escapes.
+            #[test]
+            fn keys_plain_proves_only_what_holds(
+                keys in proptest::collection::vec(proptest::sample::select(POOL), 0..14),
+                ty in proptest::sample::select(&["aoi:error", "aoi:progress", "aoi:meta", "aoi:check"][..]),
+            ) {
+                let body: String = keys.iter().enumerate().map(|(i, k)| format!(r#","{k}":{i}"#)).collect();
+                let line = format!(r#"{{"t":0{body}}}"#);
+                let mut p = Peeker::new();
+                prop_assert!(p.peek(line.as_bytes()).is_ok());
+                let members = &p.members[1..];
+                let line = line.as_bytes();
+                let table = spec::field_table(ty.as_bytes());
+                let plain = keys_plain(line, members, table);
+                let decoded: Vec<String> = members.iter().map(|m| unescape(span(line, &m.key)).into_owned()).collect();
+                let mut sorted = decoded.clone();
+                sorted.sort();
+                let distinct = sorted.windows(2).all(|w| w[0] != w[1]);
+                let known = table.is_none_or(|t| decoded.iter().all(|k| t.names.contains(&k.as_str())));
+                if plain {
+                    prop_assert!(distinct && known, "{:?} proved plain for {}", decoded, ty);
+                    prop_assert!(duplicate_key(line, members).is_none());
+                }
+                let escaped = members.iter().any(|m| m.key_escaped);
+                if table.is_some() && distinct && known && !escaped {
+                    prop_assert!(plain, "{:?} not proved for {}", decoded, ty);
+                }
+            }
+        }
+
+        /// Every name of every table is found by its own hash, and nothing
+        /// else with that hash is.
+        #[test]
+        fn tables_find_their_names() {
+            for ty in [
+                "aoi:meta",
+                "aoi:summary",
+                "aoi:error",
+                "aoi:warning",
+                "aoi:check",
+            ] {
+                let t = spec::field_table(ty.as_bytes()).expect("a table");
+                for n in t.names {
+                    assert!(
+                        t.has(n.as_bytes(), spec::field_hash(n.as_bytes())),
+                        "{ty} {n}"
+                    );
+                }
+            }
+            let error = spec::field_table(b"aoi:error").expect("a table");
+            assert_eq!(spec::field_hash(b"aaqv"), spec::field_hash(b"code"));
+            assert!(!error.has(b"aaqv", spec::field_hash(b"aaqv")));
+            assert_eq!(spec::field_hash(b"aaah"), spec::field_hash(b"aaba"));
+        }
     }
 }

@@ -43,83 +43,156 @@ pub const SUCCESS_REASON: &str = "skipped";
 /// `aoi:error.scope` values (§ 9.1).
 pub const SCOPES: &[&str] = &["process", "item"];
 
+const META_FIELDS: &[&str] = &[
+    "type",
+    "aoi",
+    "tool",
+    "tool_version",
+    "aoi_version",
+    "schema_name",
+    "schema_version",
+    "command",
+    "args",
+    "args_redacted",
+    "input_fingerprint",
+    "properties",
+];
+const SUMMARY_FIELDS: &[&str] = &[
+    "type",
+    "aoi",
+    "ok",
+    "reason",
+    "count",
+    "input_count",
+    "warning_count",
+    "error_count",
+    "partial",
+    "truncated",
+    "next_cursor",
+    "elapsed_ms",
+    "event_count",
+    "caused_by",
+    "upstream",
+    "tool",
+    "tool_version",
+    "aoi_version",
+    "schema_name",
+    "schema_version",
+    "properties",
+];
+const ERROR_FIELDS: &[&str] = &[
+    "type",
+    "aoi",
+    "category",
+    "code",
+    "message",
+    "retryable",
+    "retry_after_ms",
+    "domain",
+    "origin",
+    "scope",
+    "target",
+    "item_index",
+    "line_number",
+    "field",
+    "wrapped",
+    "hint",
+    "docs",
+    "details",
+    "properties",
+];
+const CHECK_FIELDS: &[&str] = &[
+    "type",
+    "aoi",
+    "name",
+    "ok",
+    "severity",
+    "detail",
+    "properties",
+];
+
 /// Top-level fields the spec defines per framework type (§ 8.1, § 8.3, § 9.1,
 /// § 11, § 15). `None` for types whose fields the spec leaves open.
 pub fn known_fields(ty: &[u8]) -> Option<&'static [&'static str]> {
-    const META: &[&str] = &[
-        "type",
-        "aoi",
-        "tool",
-        "tool_version",
-        "aoi_version",
-        "schema_name",
-        "schema_version",
-        "command",
-        "args",
-        "args_redacted",
-        "input_fingerprint",
-        "properties",
-    ];
-    const SUMMARY: &[&str] = &[
-        "type",
-        "aoi",
-        "ok",
-        "reason",
-        "count",
-        "input_count",
-        "warning_count",
-        "error_count",
-        "partial",
-        "truncated",
-        "next_cursor",
-        "elapsed_ms",
-        "event_count",
-        "caused_by",
-        "upstream",
-        "tool",
-        "tool_version",
-        "aoi_version",
-        "schema_name",
-        "schema_version",
-        "properties",
-    ];
-    const ERROR: &[&str] = &[
-        "type",
-        "aoi",
-        "category",
-        "code",
-        "message",
-        "retryable",
-        "retry_after_ms",
-        "domain",
-        "origin",
-        "scope",
-        "target",
-        "item_index",
-        "line_number",
-        "field",
-        "wrapped",
-        "hint",
-        "docs",
-        "details",
-        "properties",
-    ];
-    const CHECK: &[&str] = &[
-        "type",
-        "aoi",
-        "name",
-        "ok",
-        "severity",
-        "detail",
-        "properties",
-    ];
+    field_table(ty).map(|t| t.names)
+}
+
+/// [`known_fields`] with a lookup table: for the judge, which checks
+/// every top-level key of every framework event against it.
+pub fn field_table(ty: &[u8]) -> Option<&'static FieldTable> {
+    static META: FieldTable = FieldTable::new(META_FIELDS);
+    static SUMMARY: FieldTable = FieldTable::new(SUMMARY_FIELDS);
+    static ERROR: FieldTable = FieldTable::new(ERROR_FIELDS);
+    static CHECK: FieldTable = FieldTable::new(CHECK_FIELDS);
     match ty {
-        b"aoi:meta" => Some(META),
-        b"aoi:summary" => Some(SUMMARY),
+        b"aoi:meta" => Some(&META),
+        b"aoi:summary" => Some(&SUMMARY),
         // § 9.1 defines the error's fields; warnings are read with the same set.
-        b"aoi:error" | b"aoi:warning" => Some(ERROR),
-        b"aoi:check" => Some(CHECK),
+        b"aoi:error" | b"aoi:warning" => Some(&ERROR),
+        b"aoi:check" => Some(&CHECK),
         _ => None,
+    }
+}
+
+/// A hash of a key's bytes (its length, first two and last two bytes, mixed
+/// by one multiplication): equal keys hash alike, and the names of each
+/// [`FieldTable`] hash apart (checked when the tables are built, at
+/// compile time), so keys whose hashes differ differ.
+#[inline(always)]
+pub const fn field_hash(k: &[u8]) -> u8 {
+    let (b0, b1, c0, c1) = match *k {
+        [] => return 0,
+        [a] => (a, a, a, a),
+        [a, b] => (a, b, a, b),
+        [a, b, c] => (a, b, b, c),
+        [a, b, .., c, d] => (a, b, c, d),
+    };
+    let x = k.len() as u64
+        | (b0 as u64) << 8
+        | (b1 as u64) << 16
+        | (c0 as u64) << 24
+        | (c1 as u64) << 32;
+    // An odd constant picked so that no table's names collide.
+    (x.wrapping_mul(0x6513_270e_269e_0d37) >> 56) as u8
+}
+
+/// A framework type's field names, indexed by [`field_hash`].
+pub struct FieldTable {
+    /// The names, in the spec's order.
+    pub names: &'static [&'static str],
+    /// For each hash, 1 + the index of the name with that hash, or 0.
+    slot: [u8; 256],
+}
+
+impl FieldTable {
+    /// Builds the table; two names with one hash fail the build (the
+    /// tables are statics, evaluated by the compiler).
+    const fn new(names: &'static [&'static str]) -> Self {
+        let mut slot = [0u8; 256];
+        let mut i = 0;
+        while i < names.len() {
+            let h = field_hash(names[i].as_bytes()) as usize;
+            assert!(
+                slot[h] == 0,
+                "two field names share a hash: change field_hash's constant"
+            );
+            assert!(i < 255, "too many names for a table");
+            slot[h] = (i + 1) as u8;
+            i += 1;
+        }
+        FieldTable { names, slot }
+    }
+
+    /// Whether `key` (raw bytes, no escapes), whose [`field_hash`] is
+    /// `hash`, is one of the names.
+    #[inline(always)]
+    pub fn has(&self, key: &[u8], hash: u8) -> bool {
+        let i = self.slot[usize::from(hash)];
+        i != 0
+            && self
+                .names
+                .get(usize::from(i) - 1)
+                .is_some_and(|n| n.as_bytes() == key)
     }
 }
 
