@@ -511,20 +511,20 @@ pub(crate) fn forwarded_body(
 ) -> Vec<u8> {
     let line = ev.line;
     let known = spec::known_fields(b"aoi:error").unwrap_or_default();
-    let is = |m: &crate::peek::Member, k: &str| key_is(span(line, &m.key), m.key_escaped, k);
     let text = |m: &crate::peek::Member| str_ref(line, m);
     let error = kind == EventKind::Error;
     let retryable_true = ev.get("retryable").and_then(bool_value).is_some_and(|b| b);
     // Decide, member by member: kept at the top level or moved.
-    let mut seen: Vec<std::borrow::Cow<'_, str>> = Vec::new();
+    // Each key decoded once; the checks below compare these names.
+    let names: Vec<std::borrow::Cow<'_, str>> = ev
+        .members
+        .iter()
+        .map(|m| unescape(span(line, &m.key)))
+        .collect();
     let mut keep = Vec::with_capacity(ev.members.len());
-    for m in ev.members {
-        let name = unescape(span(line, &m.key));
-        let first = !seen.contains(&name);
-        if first {
-            seen.push(name.clone());
-        }
-        let spec_field = known.iter().any(|k| *k == name);
+    for (i, (m, name)) in ev.members.iter().zip(&names).enumerate() {
+        let first = !names.get(..i).unwrap_or_default().contains(name);
+        let spec_field = known.contains(&name.as_ref());
         let well_formed = match name.as_ref() {
             "properties" => m.kind == Kind::Object,
             "origin" => text(m).is_some(),
@@ -538,15 +538,16 @@ pub(crate) fn forwarded_body(
         };
         keep.push(first && spec_field && well_formed);
     }
-    let kept = |name: &str| ev.members.iter().zip(&keep).any(|(m, k)| *k && is(m, name));
+    let kept = |name: &str| names.iter().zip(&keep).any(|(n, k)| *k && n == name);
     let mut b = Vec::with_capacity(line.len() + 160);
     if !kept("origin") {
         b.extend_from_slice(b",\"origin\":");
         push_json(&mut b, &Value::from(origin(ev, tool)));
     }
     let mut moved = Vec::new();
-    for (m, k) in ev.members.iter().zip(&keep) {
-        if !k && !is(m, "type") && !is(m, "aoi") {
+    let reserved = |n: &str| n == "type" || n == "aoi";
+    for ((m, k), n) in ev.members.iter().zip(&keep).zip(&names) {
+        if !k && !reserved(n) {
             push_member(&mut moved, span(line, &m.key), span(line, &m.value));
         }
     }
@@ -565,12 +566,12 @@ pub(crate) fn forwarded_body(
     }
     fwd.push(b'}');
     let mut props_done = false;
-    for (m, k) in ev.members.iter().zip(&keep) {
-        if !k || is(m, "type") || is(m, "aoi") {
+    for ((m, k), n) in ev.members.iter().zip(&keep).zip(&names) {
+        if !k || reserved(n) {
             continue;
         }
         let value = span(line, &m.value);
-        if is(m, "properties") {
+        if n == "properties" {
             // Our provenance first, then the upstream's own properties but
             // an earlier hop's `forwarded`.
             b.extend_from_slice(b",\"properties\":{\"forwarded\":");
