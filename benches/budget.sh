@@ -52,6 +52,7 @@ ROWS=(
     "errors -q --no-fail --count|domain"
     "errors -q --no-fail --count|control"
     "errors -q --no-fail --count|messy"
+    "errors -q --no-fail --output jsonl|messy"
     "merge-report -q --no-fail --format jsonl|messy"
     "filter -q --continue-on-error .|domain"
     "filter --raw .title|domain"
