@@ -244,12 +244,8 @@ fn read_here<R: Read, E>(
                     input.prepared_line(line, terminated, None, visit)?;
                 }
                 visit(Visit::BlockEnd)?;
-                if let Some(l) = later.as_mut() {
-                    match l.after(block) {
-                        Some(true) => return Ok(true),
-                        Some(false) => later = None,
-                        None => {}
-                    }
+                if Later::due(&mut later, block) {
+                    return Ok(true);
                 }
             }
             Ok(Some(Chunk::LongPart { bytes, end })) => input.long_piece(bytes, end),

@@ -2046,12 +2046,8 @@ fn drive_until<R: std::io::Read, E>(
                     on_line(judge, line)?;
                 }
                 on_bytes(judge, block)?;
-                if let Some(l) = later.as_mut() {
-                    match l.after(block) {
-                        Some(true) => return Ok(true),
-                        Some(false) => later = None,
-                        None => {}
-                    }
+                if crate::parallel::Later::due(&mut later, block) {
+                    return Ok(true);
                 }
             }
             Ok(Some(Chunk::LongPart { bytes, end })) => {

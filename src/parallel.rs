@@ -309,6 +309,20 @@ impl Later {
         (self.bytes >= AUTO_MIN_BYTES)
             .then(|| self.bytes / self.lines.max(1) <= LONG_AVERAGE as u64)
     }
+
+    /// [`Later::after`] for a reader on one thread that may still switch
+    /// (`slot` holds the count until the decision): true to go on two
+    /// threads from here; a decision to stay on one empties `slot`.
+    pub(crate) fn due(slot: &mut Option<Later>, block: &[u8]) -> bool {
+        match slot.as_mut().and_then(|l| l.after(block)) {
+            Some(true) => true,
+            Some(false) => {
+                *slot = None;
+                false
+            }
+            None => false,
+        }
+    }
 }
 
 /// Whether the file's lines, sampled where reading will start, average
