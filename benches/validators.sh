@@ -2,8 +2,10 @@
 # Per-line JSON validation speed, in memory: aoi's validator (its peek, and
 # the peek plus every rule of `aoi check`) against the Rust JSON parsers a
 # team would reach for to validate JSON Lines (serde_json, simd-json,
-# sonic-rs), on the generated mixes. No I/O is timed: this is the ceiling of
-# one core for the work aoi does on every line.
+# sonic-rs) and, when g++ is here, simdjson (C++, the fastest published JSON
+# parser: each line on its own, and its batch mode for JSON Lines,
+# parse_many), on the generated mixes. No I/O is timed: this is the ceiling
+# of one core for the work aoi does on every line.
 #
 #   benches/validators.sh                        # 100M of each mix, 7 rounds
 #   SIZE=20M MIXES="domain unicode" benches/validators.sh
@@ -48,12 +50,45 @@ cargo build --release --manifest-path benches/validators/Cargo.toml >&2 ||
 BENCH=$CARGO_TARGET_DIR/release/aoi-validators-bench
 [[ -x $BENCH ]] || die "no $BENCH after the build"
 
+# simdjson (C++), the fastest published JSON parser, when g++ is here: its
+# sources come from crates.io (the simdjson-sys crate ships them; see
+# benches/simdjson/Cargo.toml), compiled once with benches/simdjson/bench.cpp.
+SIMDJSON=$CARGO_TARGET_DIR/simdjson-bench
+SIMDJSON_NOTE=""
+if ! command -v g++ >/dev/null; then
+    SIMDJSON_NOTE="simdjson skipped: no g++ here"
+    SIMDJSON=""
+elif [[ ! -x $SIMDJSON || benches/simdjson/bench.cpp -nt $SIMDJSON ]]; then
+    echo "Building simdjson (g++, about a minute)..." >&2
+    src=""
+    if cargo fetch --manifest-path benches/simdjson/Cargo.toml >&2; then
+        src=$(cargo metadata --format-version 1 --manifest-path benches/simdjson/Cargo.toml 2>/dev/null |
+            grep -o '"manifest_path":"[^"]*simdjson-sys-[^"]*"' | head -1 | cut -d'"' -f4)
+        src=${src%/Cargo.toml}/simdjson/singleheader
+    fi
+    cxxflags=(-O3 -std=c++17)
+    [[ $NATIVE == 1 ]] && cxxflags+=(-march=native)
+    mkdir -p "$CARGO_TARGET_DIR"
+    if [[ -f $src/simdjson.cpp ]] &&
+        g++ "${cxxflags[@]}" -I"$src" benches/simdjson/bench.cpp "$src/simdjson.cpp" -o "$SIMDJSON" >&2; then
+        :
+    else
+        SIMDJSON_NOTE="simdjson skipped: its sources could not be fetched or compiled"
+        SIMDJSON=""
+    fi
+fi
+if [[ -n $SIMDJSON ]]; then
+    SIMDJSON_NOTE="simdjson $("$SIMDJSON" version), kernel $("$SIMDJSON" kernel) chosen at run time"
+fi
+
 DATA=$(mktemp -d "${TMPDIR:-/tmp}/aoi-validators.XXXXXX")
 trap 'rm -rf "$DATA"' EXIT
 
 PARSERS=(split aoi-peek aoi-judge serde_json simd-json sonic-rs)
+[[ -n $SIMDJSON ]] && PARSERS+=(simdjson-line simdjson-many)
 echo
 echo "Per-line validation in memory, $SIZE per mix, median of $RUNS rounds${flags:+, target-cpu=native}: MB/s (x aoi's peek time)"
+echo "($SIMDJSON_NOTE)"
 echo
 printf '| mix |'
 printf ' %s |' "${PARSERS[@]}"
@@ -70,7 +105,11 @@ for mix in $MIXES; do
     lines=""
     for ((round = 0; round < RUNS; round++)); do
         for p in "${PARSERS[@]}"; do
-            read -r _ rate valid < <("$BENCH" "$p" "$file" 3) || die "$p on $mix failed"
+            if [[ $p == simdjson-* ]]; then
+                read -r _ rate valid < <("$SIMDJSON" "${p#simdjson-}" "$file" 3) || die "$p on $mix failed"
+            else
+                read -r _ rate valid < <("$BENCH" "$p" "$file" 3) || die "$p on $mix failed"
+            fi
             runs[$p]+="$rate "
             # Every parser accepts every generated line (they are valid JSON).
             if [[ $p == aoi-peek ]]; then
