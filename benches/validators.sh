@@ -52,25 +52,28 @@ BENCH=$CARGO_TARGET_DIR/release/aoi-validators-bench
 
 # simdjson (C++), the fastest published JSON parser, when g++ is here: its
 # sources come from crates.io (the simdjson-sys crate ships them; see
-# benches/simdjson/Cargo.toml), compiled once with benches/simdjson/bench.cpp.
+# benches/simdjson/Cargo.toml), compiled once per set of flags with
+# benches/simdjson/bench.cpp.
 SIMDJSON=$CARGO_TARGET_DIR/simdjson-bench
+[[ $NATIVE == 1 ]] && SIMDJSON+=-native
 SIMDJSON_NOTE=""
 if ! command -v g++ >/dev/null; then
     SIMDJSON_NOTE="simdjson skipped: no g++ here"
     SIMDJSON=""
-elif [[ ! -x $SIMDJSON || benches/simdjson/bench.cpp -nt $SIMDJSON ]]; then
+elif [[ ! -x $SIMDJSON || benches/simdjson/bench.cpp -nt $SIMDJSON || benches/simdjson/Cargo.lock -nt $SIMDJSON ]]; then
     echo "Building simdjson (g++, about a minute)..." >&2
     src=""
-    if cargo fetch --manifest-path benches/simdjson/Cargo.toml >&2; then
-        src=$(cargo metadata --format-version 1 --manifest-path benches/simdjson/Cargo.toml 2>/dev/null |
-            grep -o '"manifest_path":"[^"]*simdjson-sys-[^"]*"' | head -1 | cut -d'"' -f4)
-        src=${src%/Cargo.toml}/simdjson/singleheader
+    host=$(rustc -vV | sed -n 's/^host: //p')
+    if cargo fetch --locked --target "$host" --manifest-path benches/simdjson/Cargo.toml >&2; then
+        src=$(cargo metadata --locked --format-version 1 --manifest-path benches/simdjson/Cargo.toml 2>/dev/null |
+            grep -o '"manifest_path":"[^"]*simdjson-sys-[^"]*"' | head -1 | cut -d'"' -f4) || src=""
     fi
     cxxflags=(-O3 -std=c++17)
     [[ $NATIVE == 1 ]] && cxxflags+=(-march=native)
     mkdir -p "$CARGO_TARGET_DIR"
-    if [[ -f $src/simdjson.cpp ]] &&
-        g++ "${cxxflags[@]}" -I"$src" benches/simdjson/bench.cpp "$src/simdjson.cpp" -o "$SIMDJSON" >&2; then
+    inc=${src%/Cargo.toml}/simdjson/singleheader
+    if [[ -n $src && -f $inc/simdjson.cpp ]] &&
+        g++ "${cxxflags[@]}" -I"$inc" benches/simdjson/bench.cpp "$inc/simdjson.cpp" -o "$SIMDJSON" >&2; then
         :
     else
         SIMDJSON_NOTE="simdjson skipped: its sources could not be fetched or compiled"
@@ -78,7 +81,12 @@ elif [[ ! -x $SIMDJSON || benches/simdjson/bench.cpp -nt $SIMDJSON ]]; then
     fi
 fi
 if [[ -n $SIMDJSON ]]; then
-    SIMDJSON_NOTE="simdjson $("$SIMDJSON" version), kernel $("$SIMDJSON" kernel) chosen at run time"
+    if version=$("$SIMDJSON" version) && kernel=$("$SIMDJSON" kernel); then
+        SIMDJSON_NOTE="simdjson $version, kernel $kernel chosen at run time"
+    else
+        SIMDJSON_NOTE="simdjson skipped: $SIMDJSON does not run here"
+        SIMDJSON=""
+    fi
 fi
 
 DATA=$(mktemp -d "${TMPDIR:-/tmp}/aoi-validators.XXXXXX")
