@@ -62,17 +62,10 @@ if ! command -v g++ >/dev/null; then
     SIMDJSON=""
 elif [[ ! -x $SIMDJSON || benches/simdjson/bench.cpp -nt $SIMDJSON || benches/simdjson/Cargo.lock -nt $SIMDJSON ]]; then
     echo "Building simdjson (g++, about a minute)..." >&2
-    src=""
-    host=$(rustc -vV | sed -n 's/^host: //p')
-    if cargo fetch --locked --target "$host" --manifest-path benches/simdjson/Cargo.toml >&2; then
-        src=$(cargo metadata --locked --format-version 1 --manifest-path benches/simdjson/Cargo.toml 2>/dev/null |
-            grep -o '"manifest_path":"[^"]*simdjson-sys-[^"]*"' | head -1 | cut -d'"' -f4) || src=""
-    fi
     cxxflags=(-O3 -std=c++17)
     [[ $NATIVE == 1 ]] && cxxflags+=(-march=native)
     mkdir -p "$CARGO_TARGET_DIR"
-    inc=${src%/Cargo.toml}/simdjson/singleheader
-    if [[ -n $src && -f $inc/simdjson.cpp ]] &&
+    if inc=$(benches/simdjson/sources.sh) &&
         g++ "${cxxflags[@]}" -I"$inc" benches/simdjson/bench.cpp "$inc/simdjson.cpp" -o "$SIMDJSON" >&2; then
         :
     else
