@@ -204,8 +204,8 @@ pub fn read<R: Read + Send, E>(
     };
     let driven = crate::parallel::drive(reader, whole_blocks, &prep, |piece| match piece {
         Piece::Lines(mut lines) => {
-            lines.each(&prep, |line, terminated, slot| {
-                input.prepared_line(line, terminated, slot, &mut visit)
+            lines.each(&prep, |line, terminated, slot, utf8_checked| {
+                input.prepared_line(line, terminated, slot, utf8_checked, &mut visit)
             })?;
             visit(Visit::BlockEnd)
         }
@@ -240,8 +240,12 @@ fn read_here<R: Read, E>(
         match reader.next_chunk() {
             Ok(None) => return Ok(false),
             Ok(Some(Chunk::Lines(block))) => {
+                let checked = crate::lines::utf8_prefix(block);
+                let mut at = 0;
                 for (line, terminated) in split_lines(block) {
-                    input.prepared_line(line, terminated, None, visit)?;
+                    at += line.len();
+                    input.prepared_line(line, terminated, None, at <= checked, visit)?;
+                    at += 1;
                 }
                 visit(Visit::BlockEnd)?;
                 if Later::due(&mut later, block) {
@@ -289,8 +293,13 @@ impl Prep for LocateLines {
         line.len() <= self.max_line
     }
 
-    fn prep(&self, slot: &mut LocateSlot, line: &[u8]) {
-        slot.found = locate(trim_decoration(line), &mut slot.peeker, &mut slot.scratch);
+    fn prep(&self, slot: &mut LocateSlot, line: &[u8], utf8_checked: bool) {
+        slot.found = locate(
+            trim_decoration(line),
+            &mut slot.peeker,
+            &mut slot.scratch,
+            utf8_checked,
+        );
     }
 
     fn trim(slot: &mut LocateSlot) {
@@ -367,6 +376,7 @@ impl Input {
         line: &[u8],
         terminated: bool,
         slot: Option<&mut LocateSlot>,
+        utf8_checked: bool,
         visit: &mut impl FnMut(Visit<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
         self.line_no += 1;
@@ -387,7 +397,7 @@ impl Input {
                 r
             }
             None => {
-                let found = locate(line, &mut self.peeker, &mut self.scratch);
+                let found = locate(line, &mut self.peeker, &mut self.scratch, utf8_checked);
                 self.found_line(line, terminated, found, visit)
             }
         }
@@ -601,9 +611,15 @@ impl Input {
     }
 }
 
-/// Finds the AOI event in a log line, leaving `peeker` describing it.
-fn locate(line: &[u8], peeker: &mut Peeker, scratch: &mut Vec<u8>) -> Option<Found> {
-    let start = locate_in(line, peeker)?;
+/// Finds the AOI event in a log line, leaving `peeker` describing it
+/// (`utf8_checked`: the line is known to be UTF-8, [`Peeker::peek_checked`]).
+fn locate(
+    line: &[u8],
+    peeker: &mut Peeker,
+    scratch: &mut Vec<u8>,
+    utf8_checked: bool,
+) -> Option<Found> {
+    let start = locate_in(line, peeker, utf8_checked)?;
     if peeker.type_member.is_some() {
         return Some(Found::At(start));
     }
@@ -620,7 +636,7 @@ fn locate(line: &[u8], peeker: &mut Peeker, scratch: &mut Vec<u8>) -> Option<Fou
     while matches!(scratch.last(), Some(b'\n' | b'\r')) {
         scratch.pop();
     }
-    let inner = locate_in(scratch, peeker)?;
+    let inner = locate_in(scratch, peeker, false)?;
     peeker.type_member?;
     scratch.drain(..inner);
     // `drain` moved the bytes: peek again so the spans index the buffer.
@@ -630,7 +646,7 @@ fn locate(line: &[u8], peeker: &mut Peeker, scratch: &mut Vec<u8>) -> Option<Fou
 
 /// The offset of the first `{` (of [`MAX_TRIES`]) that starts a JSON
 /// object running to the end of `line` whose `type`, if any, is a string.
-fn locate_in(line: &[u8], peeker: &mut Peeker) -> Option<usize> {
+fn locate_in(line: &[u8], peeker: &mut Peeker, utf8_checked: bool) -> Option<usize> {
     let mut from = 0;
     for _ in 0..MAX_TRIES {
         // A clean stream's line starts with its object: no search.
@@ -640,7 +656,8 @@ fn locate_in(line: &[u8], peeker: &mut Peeker) -> Option<usize> {
             from + memchr::memchr(b'{', line.get(from..)?)?
         };
         let obj = line.get(start..)?;
-        if peeker.peek(obj).is_ok() && peeker.top == Some(Kind::Object) {
+        // From a `{`, so still UTF-8 when the line is.
+        if peeker.peek_checked(obj, utf8_checked).is_ok() && peeker.top == Some(Kind::Object) {
             let typed = peeker
                 .type_member
                 .and_then(|i| peeker.members.get(i))
@@ -688,7 +705,7 @@ mod tests {
     fn found(line: &str) -> Option<String> {
         let mut p = Peeker::new();
         let mut scratch = Vec::new();
-        match locate(line.as_bytes(), &mut p, &mut scratch)? {
+        match locate(line.as_bytes(), &mut p, &mut scratch, true)? {
             Found::At(i) => Some(line[i..].to_string()),
             Found::Unwrapped(_) => Some(String::from_utf8(scratch).unwrap()),
         }

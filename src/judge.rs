@@ -588,8 +588,15 @@ impl Judge {
     /// Judges one line (without its `\n`); `terminated` is false for a final
     /// line that lacked its line feed.
     pub fn line(&mut self, line: &[u8], terminated: bool) {
+        self.line_checked(line, terminated, false);
+    }
+
+    /// [`Judge::line`] for a line whose UTF-8 may have been checked with
+    /// its block ([`crate::lines::utf8_prefix`], [`Peeker::peek_checked`]).
+    #[inline]
+    pub fn line_checked(&mut self, line: &[u8], terminated: bool, utf8_checked: bool) {
         if self.begin_line(line, terminated, None) {
-            let r = self.peeker.peek(line);
+            let r = self.peeker.peek_checked(line, utf8_checked);
             self.peeked(line, r);
         }
     }
@@ -2041,8 +2048,12 @@ fn drive_until<R: std::io::Read, E>(
         match reader.next_chunk() {
             Ok(None) => return Ok(false),
             Ok(Some(Chunk::Lines(block))) => {
+                let checked = crate::lines::utf8_prefix(block);
+                let mut at = 0;
                 for (line, terminated) in split_lines(block) {
-                    judge.line(line, terminated);
+                    at += line.len();
+                    judge.line_checked(line, terminated, at <= checked);
+                    at += 1;
                     on_line(judge, line)?;
                 }
                 on_bytes(judge, block)?;

@@ -380,6 +380,27 @@ impl<R: Read> LineReader<R> {
     }
 }
 
+/// How many leading bytes of `block` (a [`Chunk::Lines`] slice) are known to
+/// be UTF-8, checked all at once with SIMD (simdutf8: lookup tables over
+/// 32- or 64-byte windows, chosen at run time), so that the lines within
+/// them skip the validator's own check, character by character, of the
+/// non-ASCII text in their strings ([`crate::peek::Peeker::peek_checked`]).
+/// 0, with nothing checked, when the block starts with 4 KiB of ASCII: such
+/// text costs the validator nothing to check, and checking the whole block
+/// would. On invalid UTF-8, the bytes before it: the lines before that one
+/// keep the fast path, the rest are checked line by line as before, and
+/// the line at fault gets its usual finding.
+pub fn utf8_prefix(block: &[u8]) -> usize {
+    const SAMPLE: usize = 4096;
+    if block.get(..SAMPLE).unwrap_or(block).is_ascii() {
+        return 0;
+    }
+    match simdutf8::compat::from_utf8(block) {
+        Ok(_) => block.len(),
+        Err(e) => e.valid_up_to(),
+    }
+}
+
 /// Splits a [`Chunk::Lines`] slice into `(line_without_newline, terminated)`.
 pub fn split_lines(chunk: &[u8]) -> impl Iterator<Item = (&[u8], bool)> {
     let mut rest = chunk;
@@ -432,6 +453,37 @@ mod tests {
             }
         }
         (relay, lines, long)
+    }
+
+    #[test]
+    fn utf8_prefix_checks_non_ascii_blocks_up_to_the_first_bad_sequence() {
+        let ascii = b"{\"a\":1}\n".repeat(1000);
+        // A block starting with 4 KiB of ASCII is left to the line checks,
+        // even when non-ASCII text follows.
+        assert_eq!(utf8_prefix(&ascii), 0);
+        assert_eq!(utf8_prefix(&[&ascii[..], "é\n".as_bytes()].concat()), 0);
+        assert_eq!(utf8_prefix(b""), 0);
+        assert_eq!(utf8_prefix(b"{}\n"), 0);
+        let text = "{\"t\":\"日本語 é 🎉\"}\n".repeat(500);
+        assert_eq!(utf8_prefix(text.as_bytes()), text.len());
+        assert_eq!(utf8_prefix("é".as_bytes()), 2);
+        // Everything before the first bad sequence, whatever follows (a bad
+        // sequence is non-ASCII, so the block is checked).
+        let bads: [&[u8]; 5] = [
+            b"\xff",
+            b"\xc0\xaf",
+            b"\xed\xa0\x80",
+            b"\xe6\x97",
+            b"\xf4\x90\x80\x80",
+        ];
+        for bad in bads {
+            for at in [0, 1, 7, 4096, text.len() - 1] {
+                let at = (at..).find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+                let head = &text.as_bytes()[..at];
+                let block = [head, bad, text.as_bytes()].concat();
+                assert_eq!(utf8_prefix(&block), at, "bad {bad:02x?} at {at}");
+            }
+        }
     }
 
     #[test]

@@ -63,8 +63,9 @@ pub(crate) trait Prep: Sync {
     type Slot: Default + Send;
     /// Whether this line is prepared (the others reach the consumer bare).
     fn wants(&self, line: &[u8], terminated: bool) -> bool;
-    /// Prepares `line` into `slot`.
-    fn prep(&self, slot: &mut Self::Slot, line: &[u8]);
+    /// Prepares `line` into `slot`; `utf8_checked`: the line's UTF-8 was
+    /// checked with its block ([`crate::lines::utf8_prefix`]).
+    fn prep(&self, slot: &mut Self::Slot, line: &[u8], utf8_checked: bool);
     /// Gives back memory an unusual line left in `slot` (see
     /// [`Peeker::trim`]).
     fn trim(slot: &mut Self::Slot);
@@ -113,12 +114,12 @@ impl<S: Default> Batch<S> {
     }
 
     /// Prepares `line` into the batch's next slot.
-    fn prep<P: Prep<Slot = S>>(&mut self, prep: &P, line: &[u8]) {
+    fn prep<P: Prep<Slot = S>>(&mut self, prep: &P, line: &[u8], utf8_checked: bool) {
         if self.used == self.slots.len() {
             self.slots.push(S::default());
         }
         if let Some(s) = self.slots.get_mut(self.used) {
-            prep.prep(s, line);
+            prep.prep(s, line, utf8_checked);
             self.used += 1;
         }
     }
@@ -136,12 +137,14 @@ impl<S> Lines<'_, S> {
         &self.batch.bytes
     }
 
-    /// Calls `f` on each line in order with whether it ends in a line feed
-    /// and, if the worker prepared it, its slot.
+    /// Calls `f` on each line in order with whether it ends in a line feed,
+    /// if the worker prepared it, its slot, and if not, whether its UTF-8
+    /// is known to be valid ([`crate::lines::utf8_prefix`], checked here
+    /// over the lines the worker left).
     pub fn each<P: Prep<Slot = S>, E>(
         &mut self,
         prep: &P,
-        mut f: impl FnMut(&[u8], bool, Option<&mut S>) -> Result<(), E>,
+        mut f: impl FnMut(&[u8], bool, Option<&mut S>, bool) -> Result<(), E>,
     ) -> Result<(), E> {
         let Batch {
             bytes,
@@ -151,14 +154,23 @@ impl<S> Lines<'_, S> {
         } = &mut *self.batch;
         let mut slots = slots.iter_mut().take(*used);
         let mut at = 0;
+        // End of the bytes known to be UTF-8, once the worker's share ends.
+        let mut checked: Option<usize> = None;
         for (line, terminated) in split_lines(bytes) {
             let slot = if at < *limit && prep.wants(line, terminated) {
                 slots.next()
             } else {
                 None
             };
-            at += line.len() + 1;
-            f(line, terminated, slot)?;
+            let end = at + line.len();
+            let utf8 = slot.is_none() && {
+                let upto = *checked.get_or_insert_with(|| {
+                    at + bytes.get(at..).map_or(0, crate::lines::utf8_prefix)
+                });
+                end <= upto
+            };
+            at = end + 1;
+            f(line, terminated, slot, utf8)?;
         }
         Ok(())
     }
@@ -457,8 +469,8 @@ impl Prep for PeekLines {
         terminated && line.len() <= self.max_line
     }
 
-    fn prep(&self, slot: &mut Peeked, line: &[u8]) {
-        slot.result = slot.peeker.peek(line);
+    fn prep(&self, slot: &mut Peeked, line: &[u8], utf8_checked: bool) {
+        slot.result = slot.peeker.peek_checked(line, utf8_checked);
     }
 
     fn trim(slot: &mut Peeked) {
@@ -483,7 +495,7 @@ pub fn drive_judged<R: Read + Send, E>(
     let mut long_total: u64 = 0;
     let driven = drive(reader, whole_blocks, &prep, |piece| match piece {
         Piece::Lines(mut lines) => {
-            lines.each(&prep, |line, terminated, slot| {
+            lines.each(&prep, |line, terminated, slot, utf8_checked| {
                 match slot {
                     Some(p) => {
                         judge.line_prepeeked(line, &mut p.peeker, p.result);
@@ -493,7 +505,7 @@ pub fn drive_judged<R: Read + Send, E>(
                         judge.swap_peeker(&mut p.peeker);
                     }
                     None => {
-                        judge.line(line, terminated);
+                        judge.line_checked(line, terminated, utf8_checked);
                         on_line(judge, line)?;
                     }
                 }
@@ -575,6 +587,17 @@ fn worker<R: Read, P: Prep>(
             Ok(None) => break,
             Ok(Some(Chunk::Lines(block))) => {
                 let mut at = batch.bytes.len();
+                // Checked up to here (an offset in `batch.bytes`, as `at`):
+                // only the lines this worker prepares, those starting before
+                // `limit` (the consumer checks the rest, `Lines::each`).
+                let mine = match batch.limit.checked_sub(at) {
+                    Some(n) if n > 0 => block
+                        .get(n..)
+                        .and_then(|rest| memchr::memchr(b'\n', rest))
+                        .map_or(block, |nl| block.get(..n + nl).unwrap_or(block)),
+                    _ => &[][..],
+                };
+                let checked = at + crate::lines::utf8_prefix(mine);
                 for (line, terminated) in split_lines(block) {
                     if at >= batch.limit {
                         break;
@@ -585,7 +608,7 @@ fn worker<R: Read, P: Prep>(
                         break;
                     }
                     if prep.wants(line, terminated) {
-                        batch.prep(prep, line);
+                        batch.prep(prep, line, at + line.len() <= checked);
                     }
                     at += line.len() + 1;
                 }

@@ -145,7 +145,7 @@ pub type Envelope = (u64, Range<usize>);
 /// which starts a UTF-8 check).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn special_mask(block: &[u8; 16]) -> u32 {
+fn special_mask<const U: bool>(block: &[u8; 16]) -> u32 {
     use std::arch::x86_64::*;
     // SAFETY: `block` is 16 readable bytes and `loadu` has no alignment
     // requirement; SSE2, the only feature used, is part of the x86_64
@@ -157,16 +157,21 @@ fn special_mask(block: &[u8; 16]) -> u32 {
         // Unsigned v <= 0x1F  <=>  max(v, 0x1F) == 0x1F.
         let c = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1F)), _mm_set1_epi8(0x1F));
         // movemask of v itself is the high bit: the non-ASCII bytes.
-        (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(q, b), c)) | _mm_movemask_epi8(v)) as u32
+        let m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(q, b), c)) as u32;
+        if U {
+            m
+        } else {
+            m | _mm_movemask_epi8(v) as u32
+        }
     }
 }
 
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn special_mask(block: &[u8; 16]) -> u32 {
+fn special_mask<const U: bool>(block: &[u8; 16]) -> u32 {
     let mut m = 0u32;
     for (k, &c) in block.iter().enumerate() {
-        if c == b'"' || c == b'\\' || c < 0x20 || c >= 0x80 {
+        if c == b'"' || c == b'\\' || c < 0x20 || (!U && c >= 0x80) {
             m |= 1 << k;
         }
     }
@@ -244,7 +249,7 @@ fn err(kind: JsonErrorKind, offset: usize) -> JsonError {
 /// Scans a string whose opening quote is at `i`. Returns the index after the
 /// closing quote and whether the string contained escapes.
 #[inline(always)]
-fn scan_string(s: &[u8], i: usize) -> Result<(usize, bool), JsonError> {
+fn scan_string<const U: bool>(s: &[u8], i: usize) -> Result<(usize, bool), JsonError> {
     let mut j = i + 1;
     let mut escaped = false;
     loop {
@@ -253,7 +258,7 @@ fn scan_string(s: &[u8], i: usize) -> Result<(usize, bool), JsonError> {
             if let Some(block) = s.get(j..j + 16) {
                 let mut a = [0u8; 16];
                 a.copy_from_slice(block);
-                let m = special_mask(&a);
+                let m = special_mask::<U>(&a);
                 if m == 0 {
                     j += 16;
                     continue;
@@ -265,7 +270,7 @@ fn scan_string(s: &[u8], i: usize) -> Result<(usize, bool), JsonError> {
                 // every step of this scan stays within the line.)
                 let mut a = [0u8; 16];
                 a.copy_from_slice(last);
-                let m = special_mask(&a) >> (16 - (s.len() - j).min(16));
+                let m = special_mask::<U>(&a) >> (16 - (s.len() - j).min(16));
                 j = if m == 0 {
                     s.len()
                 } else {
@@ -402,8 +407,8 @@ fn scan_literal(s: &[u8], i: usize, lit: &[u8]) -> Result<usize, JsonError> {
 
 /// A key at `i` and its colon; returns the index after the colon.
 #[inline(always)]
-fn key_colon(s: &[u8], i: usize) -> Result<usize, JsonError> {
-    let ke = scan_string(s, i)?.0;
+fn key_colon<const U: bool>(s: &[u8], i: usize) -> Result<usize, JsonError> {
+    let ke = scan_string::<U>(s, i)?.0;
     // Usually the colon follows the key directly.
     if s.get(ke) == Some(&b':') {
         Ok(ke + 1)
@@ -448,15 +453,38 @@ impl Peeker {
     }
 
     /// Validates `s` as one JSON text and records its top-level members.
+    #[inline]
     pub fn peek(&mut self, s: &[u8]) -> Result<(), JsonError> {
+        self.peek_with::<false>(s)
+    }
+
+    /// [`Peeker::peek`] for a line whose UTF-8 may already have been
+    /// checked with the rest of its block ([`crate::lines::utf8_prefix`]).
+    /// With `utf8_checked`, strings skip their own UTF-8 check, so
+    /// non-ASCII text stays on the 16-byte path; the result is the same as
+    /// [`Peeker::peek`]'s when `s` is UTF-8. (When it is not, invalid UTF-8
+    /// inside a string goes unreported: no more than that, nothing here
+    /// relies on it for memory safety.)
+    #[inline]
+    pub fn peek_checked(&mut self, s: &[u8], utf8_checked: bool) -> Result<(), JsonError> {
+        if utf8_checked {
+            debug_assert!(std::str::from_utf8(s).is_ok());
+            self.peek_with::<true>(s)
+        } else {
+            self.peek_with::<false>(s)
+        }
+    }
+
+    /// The peek; `U`: the caller has checked that `s` is UTF-8.
+    fn peek_with<const U: bool>(&mut self, s: &[u8]) -> Result<(), JsonError> {
         self.members.clear();
         self.top = None;
         self.type_member = None;
         self.aoi_member = None;
         self.reserved_dups.clear();
         self.envelope = None;
-        let r = self.scan(s);
-        if r.is_err() {
+        let r = self.scan::<U>(s);
+        if !U && r.is_err() {
             // UTF-8 is checked inside strings during the scan; a non-UTF-8
             // byte elsewhere is reported as such rather than as "unexpected".
             if let Err(e) = std::str::from_utf8(s) {
@@ -468,13 +496,13 @@ impl Peeker {
 
     /// The top level: an object walked member by member (recording each),
     /// or any other value validated as a whole.
-    fn scan(&mut self, s: &[u8]) -> Result<(), JsonError> {
+    fn scan<const U: bool>(&mut self, s: &[u8]) -> Result<(), JsonError> {
         let mut i = skip_ws(s, 0);
         if i == s.len() {
             return Err(err(JsonErrorKind::Empty, i));
         }
         if s.get(i) != Some(&b'{') {
-            let (end, kind) = self.value(s, i)?;
+            let (end, kind) = self.value::<U>(s, i)?;
             self.top = Some(kind);
             return end_of_text(s, end);
         }
@@ -489,7 +517,7 @@ impl Peeker {
                 Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
                 None => return Err(err(JsonErrorKind::Truncated, i)),
             }
-            let (ke, key_escaped) = scan_string(s, i)?;
+            let (ke, key_escaped) = scan_string::<U>(s, i)?;
             let key = i + 1..ke - 1;
             // `ke` is past the closing quote, so at least `i + 2`.
             let key_len = ke.wrapping_sub(i + 2);
@@ -502,7 +530,7 @@ impl Peeker {
             // The envelope on nearly every line has one shape, checked
             // without the general walk (which decides anything else).
             let fast = if key_len == 3 && s.get(i + 1..i + 4) == Some(b"aoi") {
-                canonical_aoi(s, vs)
+                canonical_aoi::<U>(s, vs)
             } else {
                 None
             };
@@ -513,7 +541,7 @@ impl Peeker {
                     }
                     (e, Kind::Object)
                 }
-                None => self.value(s, vs)?,
+                None => self.value::<U>(s, vs)?,
             };
             // Only `type` and `aoi` are reserved; most keys are ruled out by
             // their length.
@@ -574,18 +602,18 @@ impl Peeker {
 
     /// One value starting exactly at `i`; returns its end and kind.
     #[inline(always)]
-    fn value(&mut self, s: &[u8], i: usize) -> Result<(usize, Kind), JsonError> {
+    fn value<const U: bool>(&mut self, s: &[u8], i: usize) -> Result<(usize, Kind), JsonError> {
         match s.get(i) {
             Some(b'"') => {
-                let (e, escaped) = scan_string(s, i)?;
+                let (e, escaped) = scan_string::<U>(s, i)?;
                 Ok((e, Kind::String { escaped }))
             }
             Some(b'-' | b'0'..=b'9') => {
                 let (e, integer) = scan_number(s, i)?;
                 Ok((e, Kind::Number { integer }))
             }
-            Some(b'{') => Ok((self.nested(s, i)?, Kind::Object)),
-            Some(b'[') => Ok((self.nested(s, i)?, Kind::Array)),
+            Some(b'{') => Ok((self.nested::<U>(s, i)?, Kind::Object)),
+            Some(b'[') => Ok((self.nested::<U>(s, i)?, Kind::Array)),
             Some(b't') => Ok((scan_literal(s, i, b"true")?, Kind::True)),
             Some(b'f') => Ok((scan_literal(s, i, b"false")?, Kind::False)),
             Some(b'n') => Ok((scan_literal(s, i, b"null")?, Kind::Null)),
@@ -599,7 +627,7 @@ impl Peeker {
     /// the innermost 64 in a word, outer ones in `self.stack`), so depth is
     /// bounded only by the line. Returns the index after its closing
     /// bracket.
-    fn nested(&mut self, s: &[u8], mut i: usize) -> Result<usize, JsonError> {
+    fn nested<const U: bool>(&mut self, s: &[u8], mut i: usize) -> Result<usize, JsonError> {
         self.stack.clear();
         let mut bits: u64 = 0;
         let mut depth: usize = 0;
@@ -621,14 +649,14 @@ impl Peeker {
                         Some(b']') if !obj => closed = true,
                         _ if !obj => continue 'value,
                         Some(b'"') => {
-                            i = key_colon(s, i)?;
+                            i = key_colon::<U>(s, i)?;
                             continue 'value;
                         }
                         Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
                         None => return Err(err(JsonErrorKind::Truncated, i)),
                     }
                 }
-                Some(b'"') => i = scan_string(s, i)?.0,
+                Some(b'"') => i = scan_string::<U>(s, i)?.0,
                 Some(b'-' | b'0'..=b'9') => i = scan_number(s, i)?.0,
                 Some(b't') => i = scan_literal(s, i, b"true")?,
                 Some(b'f') => i = scan_literal(s, i, b"false")?,
@@ -657,7 +685,7 @@ impl Peeker {
                         i = skip_ws(s, i + 1);
                         match s.get(i) {
                             Some(b'"') => {
-                                i = key_colon(s, i)?;
+                                i = key_colon::<U>(s, i)?;
                                 continue 'value;
                             }
                             Some(_) => return Err(err(JsonErrorKind::Unexpected, i)),
@@ -683,7 +711,7 @@ impl Peeker {
 /// for any other shape (valid or not). With the end comes
 /// [`Peeker::envelope`]'s value when N and R qualify.
 #[inline(always)]
-fn canonical_aoi(s: &[u8], i: usize) -> Option<(usize, Option<Envelope>)> {
+fn canonical_aoi<const U: bool>(s: &[u8], i: usize) -> Option<(usize, Option<Envelope>)> {
     if !s.get(i..)?.starts_with(b"{\"seq\":") {
         return None;
     }
@@ -698,7 +726,7 @@ fn canonical_aoi(s: &[u8], i: usize) -> Option<(usize, Option<Envelope>)> {
     if !s.get(e..)?.starts_with(b",\"run\":\"") {
         return None;
     }
-    let (end, escaped) = scan_string(s, e + 7).ok()?;
+    let (end, escaped) = scan_string::<U>(s, e + 7).ok()?;
     if s.get(end) != Some(&b'}') {
         return None;
     }
@@ -745,7 +773,7 @@ pub fn object_members(s: &[u8]) -> impl Iterator<Item = Member> + '_ {
         if s.get(i) != Some(&b'"') {
             return None;
         }
-        let (ke, key_escaped) = scan_string(s, i).ok()?;
+        let (ke, key_escaped) = scan_string::<false>(s, i).ok()?;
         let key = i + 1..ke - 1;
         i = skip_ws(s, ke);
         if s.get(i) != Some(&b':') {
@@ -760,7 +788,7 @@ pub fn object_members(s: &[u8]) -> impl Iterator<Item = Member> + '_ {
                 loop {
                     match s.get(i)? {
                         b'"' => {
-                            i = scan_string(s, i).ok()?.0;
+                            i = scan_string::<false>(s, i).ok()?.0;
                             continue;
                         }
                         b'{' | b'[' => depth += 1,
@@ -778,7 +806,7 @@ pub fn object_members(s: &[u8]) -> impl Iterator<Item = Member> + '_ {
                 if c == b'{' { Kind::Object } else { Kind::Array }
             }
             b'"' => {
-                let (e, escaped) = scan_string(s, i).ok()?;
+                let (e, escaped) = scan_string::<false>(s, i).ok()?;
                 i = e;
                 Kind::String { escaped }
             }
@@ -1117,7 +1145,21 @@ mod oracle {
     use proptest::prelude::*;
 
     fn agree(s: &[u8]) -> Result<(), TestCaseError> {
-        let ours = Peeker::new().peek(s).is_ok();
+        let mut p = Peeker::new();
+        let result = p.peek(s);
+        let ours = result.is_ok();
+        if std::str::from_utf8(s).is_ok() {
+            // A line whose UTF-8 its block already checked: the same
+            // verdict and the same members ([`Peeker::peek_checked`]).
+            let mut q = Peeker::new();
+            prop_assert_eq!(q.peek_checked(s, true), result);
+            prop_assert_eq!(&q.members, &p.members);
+            prop_assert_eq!(
+                (q.top, q.type_member, q.aoi_member, &q.envelope),
+                (p.top, p.type_member, p.aoi_member, &p.envelope)
+            );
+            prop_assert_eq!(&q.reserved_dups, &p.reserved_dups);
+        }
         match serde_json::from_slice::<serde_json::Value>(s) {
             Ok(_) => prop_assert!(
                 ours,
@@ -1151,6 +1193,7 @@ mod oracle {
         "\"\\x\"",
         "\"\\\"\"",
         "\"é\"",
+        "\"日本語 ✅ ภาษาไทย Иван Петров 🎉\"",
         "\"\u{1}\"",
         "1",
         "-0",
@@ -1179,6 +1222,8 @@ mod oracle {
                 .prop_filter("finite", |f| f.is_finite())
                 .prop_map(serde_json::Value::from),
             ".{0,12}".prop_map(serde_json::Value::String),
+            // Past the string scan's 16-byte steps.
+            ".{12,40}".prop_map(serde_json::Value::String),
         ];
         leaf.prop_recursive(6, 48, 6, |inner| {
             prop_oneof![

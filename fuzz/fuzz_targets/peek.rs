@@ -1,6 +1,8 @@
 //! The peek (aoi's one-pass JSON validator and envelope reader) against
 //! serde_json as the oracle: the same accept/reject on every input, and
-//! when both accept an object, the same `type` and envelope.
+//! when both accept an object, the same `type` and envelope. On UTF-8
+//! input, [`Peeker::peek_checked`] (the path of lines whose block was
+//! checked at once) against [`Peeker::peek`].
 //!
 //! Documented exceptions, where serde_json is not an oracle for RFC 8259:
 //! numbers out of f64's range (serde_json rejects `1e400`, RFC 8259 allows
@@ -17,6 +19,16 @@ use serde_json::Value;
 fuzz_target!(|data: &[u8]| {
     let mut p = Peeker::new();
     let ours = p.peek(data);
+    if std::str::from_utf8(data).is_ok() {
+        // A line whose block's UTF-8 was checked at once skips the string
+        // scan's own check: the same verdict and the same members.
+        let mut q = Peeker::new();
+        assert_eq!(q.peek_checked(data, true), ours);
+        assert_eq!(q.members, p.members);
+        assert_eq!(q.envelope, p.envelope);
+        assert_eq!((q.top, q.type_member, q.aoi_member), (p.top, p.type_member, p.aoi_member));
+        assert_eq!(q.reserved_dups, p.reserved_dups);
+    }
     let theirs = serde_json::from_slice::<Value>(data);
     match (&ours, &theirs) {
         (Ok(()), Ok(v)) => same_members(data, &p, v),

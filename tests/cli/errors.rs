@@ -832,3 +832,55 @@ fn idle_timeout_ends_a_silent_log() {
     assert_eq!(out.code, 124, "{}", out.stderr);
     assert!(out.stderr.contains("went silent"), "{}", out.stderr);
 }
+
+/// Logs rich in non-ASCII text have their UTF-8 checked a block at a time
+/// (`lines::utf8_prefix`): an event line with a bad sequence is still not
+/// an event (it is not JSON, § 2), and every other one is still found, on
+/// one thread and on two, from a file and from a pipe.
+#[test]
+fn an_event_with_invalid_utf8_among_non_ascii_text_is_not_counted() {
+    let good = r#"{"type":"aoi:error","category":"io","code":"E","message":"日本語 ✅ ภาษาไทย Иван Петров „Zitat“ été 🎉","retryable":false}"#;
+    let mut st = s();
+    let mut events = 0;
+    for i in 0..5000 {
+        if i % 997 == 3 {
+            st = st.raw(
+                [
+                    &b"{\"type\":\"aoi:error\",\"category\":\"io\",\"code\":\"E\",\"message\":\"\xe6\x97\xa5 "[..],
+                    b"\xed\xa0\x80",
+                    b"\",\"retryable\":false}",
+                ]
+                .concat(),
+            );
+        } else {
+            st = st.ev(good);
+            events += 1;
+        }
+    }
+    let input = st.bytes();
+    assert!(input.len() > 3 * 256 * 1024, "spans several blocks");
+    let dir = scratch("errors-utf8");
+    let file = write_file(&dir, "unicode.log", &input);
+    // One thread; two with the adaptive split; two with the consumer
+    // finding every event (its own block checks) and part of each block.
+    let runs: [(&str, &[(&str, &str)]); 4] = [
+        ("1", &[]),
+        ("2", &[]),
+        ("2", &[("AOI_PARALLEL_SHARE", "0")]),
+        ("2", &[("AOI_PARALLEL_SHARE", "40000")]),
+    ];
+    for (threads, env) in runs {
+        let args = ["errors", "-q", "--no-fail", "--count", "--threads", threads];
+        let from_pipe = crate::util::aoi_env(&args, &input, env);
+        let with_file = [&args[..], &[file.as_str()]].concat();
+        let from_file = crate::util::aoi_env(&with_file, b"", env);
+        for (how, out) in [("pipe", from_pipe), ("file", from_file)] {
+            assert_eq!(
+                out.stdout_str(),
+                format!("{events}\n"),
+                "--threads {threads} {env:?}, {how}: {}",
+                out.stderr
+            );
+        }
+    }
+}

@@ -165,6 +165,27 @@ fn two_threads_judge_exactly_like_one() {
     same_either_way("empty.jsonl", b"", &[]);
 }
 
+/// Text rich in non-ASCII characters, whose UTF-8 is checked a block at a
+/// time (`lines::utf8_prefix`), with bad sequences here and there: the
+/// worker's lines, the consumer's, and one thread's are judged alike.
+#[test]
+fn non_ascii_text_with_bad_sequences_is_judged_alike() {
+    let text = r#"{"type":"hit","title":"日本語 ✅ ภาษาไทย Иван Петров „Zitat“ été 🎉"}"#;
+    let mut st = s();
+    for i in 0..20_000 {
+        st = match i % 1999 {
+            7 => st.raw(b"{\"type\":\"hit\",\"t\":\"\xe6\x97\xa5 \xff\"}"),
+            1000 => st.raw(b"{\"type\":\"hit\",\"t\":\"\xed\xa0\x80\"}"),
+            1200 => st.raw(b"{\"type\":\"hit\",\"t\":\"\xe6\x97\xa5\"}\xff"),
+            1500 => st.ev(r#"{"type":"aoi:error","category":"io","code":"E","message":"日本語 🎉","retryable":false}"#),
+            _ => st.ev(text),
+        };
+    }
+    let input = st.bytes();
+    assert!(input.len() > 2 << 20, "spans many blocks");
+    same_either_way("unicode.jsonl", &input, &[]);
+}
+
 /// A log as CI keeps them: several runs interleaved line by line, each
 /// line perhaps behind a container runtime's prefix, a worker tag, inside a
 /// Docker json-file record, with colour or a CR after it; prose and other

@@ -73,7 +73,24 @@ pub fn spawn_piped(args: &[&str]) -> std::process::Child {
 /// Runs `aoi ARGS` with `stdin` fed from a thread (so a large input cannot
 /// deadlock against a full stdout pipe) and captures everything.
 pub fn aoi(args: &[&str], stdin: &[u8]) -> Out {
-    let (child, writer) = spawn_fed(args, stdin.to_vec());
+    aoi_env(args, stdin, &[])
+}
+
+/// [`aoi`] with extra environment variables (e.g. `AOI_PARALLEL_SHARE`).
+pub fn aoi_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Out {
+    let mut child = Command::new(AOI)
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn aoi");
+    let mut sin = child.stdin.take().expect("stdin");
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = sin.write_all(&input);
+    });
     let out = child.wait_with_output().expect("wait aoi");
     let _ = writer.join();
     Out {
@@ -621,7 +638,7 @@ pub fn report_full(stream: &[u8], extra: &[&str]) -> Report {
 
 /// Parses a report run's stdout, checks its framing and feeds it back
 /// through `aoi check`.
-fn into_report(out: Out) -> Report {
+pub fn into_report(out: Out) -> Report {
     let events = parse_jsonl(&out.stdout);
     assert_report_framing(&events);
     assert_conforming_report(&out.stdout, fed_back_code(out.code));

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::{INTERNAL, RATE_LIMITED, WARNING, err, err_minus, j, meta_json, summary_json};
-use crate::util::{Report, Stream, report_full, report_stdin_from, s};
+use crate::util::{Report, Stream, aoi_env, into_report, report_full, report_stdin_from, s};
 
 enum Input {
     Bytes(Vec<u8>),
@@ -550,4 +550,74 @@ fn idle_timeout_turns_silence_into_a_timeout() {
     let last = events.last().expect("summary");
     assert_eq!(last["reason"], "timeout", "{last}");
     crate::util::assert_conforming_report(&out.stdout, 124);
+}
+
+/// § 2 (a line is UTF-8): text rich in non-ASCII characters has its UTF-8
+/// checked a block at a time, apart from the JSON scan
+/// (`lines::utf8_prefix`). A bad sequence among such text is still reported
+/// on its own line and only there, whether it is the block's first line or
+/// inside a string or between members, on one thread and on two, from a
+/// file and from a pipe.
+#[test]
+fn invalid_utf8_among_non_ascii_text_is_reported_on_its_own_line() {
+    let text = r#"{"type":"hit","title":"日本語 ✅ ภาษาไทย Иван Петров „Zitat“ été 🎉"}"#;
+    let bad: [&[u8]; 7] = [
+        b"{\"type\":\"hit\",\"t\":\"\xe6\x97\xa5 \xff \xe6\x97\xa5\"}",
+        b"{\"type\":\"hit\",\"t\":\"\xe6\x97\xa5 \xc0\xaf\"}",
+        b"{\"type\":\"hit\",\"t\":\"\xed\xa0\x80 \xe6\x97\xa5\"}",
+        b"{\"type\":\"hit\",\"t\":\"\xe6\x97\xa5 \xe6\x97\"}",
+        b"{\"type\":\"hit\",\xf0\x9f\x8e\"t\":1}",
+        b"\xe6\x97",
+        // The bad byte is the line's last.
+        b"{\"type\":\"hit\",\"t\":\"\xe6\x97\xa5\"}\xff",
+    ];
+    let mut st = s();
+    let mut expected = BTreeSet::new();
+    // Lines of about 120 bytes: 8000 of them fill several 256 KiB blocks.
+    // Each bad line once: the first line, then every 1000 lines.
+    let mut next_bad = bad.iter();
+    for i in 0..8000u64 {
+        let bad_line = (i == 0 || i % 1000 == 500)
+            .then(|| next_bad.next())
+            .flatten();
+        if let Some(line) = bad_line {
+            st = st.raw(line);
+            expected.insert(i + 2);
+        } else {
+            st = st.ev(text);
+        }
+    }
+    assert_eq!(expected.len(), bad.len(), "every bad line is in the stream");
+    let input = st.bytes();
+    assert!(input.len() > 3 * 256 * 1024, "spans several blocks");
+    let dir = crate::util::scratch("utf8-blocks");
+    let file = crate::util::write_file(&dir, "unicode.jsonl", &input);
+    // One thread; two with the adaptive split; two with the consumer
+    // peeking every line (its own block checks) and part of each block.
+    let runs: [(&str, &[(&str, &str)]); 4] = [
+        ("1", &[]),
+        ("2", &[]),
+        ("2", &[("AOI_PARALLEL_SHARE", "0")]),
+        ("2", &[("AOI_PARALLEL_SHARE", "40000")]),
+    ];
+    for (threads, env) in runs {
+        let args = ["check", "--output", "jsonl", "--threads", threads];
+        let from_pipe = into_report(aoi_env(&args, &input, env));
+        let with_file = [&args[..], &[file.as_str()]].concat();
+        let from_file = into_report(aoi_env(&with_file, b"", env));
+        for (how, r) in [("pipe", &from_pipe), ("file", &from_file)] {
+            let found: BTreeSet<u64> = r
+                .of("line.invalid-utf8")
+                .iter()
+                .filter_map(|f| f["line_number"].as_u64())
+                .collect();
+            assert_eq!(
+                found,
+                expected,
+                "--threads {threads} {env:?}, {how}: {}",
+                r.brief()
+            );
+            assert_eq!(r.code, 65, "--threads {threads} {env:?}, {how}");
+        }
+    }
 }
