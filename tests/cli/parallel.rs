@@ -613,3 +613,65 @@ fn a_closed_stdout_ends_a_run_waiting_on_a_silent_pipe() {
         drop(sin);
     }
 }
+
+/// A pipe that has carried 8 MiB is given a 1 MiB buffer (`F_SETPIPE_SZ`),
+/// so that its writer and aoi take turns every MiB rather than every 64
+/// KiB; a pipe that has carried less is left as it was (most streams are
+/// small, and wide buffers count against the user's pipe quota).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_pipe_gets_a_wider_buffer_after_8_mib() {
+    use std::io::Write;
+    use std::os::fd::AsRawFd;
+    let mut child = crate::util::spawn_piped(&["check", "-q", "--no-relay"]);
+    let mut sin = child.stdin.take().expect("stdin");
+    // SAFETY: F_GETPIPE_SZ only reads the capacity of the pipe this test
+    // holds the write end of (the same pipe aoi reads).
+    let size =
+        |f: &std::process::ChildStdin| unsafe { libc::fcntl(f.as_raw_fd(), libc::F_GETPIPE_SZ) };
+    let before = size(&sin);
+    // Whether this system lets a pipe grow to 1 MiB at all (not over the
+    // user's pipe quota, pipe-max-size at least that): tried on a pipe of
+    // the test's own.
+    let mut fds = [0; 2];
+    // SAFETY: pipe(2) fills the two descriptors, which are closed below;
+    // F_SETPIPE_SZ only sets that pipe's capacity.
+    let allowed = unsafe {
+        libc::pipe(fds.as_mut_ptr()) == 0 && {
+            let r = libc::fcntl(fds[0], libc::F_SETPIPE_SZ, 1 << 20);
+            libc::close(fds[0]);
+            libc::close(fds[1]);
+            r == 1 << 20
+        }
+    };
+    if before >= 1 << 20 || !allowed {
+        eprintln!("note: pipes here start at {before} bytes or cannot grow to 1 MiB; skipped");
+        let _ = child.kill();
+        let _ = child.wait();
+        return;
+    }
+    sin.write_all(&s().no_summary().bytes()).expect("feed");
+    let line = format!(
+        "{{\"type\":\"hit\",\"aoi\":{{\"seq\":1,\"run\":\"{RUN}\"}},\"pad\":\"{}\"}}\n",
+        "x".repeat(1000)
+    );
+    let feed = |sin: &mut std::process::ChildStdin, bytes: usize| {
+        for _ in 0..bytes / line.len() {
+            sin.write_all(line.as_bytes()).expect("feed");
+        }
+    };
+    // Once 7.5 MiB are written, aoi has read all but a pipe's worth of
+    // them, and not yet 8 MiB.
+    feed(&mut sin, 15 << 19);
+    assert_eq!(size(&sin), before, "widened before 8 MiB");
+    feed(&mut sin, 3 << 19);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while size(&sin) != 1 << 20 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert_eq!(size(&sin), 1 << 20, "not widened after 9 MiB");
+    drop(sin);
+    let status = crate::util::wait_at_most(&mut child, 20, "aoi check");
+    // Duplicate seqs and no summary: the stream is judged as usual.
+    assert_ne!(crate::util::code_of(status), 0);
+}
