@@ -38,6 +38,10 @@ use crate::peek::{Kind, Peeker, key_is, span, unescape, unescape_into};
 /// `{` positions tried per line before it is declared no event.
 const MAX_TRIES: usize = 8;
 
+/// Bytes of unescaping scratch a slot keeps between batches (up to a
+/// thousand slots a batch, [`crate::parallel`]).
+const SCRATCH_KEEP: usize = 4 * 1024;
+
 /// How an input is read.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -306,10 +310,19 @@ impl Prep for LocateLines {
         slot.peeker.trim();
         // Up to a thousand slots a batch: each keeps little (a Docker
         // log of 50 KB events would otherwise hold 50 MB a batch).
-        if slot.scratch.capacity() > 4 * 1024 {
+        if slot.scratch.capacity() > SCRATCH_KEEP {
             // A new vector: a shrunk one keeps its memory (see `Peeker::trim`).
             slot.scratch = Vec::new();
         }
+    }
+
+    #[inline(always)]
+    fn prefetch(slot: &LocateSlot, near: bool) {
+        slot.peeker.prefetch(near);
+    }
+
+    fn wants_trim(slot: &LocateSlot) -> bool {
+        slot.peeker.wants_trim() || slot.scratch.capacity() > SCRATCH_KEEP
     }
 }
 

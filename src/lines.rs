@@ -131,6 +131,9 @@ pub struct LineReader<R> {
     /// On a pipe, the bytes left to read before its buffer is widened
     /// ([`widen_pipe`]).
     widen_in: Option<usize>,
+    /// Where the [`Chunk::Lines`] just handed out starts in `buf` (for
+    /// [`LineReader::trade`]).
+    handed: Option<usize>,
 }
 
 impl<R: Read> LineReader<R> {
@@ -151,6 +154,7 @@ impl<R: Read> LineReader<R> {
             pollable: false,
             stop: None,
             widen_in: None,
+            handed: None,
         }
     }
 
@@ -353,8 +357,43 @@ impl<R: Read> LineReader<R> {
         }
     }
 
+    /// Gives away the buffer holding the [`Chunk::Lines`] of `len` bytes
+    /// that [`LineReader::next_chunk`] has just returned, without copying
+    /// it: `spare` becomes the reader's buffer (resized to the current
+    /// one's length; the bytes read past the chunk, a partial line, are
+    /// copied to its front), the old buffer goes to `spare`, and the
+    /// chunk's place in it is returned. `None`, with nothing changed, when
+    /// the buffer has grown for a long line (it is not handed around) or
+    /// `len` is not the length of a [`Chunk::Lines`] just returned.
+    pub fn trade(&mut self, spare: &mut Vec<u8>, len: usize) -> Option<std::ops::Range<usize>> {
+        if self.in_long || self.buf.len() > BLOCK {
+            return None;
+        }
+        let chunk = self.start.checked_sub(len)?..self.start;
+        if self.handed != Some(chunk.start) {
+            return None;
+        }
+        self.handed = None;
+        let pending = self.buf.get(self.start..self.end)?;
+        spare.resize(self.buf.len(), 0);
+        spare.get_mut(..pending.len())?.copy_from_slice(pending);
+        self.end = pending.len();
+        self.start = 0;
+        std::mem::swap(spare, &mut self.buf);
+        Some(chunk)
+    }
+
+    /// The last `len` bytes [`LineReader::next_chunk`] handed out: the
+    /// whole of a [`Chunk::Lines`] it has just returned, read again.
+    pub fn handed_out(&self, len: usize) -> &[u8] {
+        self.buf
+            .get(self.start.saturating_sub(len)..self.start)
+            .unwrap_or_default()
+    }
+
     /// The next chunk, or `None` at end of input.
     pub fn next_chunk(&mut self) -> io::Result<Option<Chunk<'_>>> {
+        self.handed = None;
         loop {
             let pending = self.buf.get(self.start..self.end).unwrap_or_default();
             if self.in_long {
@@ -393,6 +432,7 @@ impl<R: Read> LineReader<R> {
             if let Some(last_nl) = memchr::memrchr(b'\n', pending) {
                 let s = self.start;
                 self.start += last_nl + 1;
+                self.handed = Some(s);
                 return Ok(self.buf.get(s..s + last_nl + 1).map(Chunk::Lines));
             }
             // No complete line buffered.
@@ -402,6 +442,7 @@ impl<R: Read> LineReader<R> {
                 }
                 let (s, e) = (self.start, self.end);
                 self.start = self.end;
+                self.handed = Some(s);
                 return Ok(self.buf.get(s..e).map(Chunk::Lines));
             }
             let len = self.end - self.start;
@@ -503,6 +544,73 @@ mod tests {
             }
         }
         (relay, lines, long)
+    }
+
+    /// A reader giving at most `step` bytes a read, so lines straddle reads.
+    struct Trickle<'a> {
+        data: &'a [u8],
+        step: usize,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.data.len().min(self.step).min(buf.len());
+            let (head, rest) = self.data.split_at(n);
+            buf[..n].copy_from_slice(head);
+            self.data = rest;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn traded_buffers_hold_the_chunks_and_the_reader_goes_on_alike() {
+        // Lines of many lengths, one over the limit (handed out in pieces,
+        // never traded), and an unterminated tail.
+        let mut input = Vec::new();
+        for i in 0..3000usize {
+            input.extend(std::iter::repeat_n(b'a' + (i % 26) as u8, i * 7 % 500));
+            input.push(b'\n');
+            if i == 1500 {
+                input.extend(std::iter::repeat_n(b'L', 9000));
+                input.push(b'\n');
+            }
+        }
+        input.extend_from_slice(b"tail");
+        for step in [1000, 4096, 5000, 1 << 20] {
+            let (relay, ..) = collect(&input, 8192, 4096);
+            let mut r = LineReader::new(Trickle { data: &input, step }, 8192);
+            let mut spare = Vec::new();
+            let mut out = Vec::new();
+            let (mut traded, mut copied) = (0, 0);
+            while let Some(c) = r.next_chunk().unwrap() {
+                match c {
+                    Chunk::Lines(b) => {
+                        let expect = b.to_vec();
+                        let len = b.len();
+                        // Only the chunk just handed out can be traded.
+                        assert_eq!(r.trade(&mut spare, len + 1), None);
+                        assert_eq!(r.handed_out(len), &expect[..]);
+                        match r.trade(&mut spare, len) {
+                            Some(range) => {
+                                assert_eq!(&spare[range], &expect[..]);
+                                traded += 1;
+                                // Once: the chunk is gone from the reader.
+                                assert_eq!(r.trade(&mut spare, len), None);
+                            }
+                            None => copied += 1,
+                        }
+                        out.extend_from_slice(&expect);
+                    }
+                    Chunk::LongPart { bytes, .. } => {
+                        out.extend_from_slice(bytes);
+                        assert_eq!(r.trade(&mut spare, 0), None, "after a long piece");
+                    }
+                }
+            }
+            assert_eq!(out, relay, "step {step}");
+            assert_eq!(out, input, "step {step}");
+            assert!(traded > 10, "step {step}: {traded} traded, {copied} copied");
+        }
     }
 
     #[test]

@@ -69,48 +69,85 @@ pub(crate) trait Prep: Sync {
     /// Gives back memory an unusual line left in `slot` (see
     /// [`Peeker::trim`]).
     fn trim(slot: &mut Self::Slot);
+    /// Whether `slot` holds memory that [`Prep::trim`] would give back.
+    fn wants_trim(slot: &Self::Slot) -> bool;
+    /// Hints that `slot`, filled on the worker's core, is read soon on the
+    /// consumer's: with `near` (two slots ahead of the line being taken),
+    /// the memory it points to; else (four ahead), the slot's own memory.
+    /// Nothing by default.
+    #[inline(always)]
+    fn prefetch(_slot: &Self::Slot, _near: bool) {}
 }
 
 /// A block of whole lines and, for the lines the worker prepared (those
 /// before `limit` that the [`Prep`] wants), in order, their slots. Slots
 /// are reused, with their buffers, when the batch comes back.
 struct Batch<S> {
+    /// Holds the block at `range`: a buffer the line reader gave away
+    /// ([`LineReader::trade`]) or lines copied in.
     bytes: Vec<u8>,
+    range: std::ops::Range<usize>,
     slots: Vec<S>,
     /// Slots filled for this block.
     used: usize,
     /// Lines starting before this offset were prepared by the worker; the
     /// consumer prepares the rest itself (see [`Share`]).
     limit: usize,
+    /// A slot holds memory to give back ([`Prep::wants_trim`]).
+    fat: bool,
 }
 
 impl<S> Default for Batch<S> {
     fn default() -> Self {
         Batch {
             bytes: Vec::new(),
+            range: 0..0,
             slots: Vec::new(),
             used: 0,
             limit: 0,
+            fat: false,
         }
+    }
+}
+
+impl<S> Batch<S> {
+    /// The block's bytes.
+    fn data(&self) -> &[u8] {
+        self.bytes.get(self.range.clone()).unwrap_or_default()
     }
 }
 
 impl<S: Default> Batch<S> {
     /// Empties the batch for reuse, giving back what a very long line or
-    /// very wide objects left in it: every slot is trimmed, not only the
-    /// ones the next block will reach, so memory stays bounded by a few
-    /// blocks whatever the input.
+    /// very wide objects left in it: every slot that holds such memory is
+    /// trimmed (slots are only filled through [`Batch::prep`], which notes
+    /// it), not only the ones the next block will reach, so memory stays
+    /// bounded by a few blocks whatever the input.
     fn clear<P: Prep<Slot = S>>(&mut self) {
-        self.bytes.clear();
+        // The buffer keeps its length: the line reader gets it back as it
+        // was (see `LineReader::trade`), with no bytes to zero again.
+        self.range = 0..0;
         if self.bytes.capacity() > 2 * BLOCK {
             // A new vector: a shrunk one keeps its memory (see `Peeker::trim`).
             self.bytes = Vec::with_capacity(BLOCK);
         }
-        for s in &mut self.slots {
-            P::trim(s);
+        if std::mem::take(&mut self.fat) {
+            for s in &mut self.slots {
+                P::trim(s);
+            }
         }
         self.used = 0;
         self.limit = 0;
+    }
+
+    /// Appends `block` to the batch's bytes (copied).
+    fn append(&mut self, block: &[u8]) {
+        if self.range.is_empty() {
+            self.range = 0..0;
+        }
+        self.bytes.truncate(self.range.end);
+        self.bytes.extend_from_slice(block);
+        self.range.end = self.bytes.len();
     }
 
     /// Prepares `line` into the batch's next slot.
@@ -120,6 +157,7 @@ impl<S: Default> Batch<S> {
         }
         if let Some(s) = self.slots.get_mut(self.used) {
             prep.prep(s, line, utf8_checked);
+            self.fat |= P::wants_trim(s);
             self.used += 1;
         }
     }
@@ -134,7 +172,7 @@ impl<S> Lines<'_, S> {
     /// The block's bytes (whole lines, the last one perhaps cut at the end
     /// of the input).
     pub fn bytes(&self) -> &[u8] {
-        &self.batch.bytes
+        self.batch.data()
     }
 
     /// Calls `f` on each line in order with whether it ends in a line feed,
@@ -148,17 +186,30 @@ impl<S> Lines<'_, S> {
     ) -> Result<(), E> {
         let Batch {
             bytes,
+            range,
             slots,
             used,
             limit,
+            fat,
         } = &mut *self.batch;
-        let mut slots = slots.iter_mut().take(*used);
+        let bytes = bytes.get(range.clone()).unwrap_or_default();
+        let slots = slots.get_mut(..*used).unwrap_or_default();
+        let mut next_slot = 0;
         let mut at = 0;
         // End of the bytes known to be UTF-8, once the worker's share ends.
         let mut checked: Option<usize> = None;
         for (line, terminated) in split_lines(bytes) {
-            let slot = if at < *limit && prep.wants(line, terminated) {
-                slots.next()
+            let mut slot = if at < *limit && prep.wants(line, terminated) {
+                // What the consumer reads of a slot was written on the
+                // worker's core: ask for it ahead of time.
+                if let Some(s) = slots.get(next_slot + 2) {
+                    P::prefetch(s, true);
+                }
+                if let Some(s) = slots.get(next_slot + 4) {
+                    P::prefetch(s, false);
+                }
+                next_slot += 1;
+                slots.get_mut(next_slot - 1)
             } else {
                 None
             };
@@ -170,7 +221,11 @@ impl<S> Lines<'_, S> {
                 end <= upto
             };
             at = end + 1;
-            f(line, terminated, slot, utf8)?;
+            f(line, terminated, slot.as_deref_mut(), utf8)?;
+            // What the consumer did with the slot may have grown it too.
+            if let Some(s) = slot {
+                *fat |= P::wants_trim(s);
+            }
         }
         Ok(())
     }
@@ -476,6 +531,15 @@ impl Prep for PeekLines {
     fn trim(slot: &mut Peeked) {
         slot.peeker.trim();
     }
+
+    fn wants_trim(slot: &Peeked) -> bool {
+        slot.peeker.wants_trim()
+    }
+
+    #[inline(always)]
+    fn prefetch(slot: &Peeked, near: bool) {
+        slot.peeker.prefetch(near);
+    }
 }
 
 /// [`crate::judge::drive_reader`] on two threads: the same calls of
@@ -548,9 +612,9 @@ fn wait_back<P: Prep>(back: &Receiver<Batch<P::Slot>>, batch: &mut Batch<P::Slot
     loop {
         match back.recv() {
             Ok(mut b) => {
-                let was_big = b.bytes.len() > BIG;
+                let was_big = b.range.len() > BIG;
                 b.clear::<P>();
-                if batch.bytes.is_empty() && batch.used == 0 {
+                if batch.range.is_empty() && batch.used == 0 {
                     let limit = batch.limit;
                     *batch = b;
                     batch.limit = limit;
@@ -586,8 +650,8 @@ fn worker<R: Read, P: Prep>(
         match reader.next_chunk() {
             Ok(None) => break,
             Ok(Some(Chunk::Lines(block))) => {
-                let mut at = batch.bytes.len();
-                // Checked up to here (an offset in `batch.bytes`, as `at`):
+                let mut at = batch.range.len();
+                // Checked up to here (an offset in the batch's bytes, as `at`):
                 // only the lines this worker prepares, those starting before
                 // `limit` (the consumer checks the rest, `Lines::each`).
                 let mine = match batch.limit.checked_sub(at) {
@@ -612,9 +676,21 @@ fn worker<R: Read, P: Prep>(
                     }
                     at += line.len() + 1;
                 }
-                batch.bytes.extend_from_slice(block);
-                if batch.bytes.len() >= BLOCK || !whole_blocks {
-                    let big = batch.bytes.len() > BIG;
+                let len = block.len();
+                let whole = len >= BLOCK || !whole_blocks;
+                // A block that makes a batch on its own is handed over in
+                // the reader's buffer, which the reader trades for the
+                // batch's: no copy.
+                let traded = match batch.range.is_empty() && whole {
+                    true => reader.trade(&mut batch.bytes, len),
+                    false => None,
+                };
+                match traded {
+                    Some(range) => batch.range = range,
+                    None => batch.append(reader.handed_out(len)),
+                }
+                if batch.range.len() >= BLOCK || !whole_blocks {
+                    let big = batch.range.len() > BIG;
                     let full = std::mem::replace(&mut batch, fresh(back));
                     if !send(tx, Msg::Lines(full), share) {
                         return;
@@ -628,7 +704,7 @@ fn worker<R: Read, P: Prep>(
                 }
             }
             Ok(Some(Chunk::LongPart { bytes, end })) => {
-                if !batch.bytes.is_empty() {
+                if !batch.range.is_empty() {
                     let full = std::mem::replace(&mut batch, fresh(back));
                     if !send(tx, Msg::Lines(full), share) {
                         return;
@@ -645,7 +721,7 @@ fn worker<R: Read, P: Prep>(
                 }
                 while let Some(part) = parts.next() {
                     let mut piece = fresh(back);
-                    piece.bytes.extend_from_slice(part);
+                    piece.append(part);
                     let last = end && parts.peek().is_none();
                     if !send(tx, Msg::Long(piece, last), share) {
                         return;
@@ -653,7 +729,7 @@ fn worker<R: Read, P: Prep>(
                 }
             }
             Err(e) => {
-                if !batch.bytes.is_empty() {
+                if !batch.range.is_empty() {
                     let full = std::mem::take(&mut batch);
                     if !send(tx, Msg::Lines(full), share) {
                         return;
@@ -664,7 +740,7 @@ fn worker<R: Read, P: Prep>(
             }
         }
     }
-    if !batch.bytes.is_empty() {
+    if !batch.range.is_empty() {
         let _ = tx.send(Msg::Lines(batch));
     }
 }
@@ -696,7 +772,7 @@ fn consume<S, E>(
                 let _ = back.send(batch);
             }
             Msg::Long(piece, end) => {
-                take(Piece::Long(&piece.bytes, end))?;
+                take(Piece::Long(piece.data(), end))?;
                 let _ = back.send(piece);
             }
             Msg::Failed(e) => {

@@ -137,6 +137,21 @@ pub struct Peeker {
     pub envelope: Option<Envelope>,
 }
 
+/// Asks the CPU to bring the cache line at `p` closer; any address will
+/// do (a prefetch never faults and changes no data).
+#[inline(always)]
+pub fn prefetch(p: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing the program sees and cannot fault,
+    // whatever the address; SSE is part of the x86_64 baseline.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(p.cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 /// An envelope's `seq` and the span of its `run` (with the quotes).
 pub type Envelope = (u64, Range<usize>);
 
@@ -440,15 +455,43 @@ impl Peeker {
     /// than `shrink_to`: mimalloc kept the memory of a shrunk block (0.5 GB
     /// over a file of wide objects).
     pub fn trim(&mut self) {
-        const KEEP: usize = 16;
-        if self.members.capacity() > 2 * KEEP {
-            self.members = Vec::with_capacity(KEEP);
+        if self.members.capacity() > 2 * Self::KEEP {
+            self.members = Vec::with_capacity(Self::KEEP);
         }
-        if self.stack.capacity() > 64 * KEEP {
+        if self.stack.capacity() > 64 * Self::KEEP {
             self.stack = Vec::new();
         }
-        if self.reserved_dups.capacity() > KEEP {
+        if self.reserved_dups.capacity() > Self::KEEP {
             self.reserved_dups = Vec::new();
+        }
+    }
+
+    /// Whether [`Peeker::trim`] would give memory back.
+    #[inline]
+    pub fn wants_trim(&self) -> bool {
+        self.members.capacity() > 2 * Self::KEEP
+            || self.stack.capacity() > 64 * Self::KEEP
+            || self.reserved_dups.capacity() > Self::KEEP
+    }
+
+    /// What [`Peeker::trim`] keeps of each buffer (members, reserved
+    /// names; the stack keeps 64 times as many bits).
+    const KEEP: usize = 16;
+
+    /// Asks the CPU to bring a peek made on another core closer, before it
+    /// is read ([`crate::parallel`]): with `near`, its first members (this
+    /// reads the peeker, so ask for it first); else the peeker itself
+    /// (only its address is used). A hint: it changes nothing.
+    #[inline(always)]
+    pub fn prefetch(&self, near: bool) {
+        if !near {
+            prefetch((self as *const Self).cast::<u8>());
+            return;
+        }
+        let first = self.members.as_ptr().cast::<u8>();
+        let bytes = std::mem::size_of_val(self.members.as_slice()).min(256);
+        for at in (0..bytes).step_by(64) {
+            prefetch(first.wrapping_add(at));
         }
     }
 
