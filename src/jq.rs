@@ -295,9 +295,10 @@ pub fn too_deep(s: &[u8]) -> bool {
     if s.len() <= 2 * MAX_DEPTH {
         return false;
     }
-    // Depth needs as many opening brackets: counting them is a loop the
-    // compiler vectorises; the exact walk runs only past that count.
-    let opening = s.iter().filter(|&&c| c == b'[' || c == b'{').count();
+    // Depth needs as many opening brackets: counting them (memchr's SIMD
+    // search, fast where brackets are few among many bytes) rules out
+    // nearly every line; the exact walk runs only past that count.
+    let opening = memchr::memchr2_iter(b'[', b'{', s).count();
     if opening <= MAX_DEPTH {
         return false;
     }
@@ -713,6 +714,14 @@ mod tests {
         assert!(too_deep(deep.as_bytes()));
         let in_string = format!("[\"{}\"]", "[".repeat(3 * MAX_DEPTH));
         assert!(!too_deep(in_string.as_bytes()));
+        // More brackets than the limit, side by side: shallow.
+        let siblings = format!("[{}[]]", "[],{}".repeat(2 * MAX_DEPTH));
+        assert!(!too_deep(siblings.as_bytes()));
+        // A long line with few brackets, and the same nested too deep.
+        let text = format!("{{\"t\":\"{}\"}}", "x".repeat(30 * MAX_DEPTH));
+        assert!(!too_deep(text.as_bytes()));
+        let nested = format!("{}{text}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert!(too_deep(nested.as_bytes()));
     }
 
     #[test]
