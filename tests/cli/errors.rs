@@ -861,26 +861,13 @@ fn an_event_with_invalid_utf8_among_non_ascii_text_is_not_counted() {
     assert!(input.len() > 3 * 256 * 1024, "spans several blocks");
     let dir = scratch("errors-utf8");
     let file = write_file(&dir, "unicode.log", &input);
-    // One thread; two with the adaptive split; two with the consumer
-    // finding every event (its own block checks) and part of each block.
-    let runs: [(&str, &[(&str, &str)]); 4] = [
-        ("1", &[]),
-        ("2", &[]),
-        ("2", &[("AOI_PARALLEL_SHARE", "0")]),
-        ("2", &[("AOI_PARALLEL_SHARE", "40000")]),
-    ];
-    for (threads, env) in runs {
-        let args = ["errors", "-q", "--no-fail", "--count", "--threads", threads];
-        let from_pipe = crate::util::aoi_env(&args, &input, env);
-        let with_file = [&args[..], &[file.as_str()]].concat();
-        let from_file = crate::util::aoi_env(&with_file, b"", env);
-        for (how, out) in [("pipe", from_pipe), ("file", from_file)] {
-            assert_eq!(
-                out.stdout_str(),
-                format!("{events}\n"),
-                "--threads {threads} {env:?}, {how}: {}",
-                out.stderr
-            );
-        }
-    }
+    let args = ["errors", "-q", "--no-fail", "--count"];
+    crate::util::across_splits(&args, &input, &file, |run, out| {
+        assert_eq!(
+            out.stdout_str(),
+            format!("{events}\n"),
+            "{run}: {}",
+            out.stderr
+        );
+    });
 }

@@ -76,6 +76,29 @@ pub fn aoi(args: &[&str], stdin: &[u8]) -> Out {
     aoi_env(args, stdin, &[])
 }
 
+/// Runs `args` with `--threads N` on `input` from a pipe and on `file`
+/// (holding the same bytes), once for each way the engine may split the
+/// work: one thread; two with the adaptive split; two with the consumer
+/// preparing every line (its own block checks); two with a fixed share of
+/// each block. `check` gets a label naming the run, and its output.
+pub fn across_splits(args: &[&str], input: &[u8], file: &str, mut check: impl FnMut(&str, Out)) {
+    let runs: [(&str, &[(&str, &str)]); 4] = [
+        ("1", &[]),
+        ("2", &[]),
+        ("2", &[("AOI_PARALLEL_SHARE", "0")]),
+        ("2", &[("AOI_PARALLEL_SHARE", "40000")]),
+    ];
+    for (threads, env) in runs {
+        let args = [args, &["--threads", threads]].concat();
+        let from_pipe = aoi_env(&args, input, env);
+        let with_file = [&args[..], &[file]].concat();
+        let from_file = aoi_env(&with_file, b"", env);
+        for (how, out) in [("pipe", from_pipe), ("file", from_file)] {
+            check(&format!("--threads {threads} {env:?}, {how}"), out);
+        }
+    }
+}
+
 /// [`aoi`] with extra environment variables (e.g. `AOI_PARALLEL_SHARE`).
 pub fn aoi_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Out {
     let mut child = Command::new(AOI)

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::{INTERNAL, RATE_LIMITED, WARNING, err, err_minus, j, meta_json, summary_json};
-use crate::util::{Report, Stream, aoi_env, into_report, report_full, report_stdin_from, s};
+use crate::util::{Report, Stream, into_report, report_full, report_stdin_from, s};
 
 enum Input {
     Bytes(Vec<u8>),
@@ -592,32 +592,15 @@ fn invalid_utf8_among_non_ascii_text_is_reported_on_its_own_line() {
     assert!(input.len() > 3 * 256 * 1024, "spans several blocks");
     let dir = crate::util::scratch("utf8-blocks");
     let file = crate::util::write_file(&dir, "unicode.jsonl", &input);
-    // One thread; two with the adaptive split; two with the consumer
-    // peeking every line (its own block checks) and part of each block.
-    let runs: [(&str, &[(&str, &str)]); 4] = [
-        ("1", &[]),
-        ("2", &[]),
-        ("2", &[("AOI_PARALLEL_SHARE", "0")]),
-        ("2", &[("AOI_PARALLEL_SHARE", "40000")]),
-    ];
-    for (threads, env) in runs {
-        let args = ["check", "--output", "jsonl", "--threads", threads];
-        let from_pipe = into_report(aoi_env(&args, &input, env));
-        let with_file = [&args[..], &[file.as_str()]].concat();
-        let from_file = into_report(aoi_env(&with_file, b"", env));
-        for (how, r) in [("pipe", &from_pipe), ("file", &from_file)] {
-            let found: BTreeSet<u64> = r
-                .of("line.invalid-utf8")
-                .iter()
-                .filter_map(|f| f["line_number"].as_u64())
-                .collect();
-            assert_eq!(
-                found,
-                expected,
-                "--threads {threads} {env:?}, {how}: {}",
-                r.brief()
-            );
-            assert_eq!(r.code, 65, "--threads {threads} {env:?}, {how}");
-        }
-    }
+    let args = ["check", "--output", "jsonl"];
+    crate::util::across_splits(&args, &input, &file, |run, out| {
+        let r = into_report(out);
+        let found: BTreeSet<u64> = r
+            .of("line.invalid-utf8")
+            .iter()
+            .filter_map(|f| f["line_number"].as_u64())
+            .collect();
+        assert_eq!(found, expected, "{run}: {}", r.brief());
+        assert_eq!(r.code, 65, "{run}");
+    });
 }
