@@ -27,7 +27,7 @@ enum Wait {
 pub const DEFAULT_MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
 
 /// Size of the first buffer and of each read.
-const BLOCK: usize = 256 * 1024;
+pub(crate) const BLOCK: usize = 256 * 1024;
 
 /// A piece of input handed out by [`LineReader::next_chunk`].
 #[derive(Debug)]

@@ -38,6 +38,14 @@ const BLOCK: usize = 128 * 1024;
 /// the line reader): smaller pieces cost a handoff each.
 const LONG_PIECE: usize = 1024 * 1024;
 
+/// Capacity of a batch's buffer kept when the batch is reused; a larger
+/// one (a long line's copy) is freed. At least the line reader's buffer,
+/// which batches take over and give back ([`LineReader::trade`]): a
+/// traded buffer freed at each reuse would cost an allocation and its
+/// zeroing per block.
+const KEEP_BYTES: usize = 2 * BLOCK;
+const _: () = assert!(crate::lines::BLOCK <= KEEP_BYTES);
+
 /// Lines the worker prepares per block at most (each holds a slot): a
 /// block of very short lines leaves the rest to the consumer, so memory
 /// stays bounded.
@@ -73,8 +81,8 @@ pub(crate) trait Prep: Sync {
     fn wants_trim(slot: &Self::Slot) -> bool;
     /// Hints that `slot`, filled on the worker's core, is read soon on the
     /// consumer's: with `near` (two slots ahead of the line being taken),
-    /// the memory it points to; else (four ahead), the slot's own memory.
-    /// Nothing by default.
+    /// the memory its peek points to; else (four ahead), its peeker (see
+    /// [`Peeker::prefetch`]). Nothing by default.
     #[inline(always)]
     fn prefetch(_slot: &Self::Slot, _near: bool) {}
 }
@@ -127,7 +135,7 @@ impl<S: Default> Batch<S> {
         // The buffer keeps its length: the line reader gets it back as it
         // was (see `LineReader::trade`), with no bytes to zero again.
         self.range = 0..0;
-        if self.bytes.capacity() > 2 * BLOCK {
+        if self.bytes.capacity() > KEEP_BYTES {
             // A new vector: a shrunk one keeps its memory (see `Peeker::trim`).
             self.bytes = Vec::with_capacity(BLOCK);
         }
@@ -394,9 +402,10 @@ impl Later {
 
 /// Whether the file's lines, sampled where reading will start, average
 /// more than [`LONG_AVERAGE`] bytes. Such lines validate at several GB/s on
-/// one thread already, and the handoff (a copy of every byte, a few lines
-/// per block) would cost more than the second core brings (100 MB of 4-64
-/// KiB lines: 7.6 GB/s on one thread, 4.4 on two).
+/// one thread already, and the handoff (a few lines per block) would cost
+/// more than the second core brings (100 MB of 4-64 KiB lines: 7.6 GB/s
+/// on one thread, 4.4 on two when every block was copied; still 1.2x
+/// slower on two with blocks handed over without a copy).
 fn long_lines(file: &File) -> bool {
     use std::io::Seek;
     use std::os::unix::fs::FileExt;
