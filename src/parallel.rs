@@ -127,10 +127,11 @@ impl<S> Batch<S> {
 
 impl<S: Default> Batch<S> {
     /// Empties the batch for reuse, giving back what a very long line or
-    /// very wide objects left in it: every slot that holds such memory is
-    /// trimmed (slots are only filled through [`Batch::prep`], which notes
-    /// it), not only the ones the next block will reach, so memory stays
-    /// bounded by a few blocks whatever the input.
+    /// very wide objects left in it: every slot, once one holds such memory
+    /// (noted when the worker fills a slot, [`Batch::prep`], and after the
+    /// consumer uses one, [`Lines::each`]), not only the ones the next
+    /// block will reach, so memory stays bounded by a few blocks whatever
+    /// the input.
     fn clear<P: Prep<Slot = S>>(&mut self) {
         // The buffer keeps its length: the line reader gets it back as it
         // was (see `LineReader::trade`), with no bytes to zero again.
