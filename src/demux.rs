@@ -31,7 +31,7 @@ use std::io::Read;
 use crate::judge::{
     Finding, Judge, JudgeOptions, LineClass, Source, Verdict, envelope_run, str_ref,
 };
-use crate::lines::{Chunk, LineReader, split_lines};
+use crate::lines::{Chunk, LineReader, split_lines_checked};
 use crate::parallel::{Driven, Later, Piece, Prep, Threads};
 use crate::peek::{Kind, Peeker, key_is, span, unescape, unescape_into};
 
@@ -244,12 +244,8 @@ fn read_here<R: Read, E>(
         match reader.next_chunk() {
             Ok(None) => return Ok(false),
             Ok(Some(Chunk::Lines(block))) => {
-                let checked = crate::lines::utf8_prefix(block);
-                let mut at = 0;
-                for (line, terminated) in split_lines(block) {
-                    at += line.len();
-                    input.prepared_line(line, terminated, None, at <= checked, visit)?;
-                    at += 1;
+                for (line, terminated, utf8_checked) in split_lines_checked(block) {
+                    input.prepared_line(line, terminated, None, utf8_checked, visit)?;
                 }
                 visit(Visit::BlockEnd)?;
                 if Later::due(&mut later, block) {

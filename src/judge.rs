@@ -2042,18 +2042,14 @@ fn drive_until<R: std::io::Read, E>(
     on_line: &mut impl FnMut(&Judge, &[u8]) -> Result<(), E>,
     on_bytes: &mut impl FnMut(&mut Judge, &[u8]) -> Result<(), E>,
 ) -> Result<bool, E> {
-    use crate::lines::{Chunk, split_lines};
+    use crate::lines::{Chunk, split_lines_checked};
     let mut long_total: u64 = 0;
     loop {
         match reader.next_chunk() {
             Ok(None) => return Ok(false),
             Ok(Some(Chunk::Lines(block))) => {
-                let checked = crate::lines::utf8_prefix(block);
-                let mut at = 0;
-                for (line, terminated) in split_lines(block) {
-                    at += line.len();
-                    judge.line_checked(line, terminated, at <= checked);
-                    at += 1;
+                for (line, terminated, utf8_checked) in split_lines_checked(block) {
+                    judge.line_checked(line, terminated, utf8_checked);
                     on_line(judge, line)?;
                 }
                 on_bytes(judge, block)?;

@@ -492,6 +492,19 @@ pub fn utf8_prefix(block: &[u8]) -> usize {
     }
 }
 
+/// [`split_lines`], with each line's place in the UTF-8 checked once for
+/// the whole block ([`utf8_prefix`]): `(line, terminated, utf8_checked)`.
+pub fn split_lines_checked(chunk: &[u8]) -> impl Iterator<Item = (&[u8], bool, bool)> {
+    let checked = utf8_prefix(chunk);
+    let mut at = 0;
+    split_lines(chunk).map(move |(line, terminated)| {
+        at += line.len();
+        let utf8_checked = at <= checked;
+        at += 1;
+        (line, terminated, utf8_checked)
+    })
+}
+
 /// Splits a [`Chunk::Lines`] slice into `(line_without_newline, terminated)`.
 pub fn split_lines(chunk: &[u8]) -> impl Iterator<Item = (&[u8], bool)> {
     let mut rest = chunk;

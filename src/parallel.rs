@@ -691,9 +691,10 @@ fn worker<R: Read, P: Prep>(
                 // A block that makes a batch on its own is handed over in
                 // the reader's buffer, which the reader trades for the
                 // batch's: no copy.
-                let traded = match batch.range.is_empty() && whole {
-                    true => reader.trade(&mut batch.bytes, len),
-                    false => None,
+                let traded = if batch.range.is_empty() && whole {
+                    reader.trade(&mut batch.bytes, len)
+                } else {
+                    None
                 };
                 match traded {
                     Some(range) => batch.range = range,
