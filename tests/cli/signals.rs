@@ -20,13 +20,7 @@ struct Running {
 }
 
 fn start(args: &[&str], first: &[u8]) -> Running {
-    let mut child = Command::new(AOI)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn aoi");
+    let mut child = crate::util::spawn_piped(args);
     let mut stdin = child.stdin.take().expect("stdin");
     stdin.write_all(first).expect("feed aoi");
     stdin.flush().expect("flush");

@@ -61,8 +61,14 @@ pub fn spawn_fed(
 
 /// Spawns `aoi ARGS` with stdin, stdout and stderr piped.
 pub fn spawn_piped(args: &[&str]) -> std::process::Child {
+    spawn_piped_env(args, &[])
+}
+
+/// [`spawn_piped`] with extra environment variables.
+pub fn spawn_piped_env(args: &[&str], env: &[(&str, &str)]) -> std::process::Child {
     Command::new(AOI)
         .args(args)
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -101,14 +107,7 @@ pub fn across_splits(args: &[&str], input: &[u8], file: &str, mut check: impl Fn
 
 /// [`aoi`] with extra environment variables (e.g. `AOI_PARALLEL_SHARE`).
 pub fn aoi_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Out {
-    let mut child = Command::new(AOI)
-        .args(args)
-        .envs(env.iter().copied())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn aoi");
+    let mut child = spawn_piped_env(args, env);
     let mut sin = child.stdin.take().expect("stdin");
     let input = stdin.to_vec();
     let writer = std::thread::spawn(move || {

@@ -511,16 +511,10 @@ fn max_per_rule_caps_findings_not_counts() {
 #[test]
 fn idle_timeout_turns_silence_into_a_timeout() {
     use std::io::Write;
-    use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
     let head = s().hits(2).no_summary().bytes();
-    let mut child = Command::new(crate::util::AOI)
-        .args(["check", "--output", "jsonl", "--idle-timeout", "400ms"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn aoi");
+    let mut child =
+        crate::util::spawn_piped(&["check", "--output", "jsonl", "--idle-timeout", "400ms"]);
     let mut sin = child.stdin.take().expect("stdin");
     sin.write_all(&head).expect("feed");
     // A heartbeat within the limit keeps the stream alive…
