@@ -131,7 +131,12 @@ fn from_json<'a>(v: &Val) -> Vec<jaq_core::ValX<'a, Val>> {
     if too_deep(text) {
         return err(format!("fromjson: nesting deeper than {MAX_DEPTH} levels"));
     }
+    // The values up to the first error, and that error: the parser goes on
+    // yielding errors from where it failed (it does not advance), so a
+    // text with an error would never end.
+    let mut failed = false;
     jaq_json::read::parse_many(text)
+        .take_while(|r| !std::mem::replace(&mut failed, r.is_err()))
         .map(|r| {
             r.map_err(|e| {
                 let shown =

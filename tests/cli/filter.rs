@@ -485,3 +485,50 @@ fn plain_paths_read_from_spans_equal_the_full_evaluation() {
         assert_conforming_report(&fast.stdout, 0);
     }
 }
+
+/// A text that is not JSON ends `fromjson` and `tonumber` with an error:
+/// the parser yields its error again and again from where it stopped, and
+/// taking them all never ended (the process grew by about 1 GB/s).
+#[test]
+fn fromjson_and_tonumber_on_bad_text_end_with_an_error() {
+    use std::io::Read;
+    let run = |args: &[&str], input: &[u8]| {
+        let mut a = vec!["filter"];
+        a.extend_from_slice(args);
+        let (mut child, writer) = crate::util::spawn_fed(&a, input.to_vec());
+        let status = crate::util::wait_at_most(&mut child, 10, &format!("{a:?}"));
+        let _ = writer.join();
+        let mut out = String::new();
+        let mut err = String::new();
+        let _ = child.stdout.take().map(|mut o| o.read_to_string(&mut out));
+        let _ = child.stderr.take().map(|mut e| e.read_to_string(&mut err));
+        (crate::util::code_of(status), out, err)
+    };
+    for f in [
+        r#""abc"|fromjson"#,
+        r#""abc"|tonumber"#,
+        r#""{} x"|fromjson"#,
+    ] {
+        let (code, out, err) = run(&["--raw", f], b"1\n");
+        assert_eq!(code, 5, "{f}: {out} {err}");
+        assert!(err.contains("cannot parse"), "{f}: {err}");
+    }
+    // the values before the error come out, and `?` / `try` catch it
+    let (code, out, _) = run(&["--raw", "-c", r#"[("1 [2] x"|fromjson)?]"#], b"1\n");
+    assert_eq!((code, out.as_str()), (0, "[1,[2]]\n"));
+    let (code, out, _) = run(&["--raw", r#"try ("abc"|tonumber) catch "c""#], b"1\n");
+    assert_eq!((code, out.as_str()), (0, "\"c\"\n"));
+    // framed: an item error for the event, and the run goes on (as in
+    // jaq, the number before the bad byte comes out first)
+    let st = s()
+        .ev(r#"{"type":"hit","n":"12x"}"#)
+        .ev(r#"{"type":"hit","n":"7"}"#)
+        .summary(r#"{"count":2}"#);
+    let (code, out, err) = run(&[".n|tonumber"], &st.bytes());
+    assert_conforming_report(out.as_bytes(), fed_back_code(code));
+    let ev = parse_jsonl(out.as_bytes());
+    let errors = of_type(&ev, "aoi:error");
+    assert_eq!(errors.len(), 1, "{out} {err}");
+    assert_eq!(errors[0]["scope"], "item", "{out}");
+    assert_eq!(wrapped_values(&ev), vec![json!(12), json!(7)]);
+}
