@@ -109,11 +109,11 @@ impl Entry {
             warnings: v.warnings,
             errors: v.errors,
             violations: v.violations + v.incompletes,
+            // A stream that broke the contract or was cut failed for that,
+            // whatever error it carried: a retry does not mend it (as
+            // `check`, `summary`, `errors` and `filter` report it).
             caused_by: if v.exit_code != 0 {
-                v.cause
-                    .as_ref()
-                    .map(cause_json)
-                    .or_else(|| own_cause(v.outcome))
+                own_cause(v.outcome).or_else(|| v.cause.as_ref().map(cause_json))
             } else {
                 None
             },

@@ -532,3 +532,33 @@ fn idle_timeout_ends_the_open_runs_only() {
     assert_eq!(outcome(&run_id(2)), Some(Value::from("timeout")));
     assert_eq!(events.last().unwrap()["reason"], "timeout");
 }
+
+/// A stream that broke the contract or was cut failed for that, whatever
+/// retryable error it carried: the report and the summary name aoi's own
+/// cause, so the merged output does not read as "retry may help" (it was
+/// the upstream's rate-limit error, exit 75 when fed back; found by review).
+#[test]
+fn a_broken_or_cut_stream_is_not_caused_by_its_retryable_error() {
+    let rate_limited = r#"{"type":"aoi:error","category":"rate_limited","code":"RL","message":"m","retryable":true,"retry_after_ms":100}"#;
+    let cause = r#"{"caused_by":{"origin":"t","category":"rate_limited","code":"RL","retryable":true,"retry_after_ms":100},"ok":false,"reason":"failed"}"#;
+    let dir = scratch("merge-broken-cause");
+    let broken = s()
+        .ev(rate_limited)
+        .ev(r#"{"type":"aoi:error","category":"partial","code":"P","message":"m","retryable":false}"#)
+        .summary(cause)
+        .bytes();
+    let cut = s().ev(rate_limited).no_summary().bytes();
+    for (name, bytes, code, own) in [
+        ("broken.jsonl", broken, 65, "STREAM_NONCONFORMING"),
+        ("cut.jsonl", cut, 74, "STREAM_INCOMPLETE"),
+    ] {
+        let f = write_file(&dir, name, &bytes);
+        // merged() feeds the output back: a non-retryable failure exits 1
+        let ev = merged(&[&f], code);
+        let r = reports(&ev);
+        assert_eq!(r[0]["caused_by"]["code"], own, "{name}");
+        let sum = ev.last().unwrap();
+        assert_eq!(sum["caused_by"]["code"], own, "{name}");
+        assert_eq!(sum["caused_by"]["retryable"], false, "{name}");
+    }
+}
