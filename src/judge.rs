@@ -1682,7 +1682,7 @@ impl Judge {
 
     /// Records an error reading the input; the stream is then incomplete.
     pub fn io_error(&mut self, message: String) {
-        self.here(RuleId::InputIo, format!("read error: {message}"));
+        self.report(RuleId::InputIo, 0, format!("read error: {message}"));
         self.io_error = Some(message);
     }
 
@@ -1694,7 +1694,8 @@ impl Judge {
         if self.summary.is_some() {
             return;
         }
-        self.here(RuleId::InputIdleTimeout, message.clone());
+        // The stream's, not its last line's (as `summary.missing`).
+        self.report(RuleId::InputIdleTimeout, 0, message.clone());
         self.idle = Some(message);
     }
 

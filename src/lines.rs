@@ -134,6 +134,10 @@ pub struct LineReader<R> {
     /// Where the [`Chunk::Lines`] just handed out starts in `buf` (for
     /// [`LineReader::trade`]).
     handed: Option<usize>,
+    /// A read failed (an idle timeout, an I/O error) with bytes of a line
+    /// buffered: they are handed out first, as the input's unterminated
+    /// end, and this error after them.
+    failed: Option<io::Error>,
 }
 
 impl<R: Read> LineReader<R> {
@@ -155,6 +159,7 @@ impl<R: Read> LineReader<R> {
             stop: None,
             widen_in: None,
             handed: None,
+            failed: None,
         }
     }
 
@@ -288,6 +293,27 @@ impl<R: Read> LineReader<R> {
     /// Reads more bytes after `end`; retries on `EINTR` unless the process
     /// was asked to stop ([`crate::cancel`]), which ends the read with an
     /// `Interrupted` error. Returns bytes read.
+    /// [`LineReader::fill`], except that a failed read with bytes of a line
+    /// buffered ends the input there: those bytes are what was read, and a
+    /// relay must not lose them (`--idle-timeout` with a line half
+    /// written); an over-long line being handed out is closed. The error
+    /// comes after them. A stop request (SIGINT/SIGTERM) ends the read at
+    /// once, as before.
+    fn fill_holding(&mut self) -> io::Result<()> {
+        match self.fill() {
+            Ok(_) => Ok(()),
+            Err(e)
+                if e.kind() != io::ErrorKind::Interrupted
+                    && (self.start < self.end || self.in_long) =>
+            {
+                self.failed = Some(e);
+                self.eof = true;
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     fn fill(&mut self) -> io::Result<usize> {
         let cancelled = |sig: i32| {
             io::Error::new(
@@ -426,7 +452,7 @@ impl<R: Read> LineReader<R> {
                         .get(s..e)
                         .map(|bytes| Chunk::LongPart { bytes, end: eof }));
                 }
-                self.fill()?;
+                self.fill_holding()?;
                 continue;
             }
             if let Some(last_nl) = memchr::memrchr(b'\n', pending) {
@@ -438,7 +464,11 @@ impl<R: Read> LineReader<R> {
             // No complete line buffered.
             if self.eof {
                 if pending.is_empty() {
-                    return Ok(None);
+                    // A failed read ends the input after what it held.
+                    return match self.failed.take() {
+                        Some(e) => Err(e),
+                        None => Ok(None),
+                    };
                 }
                 let (s, e) = (self.start, self.end);
                 self.start = self.end;
@@ -466,7 +496,7 @@ impl<R: Read> LineReader<R> {
             if self.end == self.buf.len() {
                 self.grow()?;
             }
-            self.fill()?;
+            self.fill_holding()?;
         }
     }
 }
@@ -530,6 +560,50 @@ pub fn split_lines(chunk: &[u8]) -> impl Iterator<Item = (&[u8], bool)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A read that fails with bytes of a line buffered hands those bytes
+    /// out first, as an unterminated end, then the error; in the middle of
+    /// an over-long line, a last piece closes it.
+    #[test]
+    fn a_failed_read_hands_out_the_buffered_line_first() {
+        struct Then(Vec<u8>, io::ErrorKind);
+        impl Read for Then {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.0.is_empty() {
+                    return Err(io::Error::new(self.1, "failed"));
+                }
+                let n = buf.len().min(self.0.len());
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0.drain(..n);
+                Ok(n)
+            }
+        }
+        let mut r = LineReader::new(Then(b"a\nbc".to_vec(), io::ErrorKind::TimedOut), 64);
+        assert!(matches!(r.next_chunk(), Ok(Some(Chunk::Lines(b"a\n")))));
+        assert!(matches!(r.next_chunk(), Ok(Some(Chunk::Lines(b"bc")))));
+        assert!(matches!(r.next_chunk(), Err(e) if e.kind() == io::ErrorKind::TimedOut));
+        // nothing buffered: the error at once
+        let mut r = LineReader::new(Then(b"a\n".to_vec(), io::ErrorKind::Other), 64);
+        assert!(matches!(r.next_chunk(), Ok(Some(Chunk::Lines(b"a\n")))));
+        assert!(matches!(r.next_chunk(), Err(e) if e.kind() == io::ErrorKind::Other));
+        // an over-long line: its pieces, the last one closing it
+        let mut r = LineReader::new(Then(vec![b'x'; 100], io::ErrorKind::Other), 10);
+        r.buf = vec![0; 16];
+        let mut total = 0;
+        loop {
+            match r.next_chunk() {
+                Ok(Some(Chunk::LongPart { bytes, end })) => {
+                    total += bytes.len();
+                    if end {
+                        break;
+                    }
+                }
+                other => panic!("{:?}", other.map(|c| c.is_some())),
+            }
+        }
+        assert_eq!(total, 100);
+        assert!(r.next_chunk().is_err());
+    }
 
     /// Relayed bytes, split lines with their terminated flag, long lines.
     type Collected = (Vec<u8>, Vec<(Vec<u8>, bool)>, usize);

@@ -546,6 +546,36 @@ fn idle_timeout_turns_silence_into_a_timeout() {
     crate::util::assert_conforming_report(&out.stdout, 124);
 }
 
+/// § 2, § 4.2: a producer that goes silent in the middle of a line: the
+/// bytes read are relayed all the same (`check` is `cat` with a verdict),
+/// the fragment is reported as the unterminated end it is, and the outcome
+/// is still the timeout, reported for the stream rather than a line; on one
+/// thread and on two. (The fragment was dropped from the relay.)
+#[test]
+fn idle_timeout_relays_a_half_written_line() {
+    let mut head = s().hits(1).no_summary().bytes();
+    head.extend_from_slice(br#"{"type":"aoi:summ"#);
+    for threads in ["1", "2"] {
+        let args = ["check", "--threads", threads, "--idle-timeout", "300ms"];
+        let out = crate::util::fed_then_silent(&args, &head);
+        assert_eq!(out.code, 124, "{}", out.stderr);
+        assert_eq!(out.stdout, head, "threads {threads}: the relay lost bytes");
+        assert!(
+            out.stderr.contains(
+                "line 3: line.unterminated: final line has no line feed (17 bytes discarded)"
+            ),
+            "{}",
+            out.stderr
+        );
+        assert!(
+            out.stderr
+                .contains("\n  input.idle-timeout: no input for 0.3 s"),
+            "{}",
+            out.stderr
+        );
+    }
+}
+
 /// § 2 (a line is UTF-8): text rich in non-ASCII characters has its UTF-8
 /// checked a block at a time, apart from the JSON scan
 /// (`lines::utf8_prefix`). A bad sequence among such text is still reported
