@@ -104,6 +104,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand -c 'Print only the number of matching events'
             cand --count 'Print only the number of matching events'
             cand --no-fail 'Exit 0 whatever the streams'' verdicts, an input without any AOI stream included (usage errors and unreadable inputs, 66, still fail)'
+            cand --continue-on-error 'With --output jsonl: upstream aoi:error events do not make the run fail. Without it, aoi''s stream accounts for them as any AOI producer must (§ 13.1): ok:false, exit 75 when the most severe is retryable, else 1, and caused_by reproducing it'
             cand -q 'Print nothing on stderr'
             cand --quiet 'Print nothing on stderr'
             cand --unbounded 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'

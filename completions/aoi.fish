@@ -94,6 +94,7 @@ complete -c aoi -n "__fish_aoi_using_subcommand errors" -l retryable -d 'Only er
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -l not-retryable -d 'Only errors that retry will not fix (retryable:false)'
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -s c -l count -d 'Print only the number of matching events'
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -l no-fail -d 'Exit 0 whatever the streams\' verdicts, an input without any AOI stream included (usage errors and unreadable inputs, 66, still fail)'
+complete -c aoi -n "__fish_aoi_using_subcommand errors" -l continue-on-error -d 'With --output jsonl: upstream aoi:error events do not make the run fail. Without it, aoi\'s stream accounts for them as any AOI producer must (§ 13.1): ok:false, exit 75 when the most severe is retryable, else 1, and caused_by reproducing it'
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -s q -l quiet -d 'Print nothing on stderr'
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -l unbounded -d 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -l fail-on-partial -d 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)'

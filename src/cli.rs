@@ -409,6 +409,11 @@ pub struct ErrorsArgs {
     /// (usage errors and unreadable inputs, 66, still fail).
     #[arg(long)]
     pub no_fail: bool,
+    /// With --output jsonl: upstream aoi:error events do not make the run fail. Without it,
+    /// aoi's stream accounts for them as any AOI producer must (§ 13.1): ok:false, exit 75
+    /// when the most severe is retryable, else 1, and caused_by reproducing it.
+    #[arg(long)]
+    pub continue_on_error: bool,
     /// Print nothing on stderr.
     #[arg(short, long)]
     pub quiet: bool,

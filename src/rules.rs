@@ -319,7 +319,11 @@ pub const DECISIONS: &str = "\
   category is forwarded as it is (§ 9.4: consumers route it as `internal`; rewriting it would
   lose it), so `aoi check` reports the same advisory on the forwarded event. The summary's
   `warning_count`/`error_count` count every warning and error read, whatever the filters, plus
-  aoi's own; `count` is 0 (forwarded events are framework events).
+  aoi's own; `count` is 0 (forwarded events are framework events). An upstream `aoi:error`
+  fails the run (§ 13.1: `ok:false`, exit 75 when the most severe is retryable, else 1,
+  `caused_by` reproducing it), whatever the filters and even when the upstream ended `ok:true`,
+  unless `--continue-on-error`; the other outputs are no producer and exit with the upstream's
+  verdict, as `aoi check` does.
 - **Fan-in (`aoi merge-report`).** The grouping rule is fixed: one stream per input file and
   `aoi.run` (decoded), in order of input and of first appearance; events without an envelope are
   the file's unnamed stream; the same run id in two files is two streams. A stream's entry is

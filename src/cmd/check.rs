@@ -780,6 +780,27 @@ pub(crate) fn finish_report(
     close_report(sinks, verdicts, closing)
 }
 
+/// § 13.1: upstream `aoi:error` events fail the run of an AOI producer
+/// (unless `--continue-on-error`). `None` when no stream had one; else the
+/// exit status they call for (75 when the most severe is retryable, else 1)
+/// and that error, for `caused_by` (the most severe: process scope first,
+/// then not retryable).
+pub(crate) fn upstream_errors(verdicts: &[Verdict]) -> Option<(i32, Option<Cause>)> {
+    if !verdicts.iter().any(|v| v.errors > 0) {
+        return None;
+    }
+    let worst = verdicts
+        .iter()
+        .filter(|v| v.errors > 0)
+        .filter_map(|v| v.cause.clone())
+        .max_by_key(|c| (c.process_scope as u8) * 2 + (c.retryable != Some(true)) as u8);
+    let code = match &worst {
+        Some(c) if c.retryable == Some(true) => exit::TEMPFAIL,
+        _ => exit::FAILED,
+    };
+    Some((code, worst))
+}
+
 /// How a producer closes its stream. What it emitted itself (`count`, its
 /// own errors) the [`Emitter`] has counted.
 pub(crate) struct Closing {

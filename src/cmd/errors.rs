@@ -32,7 +32,8 @@ use serde_json::{Value, json};
 use crate::cli::{ErrorsArgs, ErrorsFormat, Scope};
 use crate::cmd::check::{
     AsFdFile, Closing, Sinks, Stop, close_report, eprint_line, finding_line, install_cancel,
-    open_input, sanitize, source_for, stop_code, unreadable_error, verdict_line, write_err,
+    open_input, sanitize, source_for, stop_code, unreadable_error, upstream_errors, verdict_line,
+    write_err,
 };
 use crate::demux;
 use crate::emit::{ErrorEvent, push_json};
@@ -294,6 +295,19 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
             w.flush().map_err(|e| write_err(e, "stdout"))?;
         }
         Sink::Report(sinks) => {
+            // An AOI producer accounts for upstream errors in its own
+            // outcome (§ 13.1), as `filter` does.
+            let mut cause = None;
+            if let Some((upstream_code, worst)) =
+                upstream_errors(&verdicts).filter(|_| !args.continue_on_error)
+            {
+                code = exit::worst(code, upstream_code);
+                // Only when they decide the status: an input aoi could not
+                // read (66) or a cut stream (74) outranks them.
+                if code == upstream_code {
+                    cause = worst;
+                }
+            }
             let properties = json!({
                 "streams": verdicts.len(),
                 "matched": ctx.matched,
@@ -304,7 +318,7 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
             let closing = Closing {
                 code,
                 properties,
-                cause: own_cause,
+                cause: cause.or(own_cause),
                 extra,
             };
             close_report(sinks, &verdicts, closing)?;

@@ -27,7 +27,7 @@ use serde_json::json;
 use crate::cli::FilterArgs;
 use crate::cmd::check::{
     Closing, Sinks, Stop, cancelled, close_report, eprint_line, finding_line, install_cancel,
-    open_input, source_for, stdout_writer, unreadable_error, verdict_line,
+    open_input, source_for, stdout_writer, unreadable_error, upstream_errors, verdict_line,
 };
 use crate::cmd::errors::{EventKind, event_kind, forwarded_body, one_line_of, push_member};
 use crate::emit::ErrorEvent;
@@ -136,6 +136,8 @@ struct Framed<'a> {
     sinks: Sinks,
     /// Own item-level errors (the filter failed on an event).
     item_errors: u64,
+    /// The code of the first of them, which `caused_by` names.
+    first_item_code: Option<String>,
     /// Set by `halt`/`halt_error`: the filter stops, the stream is still
     /// read to its end so the verdict stays true.
     halted: Option<i32>,
@@ -220,6 +222,7 @@ fn run_framed(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i32 {
         vars,
         sinks: Sinks::report_to_stdout(),
         item_errors: 0,
+        first_item_code: None,
         halted: None,
         buf: Vec::with_capacity(4096),
         path: simple_path(&args.filter),
@@ -270,24 +273,21 @@ fn framed_inputs(f: &mut Framed<'_>) -> Result<i32, Stop> {
     }
     // § 13: upstream aoi:error events fail the run, unless
     // --continue-on-error; caused_by reproduces the most severe one.
-    let mut cause: Option<Cause> = None;
-    if !args.continue_on_error && verdicts.iter().any(|v| v.errors > 0) {
-        let worst = verdicts
-            .iter()
-            .filter(|v| v.errors > 0)
-            .filter_map(|v| v.cause.clone())
-            .max_by_key(|c| (c.process_scope as u8) * 2 + (c.retryable != Some(true)) as u8);
-        let upstream_code = match &worst {
-            Some(c) if c.retryable == Some(true) => exit::TEMPFAIL,
-            _ => exit::FAILED,
-        };
-        code = exit::worst(code, upstream_code);
-        cause = worst;
+    let upstream = upstream_errors(&verdicts).filter(|_| !args.continue_on_error);
+    if let Some((upstream_code, _)) = &upstream {
+        code = exit::worst(code, *upstream_code);
     }
     if f.item_errors > 0 && !args.continue_on_error {
         code = exit::worst(code, exit::FAILED);
-        own_cause.get_or_insert_with(|| Cause::own("validation", "FILTER_ERROR"));
+        let first = f.first_item_code.as_deref().unwrap_or("FILTER_ERROR");
+        own_cause.get_or_insert_with(|| Cause::own("validation", first));
     }
+    // The upstream error is the cause only when it decides the status: an
+    // input aoi could not read (66), a cut stream (74) or the filter's own
+    // errors (1, over a retryable 75) outrank it.
+    let cause = upstream
+        .filter(|(c, _)| *c == code)
+        .and_then(|(_, worst)| worst);
     let mut exit_code = code;
     if let Some(h) = f.halted.filter(|h| *h != 0) {
         // halt_error: the filter's own verdict; the report says failed.
@@ -586,6 +586,7 @@ impl Framed<'_> {
         item_index: Option<u64>,
     ) -> Result<(), Stop> {
         self.item_errors += 1;
+        self.first_item_code.get_or_insert_with(|| code.to_string());
         let mut msg = one_line_of(message);
         if msg.chars().count() > MAX_MESSAGE {
             msg = msg.chars().take(MAX_MESSAGE).collect::<String>() + "…";

@@ -313,7 +313,8 @@ fn undefined_fields_move_into_properties_never_dropped() {
     // a non-object `properties` is itself such a field.
     let st = s().ev(r#"{"type":"aoi:error","category":"io","code":"A","message":"m","retryable":false,"extra":[1],"properties":"oops"}"#);
     let out = errors(&["--output", "jsonl"], &st.bytes());
-    assert_conforming_report(&out.stdout, 0);
+    // the upstream error fails aoi's run (§ 13.1), not retryable
+    assert_conforming_report(&out.stdout, 1);
     let ev = parse_jsonl(&out.stdout);
     let f = &ev[1]["properties"]["forwarded"]["fields"];
     assert_eq!(f["extra"], serde_json::json!([1]));
@@ -626,7 +627,8 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     /// Whatever surrounds them, the stream's errors come out exactly as
-    /// they were written, in order, and the stream is judged as clean.
+    /// they were written, in order, and the stream is judged as clean; as
+    /// a producer (`--output jsonl`), aoi's run fails on them (§ 13.1).
     #[test]
     fn errors_survive_any_log_noise((log, want) in log_and_errors()) {
         let out = errors(&[], &log);
@@ -636,7 +638,7 @@ proptest! {
         let ev = parse_jsonl(&out.stdout);
         prop_assert_eq!(ev.len(), want.len() + 2);
         let sum = ev.last().unwrap();
-        prop_assert_eq!(&sum["ok"], &Value::Bool(true));
+        prop_assert_eq!(&sum["ok"], &Value::Bool(want.is_empty()));
         prop_assert_eq!(sum["error_count"].as_u64(), Some(want.len() as u64));
     }
 }
@@ -870,4 +872,42 @@ fn an_event_with_invalid_utf8_among_non_ascii_text_is_not_counted() {
             out.stderr
         );
     });
+}
+
+/// § 13.1: with `--output jsonl` aoi is an AOI producer, and an upstream
+/// aoi:error fails its run even when the upstream ended ok:true (a partial
+/// success): ok:false, caused_by the most severe upstream error, exit 75
+/// for a retryable one, else 1, as `filter` does; `--continue-on-error`
+/// keeps the run ok. The other outputs exit with the upstream's verdict, as
+/// `check` does. (The jsonl summary said ok:true; found by review.)
+#[test]
+fn jsonl_fails_on_upstream_errors_unless_continue_on_error() {
+    let item = r#"{"type":"aoi:error","scope":"item","category":"not_found","code":"GONE","message":"m","retryable":false}"#;
+    let retry = r#"{"type":"aoi:error","scope":"item","category":"unavailable","code":"BUSY","message":"m","retryable":true}"#;
+    for (events, code, cause) in [
+        (vec![item], 1, "GONE"),
+        (vec![retry, item], 1, "GONE"),
+        (vec![retry], 75, "BUSY"),
+    ] {
+        let mut st = s().hits(1);
+        for e in &events {
+            st = st.ev(e);
+        }
+        let input = st.summary(r#"{"partial":true}"#).bytes();
+        // the upstream itself is ok: check and the plain outputs say so
+        assert_eq!(check(&["-q"], &input).code, 0);
+        assert_eq!(errors(&["-q"], &input).code, 0);
+        let out = errors(&["--output", "jsonl"], &input);
+        assert_eq!(out.code, code, "{events:?}: {}", out.stderr);
+        assert_conforming_report(&out.stdout, fed_back_code(code));
+        let ev = parse_jsonl(&out.stdout);
+        let sum = ev.last().unwrap();
+        assert_eq!(sum["ok"], false, "{sum}");
+        assert_eq!(sum["caused_by"]["code"], cause, "{sum}");
+        assert_eq!(sum["caused_by"]["origin"], "outline", "{sum}");
+        let out = errors(&["--output", "jsonl", "--continue-on-error"], &input);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert_conforming_report(&out.stdout, 0);
+        assert_eq!(parse_jsonl(&out.stdout).last().unwrap()["ok"], true);
+    }
 }

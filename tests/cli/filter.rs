@@ -532,3 +532,22 @@ fn fromjson_and_tonumber_on_bad_text_end_with_an_error() {
     assert_eq!(errors[0]["scope"], "item", "{out}");
     assert_eq!(wrapped_values(&ev), vec![json!(12), json!(7)]);
 }
+
+/// `caused_by` names what decided the status: the code of the filter's
+/// own first item error (it said FILTER_ERROR, a code never emitted), and
+/// an input aoi could not read (66) over an upstream retryable error (the
+/// report read as retryable, 75 fed back). Found by review.
+#[test]
+fn caused_by_names_what_decided_the_status() {
+    let ev = framed(&["{(1):2}"], &example("search.jsonl"), 1);
+    let sum = ev.last().unwrap();
+    let own: Vec<&Value> = of_type(&ev, "aoi:error");
+    assert_eq!(own[0]["code"], "FILTER_RESULT_NOT_JSON");
+    assert_eq!(sum["caused_by"]["code"], "FILTER_RESULT_NOT_JSON", "{sum}");
+    let rate = format!("{}/examples/rate-limited.jsonl", env!("CARGO_MANIFEST_DIR"));
+    let out = filter(&[".", &rate, "/nonexistent"], b"");
+    assert_eq!(out.code, 66, "{}", out.stderr);
+    assert_conforming_report(&out.stdout, fed_back_code(66));
+    let sum = parse_jsonl(&out.stdout).pop().unwrap();
+    assert_eq!(sum["caused_by"]["code"], "INPUT_UNREADABLE", "{sum}");
+}
