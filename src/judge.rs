@@ -136,6 +136,23 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// Every outcome, best first.
+    pub const ALL: [Outcome; 8] = [
+        Outcome::Ok,
+        Outcome::Failed,
+        Outcome::Retryable,
+        Outcome::Denied,
+        Outcome::Timeout,
+        Outcome::Cancelled,
+        Outcome::Incomplete,
+        Outcome::Violation,
+    ];
+
+    /// The outcome of that [`Outcome::name`].
+    pub fn from_name(name: &str) -> Option<Outcome> {
+        Outcome::ALL.into_iter().find(|o| o.name() == name)
+    }
+
     /// The outcome's name in reports (`ok`, `failed`, …, `violation`).
     pub fn name(self) -> &'static str {
         match self {

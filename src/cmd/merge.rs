@@ -185,12 +185,65 @@ impl Entry {
         f
     }
 
-    /// An entry carried from an earlier merge's `report` event; `None` when
-    /// the event lacks what an entry needs.
-    fn from_report(v: &Value) -> Option<Entry> {
+    /// An entry carried from an earlier merge's `report` event. One that
+    /// does not hold together (a field missing or of the wrong type, an
+    /// unknown outcome, an exit code that is not its outcome's, `ok`
+    /// against the exit code) is not believed, nor dropped: it is carried
+    /// as a `violation` saying why, so a forged or damaged report fails the
+    /// merge instead of passing (an `exit_code` of -1 made the process exit
+    /// 0 beside `ok:false`).
+    fn from_report(v: &Value) -> Entry {
+        Entry::carried(v).unwrap_or_else(|why| {
+            let s = |k: &str| v.get(k).and_then(Value::as_str).map(|t| cap(t, MAX_TEXT));
+            let outcome = Outcome::Violation;
+            Entry {
+                source: s("source").unwrap_or_else(|| "(unnamed)".to_string()),
+                run: s("run"),
+                identity: IDENTITY.map(|k| (k, s(k))),
+                outcome: outcome.name().to_string(),
+                exit_code: outcome.exit_code(),
+                reason: format!("a carried report event does not hold together: {why}"),
+                lines: 0,
+                domain: 0,
+                warnings: 0,
+                errors: 0,
+                violations: 1,
+                caused_by: own_cause(outcome),
+                elapsed_ms: None,
+                checks: Vec::new(),
+                checks_dropped: 0,
+                findings: Vec::new(),
+            }
+        })
+    }
+
+    /// [`Entry::from_report`] for a report that holds together; else why not.
+    fn carried(v: &Value) -> Result<Entry, String> {
         let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-        let n = |k: &str| v.get(k).and_then(Value::as_u64);
-        let exit_code = i32::try_from(v.get("exit_code")?.as_i64()?).ok()?;
+        let n = |k: &str| {
+            v.get(k)
+                .and_then(Value::as_u64)
+                .ok_or_else(|| format!("no {k} (an integer >= 0)"))
+        };
+        let outcome = s("outcome")
+            .and_then(|o| Outcome::from_name(&o))
+            .ok_or("no known outcome")?;
+        let exit_code = v.get("exit_code").and_then(Value::as_i64);
+        if exit_code != Some(i64::from(outcome.exit_code())) {
+            return Err(format!(
+                "exit_code {} is not outcome {}'s {}",
+                v.get("exit_code")
+                    .map_or("absent".to_string(), Value::to_string),
+                outcome.name(),
+                outcome.exit_code()
+            ));
+        }
+        let exit_code = outcome.exit_code();
+        if let Some(ok) = v.get("ok") {
+            if ok.as_bool() != Some(exit_code == 0) {
+                return Err(format!("ok is {ok} with exit_code {exit_code}"));
+            }
+        }
         let checks = v
             .get("checks")
             .and_then(Value::as_array)
@@ -210,11 +263,11 @@ impl Entry {
                     .collect()
             })
             .unwrap_or_default();
-        Some(Entry {
-            source: s("source")?,
+        Ok(Entry {
+            source: s("source").ok_or("no source")?,
             run: s("run"),
             identity: IDENTITY.map(|k| (k, s(k))),
-            outcome: s("outcome")?,
+            outcome: outcome.name().to_string(),
             exit_code,
             reason: s("reason").unwrap_or_default(),
             lines: n("lines")?,
@@ -223,7 +276,7 @@ impl Entry {
             errors: n("error_count")?,
             violations: n("violation_count")?,
             caused_by: v.get("caused_by").filter(|c| c.is_object()).cloned(),
-            elapsed_ms: n("elapsed_ms"),
+            elapsed_ms: n("elapsed_ms").ok(),
             checks,
             checks_dropped: n("checks_dropped").unwrap_or(0),
             findings: v
@@ -439,8 +492,8 @@ pub fn run(args: &MergeArgs) -> i32 {
         MergeFormat::Jsonl => return write_jsonl(args, &entries, &own, code, skipped),
         other => {
             let text = match other {
-                MergeFormat::Table => table(&entries, code, color),
-                MergeFormat::Markdown => markdown(&entries, code),
+                MergeFormat::Table => table(&entries, &own, code, color),
+                MergeFormat::Markdown => markdown(&entries, &own, code),
                 MergeFormat::Junit => junit(&entries, &own),
                 _ => tap(&entries, &own),
             };
@@ -523,7 +576,7 @@ fn gather<R: Read + Send + std::os::fd::AsRawFd + 'static>(
                         .carried
                         .entry(key.clone())
                         .or_default()
-                        .extend(Entry::from_report(&v)),
+                        .push(Entry::from_report(&v)),
                     _ => {
                         g.carried_skipped += v
                             .pointer("/properties/skipped_lines")
@@ -556,13 +609,14 @@ fn tally(entries: &[Entry]) -> Vec<(String, u64, i32)> {
 }
 
 fn totals(entries: &[Entry]) -> (u64, u64, u64, u64, u64) {
+    // Saturating: carried counts are any integers a report held.
     entries.iter().fold((0, 0, 0, 0, 0), |t, e| {
         (
-            t.0 + e.lines,
-            t.1 + e.domain,
-            t.2 + e.warnings,
-            t.3 + e.errors,
-            t.4 + e.violations,
+            t.0.saturating_add(e.lines),
+            t.1.saturating_add(e.domain),
+            t.2.saturating_add(e.warnings),
+            t.3.saturating_add(e.errors),
+            t.4.saturating_add(e.violations),
         )
     })
 }
@@ -726,7 +780,7 @@ fn summary_line(entries: &[Entry]) -> String {
     )
 }
 
-fn table(entries: &[Entry], code: i32, color: bool) -> String {
+fn table(entries: &[Entry], own: &[Own], code: i32, color: bool) -> String {
     let w_src = entries
         .iter()
         .map(|e| e.source.chars().count())
@@ -773,20 +827,75 @@ fn table(entries: &[Entry], code: i32, color: bool) -> String {
             sanitize(&cause_text(e))
         );
     }
+    for o in own {
+        let _ = writeln!(s, "{}", paint(color, "31;1", &own_line(o)));
+    }
     let _ = writeln!(s, "{}: {}", verdict_word(code), summary_line(entries));
     s
 }
 
-/// A Markdown table cell: no pipes or line breaks, upstream text sanitised.
-fn md(s: &str) -> String {
-    sanitize(s).replace('|', "\\|").replace('`', "'")
+/// One of aoi's own failures (an input it could not read, one without a
+/// stream, runs past the limit) as a line of text: the table and Markdown
+/// reports name them as JUnit and TAP do.
+fn own_line(o: &Own) -> String {
+    format!(
+        "aoi: {}: {} (exit {}): {}",
+        sanitize(&o.target),
+        sanitize(&o.code),
+        o.exit,
+        sanitize(&o.message)
+    )
 }
 
-fn markdown(entries: &[Entry], code: i32) -> String {
+/// Upstream text as Markdown: sanitised, on one line, and inert. GitHub
+/// renders a step summary's HTML and links, so `<`, `>` and `&` are
+/// entities and the characters of links, images, `*`/`~` emphasis and
+/// table cells are escaped (a tool named `<img src=…>` or `[x](url)` shows
+/// as written). `_` is left as it is: codes such as `RATE_LIMITED` are
+/// full of it, and within a word it emphasises nothing.
+fn md(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in sanitize(s).chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '`' => out.push('\''),
+            '\\' | '[' | ']' | '(' | ')' | '*' | '~' | '!' | '|' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Upstream text inside a Markdown code span (where escapes are shown as
+/// written and HTML is not read): no backticks, and `|` escaped, which a
+/// table cell needs even there.
+fn md_code(s: &str) -> String {
+    sanitize(s).replace('`', "'").replace('|', "\\|")
+}
+
+fn markdown(entries: &[Entry], own: &[Own], code: i32) -> String {
     let mut s = String::new();
     let icon = if code == 0 { "✅" } else { "❌" };
     let _ = writeln!(s, "### {icon} AOI merge report: {}\n", verdict_word(code));
     let _ = writeln!(s, "{}\n", summary_line(entries));
+    for o in own {
+        let _ = writeln!(
+            s,
+            "- ❌ aoi: {}: `{}` (exit {}): {}",
+            md(&o.target),
+            md_code(&o.code),
+            o.exit,
+            md(&o.message)
+        );
+    }
+    if !own.is_empty() {
+        s.push('\n');
+    }
     if entries.is_empty() {
         return s;
     }
@@ -802,7 +911,7 @@ fn markdown(entries: &[Entry], code: i32) -> String {
             s,
             "| {} | `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             md(&e.source),
-            md(e.run.as_deref().unwrap_or("-")),
+            md_code(e.run.as_deref().unwrap_or("-")),
             md(&tool),
             md(&e.outcome),
             e.exit_code,
@@ -862,7 +971,14 @@ fn junit(entries: &[Entry], own: &[Own]) -> String {
             cases,
             "    <testcase classname=\"{classname}\" name=\"stream outcome\" time=\"{time:.3}\""
         );
-        let detail = e.findings.join("\n");
+        // One finding a line (a line feed is text in an element, where
+        // xml() would replace it as a control character).
+        let detail = e
+            .findings
+            .iter()
+            .map(|f| xml(f))
+            .collect::<Vec<_>>()
+            .join("\n");
         match e.outcome.as_str() {
             "ok" => cases.push_str("/>\n"),
             "violation" | "incomplete" => {
@@ -872,7 +988,7 @@ fn junit(entries: &[Entry], own: &[Own]) -> String {
                     ">\n      <error message=\"{}\" type=\"{}\">{}</error>\n    </testcase>\n",
                     xml(&e.reason),
                     xml(&e.outcome),
-                    xml(&detail)
+                    detail
                 );
             }
             _ => {

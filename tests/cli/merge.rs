@@ -562,3 +562,148 @@ fn a_broken_or_cut_stream_is_not_caused_by_its_retryable_error() {
         assert_eq!(sum["caused_by"]["retryable"], false, "{name}");
     }
 }
+
+/// The text reports for people name aoi's own failures, as JUnit and TAP
+/// do (an unreadable input showed only as "FAIL (exit 66)" beside a row
+/// that said ok), and upstream text in Markdown is inert: GitHub renders a
+/// step summary's HTML and links (found by review).
+#[test]
+fn markdown_and_table_name_own_failures_and_keep_upstream_text_inert() {
+    for format in ["markdown", "table"] {
+        let out = merge(
+            &[
+                "--format",
+                format,
+                "--color",
+                "never",
+                "/nonexistent",
+                &example("search.jsonl"),
+            ],
+            b"",
+        );
+        assert_eq!(out.code, 66, "{}", out.stderr);
+        let text = out.stdout_str();
+        assert!(text.contains("/nonexistent"), "{format}: {text}");
+        assert!(text.contains("INPUT_UNREADABLE"), "{format}: {text}");
+    }
+    let hostile = r#"<img src=x onerror=alert(1)> [click](https://evil.example) *b* `c` | d"#;
+    let st = s()
+        .meta(&serde_json::json!({ "tool": hostile }).to_string())
+        .summary(r#"{"ok":false,"reason":"failed"}"#);
+    let dir = scratch("merge-md-inert");
+    let f = write_file(&dir, "h.jsonl", &st.bytes());
+    let out = merge(&["--format", "markdown", &f], b"");
+    let text = out.stdout_str();
+    let row = text
+        .lines()
+        .find(|l| l.contains("h.jsonl"))
+        .expect("the stream's row");
+    // no tag, and the only backticks are the run's code span
+    assert!(!row.contains('<'), "{row}");
+    assert_eq!(row.matches('`').count(), 2, "{row}");
+    assert!(
+        row.contains("&lt;img src=x onerror=alert\\(1\\)&gt;"),
+        "{row}"
+    );
+    assert!(
+        row.contains("\\[click\\]\\(https://evil.example\\)"),
+        "{row}"
+    );
+    assert!(row.contains("\\*b\\*"), "{row}");
+    // the cells are the table's 11: the pipe in the name is escaped
+    assert_eq!(row.matches(" | ").count(), 10, "{row}");
+}
+
+/// JUnit error bodies keep one finding a line (a line feed was replaced as
+/// a control character, running the findings together).
+#[test]
+fn junit_error_bodies_keep_one_finding_a_line() {
+    let st = s()
+        .ev(r#"{"type":"aoi:error","category":"partial","code":"P","message":"m","retryable":false}"#)
+        .ev(r#"{"type":"aoi:error","category":"io","code":"lower","message":"m","retryable":false}"#)
+        .summary(r#"{"ok":false,"reason":"failed"}"#);
+    let dir = scratch("merge-junit-lines");
+    let f = write_file(&dir, "v.jsonl", &st.bytes());
+    let out = merge(&["--format", "junit", &f], b"");
+    let xml = out.stdout_str();
+    let doc = roxmltree::Document::parse(&xml).expect("XML");
+    let body = doc
+        .descendants()
+        .find(|n| n.has_tag_name("error"))
+        .and_then(|n| n.text())
+        .expect("an error body");
+    let lines: Vec<&str> = body.lines().collect();
+    assert!(lines.len() >= 2, "{body:?}");
+    assert!(!body.contains('\u{FFFD}'), "{body:?}");
+    assert!(lines.iter().all(|l| l.contains(": ")), "{body:?}");
+}
+
+/// A carried `report` (from an earlier merge-report's output) that does not
+/// hold together is carried as a violation saying why, not believed: an
+/// exit_code of -1 made the process exit 0 beside ok:false, 256 exited
+/// 255, outcome violation with exit_code 0 read ok:true. Counts from a
+/// report add up without wrapping (found by review).
+#[test]
+fn carried_reports_that_do_not_hold_together_fail_the_merge() {
+    let container = |report: &str| {
+        let meta = r#"{"type":"aoi:meta","aoi":{"seq":0,"run":"01JZQ7X4TQ9KZ8V6R2M3N4P5QA"},"tool":"aoi","tool_version":"0.1.0","aoi_version":"1.0-alpha","schema_name":"aoi.toolkit.events","schema_version":"1.0.0","command":"merge-report"}"#;
+        let report = format!(
+            r#"{{"type":"report","aoi":{{"seq":1,"run":"01JZQ7X4TQ9KZ8V6R2M3N4P5QA"}},"source":"x",{report}}}"#
+        );
+        let summary = r#"{"type":"aoi:summary","aoi":{"seq":2,"run":"01JZQ7X4TQ9KZ8V6R2M3N4P5QA"},"ok":true,"count":1,"event_count":3,"tool":"aoi","tool_version":"0.1.0","aoi_version":"1.0-alpha","schema_name":"aoi.toolkit.events","schema_version":"1.0.0"}"#;
+        format!("{meta}\n{report}\n{summary}\n").into_bytes()
+    };
+    let counts =
+        r#""lines":4,"domain_count":0,"warning_count":0,"error_count":0,"violation_count":0"#;
+    let dir = scratch("merge-forged");
+    for (i, (fields, why)) in [
+        (
+            r#""outcome":"failed","exit_code":-1,"ok":false"#,
+            "exit_code -1",
+        ),
+        (
+            r#""outcome":"failed","exit_code":256,"ok":false"#,
+            "exit_code 256",
+        ),
+        (
+            r#""outcome":"violation","exit_code":0,"ok":true"#,
+            "exit_code 0",
+        ),
+        (r#""outcome":"ok","exit_code":0,"ok":false"#, "ok is false"),
+        (r#""outcome":"great","exit_code":0"#, "no known outcome"),
+        (
+            r#""outcome":"ok","exit_code":0,"ok":true,"lines":-1"#,
+            "no lines",
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let body = if fields.contains("\"lines\"") {
+            fields.replace(r#","lines":-1"#, "")
+                + r#","lines":-1,"domain_count":0,"warning_count":0,"error_count":0,"violation_count":0"#
+        } else {
+            format!("{fields},{counts}")
+        };
+        let f = write_file(&dir, &format!("c{i}.jsonl"), &container(&body));
+        let ev = merged(&[&f], 65);
+        let r = reports(&ev);
+        assert_eq!(r.len(), 1, "{fields}");
+        assert_eq!(r[0]["outcome"], "violation", "{fields}");
+        assert!(
+            r[0]["reason"].as_str().unwrap().contains(why),
+            "{fields}: {}",
+            r[0]["reason"]
+        );
+    }
+    // two huge counts: the totals saturate
+    let big = format!(
+        r#""outcome":"ok","exit_code":0,"ok":true,"lines":{m},"domain_count":{m},"warning_count":0,"error_count":0,"violation_count":0"#,
+        m = u64::MAX - 1
+    );
+    let a = write_file(&dir, "big1.jsonl", &container(&big));
+    let b = write_file(&dir, "big2.jsonl", &container(&big));
+    let ev = merged(&[&a, &b], 0);
+    let sum = ev.last().unwrap();
+    assert_eq!(sum["input_count"].as_u64(), Some(u64::MAX), "{sum}");
+}
