@@ -158,3 +158,50 @@ fn discovery_can_run_without_network() {
     // Where the machine has no network namespaces the lint says so.
     assert!(detail.contains("network"), "{detail}");
 }
+
+/// A tool that leaves behind a process holding its stdout (it left the
+/// process group, so the timeout's kill misses it) is a hang to whoever
+/// reads the output: reported, within the timeout, not waited for (lint ran
+/// for as long as that process lived; found by review).
+#[test]
+fn a_process_left_holding_stdout_is_a_finding_not_a_hang() {
+    let start = std::time::Instant::now();
+    let (failed, events, code) = lint("leave-child", &["--timeout", "2s"]);
+    assert!(failed.contains(&3), "{failed:?}");
+    assert_eq!(code, 1);
+    let detail = events
+        .iter()
+        .find(|e| e["properties"]["check"] == 3)
+        .and_then(|e| e["detail"].as_str())
+        .unwrap_or_default()
+        .to_string();
+    assert!(detail.contains("stayed open after it ended"), "{detail}");
+    // Not a timing test: the process lives 20 s per probe, and lint runs
+    // several probes; only shows none was waited for.
+    assert!(start.elapsed() < std::time::Duration::from_secs(60));
+}
+
+/// The evidence says what was seen: a stream without a summary is not
+/// "one aoi:summary last", and a stream with seq that could not be
+/// reconciled is not "no seq" (found by review).
+#[test]
+fn details_describe_the_stream_seen() {
+    let (_, events, _) = lint("no-summary", &[]);
+    let detail = |n: u64| {
+        events
+            .iter()
+            .find(|e| e["properties"]["check"] == n)
+            .and_then(|e| e["detail"].as_str())
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(!detail(14).contains("aoi:summary last"), "{}", detail(14));
+    assert!(detail(15).starts_with("seq present"), "{}", detail(15));
+    let (_, events, _) = lint("good", &[]);
+    let d14 = events
+        .iter()
+        .find(|e| e["properties"]["check"] == 14)
+        .and_then(|e| e["detail"].as_str())
+        .unwrap_or_default();
+    assert_eq!(d14, "one aoi:meta first, one aoi:summary last");
+}
