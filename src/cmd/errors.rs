@@ -402,13 +402,17 @@ pub(crate) fn event_kind(obj: &[u8], peeker: &Peeker, warnings: bool) -> Option<
 }
 
 /// The retry disposition: `retryable` when present (§ 9.3: authoritative),
-/// else the category's default for an error (§ 9.2).
+/// else the category's default for an error (§ 9.2); a category aoi does
+/// not know is routed as `internal` (§ 9.4), so it takes that default.
 fn retryable(ev: &Ev<'_>, kind: EventKind) -> Option<bool> {
     ev.get("retryable").and_then(bool_value).or_else(|| {
         (kind == EventKind::Error)
             .then(|| ev.get("category").and_then(|m| str_ref(ev.line, m)))
             .flatten()
-            .and_then(|c| spec::category_default_retryable(c.as_bytes()))
+            .and_then(|c| {
+                spec::category_default_retryable(c.as_bytes())
+                    .or_else(|| spec::category_default_retryable(b"internal"))
+            })
     })
 }
 

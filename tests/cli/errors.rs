@@ -186,6 +186,19 @@ fn retryable_defaults_to_the_category_only_when_absent() {
     let got = lines(&out.stdout);
     assert_eq!(got.len(), 1);
     assert!(got[0].contains("DOWN"));
+    // § 9.4: an unknown category without retryable is routed as internal,
+    // whose default is not retryable (it matched neither filter)
+    let st = s()
+        .ev(r#"{"type":"aoi:error","category":"weird","code":"B","message":"m"}"#)
+        .ev(r#"{"type":"aoi:error","category":"unavailable","code":"U","message":"m"}"#);
+    let got = lines(&errors(&["--not-retryable"], &st.bytes()).stdout);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(got[0].contains(r#""code":"B""#), "{got:?}");
+    let got = lines(&errors(&["--retryable"], &st.bytes()).stdout);
+    assert!(
+        got.len() == 1 && got[0].contains(r#""code":"U""#),
+        "{got:?}"
+    );
     // a warning has no disposition: neither filter matches it
     let st = s().ev(r#"{"type":"aoi:warning","code":"W","message":"m"}"#);
     for f in ["--retryable", "--not-retryable"] {
