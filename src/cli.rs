@@ -15,7 +15,8 @@ Exit status:
          else the most severe aoi:error's retryable)
    77    upstream reason \"denied\"
   124    upstream reason \"timeout\"
-  130    upstream reason \"cancelled\"
+  130    upstream reason \"cancelled\"; or aoi itself stopped by SIGINT
+  143    aoi stopped by SIGTERM (its report, if any, ends with reason \"cancelled\")
    65    the stream breaks the contract (any violation)
    74    incomplete: EOF without aoi:summary, unterminated final line, or an I/O error
    64    usage error
@@ -85,8 +86,9 @@ tool --output jsonl | aoi strip --no-fail | wc -l"
 catch a middle elision that a look at the last line would miss) and print its outcome: on a \
 terminal one readable line (tool, run, outcome, counts, elapsed, and for failures the cause with \
 its retry advice); `--output json` one JSON object per stream (the upstream summary as it was, \
-plus what aoi established: outcome, exit_code, lines, seq_reconciled, violation_count, \
-retry_after_ms, caused_by); `--output jsonl` a conforming AOI stream (aoi:meta, one `outcome` \
+plus what aoi established: outcome, exit_code, lines, seq_reconciled, violation_count (the \
+findings that fail the stream: contract violations and incompleteness), retry_after_ms, \
+caused_by); `--output jsonl` a conforming AOI stream (aoi:meta, one `outcome` \
 event per stream, aoi:summary); `--field NAME` one field of that object, raw, for scripts. The \
 exit status is the outcome's, from the same table as aoi check.",
         after_help = "Examples:\n  \
@@ -245,7 +247,8 @@ pub struct JudgeArgs {
     /// merge-report: finds each line's event), one judges them, with the same results as one
     /// thread. 0 (the default) uses two when two CPUs are available: for a regular file of 8
     /// MiB or more, for a pipe once it has carried 8 MiB; not when lines average over 2 KiB,
-    /// nor with --idle-timeout. 1 always one; 2 two from the start on any input.
+    /// nor with --idle-timeout. 1 always one; 2 (or more: two is the most used) two from the start
+    /// on any input.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
 }

@@ -1005,12 +1005,19 @@ impl Judge {
                 }
             };
             if !members.iter().all(is_known) {
-                let list = members
+                // The first few by name, so a line of a million keys makes
+                // a message of a line's length, not of megabytes.
+                const NAMED: usize = 16;
+                let unknown: Vec<&Member> = members.iter().filter(|m| !is_known(m)).collect();
+                let mut list = unknown
                     .iter()
-                    .filter(|m| !is_known(m))
+                    .take(NAMED)
                     .map(|m| keep(&unescape(span(line, &m.key))))
                     .collect::<Vec<_>>()
                     .join(", ");
+                if unknown.len() > NAMED {
+                    list = format!("{} … and {} more", keep(&list), unknown.len() - NAMED);
+                }
                 self.here(
                     RuleId::UnknownField,
                     format!(
@@ -1123,6 +1130,12 @@ impl Judge {
                     at,
                     format!("{n} event line(s) before this one carry no aoi.seq"),
                 );
+                // Numbered as if those lines held their seqs (0 to n-1),
+                // this one is in order: the one defect is reported once,
+                // as it is in mid-stream. (Numbered from 0, it is too.)
+                if seq == Some(n) {
+                    self.next_seq = n;
+                }
             }
             self.seq_seen = true;
             if let Some(v) = seq {
@@ -1423,6 +1436,13 @@ impl Judge {
                 };
                 // Read for its field types; the judge reports its own upstream.
                 let _ = self.identity_of(&sub, "aoi:summary.upstream");
+                // Parsers disagree which of two values wins (§ 8.1).
+                if let Some(dup) = duplicate_key(obj, &inner) {
+                    self.here(
+                        RuleId::SummaryUpstream,
+                        format!("upstream has \"{}\" more than once", keep(&dup)),
+                    );
+                }
             } else {
                 self.here(
                     RuleId::SummaryUpstream,
@@ -1465,6 +1485,45 @@ impl Judge {
                         "caused_by lacks retryable, the retry-critical field it must reproduce"
                             .into(),
                     );
+                }
+                // It reproduces an aoi:error's fields (§ 13.1), in their
+                // forms (§ 9.1, § 9.2), each once: a consumer reading the
+                // last of two `retryable`s would retry what this judge
+                // reads as final, or the reverse.
+                if let Some(dup) = duplicate_key(obj, &inner) {
+                    self.here(
+                        RuleId::SummaryCausedBy,
+                        format!("caused_by has \"{}\" more than once", keep(&dup)),
+                    );
+                }
+                if let Some(m) = sub.get("code") {
+                    match str_ref(obj, m) {
+                        Some(c) if spec::valid_code(c.as_bytes()) => {}
+                        Some(c) => self.here(
+                            RuleId::SummaryCausedBy,
+                            format!(
+                                "caused_by.code \"{}\" does not match [A-Z][A-Z0-9_]*",
+                                keep(&c)
+                            ),
+                        ),
+                        None => self.here(
+                            RuleId::SummaryCausedBy,
+                            format!("caused_by.code is a {}, not a string", m.kind.name()),
+                        ),
+                    }
+                }
+                if let Some(m) = sub.get("category") {
+                    match str_ref(obj, m) {
+                        Some(c) if c == "partial" => self.here(
+                            RuleId::SummaryCausedBy,
+                            "caused_by.category \"partial\" was removed in v1.0-alpha".into(),
+                        ),
+                        Some(_) => {}
+                        None => self.here(
+                            RuleId::SummaryCausedBy,
+                            format!("caused_by.category is a {}, not a string", m.kind.name()),
+                        ),
+                    }
                 }
                 info.caused_by = Some(read_cause(obj, &inner, 0));
             } else {
@@ -1620,16 +1679,15 @@ impl Judge {
                 Some(s) if s.contains(['\n', '\r', '\u{2028}', '\u{2029}', '\u{85}']) => {
                     self.here(RuleId::ErrorMessage, "message spans several lines".into())
                 }
-                Some(s)
-                    if s.contains(|c: char| {
-                        c == '\u{1b}' || ('\u{80}'..='\u{9f}').contains(&c)
-                    }) =>
-                {
-                    self.here(
-                        RuleId::ErrorMessage,
-                        "message contains an ANSI escape (\\u001b)".into(),
-                    )
-                }
+                Some(s) if s.contains('\u{1b}') => self.here(
+                    RuleId::ErrorMessage,
+                    "message contains an ANSI escape (\\u001b)".into(),
+                ),
+                // C1 controls (CSI is \u009b) drive terminals as ESC does.
+                Some(s) if s.contains(|c: char| ('\u{80}'..='\u{9f}').contains(&c)) => self.here(
+                    RuleId::ErrorMessage,
+                    "message contains a C1 control character (\\u0080-\\u009f)".into(),
+                ),
                 Some(_) => {}
                 None => self.here(
                     RuleId::ErrorMessage,
@@ -1793,7 +1851,14 @@ impl Judge {
             (
                 Outcome::Violation,
                 format!(
-                    "{violations} contract violation(s), first: {}",
+                    "{violations} contract violation(s){}, first: {}",
+                    // Reports count both in violation_count: the reason
+                    // says so, so its numbers add up to that field.
+                    if incompletes > 0 {
+                        format!(" and {incompletes} incompleteness finding(s)")
+                    } else {
+                        String::new()
+                    },
                     // The first one the stream broke, in its order.
                     self.first_violation
                         .map_or_else(|| first(Severity::Violation), |r| r.id().to_string())
@@ -2302,6 +2367,27 @@ mod tests {
         let (v, last) = j.finish();
         f.extend(last);
         (v, f)
+    }
+
+    /// A framework event with many undefined fields names the first 16:
+    /// the message stays short whatever the line holds.
+    #[test]
+    fn unknown_fields_are_named_up_to_a_limit() {
+        let keys: String = (0..100).map(|i| format!(r#","k{i}":0"#)).collect();
+        let line = format!(
+            r#"{{"type":"aoi:meta","aoi":{{"seq":0,"run":"R"}},"tool":"t","tool_version":"1","aoi_version":"1.0-alpha","schema_name":"s","schema_version":"1.0.0"{keys}}}"#
+        );
+        let (_, f) = judge(&format!("{line}\n"));
+        let m = f
+            .iter()
+            .find(|f| f.rule == RuleId::UnknownField)
+            .map(|f| f.message.clone())
+            .unwrap_or_default();
+        assert!(
+            m.contains("k0, k1,") && m.contains("k15 … and 84 more"),
+            "{m}"
+        );
+        assert!(!m.contains("k16"), "{m}");
     }
 
     #[test]

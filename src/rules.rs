@@ -186,10 +186,10 @@ catalog! {
         "Counters (count, input_count, warning_count, error_count, event_count, elapsed_ms) are non-negative integers; partial and truncated are booleans; next_cursor is a string or null.",
         "fix the field's type";
     SummaryUpstream = "summary.upstream", Violation, "§ 13.1",
-        "`upstream` is an object naming the direct upstream; when unknown the key is omitted, never null.",
+        "`upstream` is an object naming the direct upstream, each of its keys once; when unknown the key is omitted, never null.",
         "omit upstream when the upstream identity is unknown";
     SummaryCausedBy = "summary.caused-by", Violation, "§ 13.1, § 9.1",
-        "`caused_by`, when present, is an object with a boolean retryable; retry_after_ms is an integer >= 0, absent when retryable is false. Missing fields of `caused_by` are filled from the most severe `aoi:error` for the verdict.",
+        "`caused_by`, when present, is an object with a boolean retryable; retry_after_ms is an integer >= 0, absent when retryable is false; code, when present, a string matching [A-Z][A-Z0-9_]*; category, when present, a string other than the removed \"partial\"; each key once (parsers disagree which of two retryables wins). Missing fields of `caused_by` are filled from the most severe `aoi:error` for the verdict.",
         "reproduce the upstream error's category, code, retryable and retry_after_ms";
     SummaryCausedByMissing = "summary.caused-by-missing", Advisory, "§ 13.1",
         "When `ok` is false because of an upstream error, the summary MUST carry `caused_by`. A stream cannot show why `ok` is false, so aoi advises (not fails) when `ok:false` follows forwarded `aoi:error`s (with `origin`) and `caused_by` is absent, unless `reason` is `cancelled` (a run stopped by a signal failed because of the signal, § 7).",
@@ -216,7 +216,7 @@ catalog! {
         "`code` is present and matches `[A-Z][A-Z0-9_]*`.",
         "use an upper-case stable code such as NOT_FOUND";
     ErrorMessage = "error.message", Violation, "§ 9.1",
-        "`message` is present, a string, a single line, and free of ANSI escapes (§ 9.1: no ANSI).",
+        "`message` is present, a string, a single line, and free of ANSI escapes: neither ESC nor a C1 control such as CSI, \\u009b (§ 9.1: no ANSI).",
         "put a one-line message; details go in `details`";
     ErrorRetryable = "error.retryable", Violation, "§ 9.1, § 9.3",
         "`retryable` is present and boolean; it is authoritative.",
@@ -258,7 +258,9 @@ pub const DECISIONS: &str = "\
 
 - **What is a line.** A line is the bytes up to `\\n`. `\\r` before it is JSON whitespace, so CRLF
   streams are accepted. A final line without `\\n` is never interpreted (§ 2): it is reported as
-  `line.unterminated` and the stream is incomplete (exit 74), whatever it contains.
+  `line.unterminated` and the stream is incomplete (exit 74), whatever it contains. The one
+  exception is such a fragment after the `aoi:summary`: bytes written after the summary break
+  § 13.1 whether or not their line was finished, so it is also `summary.not-last` (exit 65).
 - **Counting lines.** `event_count` is reconciled against every physical line up to and including
   the first `aoi:summary`, blank and invalid lines included (they are lines received).
 - **seq.** Invalid lines carry no seq and do not advance the expected value. After a gap the judge

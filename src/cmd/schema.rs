@@ -258,7 +258,7 @@ pub fn schema() -> Value {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": ID,
         "title": format!("{SCHEMA_NAME} {SCHEMA_VERSION}"),
-        "description": "Every event aoi writes in machine mode (AOI-CLI v1.0-alpha). Domain events of `aoi filter` carry the type the filter gave them and are not constrained here. Fields not named are allowed (§ 10.3).",
+        "description": "Every event aoi writes in machine mode (AOI-CLI v1.0-alpha). Domain events of `aoi filter` carry the type the filter gave them and are not constrained here, except that an event of one of the types aoi names for its own events (value, report, outcome, stream, violation, advisory) is read as aoi's, which a filter's event of that name may not be: a schema cannot tell them apart. Fields not named are allowed (§ 10.3).",
         "x-schema-name": SCHEMA_NAME,
         "x-schema-version": SCHEMA_VERSION,
         "type": "object",

@@ -110,3 +110,22 @@ fn jsonl_output_is_a_conforming_stream() {
         );
     }
 }
+
+/// violation_count counts the findings that fail the stream, contract
+/// violations and incompleteness alike; the reason names both, so its
+/// numbers add up to the field (it said "1 contract violation(s)" beside
+/// violation_count 2; found by review).
+#[test]
+fn the_reason_adds_up_to_violation_count() {
+    let out = summary(&["--output", "json"], b"hello\n{\"type\":\"x\"}\n");
+    assert_eq!(out.code, 65, "{}", out.stderr);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["violation_count"], 2, "{v}");
+    let reason = v["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.starts_with(
+            "1 contract violation(s) and 1 incompleteness finding(s), first: line.not-json"
+        ),
+        "{reason}"
+    );
+}

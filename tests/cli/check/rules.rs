@@ -229,6 +229,12 @@ cases! {
     seq_missing_on_summary: bad("seq.missing", 3, 65, s().hits(1).summary(&j(r#"{"aoi":{"run":"$RUN"}}"#)));
     seq_missing_before_first_seq: bad("seq.missing", 1, 65, s().meta(&j(r#"{"aoi":{"run":"$RUN"}}"#)).summary(&j(r#"{"aoi":{"seq":0,"run":"$RUN"}}"#)));
     seq_everywhere_good: good("seq.missing", 0, s().hits(2));
+    // the first line without seq: numbered by position or from 0, the rest
+    // are in order, so the one defect is one finding, as in mid-stream
+    seq_missing_first_then_positional: good("seq.gap", 65, s().meta(&j(r#"{"aoi":{"run":"$RUN"}}"#)).summary(&j(r#"{"aoi":{"seq":1,"run":"$RUN"}}"#)));
+    seq_missing_first_then_from_zero: good("seq.gap", 65, s().meta(&j(r#"{"aoi":{"run":"$RUN"}}"#)).summary(&j(r#"{"aoi":{"seq":0,"run":"$RUN"}}"#)));
+    seq_missing_first_then_skipping: bad("seq.gap", 2, 65, s().meta(&j(r#"{"aoi":{"run":"$RUN"}}"#)).summary(&j(r#"{"aoi":{"seq":5,"run":"$RUN"}}"#)));
+
     seq_gap: bad("seq.gap", 3, 65, s().hits(1).ev(&j(r#"{"type":"hit","aoi":{"seq":3,"run":"$RUN"}}"#)));
     seq_repeat: bad("seq.gap", 3, 65, s().hits(1).ev(&j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN"}}"#)));
     seq_not_from_zero: bad("seq.gap", 1, 65, s().meta(&j(r#"{"aoi":{"seq":1,"run":"$RUN"}}"#)));
@@ -328,6 +334,12 @@ cases! {
     caused_by_retryable_string: bad("summary.caused-by", 2, 65, s().summary(r#"{"ok":false,"reason":"failed","caused_by":{"category":"rate_limited","retryable":"yes"}}"#));
     caused_by_retry_after_negative: bad("summary.caused-by", 2, 65, s().summary(r#"{"ok":false,"reason":"failed","caused_by":{"category":"rate_limited","retryable":true,"retry_after_ms":-1}}"#));
     caused_by_retry_after_not_retryable: bad("summary.caused-by", 2, 65, s().summary(r#"{"ok":false,"reason":"failed","caused_by":{"category":"rate_limited","retryable":false,"retry_after_ms":7200}}"#));
+    caused_by_duplicate_retryable: bad("summary.caused-by", 2, 65, s().no_summary().raw(j(r#"{"type":"aoi:summary","aoi":{"seq":1,"run":"$RUN"},"ok":false,"reason":"failed","count":0,"event_count":2,"caused_by":{"category":"rate_limited","code":"RL","retryable":false,"retryable":true},"tool":"outline","tool_version":"1.8.2","aoi_version":"1.0-alpha","schema_name":"com.example.outline.events","schema_version":"1.0.0"}"#)));
+    caused_by_lower_case_code: bad("summary.caused-by", 2, 65, s().summary(r#"{"ok":false,"reason":"failed","caused_by":{"category":"io","code":"lower-case","retryable":false}}"#));
+    caused_by_code_number: bad("summary.caused-by", 2, 65, s().summary(r#"{"ok":false,"reason":"failed","caused_by":{"category":"io","code":7,"retryable":false}}"#));
+    caused_by_category_partial: bad("summary.caused-by", 2, 65, s().summary(r#"{"ok":false,"reason":"failed","caused_by":{"category":"partial","code":"P","retryable":false}}"#));
+    caused_by_category_number: bad("summary.caused-by", 2, 65, s().summary(r#"{"ok":false,"reason":"failed","caused_by":{"category":1,"code":"P","retryable":false}}"#));
+    upstream_duplicate_tool: bad("summary.upstream", 2, 65, s().no_summary().raw(j(r#"{"type":"aoi:summary","aoi":{"seq":1,"run":"$RUN"},"ok":true,"count":0,"event_count":2,"upstream":{"tool":"a","tool":"b"},"tool":"outline","tool_version":"1.8.2","aoi_version":"1.0-alpha","schema_name":"com.example.outline.events","schema_version":"1.0.0"}"#)));
     caused_by_good: good("summary.caused-by", 75, s().summary(r#"{"ok":false,"reason":"failed","caused_by":{"origin":"outline","category":"rate_limited","code":"UPSTREAM_RATE_LIMIT","retryable":true,"retry_after_ms":7200}}"#));
     summary_identity_absent: bad("summary.identity", 2, 0, s().summary_anonymous());
     summary_identity_no_aoi_version: bad("summary.identity", 2, 0, s().summary_without(&["aoi_version"]));
