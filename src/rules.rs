@@ -189,7 +189,7 @@ catalog! {
         "`upstream` is an object naming the direct upstream, each of its keys once; when unknown the key is omitted, never null.",
         "omit upstream when the upstream identity is unknown";
     SummaryCausedBy = "summary.caused-by", Violation, "§ 13.1, § 9.1",
-        "`caused_by`, when present, is an object with a boolean retryable; retry_after_ms is an integer >= 0, absent when retryable is false; code, when present, a string matching [A-Z][A-Z0-9_]*; category, when present, a string other than the removed \"partial\"; each key once (parsers disagree which of two retryables wins). Missing fields of `caused_by` are filled from the most severe `aoi:error` for the verdict.",
+        "`caused_by`, when present, is an object with a boolean retryable; retry_after_ms is an integer >= 0, absent when retryable is false; code, when present, a string matching `[A-Z][A-Z0-9_]*`; category, when present, a string other than the removed \"partial\"; each key once (parsers disagree which of two retryables wins). Missing fields of `caused_by` are filled from the most severe `aoi:error` for the verdict.",
         "reproduce the upstream error's category, code, retryable and retry_after_ms";
     SummaryCausedByMissing = "summary.caused-by-missing", Advisory, "§ 13.1",
         "When `ok` is false because of an upstream error, the summary MUST carry `caused_by`. A stream cannot show why `ok` is false, so aoi advises (not fails) when `ok:false` follows forwarded `aoi:error`s (with `origin`) and `caused_by` is absent, unless `reason` is `cancelled` (a run stopped by a signal failed because of the signal, § 7).",
