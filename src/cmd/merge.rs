@@ -857,9 +857,7 @@ fn md(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in sanitize(s).chars() {
         match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
+            '&' | '<' | '>' => push_entity(&mut out, c),
             '`' => out.push('\''),
             '\\' | '[' | ']' | '(' | ')' | '*' | '~' | '!' | '|' => {
                 out.push('\\');
@@ -869,6 +867,15 @@ fn md(s: &str) -> String {
         }
     }
     out
+}
+
+/// `&`, `<` or `>` as the entity both HTML (Markdown) and XML read.
+fn push_entity(out: &mut String, c: char) {
+    out.push_str(match c {
+        '&' => "&amp;",
+        '<' => "&lt;",
+        _ => "&gt;",
+    });
 }
 
 /// Upstream text inside a Markdown code span (where escapes are shown as
@@ -931,9 +938,7 @@ fn xml(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in sanitize(s).chars() {
         match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
+            '&' | '<' | '>' => push_entity(&mut out, c),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
             // Not XML characters (1.0 § 2.2).

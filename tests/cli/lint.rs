@@ -31,6 +31,16 @@ fn lint(name: &str, extra: &[&str]) -> (Vec<u64>, Vec<Value>, i32) {
     (failed, events, out.code)
 }
 
+/// The `detail` of check `n`'s `aoi:check` event in a lint report.
+fn detail_of(events: &[Value], n: u64) -> String {
+    events
+        .iter()
+        .find(|e| e["properties"]["check"] == n)
+        .and_then(|e| e["detail"].as_str())
+        .unwrap_or_default()
+        .to_string()
+}
+
 #[test]
 fn a_conforming_tool_passes_every_check_it_can_run() {
     let (failed, events, code) = lint("good", &[]);
@@ -83,12 +93,7 @@ fn a_hung_tool_is_a_finding_not_a_hang() {
     let (failed, events, code) = lint("hang", &["--timeout", "2s"]);
     assert_eq!(failed, vec![3]);
     assert_eq!(code, 1);
-    let detail = events
-        .iter()
-        .find(|e| e["properties"]["check"] == 3)
-        .and_then(|e| e["detail"].as_str())
-        .unwrap_or_default()
-        .to_string();
+    let detail = detail_of(&events, 3);
     assert!(detail.contains("did not finish"), "{detail}");
     // Every probe was bounded (a generous bound: this is not a timing test,
     // it only shows nothing waited forever).
@@ -169,12 +174,7 @@ fn a_process_left_holding_stdout_is_a_finding_not_a_hang() {
     let (failed, events, code) = lint("leave-child", &["--timeout", "2s"]);
     assert!(failed.contains(&3), "{failed:?}");
     assert_eq!(code, 1);
-    let detail = events
-        .iter()
-        .find(|e| e["properties"]["check"] == 3)
-        .and_then(|e| e["detail"].as_str())
-        .unwrap_or_default()
-        .to_string();
+    let detail = detail_of(&events, 3);
     assert!(detail.contains("stayed open after it ended"), "{detail}");
     // Not a timing test: the process lives 20 s per probe, and lint runs
     // several probes; only shows none was waited for.
@@ -187,21 +187,10 @@ fn a_process_left_holding_stdout_is_a_finding_not_a_hang() {
 #[test]
 fn details_describe_the_stream_seen() {
     let (_, events, _) = lint("no-summary", &[]);
-    let detail = |n: u64| {
-        events
-            .iter()
-            .find(|e| e["properties"]["check"] == n)
-            .and_then(|e| e["detail"].as_str())
-            .unwrap_or_default()
-            .to_string()
-    };
+    let detail = |n: u64| detail_of(&events, n);
     assert!(!detail(14).contains("aoi:summary last"), "{}", detail(14));
     assert!(detail(15).starts_with("seq present"), "{}", detail(15));
     let (_, events, _) = lint("good", &[]);
-    let d14 = events
-        .iter()
-        .find(|e| e["properties"]["check"] == 14)
-        .and_then(|e| e["detail"].as_str())
-        .unwrap_or_default();
+    let d14 = detail_of(&events, 14);
     assert_eq!(d14, "one aoi:meta first, one aoi:summary last");
 }
