@@ -9,8 +9,10 @@
 //! waiting for input that may never come.
 //!
 //! The stop is bounded: the first signal also starts a grace period of
-//! [`GRACE_SECS`] seconds (`alarm`), after which the process exits with the
-//! signal's code whatever it was doing (a write blocked on a reader that
+//! [`GRACE_SECS`] seconds (`alarm`; `AOI_STOP_GRACE=SECS` sets it, from 1 to
+//! 3600, for a report that takes longer to finish, or a test that must not
+//! depend on how busy the machine is), after which the process exits with
+//! the signal's code whatever it was doing (a write blocked on a reader that
 //! stopped reading, an `open` of a FIFO nobody writes, a filter that spins);
 //! a second signal exits at once. Both use `_exit`, async-signal-safe. § 7
 //! puts exiting promptly above the final summary: a stop that would hang
@@ -29,7 +31,7 @@
 
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU32, Ordering};
 
 /// The signal that asked the process to stop, 0 for none.
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
@@ -44,8 +46,23 @@ pub const SIGINT: i32 = libc::SIGINT;
 /// SIGTERM's number.
 pub const SIGTERM: i32 = libc::SIGTERM;
 
-/// Seconds a stopping process has to end its stream before it exits anyway.
+/// Seconds a stopping process has to end its stream before it exits anyway,
+/// unless `AOI_STOP_GRACE` says otherwise ([`grace_from`]).
 pub const GRACE_SECS: u32 = 2;
+
+/// The grace period in force, read by the handler (an atomic load is
+/// async-signal-safe); set by [`install`].
+static GRACE: AtomicU32 = AtomicU32::new(GRACE_SECS);
+
+/// The grace period `AOI_STOP_GRACE` asks for: whole seconds from 1 to
+/// 3600; anything else (unset, empty, 0, not a number) is the default.
+pub fn grace_from(value: Option<&std::ffi::OsStr>) -> u32 {
+    value
+        .and_then(|v| v.to_str())
+        .and_then(|v| v.trim().parse::<u32>().ok())
+        .filter(|s| (1..=3600).contains(s))
+        .unwrap_or(GRACE_SECS)
+}
 
 extern "C" fn on_signal(sig: libc::c_int) {
     if SIGNAL.swap(sig, Ordering::SeqCst) != 0 {
@@ -56,7 +73,7 @@ extern "C" fn on_signal(sig: libc::c_int) {
     // the self-pipe's write end, open for the life of the process. One byte
     // into an empty non-blocking pipe succeeds, so `errno` is left alone.
     unsafe {
-        libc::alarm(GRACE_SECS);
+        libc::alarm(GRACE.load(Ordering::SeqCst));
         let fd = WAKE_WRITE.load(Ordering::SeqCst);
         if fd >= 0 {
             libc::write(fd, b"!".as_ptr().cast(), 1);
@@ -102,6 +119,10 @@ fn set(sig: i32, handler: extern "C" fn(libc::c_int), keep_ignored: bool) -> io:
 /// Installs the SIGINT and SIGTERM handlers (and the grace period's
 /// SIGALRM) for the whole process.
 pub fn install() -> io::Result<()> {
+    GRACE.store(
+        grace_from(std::env::var_os("AOI_STOP_GRACE").as_deref()),
+        Ordering::SeqCst,
+    );
     self_pipe()?;
     set(libc::SIGALRM, on_alarm, false)?;
     set(SIGINT, on_signal, true)?;
@@ -191,5 +212,22 @@ pub fn name(sig: i32) -> &'static str {
         SIGINT => "SIGINT",
         SIGTERM => "SIGTERM",
         _ => "a signal",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_grace_period_is_whole_seconds_from_1_to_3600() {
+        let g = |v: &str| grace_from(Some(std::ffi::OsStr::new(v)));
+        assert_eq!(grace_from(None), GRACE_SECS);
+        assert_eq!(g("30"), 30);
+        assert_eq!(g(" 1 "), 1);
+        assert_eq!(g("3600"), 3600);
+        for bad in ["", "0", "3601", "-1", "1.5", "soon"] {
+            assert_eq!(g(bad), GRACE_SECS, "{bad:?}");
+        }
     }
 }

@@ -609,7 +609,12 @@ mod tests {
     type Collected = (Vec<u8>, Vec<(Vec<u8>, bool)>, usize);
 
     fn collect(input: &[u8], max: usize, cap: usize) -> Collected {
-        let mut r = LineReader::new(input, max);
+        collect_from(input, max, cap).0
+    }
+
+    /// [`collect`] from any reader, which is handed back.
+    fn collect_from<R: Read>(src: R, max: usize, cap: usize) -> (Collected, R) {
+        let mut r = LineReader::new(src, max);
         r.buf = vec![0; cap];
         let mut relay = Vec::new();
         let mut lines = Vec::new();
@@ -630,7 +635,7 @@ mod tests {
                 }
             }
         }
-        (relay, lines, long)
+        ((relay, lines, long), r.src)
     }
 
     /// A reader giving at most `step` bytes a read, so lines straddle reads.
@@ -759,6 +764,67 @@ mod tests {
         assert_eq!(long, 2);
     }
 
+    /// A reader that fails with `Interrupted` (`EINTR`) on demand, `before`
+    /// times before each piece a [`Trickle`] gives, so interruptions land
+    /// with no line buffered, with part of a line buffered and in the
+    /// middle of an over-long line.
+    struct Interrupting<'a> {
+        inner: Trickle<'a>,
+        before: usize,
+        owed: usize,
+        interrupted: usize,
+    }
+
+    impl Read for Interrupting<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.owed > 0 {
+                self.owed -= 1;
+                self.interrupted += 1;
+                return Err(io::Error::from(io::ErrorKind::Interrupted));
+            }
+            self.owed = self.before;
+            self.inner.read(buf)
+        }
+    }
+
+    /// `EINTR` (issue 9), made deterministic: every read is interrupted
+    /// once or twice first; the reader retries, and what it hands out is
+    /// what an uninterrupted reader hands out, every byte in order, nothing
+    /// doubled, long lines included.
+    #[test]
+    fn interrupted_reads_are_retried_and_lose_nothing() {
+        let mut input = Vec::new();
+        for i in 0..400usize {
+            input.extend_from_slice(format!("{{\"type\":\"hit\",\"i\":{i}}}\n").as_bytes());
+            if i % 97 == 0 {
+                input.extend(std::iter::repeat_n(b'L', 700));
+                input.push(b'\n');
+            }
+        }
+        input.extend_from_slice(b"tail");
+        for step in [1, 7, 64, 4096] {
+            let plain = collect_from(Trickle { data: &input, step }, 500, 4096).0;
+            assert_eq!(plain.0, input);
+            for before in [1, 2] {
+                let src = Interrupting {
+                    inner: Trickle { data: &input, step },
+                    before,
+                    owed: before,
+                    interrupted: 0,
+                };
+                let (got, src) = collect_from(src, 500, 4096);
+                let what = format!("step {step}, {before} EINTR a read");
+                assert!(
+                    got == plain,
+                    "{what}: not what the same reads give uninterrupted"
+                );
+                // The condition was produced: every read was interrupted.
+                let reads = input.len().div_ceil(step) + 1;
+                assert!(src.interrupted >= reads * before, "{what}");
+            }
+        }
+    }
+
     /// A reader that counts the `EINTR`s its inner reader returned.
     struct CountingInterrupts<R> {
         inner: R,
@@ -775,12 +841,15 @@ mod tests {
         }
     }
 
-    /// `EINTR` for real (issue 9): a signal handler installed without
-    /// `SA_RESTART` interrupts the reading thread while it is blocked in
-    /// read(2) on a pipe, again and again; the reader retries, and every
-    /// byte arrives, in order, with nothing doubled.
+    /// `EINTR` from the kernel: a signal handler installed without
+    /// `SA_RESTART` is run on the reading thread while it waits in read(2)
+    /// on a pipe, again and again; every byte arrives, in order, with
+    /// nothing doubled. Whether a read is interrupted is the kernel's and
+    /// the scheduler's choice (some kernels restart it, a signal may land
+    /// between reads), so that is reported, not asserted (issue 23);
+    /// [`interrupted_reads_are_retried_and_lose_nothing`] produces it.
     #[test]
-    fn reads_survive_real_eintr() {
+    fn reads_survive_signals_from_the_kernel() {
         use std::io::Write;
         use std::os::fd::FromRawFd;
         use std::sync::atomic::{AtomicUsize, Ordering};
@@ -843,10 +912,13 @@ mod tests {
         let (got, lines, interrupted) = reader.join().expect("reader");
         assert_eq!(got, sent);
         assert_eq!(lines, 60);
-        // Signals sent while one is pending merge, so not all 60 may be
-        // handled; what matters is that reads were interrupted and every
-        // line arrived anyway.
-        assert!(HANDLED.load(Ordering::Relaxed) > 0);
-        assert!(interrupted > 0, "no read was interrupted");
+        if interrupted == 0 {
+            // Straight to stderr: cargo test hides eprintln! of a passing test.
+            let _ = writeln!(
+                io::stderr().lock(),
+                "note: {} signals handled, no read interrupted: this kernel restarts them",
+                HANDLED.load(Ordering::Relaxed)
+            );
+        }
     }
 }

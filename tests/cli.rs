@@ -3,6 +3,8 @@
 //! One test binary; the modules live in `tests/cli/`:
 //! - `util`: the harness (spawn, stream builder, report parsing and the
 //!   feed-back check every report goes through),
+//! - `waits`: waiting for a state of a running aoi (idle on its input, a
+//!   signal taken, a pipe full), never for a length of time,
 //! - `check`: every rule of the catalog, the exit table, the report, the
 //!   relay, and the spec's own examples,
 //! - `json_suite`: JSONTestSuite documents inside events,
@@ -22,6 +24,8 @@
 
 #[path = "cli/util.rs"]
 mod util;
+#[path = "cli/waits.rs"]
+mod waits;
 
 #[path = "cli/check/mod.rs"]
 mod check;

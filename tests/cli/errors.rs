@@ -836,14 +836,16 @@ fn idle_timeout_ends_a_silent_log() {
     let out = crate::util::fed_then_silent(
         &["errors", "--output", "jsonl", "--idle-timeout", "300ms"],
         &head,
-    );
+    )
+    .expect("a small head fits in a pipe");
     assert_eq!(out.code, 124, "{}", out.stderr);
     assert!(out.stderr.contains("input.idle-timeout"), "{}", out.stderr);
     assert_conforming_report(&out.stdout, fed_back_code(124));
     let events = parse_jsonl(&out.stdout);
     assert_eq!(events.last().unwrap()["reason"], "timeout");
     // Human output too.
-    let out = crate::util::fed_then_silent(&["errors", "--idle-timeout", "300ms"], &head);
+    let out = crate::util::fed_then_silent(&["errors", "--idle-timeout", "300ms"], &head)
+        .expect("a small head fits in a pipe");
     assert_eq!(out.code, 124, "{}", out.stderr);
     assert!(out.stderr.contains("went silent"), "{}", out.stderr);
 }

@@ -491,17 +491,39 @@ fn plain_paths_read_from_spans_equal_the_full_evaluation() {
 /// taking them all never ended (the process grew by about 1 GB/s).
 #[test]
 fn fromjson_and_tonumber_on_bad_text_end_with_an_error() {
-    use std::io::Read;
+    use std::io::Write;
+    use std::os::unix::process::CommandExt;
     let run = |args: &[&str], input: &[u8]| {
-        let mut a = vec!["filter"];
-        a.extend_from_slice(args);
-        let (mut child, writer) = crate::util::spawn_fed(&a, input.to_vec());
-        let status = crate::util::wait_at_most(&mut child, 10, &format!("{a:?}"));
+        let mut cmd = std::process::Command::new(crate::util::AOI);
+        cmd.arg("filter")
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        // A regression grows without end: 2 GiB of address space stops it
+        // with an allocation failure, however slow the machine.
+        // SAFETY: only setrlimit, async-signal-safe, between fork and exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                let lim = libc::rlimit {
+                    rlim_cur: 2 << 30,
+                    rlim_max: 2 << 30,
+                };
+                libc::setrlimit(libc::RLIMIT_AS, &lim);
+                Ok(())
+            });
+        }
+        let mut child = cmd.spawn().expect("spawn aoi");
+        let mut sin = child.stdin.take().expect("stdin");
+        let input = input.to_vec();
+        let writer = std::thread::spawn(move || {
+            let _ = sin.write_all(&input);
+        });
+        let (out, err) = crate::util::drain(&mut child);
+        let status = crate::waits::wait_exit(&mut child, &format!("filter {args:?}"));
         let _ = writer.join();
-        let mut out = String::new();
-        let mut err = String::new();
-        let _ = child.stdout.take().map(|mut o| o.read_to_string(&mut out));
-        let _ = child.stderr.take().map(|mut e| e.read_to_string(&mut err));
+        let out = String::from_utf8_lossy(&out.join().expect("stdout")).into_owned();
+        let err = String::from_utf8_lossy(&err.join().expect("stderr")).into_owned();
         (crate::util::code_of(status), out, err)
     };
     for f in [

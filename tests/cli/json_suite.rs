@@ -17,10 +17,14 @@ fn suite_dir() -> Option<PathBuf> {
     if d.is_dir() {
         Some(d)
     } else {
-        eprintln!(
-            "json_suite: {} not found; skipping the JSONTestSuite tests",
-            d.display()
-        );
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            crate::util::notice(format!(
+                "{} not found (JSONTestSuite, in the shared folder beside the clone); \
+                 the JSON suite tests are skipped",
+                d.display()
+            ))
+        });
         None
     }
 }

@@ -4,12 +4,11 @@
 //! pipe stays open while the first output is awaited.
 
 use std::io::{BufRead, BufReader, Write};
-use std::time::Duration;
 
 use crate::util::*;
 
 /// Feeds `input` to `aoi ARGS` and keeps the pipe open; returns the first
-/// line of stdout, or `None` if none came within 10 s.
+/// line of stdout, or `None` if none came (within `waits::HANG`).
 fn first_line_while_open(args: &[&str], input: &[u8]) -> Option<String> {
     let mut child = spawn_piped(args);
     let mut sin = child.stdin.take().expect("stdin");
@@ -21,7 +20,7 @@ fn first_line_while_open(args: &[&str], input: &[u8]) -> Option<String> {
         let mut lines = BufReader::new(out).lines();
         let _ = tx.send(lines.next().and_then(|l| l.ok()));
     });
-    let got = rx.recv_timeout(Duration::from_secs(10)).ok().flatten();
+    let got = rx.recv_timeout(crate::waits::HANG).ok().flatten();
     drop(sin);
     let _ = child.kill();
     let _ = child.wait();
@@ -81,7 +80,7 @@ fn later_events_go_on_while_the_input_is_still_open() {
                 .any(|l| l.contains(&w));
             let _ = tx.send(found);
         });
-        let got = rx.recv_timeout(Duration::from_secs(10));
+        let got = rx.recv_timeout(crate::waits::HANG);
         drop(sin);
         let _ = child.kill();
         let _ = child.wait();

@@ -518,7 +518,8 @@ fn idle_timeout_ends_the_open_runs_only() {
             "300ms",
         ],
         &head,
-    );
+    )
+    .expect("a small head fits in a pipe");
     assert_eq!(out.code, 124, "{}", out.stderr);
     assert_conforming_report(&out.stdout, fed_back_code(124));
     let events = parse_jsonl(&out.stdout);

@@ -334,11 +334,11 @@ fn a_closed_stdout_stops_both_threads() {
     }
 }
 
-/// Waits (at most 20 s) for the quiet exit on a closed stdout: 141, nothing
+/// Waits for the quiet exit on a closed stdout: 141, nothing
 /// on stderr.
 fn exits_quietly(child: &mut std::process::Child, what: &str) {
     use std::io::Read;
-    let status = crate::util::wait_at_most(child, 20, what);
+    let status = crate::waits::wait_exit(child, what);
     let mut err = String::new();
     let _ = child
         .stderr
@@ -382,7 +382,7 @@ fn two_threads_on_a_pipe() {
         let mut lines = BufReader::new(out).lines();
         let _ = tx.send(lines.next().map(|l| l.unwrap_or_default()));
     });
-    let got = rx.recv_timeout(std::time::Duration::from_secs(10));
+    let got = rx.recv_timeout(crate::waits::HANG);
     drop(sin);
     let _ = child.wait();
     let line = got.expect("the first line was not relayed while the pipe stayed open");
@@ -449,11 +449,11 @@ fn a_large_pipe_goes_on_two_threads_with_the_same_results() {
 fn a_pipe_gets_its_second_thread_after_8_mib() {
     use std::io::Write;
     if threads_of(std::process::id()).is_none() {
-        eprintln!("note: no /proc/PID/status here; the thread count is not observed");
+        crate::util::notice("no /proc/PID/status here; the thread count is not observed");
         return;
     }
     if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
-        eprintln!("note: one CPU here; aoi stays on one thread by design");
+        crate::util::notice("one CPU here; aoi stays on one thread by design");
         return;
     }
     let big = s().hits(150_000).no_summary().bytes();
@@ -468,25 +468,21 @@ fn a_pipe_gets_its_second_thread_after_8_mib() {
         let mut child = crate::util::spawn_piped(args);
         let pid = child.id();
         let mut sin = child.stdin.take().expect("stdin");
-        // 4 MiB: still one thread (once the bytes are read).
+        // 4 MiB: still one thread once aoi has done all it can with them.
         sin.write_all(head).expect("feed");
-        std::thread::sleep(std::time::Duration::from_millis(300));
+        crate::waits::wait_idle(pid, &sin, &format!("{args:?}"));
         assert_eq!(threads_of(pid), Some(1), "{args:?} after 4 MiB");
         sin.write_all(rest).expect("feed");
-        // Past 8 MiB: the reading thread starts (poll: it is a race).
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        let mut seen = threads_of(pid);
-        while seen != Some(want) && std::time::Instant::now() < deadline {
-            std::thread::sleep(std::time::Duration::from_millis(20));
-            seen = threads_of(pid);
-        }
-        if want == 1 {
-            std::thread::sleep(std::time::Duration::from_millis(300));
-            seen = threads_of(pid);
-        }
+        // Past 8 MiB: the reading thread starts, and lives as long as the
+        // input is open.
+        crate::waits::wait_until(&format!("{args:?}: {want} thread(s)"), || {
+            threads_of(pid) == Some(want)
+        });
+        crate::waits::wait_idle(pid, &sin, &format!("{args:?}"));
+        let seen = threads_of(pid);
         assert_eq!(seen, Some(want), "{args:?} after {} bytes", big.len());
         drop(sin);
-        let status = crate::util::wait_at_most(&mut child, 20, &format!("{args:?}"));
+        let status = crate::waits::wait_exit(&mut child, &format!("{args:?}"));
         assert_eq!(crate::util::code_of(status), code, "{args:?}");
     }
 }
@@ -509,7 +505,7 @@ fn wide_objects_on_two_threads_stay_in_bounded_memory() {
     }
     let time = std::path::Path::new("/usr/bin/time");
     if !time.exists() {
-        eprintln!("note: /usr/bin/time is missing; peak RSS not measured");
+        crate::util::notice("/usr/bin/time is missing; peak RSS not measured");
         return;
     }
     let o = std::process::Command::new(time)
@@ -607,7 +603,7 @@ fn a_closed_stdout_ends_a_run_waiting_on_a_silent_pipe() {
         assert!(got >= want, "{what}: only {got} bytes relayed");
         // The pipe stays open; one more line makes the judge write into
         // the closed pipe while the reader waits on a silent input again.
-        std::thread::sleep(std::time::Duration::from_millis(200));
+        crate::waits::wait_idle(child.id(), &sin, &what);
         sin.write_all(&one_more).expect("feed one more");
         exits_quietly(&mut child, &what);
         drop(sin);
@@ -645,7 +641,9 @@ fn a_pipe_gets_a_wider_buffer_after_8_mib() {
         }
     };
     if before >= 1 << 20 || !allowed {
-        eprintln!("note: pipes here start at {before} bytes or cannot grow to 1 MiB; skipped");
+        crate::util::notice(format!(
+            "pipes here start at {before} bytes or cannot grow to 1 MiB; skipped"
+        ));
         let _ = child.kill();
         let _ = child.wait();
         return;
@@ -665,13 +663,11 @@ fn a_pipe_gets_a_wider_buffer_after_8_mib() {
     feed(&mut sin, 15 << 19);
     assert_eq!(size(&sin), before, "widened before 8 MiB");
     feed(&mut sin, 3 << 19);
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while size(&sin) != 1 << 20 && std::time::Instant::now() < deadline {
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
+    // aoi widens the pipe in the read that takes it past 8 MiB.
+    crate::waits::wait_idle(child.id(), &sin, "aoi check");
     assert_eq!(size(&sin), 1 << 20, "not widened after 9 MiB");
     drop(sin);
-    let status = crate::util::wait_at_most(&mut child, 20, "aoi check");
+    let status = crate::waits::wait_exit(&mut child, "aoi check");
     // Duplicate seqs and no summary: the stream is judged as usual.
     assert_ne!(crate::util::code_of(status), 0);
 }

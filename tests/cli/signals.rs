@@ -4,14 +4,18 @@
 //! relayed intact. The signals are sent to the real process while it waits
 //! for input on a pipe that stays open (a silent upstream).
 
-use std::io::{Read, Write};
-use std::os::fd::AsRawFd;
+use std::io::Write;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
 use crate::util::*;
+use crate::waits::{signal, signal_taken, wait_exit, wait_idle};
+
+/// The grace period these tests give a stopping aoi (`AOI_STOP_GRACE`):
+/// long enough that a busy machine never makes aoi exit by it before it
+/// wrote its summary; the tests of the grace period itself set their own.
+const GRACE: &str = "600";
 
 /// aoi, spawned on a pipe we keep open.
 struct Running {
@@ -19,70 +23,41 @@ struct Running {
     stdin: std::process::ChildStdin,
 }
 
+/// Spawns aoi, writes `first` and waits until aoi has done all it can with
+/// it and waits for more (its handlers are installed before it reads).
 fn start(args: &[&str], first: &[u8]) -> Running {
-    let mut child = crate::util::spawn_piped(args);
+    let r = start_reading(args, first);
+    wait_idle(r.child.id(), &r.stdin, &format!("{args:?}"));
+    r
+}
+
+/// Spawns aoi and writes `first`, which aoi may still be busy with.
+fn start_reading(args: &[&str], first: &[u8]) -> Running {
+    let mut child = spawn_piped_env(args, &[("AOI_STOP_GRACE", GRACE)]);
     let mut stdin = child.stdin.take().expect("stdin");
     stdin.write_all(first).expect("feed aoi");
     stdin.flush().expect("flush");
-    // Wait until aoi has read everything (its handlers are installed
-    // before it reads), then a little longer so it blocks in read().
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let mut n: libc::c_int = 0;
-        // SAFETY: FIONREAD writes one int; the fd is our open pipe end.
-        let rc = unsafe { libc::ioctl(stdin.as_raw_fd(), libc::FIONREAD, &mut n) };
-        if rc != 0 || n == 0 || Instant::now() > deadline {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    std::thread::sleep(Duration::from_millis(100));
     Running { child, stdin }
 }
 
-fn signal(pid: u32, sig: libc::c_int) {
-    // SAFETY: kill with a live child's pid and a standard signal.
-    let rc = unsafe { libc::kill(pid as libc::pid_t, sig) };
-    assert_eq!(rc, 0, "kill failed");
-}
-
-/// Sends `sigs` in order and waits (bounded) for the exit.
+/// Sends `sigs` in order, each after the one before was taken (pending
+/// signals of one kind merge), and waits for the exit.
 fn stop(mut r: Running, sigs: &[libc::c_int]) -> Out {
     let pid = r.child.id();
+    let (out, err) = drain(&mut r.child);
     for (i, &s) in sigs.iter().enumerate() {
-        if i > 0 {
-            std::thread::sleep(Duration::from_millis(200));
+        if i + 1 < sigs.len() {
+            signal_taken(pid, s);
+        } else {
+            signal(pid, s);
         }
-        signal(pid, s);
     }
-    let mut out = r.child.stdout.take().expect("stdout");
-    let mut err = r.child.stderr.take().expect("stderr");
-    let reader = std::thread::spawn(move || {
-        let mut o = Vec::new();
-        let _ = out.read_to_end(&mut o);
-        o
-    });
-    let ereader = std::thread::spawn(move || {
-        let mut e = String::new();
-        let _ = err.read_to_string(&mut e);
-        e
-    });
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let status = loop {
-        if let Some(s) = r.child.try_wait().expect("wait") {
-            break s;
-        }
-        if Instant::now() > deadline {
-            let _ = r.child.kill();
-            panic!("aoi did not stop after {sigs:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = wait_exit(&mut r.child, &format!("aoi after {sigs:?}"));
     drop(r.stdin);
     Out {
         code: code_of(status),
-        stdout: reader.join().expect("stdout reader"),
-        stderr: ereader.join().expect("stderr reader"),
+        stdout: out.join().expect("stdout reader"),
+        stderr: String::from_utf8_lossy(&err.join().expect("stderr reader")).into_owned(),
     }
 }
 
@@ -185,11 +160,13 @@ fn merge_report_and_summary_jsonl_end_cancelled() {
     }
 }
 
+/// The filter spins on the first event without output: the first SIGINT
+/// is noted, the second ends the process (§ 7: promptly). The grace period
+/// is long here, so only the second signal can end it.
 #[test]
 fn a_second_signal_exits_at_once() {
-    // The filter spins on the first event without output: the first
-    // SIGINT is noted, the second ends the process (§ 7: promptly).
-    let r = start(&["filter", "last(range(1e15))"], &head());
+    let r = start_reading(&["filter", "last(range(1e15))"], &head());
+    crate::waits::wait_until("aoi read its input", || crate::waits::unread(&r.stdin) == 0);
     let out = stop(r, &[libc::SIGINT, libc::SIGINT]);
     assert_eq!(out.code, 130, "stderr: {}", out.stderr);
     assert!(!out.stderr.contains("panic"), "{}", out.stderr);
@@ -205,44 +182,54 @@ fn a_plain_relay_stops_promptly() {
 }
 
 /// A full pipe nobody reads: the first signal cannot end the write, the
-/// grace period ends the process (§ 7: promptly, even without a summary).
+/// grace period (1 s here) ends the process (§ 7: promptly, even without
+/// a summary). The signal comes once aoi is blocked in its write: its
+/// stdout pipe is full and every thread of it sleeps.
 #[test]
 fn a_stop_blocked_in_a_write_ends_after_the_grace_period() {
     let big: Vec<u8> = s().hits(20_000).bytes();
     let mut child = Command::new(AOI)
         .args(["filter", "."])
+        .env("AOI_STOP_GRACE", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .expect("spawn aoi");
     let mut sin = child.stdin.take().expect("stdin");
+    let (close, closed) = std::sync::mpsc::channel::<()>();
     let feeder = std::thread::spawn(move || {
+        // Fails once aoi is gone; kept open until then, so aoi never sees
+        // the end of its input.
         let _ = sin.write_all(&big);
-        // Kept open: aoi never sees the end of its input.
-        std::thread::sleep(Duration::from_secs(15));
+        let _ = closed.recv();
     });
     // Nobody reads stdout: aoi fills the pipe and blocks in write().
-    std::thread::sleep(Duration::from_millis(800));
-    signal(child.id(), libc::SIGTERM);
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("wait") {
-            break s;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "still blocked 10 s after SIGTERM"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let out = child.stdout.take().expect("stdout");
+    let pid = child.id();
+    let full = crate::waits::capacity(&out);
+    crate::waits::wait_until("aoi blocked on a full stdout", || {
+        // Within one page of full: a write of a page or less waits for
+        // room for all of it.
+        crate::waits::unread(&out) + 4096 >= full
+    });
+    crate::waits::wait_until("aoi asleep in its write", || crate::waits::asleep(pid));
+    signal(pid, libc::SIGTERM);
+    let status = wait_exit(&mut child, "aoi blocked in a write after SIGTERM");
     assert_eq!(code_of(status), 143);
-    drop(child.stdout.take());
-    drop(feeder);
+    // What the pipe holds is relayed output, never a summary: the write
+    // was never finished.
+    let mut held = Vec::new();
+    std::io::Read::read_to_end(&mut { out }, &mut held).expect("read stdout");
+    assert!(!String::from_utf8_lossy(&held).contains("aoi:summary"));
+    drop(close);
+    feeder.join().expect("feeder");
 }
 
 /// A signal the parent ignores (`trap '' INT`, background jobs) stays
-/// ignored: the run ends normally when its input does.
+/// ignored: the run ends normally when its input does. (Were it handled,
+/// the stop request would stand, and the rest of the stream would end in
+/// a cancelled summary and 130.)
 #[test]
 fn an_inherited_sig_ign_stays_ignored() {
     use std::os::unix::process::CommandExt;
@@ -261,14 +248,9 @@ fn an_inherited_sig_ign_stays_ignored() {
     let mut child = cmd.spawn().expect("spawn aoi");
     let mut sin = child.stdin.take().expect("stdin");
     sin.write_all(&head()).expect("feed");
-    std::thread::sleep(Duration::from_millis(300));
+    wait_idle(child.id(), &sin, "aoi check");
     signal(child.id(), libc::SIGINT);
-    std::thread::sleep(Duration::from_millis(200));
-    // Still running; the rest of the stream arrives and ends it.
-    assert!(
-        child.try_wait().expect("wait").is_none(),
-        "SIGINT was not ignored"
-    );
+    // The rest of the stream arrives and ends it.
     let rest = format!(
         "{}\n",
         r#"{"type":"aoi:summary","aoi":{"seq":4,"run":"01JZQ7X4TQ9KZ8V6R2M3N4P5Q6"},"ok":true,"count":3,"event_count":5,"tool":"outline","tool_version":"1.8.2","aoi_version":"1.0-alpha","schema_name":"com.example.outline.events","schema_version":"1.0.0"}"#

@@ -44,6 +44,13 @@ pub fn code_of(status: ExitStatus) -> i32 {
         .unwrap_or(-1)
 }
 
+/// Tells whoever runs the tests what a passing test did not test (a
+/// missing tool or folder, a condition this machine did not produce),
+/// past the capture of `eprintln!` that hides it when the test passes.
+pub fn notice(msg: impl std::fmt::Display) {
+    let _ = writeln!(std::io::stderr().lock(), "note: {msg}");
+}
+
 /// Spawns `aoi ARGS` with all three streams piped and a thread feeding
 /// `stdin` (aoi may exit before reading everything, e.g. on usage errors
 /// or a closed stdout, so write errors are ignored).
@@ -106,6 +113,7 @@ pub fn across_splits(args: &[&str], input: &[u8], file: &str, mut check: impl Fn
 }
 
 /// [`aoi`] with extra environment variables (e.g. `AOI_PARALLEL_SHARE`).
+/// A run that does not end fails the test after `waits::HANG`.
 pub fn aoi_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Out {
     let mut child = spawn_piped_env(args, env);
     let mut sin = child.stdin.take().expect("stdin");
@@ -113,12 +121,13 @@ pub fn aoi_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Out {
     let writer = std::thread::spawn(move || {
         let _ = sin.write_all(&input);
     });
-    let out = child.wait_with_output().expect("wait aoi");
+    let (out, err) = drain(&mut child);
+    let status = crate::waits::wait_exit(&mut child, &format!("aoi {args:?}"));
     let _ = writer.join();
     Out {
-        code: code_of(out.status),
-        stdout: out.stdout,
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: code_of(status),
+        stdout: out.join().expect("stdout reader"),
+        stderr: String::from_utf8_lossy(&err.join().expect("stderr reader")).into_owned(),
     }
 }
 
@@ -736,21 +745,6 @@ fn assert_ends_quietly(
     }
 }
 
-/// Waits for `child`, killing it and failing with `what` after `secs`.
-pub fn wait_at_most(child: &mut std::process::Child, secs: u64, what: &str) -> ExitStatus {
-    let start = std::time::Instant::now();
-    loop {
-        if let Some(st) = child.try_wait().expect("wait") {
-            return st;
-        }
-        if start.elapsed() > std::time::Duration::from_secs(secs) {
-            let _ = child.kill();
-            panic!("{what}: still running after {secs} s");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-}
-
 /// Reads from a child's stdout until `n` bytes arrived (or EOF).
 pub fn read_some(r: &mut impl Read, n: usize) -> Vec<u8> {
     let mut buf = vec![0; n];
@@ -765,21 +759,49 @@ pub fn read_some(r: &mut impl Read, n: usize) -> Vec<u8> {
     buf
 }
 
-/// Runs `aoi ARGS` with `head` written to its stdin, which then stays open
-/// and silent: a hung upstream (§ 4.2). Fails if aoi is still waiting
-/// after 20 s (`--idle-timeout` is what ends it).
-pub fn fed_then_silent(args: &[&str], head: &[u8]) -> Out {
-    let mut child = spawn_piped(args);
-    let mut sin = child.stdin.take().expect("stdin");
-    sin.write_all(head).expect("feed");
-    wait_at_most(&mut child, 20, &format!("aoi {args:?} on a silent input"));
-    let out = child.wait_with_output().expect("wait");
-    drop(sin);
-    Out {
-        code: code_of(out.status),
-        stdout: out.stdout,
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+/// Runs `aoi ARGS` with `head` in its stdin, which then stays open and
+/// silent: a hung upstream (§ 4.2; `--idle-timeout` is what ends it).
+/// `head` is in the pipe before aoi starts (`waits::prefilled_pipe`), so
+/// aoi never finds the pipe empty before it has read all of it; `None`
+/// where no pipe here holds that much.
+pub fn fed_then_silent(args: &[&str], head: &[u8]) -> Option<Out> {
+    let (r, w) = crate::waits::prefilled_pipe(head)?;
+    let mut child = Command::new(AOI)
+        .args(args)
+        .stdin(Stdio::from(r))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn aoi");
+    let (out, err) = drain(&mut child);
+    let status = crate::waits::wait_exit(&mut child, &format!("aoi {args:?} on a silent input"));
+    drop(w);
+    Some(Out {
+        code: code_of(status),
+        stdout: out.join().expect("stdout reader"),
+        stderr: String::from_utf8_lossy(&err.join().expect("stderr reader")).into_owned(),
+    })
+}
+
+/// Reads a child's stdout and stderr to their ends on threads of their
+/// own, so that neither pipe fills while the test waits for something
+/// else.
+pub fn drain(
+    child: &mut std::process::Child,
+) -> (
+    std::thread::JoinHandle<Vec<u8>>,
+    std::thread::JoinHandle<Vec<u8>>,
+) {
+    let read_all = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut v = Vec::new();
+            let _ = r.read_to_end(&mut v);
+            v
+        })
+    };
+    let out = child.stdout.take().expect("stdout piped");
+    let err = child.stderr.take().expect("stderr piped");
+    (read_all(Box::new(out)), read_all(Box::new(err)))
 }
 
 /// Runs `aoi ARGS` with its stdout's read end closed before it writes

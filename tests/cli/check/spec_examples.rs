@@ -49,7 +49,9 @@ fn examples_are_verbatim_from_the_spec() {
         "/../shared/spec/AOI-CLI-v1.0-alpha.md"
     );
     let Ok(spec) = std::fs::read_to_string(path) else {
-        eprintln!("spec not found at {path}: skipping the verbatim check");
+        crate::util::notice(format!(
+            "spec not found at {path}: skipping the verbatim check"
+        ));
         return;
     };
     for (name, ex) in [("19.1", EX_19_1), ("19.3", EX_19_3), ("19.4", EX_19_4)] {

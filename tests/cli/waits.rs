@@ -1,0 +1,170 @@
+//! Waiting for a condition of a running aoi, never for a length of time
+//! (issue 23: CI runs on a loaded 2-core machine).
+//!
+//! A test that needs aoi in some state (blocked on a silent input, blocked
+//! in a write, a signal taken) waits until `/proc` shows that state, not
+//! for a sleep it hopes is long enough. Every wait is bounded by [`HANG`],
+//! a guard against a hang that is never reached when the code is right:
+//! it is not a timing assertion, and its size costs nothing in a passing
+//! run.
+
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::process::{Child, ExitStatus};
+use std::time::{Duration, Instant};
+
+/// How long any wait may last before the test fails as hung.
+pub const HANG: Duration = Duration::from_secs(180);
+
+/// Polls `cond` until it holds; fails with `what` after [`HANG`].
+pub fn wait_until(what: &str, mut cond: impl FnMut() -> bool) {
+    let deadline = Instant::now() + HANG;
+    while !cond() {
+        assert!(Instant::now() < deadline, "{what}: not after {HANG:?}");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Waits for `child` to exit, killing it and failing with `what` after
+/// [`HANG`].
+pub fn wait_exit(child: &mut Child, what: &str) -> ExitStatus {
+    let deadline = Instant::now() + HANG;
+    loop {
+        if let Some(st) = child.try_wait().expect("wait") {
+            return st;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {HANG:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Bytes waiting to be read in the pipe `fd` is an end of.
+pub fn unread(fd: &impl AsRawFd) -> usize {
+    let mut n: libc::c_int = 0;
+    // SAFETY: FIONREAD writes one int; the descriptor is open.
+    let rc = unsafe { libc::ioctl(fd.as_raw_fd(), libc::FIONREAD, &mut n) };
+    assert_eq!(rc, 0, "FIONREAD: {}", std::io::Error::last_os_error());
+    usize::try_from(n).unwrap_or(0)
+}
+
+/// The capacity of the pipe `fd` is an end of.
+pub fn capacity(fd: &impl AsRawFd) -> usize {
+    // SAFETY: F_GETPIPE_SZ only reads the pipe's capacity.
+    let n = unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_GETPIPE_SZ) };
+    usize::try_from(n).expect("F_GETPIPE_SZ")
+}
+
+/// The state letter of every thread of `pid` (`R` running or runnable,
+/// `S` asleep in a wait, ...), from `/proc/PID/task/*/stat`; `None` when
+/// the process is gone.
+fn thread_states(pid: u32) -> Option<Vec<u8>> {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
+    let mut states = Vec::new();
+    for t in tasks.flatten() {
+        let stat = std::fs::read_to_string(t.path().join("stat")).ok()?;
+        // "TID (comm) STATE ...": comm may hold spaces and parentheses.
+        let after = stat.rfind(')').map(|i| &stat[i + 1..])?;
+        states.push(*after.trim_start().as_bytes().first()?);
+    }
+    Some(states)
+}
+
+/// Whether every thread of `pid` sleeps in a wait (none runs, none is
+/// runnable).
+pub fn asleep(pid: u32) -> bool {
+    thread_states(pid).is_some_and(|s| !s.is_empty() && s.iter().all(|&c| c == b'S'))
+}
+
+/// Waits until aoi (`pid`) has read everything written to the pipe whose
+/// write end is `input` and every one of its threads sleeps: it has done
+/// all it can with that input and waits for more. Seen twice in a row, so
+/// that a thread handing work to another is not taken for idle.
+pub fn wait_idle(pid: u32, input: &impl AsRawFd, what: &str) {
+    assert!(
+        thread_states(std::process::id()).is_some(),
+        "this test needs /proc (Linux)"
+    );
+    let mut seen = 0;
+    wait_until(&format!("{what}: aoi idle on its input"), || {
+        let idle = unread(input) == 0 && asleep(pid);
+        seen = if idle { seen + 1 } else { 0 };
+        seen >= 2
+    });
+}
+
+/// Whether `sig` is pending for `pid` or any of its threads (sent, not yet
+/// taken by a handler), from the `ShdPnd` and `SigPnd` masks in `/proc`.
+fn pending(pid: u32, sig: libc::c_int) -> bool {
+    let bit = 1u64 << (sig - 1);
+    let mask = |path: String, key: &str| {
+        std::fs::read_to_string(path)
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find_map(|l| l.strip_prefix(key))
+                    .and_then(|v| u64::from_str_radix(v.trim(), 16).ok())
+            })
+            .unwrap_or(0)
+    };
+    if mask(format!("/proc/{pid}/status"), "ShdPnd:") & bit != 0 {
+        return true;
+    }
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return false;
+    };
+    tasks
+        .flatten()
+        .any(|t| mask(format!("{}/status", t.path().display()), "SigPnd:") & bit != 0)
+}
+
+/// Sends `sig` to `pid` and waits until a thread has taken it, so that a
+/// second signal sent after it is not merged into it.
+pub fn signal_taken(pid: u32, sig: libc::c_int) {
+    signal(pid, sig);
+    wait_until(&format!("signal {sig} taken by {pid}"), || {
+        !pending(pid, sig)
+    });
+}
+
+/// Sends `sig` to `pid`.
+pub fn signal(pid: u32, sig: libc::c_int) {
+    // SAFETY: kill with a live child's pid and a standard signal.
+    let rc = unsafe { libc::kill(pid as libc::pid_t, sig) };
+    assert_eq!(rc, 0, "kill failed");
+}
+
+/// A pipe holding `head` before anyone reads it: (read end for aoi's
+/// stdin, write end the test keeps open and silent). aoi then never sees
+/// it empty before `head` is read, however late the test or aoi are
+/// scheduled. Grown to hold `head` when it is more than a pipe's default;
+/// `None` (with a note) where the system does not let it grow that far.
+/// Both ends are close-on-exec, so no process spawned by a test running
+/// alongside inherits the write end.
+pub fn prefilled_pipe(head: &[u8]) -> Option<(OwnedFd, std::fs::File)> {
+    let mut fds: [RawFd; 2] = [-1; 2];
+    // SAFETY: `fds` is two writable ints; the new descriptors are owned
+    // right away.
+    let (r, w) = unsafe {
+        assert_eq!(libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC), 0);
+        (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1]))
+    };
+    if head.len() > capacity(&w) {
+        let want = head.len().next_power_of_two() as libc::c_int;
+        // SAFETY: F_SETPIPE_SZ only sets that pipe's capacity.
+        let got = unsafe { libc::fcntl(w.as_raw_fd(), libc::F_SETPIPE_SZ, want) };
+        if got < 0 || (got as usize) < head.len() {
+            crate::util::notice(format!(
+                "a pipe cannot hold {} bytes here: {}",
+                head.len(),
+                std::io::Error::last_os_error()
+            ));
+            return None;
+        }
+    }
+    let mut w = std::fs::File::from(w);
+    std::io::Write::write_all(&mut w, head).expect("fill the pipe");
+    Some((r, w))
+}
