@@ -247,6 +247,18 @@ fn run_probe(argv: &[String], opts: &ProbeOpts, timeout: Duration) -> Probe {
     .stderr(Stdio::piped())
     // Its own process group: a timeout kills everything it started.
     .process_group(0);
+    // SIGINT and SIGTERM at their default action, whatever lint inherited:
+    // run from a background job (`&`, nohup, some CI shells) they arrive
+    // ignored, the tool could not handle them, and check 10 would blame
+    // it for lint's surroundings.
+    // SAFETY: only signal(2), async-signal-safe, between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            libc::signal(libc::SIGTERM, libc::SIG_DFL);
+            Ok(())
+        });
+    }
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => {

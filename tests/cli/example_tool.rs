@@ -4,7 +4,7 @@
 //! `aoi:error` and a failed run, and a closed pipe is a quiet end (§ 7).
 
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use serde_json::Value;
 
@@ -22,7 +22,7 @@ fn ls_bin() -> PathBuf {
 }
 
 fn ls(args: &[&str]) -> Out {
-    let o = Command::new(ls_bin())
+    let o = crate::util::command(ls_bin())
         .args(args)
         .stdin(Stdio::null())
         .output()
@@ -133,7 +133,7 @@ fn an_unreadable_directory_fails_the_run_with_its_error() {
 #[test]
 fn a_closed_pipe_is_a_quiet_end() {
     let d = dir_with("ls-pipe", 3000);
-    let mut child = Command::new(ls_bin())
+    let mut child = crate::util::command(ls_bin())
         .arg(&d)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -4,7 +4,7 @@
 //! memory bounded. Big inputs are generated on the fly, never committed.
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
 use crate::util::*;
@@ -24,7 +24,7 @@ fn peak_rss_kib(args: &[&str], input: &std::path::Path) -> Option<u64> {
         crate::util::notice("/usr/bin/time is missing; peak RSS not measured");
         return None;
     }
-    let o = Command::new(time)
+    let o = crate::util::command(time)
         .args(["-f", "%M", AOI])
         .args(args)
         .stdin(std::fs::File::open(input).ok()?)
@@ -67,7 +67,7 @@ fn a_full_report_disk_is_a_clear_error_and_the_relay_stays_whole() {
     assert!(input.starts_with(&out.stdout));
     assert!(out.stdout.is_empty() || out.stdout.ends_with(b"\n"));
     // And the report on stdout to a full disk: exit 74 with a message.
-    let o = Command::new(AOI)
+    let o = crate::util::command(AOI)
         .args(["summary", "--output", "jsonl", "-"])
         .stdin(Stdio::piped())
         .stdout(
@@ -130,7 +130,7 @@ fn odd_inputs_are_usage_or_input_errors_never_crashes() {
         assert_eq!(out.code, 66, "{cmd} on a missing file: {}", out.stderr);
     }
     // stdin closed altogether (`<&-`): an empty stream, not a crash.
-    let o = Command::new(AOI)
+    let o = crate::util::command(AOI)
         .args(["check", "-q"])
         .stdin(Stdio::null())
         .output()
@@ -166,7 +166,7 @@ fn a_fifo_input_is_read_like_a_pipe() {
 #[test]
 fn stopping_and_resuming_the_process_loses_nothing() {
     let input = s().hits(20_000).bytes();
-    let mut child = Command::new(AOI)
+    let mut child = crate::util::command(AOI)
         .args(["check", "-q"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -224,7 +224,7 @@ fn a_huge_line_is_relayed_whole_in_bounded_memory() {
         }
         f.write_all(b"\"}\n").expect("write");
     }
-    let o = Command::new(AOI)
+    let o = crate::util::command(AOI)
         .args(["check", "--max-line-bytes", "1M", "--output", "jsonl"])
         .stdin(std::fs::File::open(&path).expect("open"))
         .output()
@@ -233,7 +233,7 @@ fn a_huge_line_is_relayed_whole_in_bounded_memory() {
     assert!(events.iter().any(|e| e["rule"] == "line.too-long"));
     // Relayed whole: the relay of the same input is the input.
     let size = std::fs::metadata(&path).expect("stat").len();
-    let relay = Command::new(AOI)
+    let relay = crate::util::command(AOI)
         .args(["check", "-q", "--max-line-bytes", "1M"])
         .stdin(std::fs::File::open(&path).expect("open"))
         .output()
@@ -396,7 +396,7 @@ fn upstream_text_cannot_drive_the_terminal() {
             .into_iter()
             .filter(|a| *a != "--color" && *a != "never")
             .collect();
-        let mut cmd = Command::new(AOI);
+        let mut cmd = crate::util::command(AOI);
         cmd.args(&args).env("NO_COLOR", "1").stdin(Stdio::null());
         let o = cmd.output().expect("run aoi");
         // check relays and strip writes data on stdout (the input's own
@@ -463,7 +463,7 @@ fn a_file_deleted_or_truncated_mid_read() {
     for truncate in [false, true] {
         let path = dir.join(format!("rotated-{truncate}.jsonl"));
         std::fs::write(&path, &input).expect("write");
-        let mut child = Command::new(AOI)
+        let mut child = crate::util::command(AOI)
             .args(["check", "-q"])
             .arg(&path)
             .stdout(Stdio::piped())
@@ -514,7 +514,7 @@ fn a_line_limit_beyond_memory_is_not_an_abort() {
         "ulimit -v 1000000; exec {} check -q --no-relay --max-line-bytes 64G {}",
         AOI, file
     );
-    let o = Command::new("sh")
+    let o = crate::util::command("sh")
         .args(["-c", &script])
         .output()
         .expect("run sh");
@@ -570,7 +570,7 @@ fn a_non_blocking_stdin_is_waited_on_not_an_error() {
                 0
             );
         }
-        let child = Command::new(AOI)
+        let child = crate::util::command(AOI)
             .args(["check", "--threads", threads])
             .stdin(Stdio::from(r))
             .stdout(Stdio::piped())

@@ -299,7 +299,7 @@ fn variables_and_environment() {
         "{}",
         out.stderr
     );
-    let out = std::process::Command::new(crate::util::AOI)
+    let out = crate::util::command(crate::util::AOI)
         .args(["filter", "--raw", "-n", "$ENV.AOI_T, env.AOI_T"])
         .env("AOI_T", "v")
         .output()
@@ -494,7 +494,7 @@ fn fromjson_and_tonumber_on_bad_text_end_with_an_error() {
     use std::io::Write;
     use std::os::unix::process::CommandExt;
     let run = |args: &[&str], input: &[u8]| {
-        let mut cmd = std::process::Command::new(crate::util::AOI);
+        let mut cmd = crate::util::command(crate::util::AOI);
         cmd.arg("filter")
             .args(args)
             .stdin(std::process::Stdio::piped())

@@ -112,6 +112,29 @@ fn each_broken_tool_fails_exactly_its_check() {
     }
 }
 
+/// lint run where SIGINT and SIGTERM are ignored (a background job, some
+/// CI shells): the tool it probes still gets them at their default action,
+/// so a conforming tool still passes check 10. (It failed it: a shell
+/// cannot trap a signal that was ignored when it started.)
+#[test]
+fn a_lint_run_in_the_background_still_signals_the_tool() {
+    let tool = fixture("good");
+    let script = r#"trap '' INT TERM; exec "$0" lint --output jsonl -- "$1" search"#;
+    for _ in 0..3 {
+        let o = crate::util::command("sh")
+            .args(["-c", script, AOI, &tool])
+            .output()
+            .expect("run sh");
+        let events = parse_jsonl(&o.stdout);
+        let status = status_of(&events, 10);
+        if status != "not_tested" {
+            assert_eq!(status, "pass", "{}", detail_of(&events, 10));
+            return;
+        }
+    }
+    crate::util::notice("good: each run ended before lint could signal it; check 10 not judged");
+}
+
 #[test]
 fn a_hung_tool_is_a_finding_not_a_hang() {
     let (failed, events, code) = lint("hang", &["--timeout", "2s"]);

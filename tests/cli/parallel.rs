@@ -91,7 +91,7 @@ fn same_either_way_for(commands: &[&[&str]], name: &str, input: &[u8], extra: &[
     for cmd in commands {
         let report = is_report(cmd);
         let run = |threads: &str, share: Option<&str>| {
-            let mut c = std::process::Command::new(crate::util::AOI);
+            let mut c = crate::util::command(crate::util::AOI);
             c.args(*cmd).args(extra).args(["--threads", threads, &file]);
             if let Some(bytes) = share {
                 c.env("AOI_PARALLEL_SHARE", bytes);
@@ -306,7 +306,7 @@ proptest! {
 #[test]
 fn a_closed_stdout_stops_both_threads() {
     use std::io::Read;
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
     let dir = scratch("parallel-close");
     let mut st = s();
     for _ in 0..25_000 {
@@ -316,7 +316,7 @@ fn a_closed_stdout_stops_both_threads() {
     }
     let file = write_file(&dir, "big.jsonl", &st.bytes());
     for cmd in [&["check"][..], &["strip"], &["filter", "."], &["errors"]] {
-        let mut child = Command::new(crate::util::AOI)
+        let mut child = crate::util::command(crate::util::AOI)
             .args(cmd)
             .args(["--threads", "2", &file])
             .stdout(Stdio::piped())
@@ -508,7 +508,7 @@ fn wide_objects_on_two_threads_stay_in_bounded_memory() {
         crate::util::notice("/usr/bin/time is missing; peak RSS not measured");
         return;
     }
-    let o = std::process::Command::new(time)
+    let o = crate::util::command(time)
         .args([
             "-f",
             "%M",

@@ -5,7 +5,7 @@
 //! for input on a pipe that stays open (a silent upstream).
 
 use std::io::Write;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 
 use serde_json::Value;
 
@@ -188,7 +188,7 @@ fn a_plain_relay_stops_promptly() {
 #[test]
 fn a_stop_blocked_in_a_write_ends_after_the_grace_period() {
     let big: Vec<u8> = s().hits(20_000).bytes();
-    let mut child = Command::new(AOI)
+    let mut child = crate::util::command(AOI)
         .args(["filter", "."])
         .env("AOI_STOP_GRACE", "1")
         .stdin(Stdio::piped())
@@ -233,7 +233,7 @@ fn a_stop_blocked_in_a_write_ends_after_the_grace_period() {
 #[test]
 fn an_inherited_sig_ign_stays_ignored() {
     use std::os::unix::process::CommandExt;
-    let mut cmd = Command::new(AOI);
+    let mut cmd = crate::util::command(AOI);
     cmd.args(["check", "--output", "jsonl"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

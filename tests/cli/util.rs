@@ -66,6 +66,25 @@ pub fn spawn_fed(
     (child, writer)
 }
 
+/// A command whose process starts with SIGINT and SIGTERM at their default
+/// action. A test run from a background job (`cargo test &`, `nohup`, a CI
+/// runner's shell) inherits them ignored, aoi keeps a signal it inherited
+/// as ignored (§ 7), and a test of cancellation would wait for a stop that
+/// never comes (issue 23). Every process a test starts is made here.
+pub fn command(program: impl AsRef<std::ffi::OsStr>) -> Command {
+    use std::os::unix::process::CommandExt;
+    let mut c = Command::new(program);
+    // SAFETY: only signal(2), async-signal-safe, between fork and exec.
+    unsafe {
+        c.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            libc::signal(libc::SIGTERM, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    c
+}
+
 /// Spawns `aoi ARGS` with stdin, stdout and stderr piped.
 pub fn spawn_piped(args: &[&str]) -> std::process::Child {
     spawn_piped_env(args, &[])
@@ -73,7 +92,7 @@ pub fn spawn_piped(args: &[&str]) -> std::process::Child {
 
 /// [`spawn_piped`] with extra environment variables.
 pub fn spawn_piped_env(args: &[&str], env: &[(&str, &str)]) -> std::process::Child {
-    Command::new(AOI)
+    crate::util::command(AOI)
         .args(args)
         .envs(env.iter().copied())
         .stdin(Stdio::piped())
@@ -134,7 +153,7 @@ pub fn aoi_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Out {
 /// Runs `aoi ARGS` with stdin taken from `stdin` (a file or directory).
 pub fn aoi_stdin_from(args: &[&str], stdin: &Path) -> Out {
     let f = std::fs::File::open(stdin).expect("open stdin source");
-    let out = Command::new(AOI)
+    let out = crate::util::command(AOI)
         .args(args)
         .stdin(Stdio::from(f))
         .output()
@@ -766,7 +785,7 @@ pub fn read_some(r: &mut impl Read, n: usize) -> Vec<u8> {
 /// where no pipe here holds that much.
 pub fn fed_then_silent(args: &[&str], head: &[u8]) -> Option<Out> {
     let (r, w) = crate::waits::prefilled_pipe(head)?;
-    let mut child = Command::new(AOI)
+    let mut child = crate::util::command(AOI)
         .args(args)
         .stdin(Stdio::from(r))
         .stdout(Stdio::piped())

@@ -1,7 +1,7 @@
 //! The relay: stdout is stdin byte for byte; the verdict goes to stderr.
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use crate::util::{
     AOI, Stream, assert_conforming_report, assert_quiet_on_early_close, check, code_of,
@@ -187,7 +187,7 @@ fn stdout_closed_early_in_report_mode_is_quiet() {
     for _ in 0..50_000 {
         input.extend_from_slice(b"prose\n");
     }
-    let mut child = Command::new(AOI)
+    let mut child = crate::util::command(AOI)
         .args(["check", "--output", "jsonl", "--max-per-rule", "1000000"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -528,13 +528,13 @@ fn max_per_rule_caps_findings_not_counts() {
 #[test]
 fn idle_timeout_turns_silence_into_a_timeout() {
     use std::io::Write;
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
     use std::time::{Duration, Instant};
     const LIMIT: Duration = Duration::from_secs(1);
     let head = s().hits(2).no_summary().bytes();
     let (r, mut w) = crate::waits::prefilled_pipe(&head).expect("a small head fits in a pipe");
     let mut before = Instant::now();
-    let mut child = Command::new(crate::util::AOI)
+    let mut child = crate::util::command(crate::util::AOI)
         .args(["check", "--output", "jsonl", "--idle-timeout", "1s"])
         .stdin(Stdio::from(r))
         .stdout(Stdio::piped())
