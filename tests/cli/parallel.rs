@@ -585,6 +585,7 @@ fn a_closed_stdout_ends_a_run_waiting_on_a_silent_pipe() {
         let mut child = crate::util::spawn_piped(args);
         let mut sin = child.stdin.take().expect("stdin");
         let mut out = child.stdout.take().expect("stdout");
+        let pipe = crate::waits::inode(&out);
         // Drain what comes out for the input, then go away.
         let want = crate::util::aoi(args, input).stdout.len();
         let reader = std::thread::spawn(move || {
@@ -603,6 +604,9 @@ fn a_closed_stdout_ends_a_run_waiting_on_a_silent_pipe() {
         assert!(got >= want, "{what}: only {got} bytes relayed");
         // The pipe stays open; one more line makes the judge write into
         // the closed pipe while the reader waits on a silent input again.
+        // Closed for good: no process forked by another test meanwhile
+        // still holds a copy of its read end.
+        crate::waits::wait_unheld(pipe, child.id(), &what);
         crate::waits::wait_idle(child.id(), &sin, &what);
         sin.write_all(&one_more).expect("feed one more");
         exits_quietly(&mut child, &what);

@@ -50,6 +50,43 @@ pub fn unread(fd: &impl AsRawFd) -> usize {
     usize::try_from(n).unwrap_or(0)
 }
 
+/// The inode of the pipe `fd` is an end of (`pipe:[INODE]` in `/proc`).
+pub fn inode(fd: &impl AsRawFd) -> u64 {
+    // SAFETY: a zeroed `stat` is a valid value for fstat to fill.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: the descriptor is open; `st` is writable.
+    assert_eq!(unsafe { libc::fstat(fd.as_raw_fd(), &mut st) }, 0);
+    st.st_ino
+}
+
+/// Waits until no process but `pid` holds an end of the pipe `ino`. A
+/// child that a test running alongside forks while this test held an end
+/// keeps a copy until its exec (close-on-exec); a write meant to find the
+/// pipe closed then succeeds into it (seen under load).
+pub fn wait_unheld(ino: u64, pid: u32, what: &str) {
+    let link = format!("pipe:[{ino}]");
+    let held_elsewhere = || {
+        let Ok(procs) = std::fs::read_dir("/proc") else {
+            return false;
+        };
+        procs.flatten().any(|p| {
+            let name = p.file_name();
+            let Some(other) = name.to_str().and_then(|n| n.parse::<u32>().ok()) else {
+                return false;
+            };
+            other != pid
+                && std::fs::read_dir(p.path().join("fd")).is_ok_and(|fds| {
+                    fds.flatten().any(|f| {
+                        std::fs::read_link(f.path()).is_ok_and(|l| l.as_os_str() == link.as_str())
+                    })
+                })
+        })
+    };
+    wait_until(&format!("{what}: pipe {ino} held by aoi alone"), || {
+        !held_elsewhere()
+    });
+}
+
 /// The capacity of the pipe `fd` is an end of.
 pub fn capacity(fd: &impl AsRawFd) -> usize {
     // SAFETY: F_GETPIPE_SZ only reads the pipe's capacity.
@@ -62,13 +99,19 @@ pub fn capacity(fd: &impl AsRawFd) -> usize {
 /// the process is gone.
 fn thread_states(pid: u32) -> Option<Vec<u8>> {
     let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
-    let mut states = Vec::new();
-    for t in tasks.flatten() {
-        let stat = std::fs::read_to_string(t.path().join("stat")).ok()?;
+    let state = |stat: String| {
         // "TID (comm) STATE ...": comm may hold spaces and parentheses.
-        let after = stat.rfind(')').map(|i| &stat[i + 1..])?;
-        states.push(*after.trim_start().as_bytes().first()?);
-    }
+        let after = stat
+            .rfind(')')
+            .map(|i| stat[i + 1..].trim_start().to_string())?;
+        after.bytes().next()
+    };
+    // A thread that ended since the listing has no stat left: skipped.
+    let states = tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("stat")).ok())
+        .filter_map(state)
+        .collect();
     Some(states)
 }
 
@@ -84,7 +127,7 @@ pub fn asleep(pid: u32) -> bool {
 /// that a thread handing work to another is not taken for idle.
 pub fn wait_idle(pid: u32, input: &impl AsRawFd, what: &str) {
     assert!(
-        thread_states(std::process::id()).is_some(),
+        std::path::Path::new("/proc/self/task").is_dir(),
         "this test needs /proc (Linux)"
     );
     let mut seen = 0;
