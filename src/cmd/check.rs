@@ -784,14 +784,24 @@ pub(crate) fn finish_report(
 /// (unless `--continue-on-error`). `None` when no stream had one; else the
 /// exit status they call for (75 when the most severe is retryable, else 1)
 /// and that error, for `caused_by` (the most severe: process scope first,
-/// then not retryable).
+/// then not retryable). A stream that ended `denied`, `timeout` or
+/// `cancelled` carries that outcome in its own exit status, as in `check`
+/// (124 with a non-retryable error, not 1): its errors do not overrule it
+/// (issue 24).
 pub(crate) fn upstream_errors(verdicts: &[Verdict]) -> Option<(i32, Option<Cause>)> {
-    if !verdicts.iter().any(|v| v.errors > 0) {
+    let counted = |v: &&Verdict| {
+        v.errors > 0
+            && !matches!(
+                v.outcome,
+                Outcome::Denied | Outcome::Timeout | Outcome::Cancelled
+            )
+    };
+    if !verdicts.iter().any(|v| counted(&v)) {
         return None;
     }
     let worst = verdicts
         .iter()
-        .filter(|v| v.errors > 0)
+        .filter(counted)
         .filter_map(|v| v.cause.clone())
         .max_by_key(|c| (c.process_scope as u8) * 2 + (c.retryable != Some(true)) as u8);
     let code = match &worst {

@@ -354,6 +354,40 @@ fn origin_falls_back_to_domain_then_unknown() {
     assert_eq!(origins, vec!["fetcher", "unknown", "deep"]);
 }
 
+/// An upstream that ended `denied`, `timeout` or `cancelled` with an
+/// `aoi:error` keeps that outcome through every producer output: the exit
+/// code `check` gives it and the summary's `reason` (§ 8.3, § 13.1). The
+/// error did not overrule the outcome it came with (`errors --output
+/// jsonl` said 1 and `reason:"failed"` where `check` says 124; issue 24).
+#[test]
+fn an_upstream_outcome_survives_its_errors_in_every_output() {
+    let fatal =
+        r#"{"type":"aoi:error","category":"io","code":"X","message":"m","retryable":false}"#;
+    for (reason, code) in [("denied", 77), ("timeout", 124), ("cancelled", 130)] {
+        for error in [fatal, &rate_limited(2)] {
+            let input = s()
+                .hits(1)
+                .ev(error)
+                .summary(&format!(r#"{{"ok":false,"reason":"{reason}"}}"#))
+                .bytes();
+            assert_eq!(check(&["-q"], &input).code, code, "{reason}");
+            for args in [
+                &["errors", "--output", "jsonl"][..],
+                &["filter", "."],
+                &["merge-report", "--format", "jsonl"],
+                &["summary", "--output", "jsonl"],
+            ] {
+                let out = crate::util::aoi(args, &input);
+                let what = format!("{args:?} on {reason} with {error}");
+                assert_eq!(out.code, code, "{what}: {}", out.stderr);
+                let last = parse_jsonl(&out.stdout).pop().expect("summary");
+                assert_eq!(last["reason"], reason, "{what}: {last}");
+                assert_conforming_report(&out.stdout, code);
+            }
+        }
+    }
+}
+
 #[test]
 fn a_clean_stream_gets_the_verdict_aoi_check_gives() {
     let cases: Vec<Vec<u8>> = vec![
