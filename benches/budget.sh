@@ -51,9 +51,9 @@ ROWS=(
     "summary -q|control"
     "errors -q --no-fail --count|domain"
     "errors -q --no-fail --count|control"
-    "errors -q --no-fail --count|messy"
-    "errors -q --no-fail --output jsonl|messy"
-    "merge-report -q --no-fail --format jsonl|messy"
+    "errors -q --no-fail --log --count|messy"
+    "errors -q --no-fail --log --output jsonl|messy"
+    "merge-report -q --no-fail --log --format jsonl|messy"
     "filter -q --continue-on-error .|domain"
     "filter --raw .title|domain"
 )

@@ -194,11 +194,11 @@ bench_file() {
         # also counts prose that mentions aoi:error), and grep + jq for the
         # events (which misses Docker-wrapped events, and silently drops,
         # through `fromjson?`, lines that end in a CR or a colour code).
-        add 'aoi errors -q --count FILE' aoi "{T}$a errors -q --no-fail --count $f > /dev/null" errors
-        add 'cat FILE | aoi errors -q --count' aoi "{T}cat $f | {T}$a errors -q --no-fail --count > /dev/null" errors
-        add 'aoi errors -q FILE > /dev/null' aoi "{T}$a errors -q --no-fail --output raw $f > /dev/null" errors
-        add 'aoi errors -q --output jsonl FILE > /dev/null' aoi "{T}$a errors -q --no-fail --output jsonl $f > /dev/null" errors
-        add 'aoi merge-report --format jsonl FILE > /dev/null' aoi "{T}$a merge-report -q --no-fail --format jsonl $f > /dev/null" errors
+        add 'aoi errors -q --count FILE' aoi "{T}$a errors -q --no-fail --log --count $f > /dev/null" errors
+        add 'cat FILE | aoi errors -q --count' aoi "{T}cat $f | {T}$a errors -q --no-fail --log --count > /dev/null" errors
+        add 'aoi errors -q FILE > /dev/null' aoi "{T}$a errors -q --no-fail --log --output raw $f > /dev/null" errors
+        add 'aoi errors -q --output jsonl FILE > /dev/null' aoi "{T}$a errors -q --no-fail --log --output jsonl $f > /dev/null" errors
+        add 'aoi merge-report --format jsonl FILE > /dev/null' aoi "{T}$a merge-report -q --no-fail --log --format jsonl $f > /dev/null" errors
         add 'grep -c aoi:error FILE' peer "{T}grep -c aoi:error $f > $(printf %q "$DATA/grep.out")"
         if have jq; then
             add "grep -o '{\"type\".*' FILE | jq -cR 'fromjson? | $JQ_ERRORS'" jq \
@@ -217,9 +217,9 @@ bench_file() {
         add 'cat FILE | aoi strip -q > /dev/null' aoi "{T}cat $f | {T}$a strip -q --no-fail > /dev/null" strip
         add 'aoi summary -q FILE' aoi "{T}$a summary -q $f" check
         add 'cat FILE | aoi summary -q' aoi "{T}cat $f | {T}$a summary -q" check
-        add 'aoi errors -q FILE > /dev/null' aoi "{T}$a errors -q --no-fail --output raw $f > /dev/null" errors
-        add 'aoi errors -q --count FILE' aoi "{T}$a errors -q --no-fail --count $f > /dev/null" errors
-        add 'cat FILE | aoi errors -q --count' aoi "{T}cat $f | {T}$a errors -q --no-fail --count > /dev/null" errors
+        add 'aoi errors -q FILE > /dev/null' aoi "{T}$a errors -q --no-fail --log --output raw $f > /dev/null" errors
+        add 'aoi errors -q --count FILE' aoi "{T}$a errors -q --no-fail --log --count $f > /dev/null" errors
+        add 'cat FILE | aoi errors -q --count' aoi "{T}cat $f | {T}$a errors -q --no-fail --log --count > /dev/null" errors
         # aoi filter against jaq and jq on the same filter (issue 5's three).
         local fi=0 flt q
         for flt in "${FILTERS[@]}"; do

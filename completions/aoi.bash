@@ -169,7 +169,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__errors)
-            opts="-w -c -q -h -V --warnings --category --code --retryable --not-retryable --scope --run --count --output --color --no-fail --continue-on-error --quiet --max-runs --unbounded --fail-on-partial --max-line-bytes --idle-timeout --threads --help --version"
+            opts="-w -c -q -h -V --warnings --category --code --retryable --not-retryable --scope --run --count --output --color --no-fail --continue-on-error --quiet --log --max-runs --unbounded --fail-on-partial --max-line-bytes --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -507,7 +507,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__merge__subcmd__report)
-            opts="-q -h -V --format --color --no-fail --quiet --max-runs --unbounded --fail-on-partial --max-line-bytes --idle-timeout --threads --help --version"
+            opts="-q -h -V --format --color --no-fail --quiet --log --max-runs --unbounded --fail-on-partial --max-line-bytes --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

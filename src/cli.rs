@@ -35,7 +35,7 @@ With several streams the most severe wins: 65, 74, 77, 1, 124, 130, 75, 0.";
 UTF-8 JSON Lines: aoi:meta first, domain events, framework events and a terminal aoi:summary, \
 each in an `aoi` envelope with seq and run (AOI-CLI v1.0-alpha). aoi sits in the pipeline and \
 says whether the stream was complete, conforming and successful.",
-    after_help = "Examples:\n  tool --output jsonl | aoi check | next-step\n  aoi check examples/search.jsonl\n  tool --output jsonl | aoi strip | jq -c .\n  aoi errors --warnings examples/messy.log\n  tool --output jsonl | aoi filter 'select(.rank <= 3)'\n  aoi merge-report --format junit runs/*.jsonl > junit.xml\n  aoi summary --field retry_after_ms run.jsonl\n  aoi rules",
+    after_help = "Examples:\n  tool --output jsonl | aoi check | next-step\n  aoi check examples/search.jsonl\n  tool --output jsonl | aoi strip | jq -c .\n  aoi errors --log --warnings examples/messy.log\n  tool --output jsonl | aoi filter 'select(.rank <= 3)'\n  aoi merge-report --format junit runs/*.jsonl > junit.xml\n  aoi summary --field retry_after_ms run.jsonl\n  aoi rules",
     propagate_version = true
 )]
 pub struct Cli {
@@ -420,6 +420,13 @@ pub struct ErrorsArgs {
     /// Print nothing on stderr.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Read the inputs as logs: an event after a prefix (a time stamp, `[worker-3]`, a CRI or
+    /// Docker json-file record) is found, colour and CR are trimmed, prose and other lines are
+    /// skipped and counted (and reported), runs interleaved in one log are told apart by
+    /// aoi.run. Without it each input is one stream judged exactly as `aoi check` judges it:
+    /// a line that is no event is a violation (65).
+    #[arg(long)]
+    pub log: bool,
     /// Runs tracked (judged) per input; lines of further runs are still
     /// searched for errors, but those runs are not judged (exit 74).
     #[arg(long, value_name = "N", default_value_t = 10_000)]
@@ -503,6 +510,13 @@ pub struct MergeArgs {
     /// Print nothing on stderr.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Read the inputs as logs: an event after a prefix (a time stamp, `[worker-3]`, a CRI or
+    /// Docker json-file record) is found, colour and CR are trimmed, prose and other lines are
+    /// skipped and counted (and reported), runs interleaved in one log are told apart by
+    /// aoi.run. Without it each input is one stream judged exactly as `aoi check` judges it:
+    /// a line that is no event is a violation (65).
+    #[arg(long)]
+    pub log: bool,
     /// Runs judged per input (the rest are reported as not judged, exit 74).
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub max_runs: usize,

@@ -1,6 +1,8 @@
 //! The log reader: AOI streams out of real logs, one judge per run.
 //!
-//! `aoi errors` and `aoi merge-report` read logs as they are, not only
+//! Without `--log` ([`Options::log`]) an input is one stream, every line
+//! judged as it is, exactly as `aoi check` judges it (one verdict). With
+//! it, `aoi errors` and `aoi merge-report` read logs as they are, not only
 //! clean streams:
 //!
 //! - a line that is no AOI event (prose, a stack trace, another program's
@@ -51,6 +53,12 @@ pub struct Options {
     pub max_runs: usize,
     /// Only runs whose id starts with this.
     pub run_prefix: Option<String>,
+    /// Read the input as a log (`--log`): events after prefixes, other
+    /// lines skipped and counted, runs told apart by `aoi.run`. Without
+    /// it, the input is one stream judged line by line exactly as `aoi
+    /// check` judges it: a line that is no event is the violation it is
+    /// there (one verdict, issue 24).
+    pub log: bool,
 }
 
 /// One stream of an input: a run, or the input's events without a run.
@@ -205,6 +213,7 @@ pub fn read<R: Read + Send, E>(
     };
     let prep = LocateLines {
         max_line: opts.judge.max_line_bytes,
+        log: opts.log,
     };
     let driven = crate::parallel::drive(reader, whole_blocks, &prep, |piece| match piece {
         Piece::Lines(mut lines) => {
@@ -265,6 +274,7 @@ fn read_here<R: Read, E>(
 /// decoration, finding its event and peeking it ([`locate`]).
 struct LocateLines {
     max_line: usize,
+    log: bool,
 }
 
 /// What [`locate`] found in a line, with the peeker and the scratch buffer
@@ -288,9 +298,10 @@ impl Default for LocateSlot {
 impl Prep for LocateLines {
     type Slot = LocateSlot;
 
-    /// Lines over the limit are never parsed (see [`Input::long_line`]).
+    /// Lines over the limit are never parsed (see [`Input::long_line`]);
+    /// without `--log` this thread peeks each line itself.
     fn wants(&self, line: &[u8], _terminated: bool) -> bool {
-        line.len() <= self.max_line
+        self.log && line.len() <= self.max_line
     }
 
     fn prep(&self, slot: &mut LocateSlot, line: &[u8], utf8_checked: bool) {
@@ -366,7 +377,12 @@ impl Input {
     /// check` reports it the same way), else only counted.
     fn long_line(&mut self, total: u64, terminated: bool, line_no: u64) {
         self.counts.long += 1;
-        if let Some(stream) = self.open_last() {
+        if !self.opts.log {
+            let i = self.only_stream();
+            if let Some(stream) = self.streams.get_mut(i) {
+                stream.judge.long_line_at(total, terminated, line_no);
+            }
+        } else if let Some(stream) = self.open_last() {
             stream.judge.long_line_at(total, terminated, line_no);
         }
     }
@@ -393,6 +409,9 @@ impl Input {
             self.long_line(line.len() as u64, terminated, self.line_no);
             return Ok(());
         }
+        if !self.opts.log {
+            return self.strict_line(line, terminated, utf8_checked, visit);
+        }
         let line = trim_decoration(line);
         match slot {
             Some(slot) => {
@@ -409,6 +428,71 @@ impl Input {
                 let found = locate(line, &mut self.peeker, &mut self.scratch, utf8_checked);
                 self.found_line(line, terminated, found, visit)
             }
+        }
+    }
+
+    /// A line of an input read as one stream (not `--log`): judged as it
+    /// is, as `aoi check` judges it, and visited when it is an event.
+    fn strict_line<E>(
+        &mut self,
+        line: &[u8],
+        terminated: bool,
+        utf8_checked: bool,
+        visit: &mut impl FnMut(Visit<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let line_no = self.line_no;
+        let result = self.peeker.peek_checked(line, utf8_checked);
+        let i = self.only_stream();
+        let raw_run = self.raw_run(line).0;
+        let Some(stream) = self.streams.get_mut(i) else {
+            return Ok(());
+        };
+        stream
+            .judge
+            .line_at(line, terminated, line_no, &mut self.peeker, result);
+        if stream.judge.last_class() == LineClass::Invalid {
+            return Ok(());
+        }
+        if stream.run.is_none() && !raw_run.is_empty() {
+            let body = raw_run.get(1..raw_run.len() - 1).unwrap_or_default();
+            stream.run = Some(unescape(body).into_owned());
+        }
+        visit(Visit::Event(Located {
+            obj: line,
+            terminated,
+            line_no,
+            raw_run,
+            stream: self.streams.get(i),
+            peek: &self.peeker,
+        }))
+    }
+
+    /// The one stream of an input read without `--log`, made at its first
+    /// line; it is an AOI stream whatever it holds, as in `aoi check`.
+    fn only_stream(&mut self) -> usize {
+        if self.streams.is_empty() {
+            let mut s = self.new_stream(None);
+            s.framework = true;
+            self.streams.push(s);
+        }
+        self.last = Some(0);
+        0
+    }
+
+    /// `aoi.run` of the event `self.peeker` describes in `obj`, as written
+    /// (quotes included; empty without one), and whether the peek read it
+    /// in the usual shape (no escapes to decode).
+    fn raw_run<'o>(&self, obj: &'o [u8]) -> (&'o [u8], bool) {
+        match &self.peeker.envelope {
+            Some((_, run)) => (span(obj, run), true),
+            None => (
+                self.peeker
+                    .aoi_member
+                    .and_then(|i| self.peeker.members.get(i))
+                    .and_then(|env| envelope_run(obj, env))
+                    .unwrap_or_default(),
+                false,
+            ),
         }
     }
 
@@ -528,19 +612,7 @@ impl Input {
         visit: &mut impl FnMut(Visit<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
         // The run as written (quotes included) and as decoded.
-        // The peek read the usual envelope shape already (a run without
-        // escapes); others are read here.
-        let (raw_run, plain): (&[u8], bool) = match &self.peeker.envelope {
-            Some((_, run)) => (span(obj, run), true),
-            None => (
-                self.peeker
-                    .aoi_member
-                    .and_then(|i| self.peeker.members.get(i))
-                    .and_then(|env| envelope_run(obj, env))
-                    .unwrap_or_default(),
-                false,
-            ),
-        };
+        let (raw_run, plain) = self.raw_run(obj);
         let body = raw_run
             .get(1..raw_run.len().saturating_sub(1))
             .unwrap_or_default();

@@ -256,6 +256,16 @@ impl RuleId {
 pub const DECISIONS: &str = "\
 ## Decisions where the spec is open
 
+- **One verdict, leniency asked for.** Every command that judges streams (`check`, `strip`,
+  `summary`, `filter`, `errors`, `merge-report`) judges an input as one stream, line by line,
+  with this catalog: a line that is no event (prose, a prefix, colour, a BOM) is the violation it
+  is in `aoi check`, so the same bytes get the same outcome and exit code from every command.
+  Reading CI logs as they are (events after prefixes, Docker and CRI records, colour and CR
+  trimmed, other lines skipped, interleaved runs told apart by `aoi.run`) is `--log`, on `errors`
+  and `merge-report`, never the default: a verdict more lenient than `check`'s is given only to
+  the user who asked for it. A producer's own exit may still differ by § 13.1 (upstream
+  `aoi:error` events fail it unless `--continue-on-error`), but an upstream outcome of `denied`,
+  `timeout` or `cancelled` stays that outcome in every output, as in `check`.
 - **What is a line.** A line is the bytes up to `\\n`. `\\r` before it is JSON whitespace, so CRLF
   streams are accepted. A final line without `\\n` is never interpreted (§ 2): it is reported as
   `line.unterminated` and the stream is incomplete (exit 74), whatever it contains. The one

@@ -20,7 +20,8 @@
 //! - `parallel`: two threads on a file judge exactly like one,
 //! - `signals`: SIGINT/SIGTERM mid-stream end in a cancelled summary,
 //! - `strip`: the data plane and the control plane apart,
-//! - `summary`: a run's outcome for people and scripts.
+//! - `summary`: a run's outcome for people and scripts,
+//! - `verdict`: one verdict from every command and format (`--log` apart).
 
 #[path = "cli/util.rs"]
 mod util;
@@ -57,3 +58,5 @@ mod signals;
 mod strip;
 #[path = "cli/summary.rs"]
 mod summary;
+#[path = "cli/verdict.rs"]
+mod verdict;

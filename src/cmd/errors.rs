@@ -348,6 +348,7 @@ fn read_input<R: Read + Send + std::os::fd::AsRawFd + 'static>(
         },
         max_runs: ctx.args.max_runs,
         run_prefix: ctx.args.run.clone(),
+        log: ctx.args.log,
     };
     demux::read(source_for(src, &ctx.args.judge), &opts, |visit| {
         let ev = match visit {

@@ -393,6 +393,7 @@ pub fn run(args: &MergeArgs) -> i32 {
         },
         max_runs: args.max_runs,
         run_prefix: None,
+        log: args.log,
     };
     let mut entries: Vec<Entry> = Vec::new();
     let mut own: Vec<Own> = Vec::new();

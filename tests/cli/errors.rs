@@ -41,7 +41,7 @@ fn rate_limited(seq: u64) -> String {
 
 #[test]
 fn messy_log_yields_the_errors_of_both_runs_and_the_worst_outcome() {
-    let out = errors(&[], &messy());
+    let out = errors(&["--log"], &messy());
     // run A: ok:true partial:true (0); run B: rate_limited, retryable (75).
     assert_eq!(out.code, 75, "{}", out.stderr);
     let got = lines(&out.stdout);
@@ -76,7 +76,14 @@ fn messy_log_yields_the_errors_of_both_runs_and_the_worst_outcome() {
 #[test]
 fn messy_log_with_warnings_as_a_table() {
     let out = errors(
-        &["--warnings", "--output", "table", "--color", "never"],
+        &[
+            "--log",
+            "--warnings",
+            "--output",
+            "table",
+            "--color",
+            "never",
+        ],
         &messy(),
     );
     assert_eq!(out.code, 75);
@@ -113,12 +120,15 @@ fn messy_log_with_warnings_as_a_table() {
 
 #[test]
 fn colour_only_when_asked_or_on_a_terminal() {
-    let out = errors(&["--output", "table", "--color", "always"], &messy());
+    let out = errors(
+        &["--log", "--output", "table", "--color", "always"],
+        &messy(),
+    );
     assert!(
         out.stdout_str().contains("\x1b[33m"),
         "rate_limited is yellow"
     );
-    let out = errors(&["--output", "table"], &messy());
+    let out = errors(&["--log", "--output", "table"], &messy());
     assert!(!out.stdout_str().contains('\x1b'), "auto: stdout is a pipe");
 }
 
@@ -137,7 +147,7 @@ fn upstream_text_cannot_drive_the_terminal() {
 fn filters() {
     let m = messy();
     let count = |args: &[&str]| -> String {
-        let mut a = vec!["--count"];
+        let mut a = vec!["--log", "--count"];
         a.extend_from_slice(args);
         errors(&a, &m).stdout_str()
     };
@@ -157,16 +167,19 @@ fn filters() {
     assert_eq!(count(&["--scope", "process"]), "1\n");
     assert_eq!(count(&["--category", "nope"]), "0\n");
     // --run narrows the input to one run: its verdict alone decides
-    let out = errors(&["--count", "--run", "01JZQ7X4TQ9KZ8V6R2M3N4P5A"], &m);
+    let out = errors(
+        &["--log", "--count", "--run", "01JZQ7X4TQ9KZ8V6R2M3N4P5A"],
+        &m,
+    );
     assert_eq!(
         (out.stdout_str().as_str(), out.code),
         ("1\n", 0),
         "{}",
         out.stderr
     );
-    let out = errors(&["--run", "01JZQ7X4TQ9KZ8V6R2M3N4P5B2", "-q"], &m);
+    let out = errors(&["--log", "--run", "01JZQ7X4TQ9KZ8V6R2M3N4P5B2", "-q"], &m);
     assert_eq!(out.code, 75);
-    let out = errors(&["--run", "NOPE"], &m);
+    let out = errors(&["--log", "--run", "NOPE"], &m);
     assert_eq!(out.code, 74);
     assert!(
         out.stderr.contains("no run matching --run NOPE"),
@@ -211,7 +224,7 @@ fn retryable_defaults_to_the_category_only_when_absent() {
 
 #[test]
 fn jsonl_is_a_conforming_producer_with_origin_and_retry_fields() {
-    let out = errors(&["--warnings", "--output", "jsonl"], &messy());
+    let out = errors(&["--log", "--warnings", "--output", "jsonl"], &messy());
     assert_eq!(out.code, 75, "{}", out.stderr);
     assert_conforming_report(&out.stdout, 75);
     let ev = parse_jsonl(&out.stdout);
@@ -268,7 +281,7 @@ fn jsonl_for_each_outcome_feeds_back_through_check() {
                 .bytes(),
             75,
         ),
-        (b"no stream here\n".to_vec(), 74),
+        (b"no stream here\n".to_vec(), 65),
     ] {
         let out = errors(&["--output", "jsonl"], &input);
         assert_eq!(out.code, code, "{}", out.stderr);
@@ -283,8 +296,8 @@ fn jsonl_for_each_outcome_feeds_back_through_check() {
 
 #[test]
 fn forwarding_twice_keeps_the_first_origin_and_replaces_provenance() {
-    let first = errors(&["--output", "jsonl"], &messy());
-    let again = errors(&["--output", "jsonl"], &first.stdout);
+    let first = errors(&["--log", "--output", "jsonl"], &messy());
+    let again = errors(&["--log", "--output", "jsonl"], &first.stdout);
     assert_eq!(again.code, 75, "{}", again.stderr);
     assert_conforming_report(&again.stdout, 75);
     let ev = parse_jsonl(&again.stdout);
@@ -432,7 +445,7 @@ fn interleaved_runs_are_judged_apart_with_log_line_numbers() {
         }
     }
     log.extend_from_slice(format!("[b] {}\n", b[3]).as_bytes());
-    let out = errors(&[], &log);
+    let out = errors(&["--log"], &log);
     assert_eq!(out.code, 65, "{}", out.stderr);
     // [a]0 [b]0 [a]1 [a]2 [b]2 [a]3 [b]3: b's seq 2 is on log line 5
     assert!(
@@ -465,7 +478,7 @@ fn crlf_docker_and_cri_lines() {
         cri.extend_from_slice(format!("2026-07-30T12:00:00.000000001Z stdout F {l}\n").as_bytes());
     }
     for (what, input) in [("crlf", crlf), ("docker", docker), ("cri", cri)] {
-        let out = errors(&["--output", "jsonl"], &input);
+        let out = errors(&["--log", "--output", "jsonl"], &input);
         assert_eq!(out.code, 75, "{what}: {}", out.stderr);
         let ev = parse_jsonl(&out.stdout);
         assert_eq!(ev.len(), 3, "{what}");
@@ -480,7 +493,7 @@ fn other_programs_json_is_skipped_not_judged() {
     let mut log = s().hits(1).bytes();
     log.extend_from_slice(b"{\"type\":\"request\",\"path\":\"/\"}\n{\"level\":\"info\"}\n");
     // typed JSON after the summary, without envelope: another program's log
-    let out = errors(&[], &log);
+    let out = errors(&["--log"], &log);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stderr.contains("2 line(s) skipped"), "{}", out.stderr);
 }
@@ -488,12 +501,12 @@ fn other_programs_json_is_skipped_not_judged() {
 #[test]
 fn no_stream_is_incomplete_and_no_fail_opts_out() {
     for input in [&b""[..], b"just prose\n", b"{\"level\":\"info\"}\n"] {
-        let out = errors(&[], input);
+        let out = errors(&["--log"], input);
         assert_eq!(out.code, 74, "{:?}", String::from_utf8_lossy(input));
         assert!(out.stderr.contains("no AOI stream"), "{}", out.stderr);
-        assert_eq!(errors(&["--no-fail"], input).code, 0);
+        assert_eq!(errors(&["--log", "--no-fail"], input).code, 0);
     }
-    let out = errors(&["--no-fail", "-q"], &messy());
+    let out = errors(&["--log", "--no-fail", "-q"], &messy());
     assert_eq!(out.code, 0);
     assert!(out.stderr.is_empty());
     assert_eq!(lines(&out.stdout).len(), 2, "output unchanged by --no-fail");
@@ -521,7 +534,7 @@ fn an_unterminated_error_is_not_extracted() {
 
 #[test]
 fn runs_past_max_runs_are_searched_but_not_judged() {
-    let out = errors(&["--max-runs", "1"], &messy());
+    let out = errors(&["--log", "--max-runs", "1"], &messy());
     // 74 (a run not judged) outranks 75 in the severity order
     assert_eq!(out.code, 74, "{}", out.stderr);
     assert_eq!(lines(&out.stdout).len(), 2, "both runs' errors extracted");
@@ -531,7 +544,13 @@ fn runs_past_max_runs_are_searched_but_not_judged() {
         out.stderr
     );
     let out = errors(
-        &["--max-runs", "1", "--run", "01JZQ7X4TQ9KZ8V6R2M3N4P5A1"],
+        &[
+            "--log",
+            "--max-runs",
+            "1",
+            "--run",
+            "01JZQ7X4TQ9KZ8V6R2M3N4P5A1",
+        ],
         &messy(),
     );
     assert_eq!(out.code, 0, "{}", out.stderr);
@@ -543,7 +562,7 @@ fn runs_past_max_runs_are_searched_but_not_judged() {
             .into_bytes(),
     ]
     .concat();
-    let out = errors(&["--max-runs", "1"], &ok_then_ok);
+    let out = errors(&["--log", "--max-runs", "1"], &ok_then_ok);
     assert_eq!(
         out.code, 74,
         "an unjudged run is not a pass: {}",
@@ -560,7 +579,7 @@ fn several_files_name_the_file_in_each_row() {
         &std::fs::read(example("rate-limited.jsonl")).unwrap(),
     );
     let b = write_file(&dir, "b.log", &messy());
-    let out = errors(&["--output", "table", &a, &b], b"");
+    let out = errors(&["--log", "--output", "table", &a, &b], b"");
     assert_eq!(out.code, 75);
     let rows = lines(&out.stdout);
     assert_eq!(rows.len(), 4);
@@ -574,7 +593,7 @@ fn several_files_name_the_file_in_each_row() {
         "{}",
         rows[3]
     );
-    let out = errors(&["--count", &a, "/nonexistent/x.log"], b"");
+    let out = errors(&["--log", "--count", &a, "/nonexistent/x.log"], b"");
     assert_eq!(out.code, 66);
     assert_eq!(out.stdout_str(), "1\n");
     assert!(
@@ -678,10 +697,10 @@ proptest! {
     /// a producer (`--output jsonl`), aoi's run fails on them (§ 13.1).
     #[test]
     fn errors_survive_any_log_noise((log, want) in log_and_errors()) {
-        let out = errors(&[], &log);
+        let out = errors(&["--log"], &log);
         prop_assert_eq!(lines(&out.stdout), want.clone());
         prop_assert_eq!(out.code, 0, "{}", out.stderr);
-        let out = errors(&["--output", "jsonl"], &log);
+        let out = errors(&["--log", "--output", "jsonl"], &log);
         let ev = parse_jsonl(&out.stdout);
         prop_assert_eq!(ev.len(), want.len() + 2);
         let sum = ev.last().unwrap();
@@ -695,7 +714,7 @@ proptest! {
 #[test]
 fn runs_past_max_runs_still_count_in_a_conforming_report() {
     let out = errors(
-        &["-q", "-w", "--output", "jsonl", "--max-runs", "1"],
+        &["--log", "-q", "-w", "--output", "jsonl", "--max-runs", "1"],
         &messy(),
     );
     assert_eq!(out.code, 74);
@@ -789,7 +808,7 @@ fn a_docker_line_cut_before_its_newline_is_truncated() {
         let wrapped = serde_json::json!({"log": format!("{l}{nl}"), "stream": "stdout"});
         log.push_str(&format!("{wrapped}\n"));
     }
-    let out = errors(&[], log.as_bytes());
+    let out = errors(&["--log"], log.as_bytes());
     assert_eq!(out.code, 74, "{}", out.stderr);
     assert!(out.stderr.contains("line.unterminated"), "{}", out.stderr);
 }
@@ -798,7 +817,7 @@ fn a_docker_line_cut_before_its_newline_is_truncated() {
 fn trailing_prose_after_finished_runs_is_just_prose() {
     let mut m = messy();
     m.pop();
-    let out = errors(&[], &m);
+    let out = errors(&["--log"], &m);
     assert_eq!(out.code, 75, "{}", out.stderr);
     assert!(out.stderr.contains("9 line(s) skipped"), "{}", out.stderr);
 }
@@ -822,13 +841,13 @@ fn events_wrapped_in_colour_are_found() {
     let st = s()
         .raw(format!("\u{1b}[31m{ev}\u{1b}[0m"))
         .summary(r#"{"ok":false,"reason":"failed"}"#);
-    let out = errors(&["--count"], &st.bytes());
+    let out = errors(&["--log", "--count"], &st.bytes());
     assert_eq!(out.stdout_str(), "1\n", "{}", out.stderr);
     // a damaged one is not silently lost
     let damaged = s()
         .no_envelope()
         .raw(r#"{"type":"aoi:error","code":"X","message":"cut"#);
-    let out = errors(&["--count"], &damaged.bytes());
+    let out = errors(&["--log", "--count"], &damaged.bytes());
     assert!(out.stderr.contains("mention aoi:error"), "{}", out.stderr);
 }
 

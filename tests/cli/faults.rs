@@ -304,7 +304,7 @@ fn many_interleaved_runs_stay_within_max_runs() {
             .expect("write");
         }
     }
-    let out = aoi_stdin_from(&["errors", "--count", "--max-runs", "1000"], &path);
+    let out = aoi_stdin_from(&["errors", "--log", "--count", "--max-runs", "1000"], &path);
     assert_no_crash(&out, "errors");
     assert_eq!(
         out.stdout_str().trim(),
@@ -316,11 +316,18 @@ fn many_interleaved_runs_stay_within_max_runs() {
         "runs past --max-runs are not judged: {}",
         out.stderr
     );
-    if let Some(kib) = peak_rss_kib(&["errors", "--count", "--max-runs", "1000"], &path) {
+    if let Some(kib) = peak_rss_kib(&["errors", "--log", "--count", "--max-runs", "1000"], &path) {
         assert!(kib < 64 * 1024, "peak RSS {kib} KiB");
     }
     let out = aoi_stdin_from(
-        &["merge-report", "--format", "tap", "--max-runs", "1000"],
+        &[
+            "merge-report",
+            "--log",
+            "--format",
+            "tap",
+            "--max-runs",
+            "1000",
+        ],
         &path,
     );
     assert_no_crash(&out, "merge-report");

@@ -146,7 +146,7 @@ fn one_log_of_three_concurrent_runs_is_three_streams() {
     log.push(b'\n');
     let dir = scratch("merge-log");
     let f = write_file(&dir, "ci.log", &log);
-    let ev = merged(&[&f], 1);
+    let ev = merged(&["--log", &f], 1);
     let r = reports(&ev);
     assert_eq!(r.len(), 3);
     let runs: Vec<&Value> = r.iter().map(|e| &e["run"]).collect();
@@ -164,12 +164,32 @@ fn one_log_of_three_concurrent_runs_is_three_streams() {
 
 #[test]
 fn empty_input_is_a_failure_not_a_success() {
-    for input in [&b""[..], b"only prose\n"] {
-        let out = merge(&["--format", "jsonl"], input);
-        assert_eq!(out.code, 74, "{}", out.stderr);
-        assert!(out.stderr.contains("no AOI stream"), "{}", out.stderr);
-        assert_conforming_report(&out.stdout, fed_back_code(74));
-        assert_eq!(merge(&["--no-fail", "-q"], input).code, 0);
+    // Read as logs, neither holds an AOI stream (74); read as a stream,
+    // prose is the violation `aoi check` calls it (65, issue 24).
+    for (input, args, code) in [
+        (&b""[..], &[][..], 74),
+        (b"", &["--log"], 74),
+        (b"only prose\n", &["--log"], 74),
+        (b"only prose\n", &[], 65),
+    ] {
+        let mut a = vec!["--format", "jsonl"];
+        a.extend_from_slice(args);
+        let out = merge(&a, input);
+        assert_eq!(out.code, code, "{args:?}: {}", out.stderr);
+        if code == 74 {
+            assert!(out.stderr.contains("no AOI stream"), "{}", out.stderr);
+        }
+        if args.is_empty() {
+            assert_eq!(
+                out.code,
+                crate::util::check(&["-q"], input).code,
+                "as aoi check"
+            );
+        }
+        assert_conforming_report(&out.stdout, fed_back_code(code));
+        let mut a = vec!["--no-fail", "-q"];
+        a.extend_from_slice(args);
+        assert_eq!(merge(&a, input).code, 0);
     }
 }
 
@@ -512,6 +532,7 @@ fn idle_timeout_ends_the_open_runs_only() {
     let out = crate::util::fed_then_silent(
         &[
             "merge-report",
+            "--log",
             "--format",
             "jsonl",
             "--idle-timeout",

@@ -28,12 +28,14 @@ const COMMANDS: &[&[&str]] = &[
 
 /// The log readers: on a log, the others would judge one stream.
 const LOG_COMMANDS: &[&[&str]] = &[
-    &["errors", "--no-fail", "-w", "--output", "raw"],
-    &["errors", "--no-fail", "--output", "jsonl"],
-    &["errors", "--no-fail", "--count"],
+    &["errors", "--log", "--no-fail", "-w", "--output", "raw"],
+    &["errors", "--log", "--no-fail", "--output", "jsonl"],
+    &["errors", "--log", "--no-fail", "--count"],
+    &["merge-report", "--log", "--no-fail", "--format", "jsonl"],
+    &["merge-report", "--log", "--no-fail", "--format", "tap"],
+    &["merge-report", "--log", "--no-fail", "--format", "junit"],
+    // Read as one stream, a log is judged as aoi check judges it.
     &["merge-report", "--no-fail", "--format", "jsonl"],
-    &["merge-report", "--no-fail", "--format", "tap"],
-    &["merge-report", "--no-fail", "--format", "junit"],
 ];
 
 /// A report line without what differs between two runs: aoi's own run id,

@@ -1,0 +1,69 @@
+//! One verdict (issue 24): the same bytes get the same outcome and exit
+//! code from every command and every output format, unless the user asked
+//! for leniency (`--log`).
+
+use crate::util::*;
+
+/// Streams `aoi check` fails, each for lines a lenient log reader skips,
+/// put between the lines of a clean stream (as a tool that also prints
+/// prose on stdout would): invalid JSON beside a coloured line, prose, a
+/// UTF-8 BOM.
+fn broken_streams() -> Vec<(&'static str, Vec<u8>)> {
+    let clean = s().hits(2).bytes();
+    let first = clean.iter().position(|&b| b == b'\n').expect("a line") + 1;
+    let between = |noise: &[u8]| [&clean[..first], noise, &clean[first..]].concat();
+    vec![
+        (
+            "invalid JSON and colour",
+            between(b"{\"type\":\"hit\",\n\x1b[32mOK\x1b[0m\n"),
+        ),
+        ("prose", between(b"Found 2 more results, fetching...\n")),
+        ("a BOM", [&b"\xef\xbb\xbf"[..], &clean].concat()),
+    ]
+}
+
+/// Every command and format that judges a stream, as arguments.
+const JUDGES: &[&[&str]] = &[
+    &["check", "-q"],
+    &["strip", "-q"],
+    &["summary", "-q"],
+    &["filter", "-q", "."],
+    &["errors", "-q"],
+    &["errors", "-q", "--output", "jsonl"],
+    &["merge-report", "-q", "--format", "jsonl"],
+    &["merge-report", "-q", "--format", "tap"],
+    &["merge-report", "-q", "--format", "junit"],
+    &["merge-report", "-q", "--format", "markdown"],
+    &["merge-report", "-q", "--format", "table"],
+];
+
+#[test]
+fn every_command_gives_a_broken_stream_the_verdict_of_check() {
+    for (what, input) in broken_streams() {
+        let want = check(&["-q"], &input).code;
+        assert_eq!(want, 65, "{what}: check");
+        for args in JUDGES {
+            let out = aoi(args, &input);
+            assert_eq!(out.code, want, "{what}: {args:?}: {}", out.stderr);
+        }
+    }
+}
+
+/// Leniency is what `--log` asks for: the same streams read as logs pass,
+/// and the skipped lines are counted. (A BOM is trimmed as a prefix, not
+/// skipped; counting trimmed prefixes is still to come, issue 24.)
+#[test]
+fn log_reading_is_asked_for() {
+    for (what, input) in broken_streams().into_iter().filter(|(w, _)| *w != "a BOM") {
+        let out = aoi(&["errors", "--log"], &input);
+        assert_eq!(out.code, 0, "{what}: {}", out.stderr);
+        assert!(out.stderr.contains("skipped"), "{what}: {}", out.stderr);
+        let out = aoi(&["merge-report", "--log", "--format", "jsonl"], &input);
+        assert_eq!(out.code, 0, "{what}: {}", out.stderr);
+        let last = parse_jsonl(&out.stdout).pop().expect("summary");
+        assert!(
+            last["properties"]["skipped_lines"].as_u64() >= Some(1),
+            "{what}: {last}"
+        );
+    }
+}
