@@ -311,10 +311,45 @@ fn junit_is_xml_with_totals_that_match_its_testcases() {
         ),
         (tests, failures, errors)
     );
-    // doctor: outcome (failure) + 2 checks (1 failure); rate-limited: 1
-    // failure; truncated: 1 error
-    assert_eq!((tests, failures, errors), (5, 3, 1));
+    // doctor: outcome (failure) + 2 checks (shown, not counted: the
+    // outcome is the verdict); rate-limited: 1 failure; truncated: 1 error
+    assert_eq!((tests, failures, errors), (5, 2, 1));
     assert!(text.contains("d&lt;&amp;&gt;"));
+}
+
+/// A run that passed with failed `aoi:check` events passes in every format
+/// (JUnit said failures="1", and "334" of 1,500 past the cap, where the
+/// exit code, TAP and Markdown said passed; issue 24); the checks past the
+/// cap are stated in JUnit too, not only in JSON Lines.
+#[test]
+fn failed_checks_of_a_run_that_passed_fail_no_format() {
+    let mut st = s();
+    for i in 0..1500 {
+        st = st.ev(&format!(
+            r#"{{"type":"aoi:check","name":"c{i}","ok":{},"severity":"warning","detail":"slow"}}"#,
+            i % 3 != 0
+        ));
+    }
+    let input = st.bytes();
+    assert_eq!(crate::util::check(&["-q"], &input).code, 0);
+    let junit = merge(&["--format", "junit"], &input);
+    assert_eq!(junit.code, 0, "{}", junit.stderr);
+    let text = junit.stdout_str();
+    let doc = roxmltree::Document::parse(&text).expect("JUnit output is XML");
+    let root = doc.root_element();
+    assert_eq!(root.attribute("failures"), Some("0"), "{}", &text[..300]);
+    assert_eq!(root.attribute("errors"), Some("0"));
+    assert!(
+        text.contains("500 more aoi:check event(s), past the 1000 kept per stream"),
+        "the cap is stated"
+    );
+    let tap = merge(&["--format", "tap"], &input);
+    assert_eq!(tap.code, 0);
+    assert!(tap.stdout_str().lines().any(|l| l.starts_with("ok 1")));
+    let jsonl = merge(&["--format", "jsonl"], &input);
+    assert_eq!(jsonl.code, 0);
+    let ev = parse_jsonl(&jsonl.stdout);
+    assert_eq!(reports(&ev)[0]["checks_dropped"], 500);
 }
 
 #[test]
