@@ -811,6 +811,39 @@ pub(crate) fn upstream_errors(verdicts: &[Verdict]) -> Option<(i32, Option<Cause
     Some((code, worst))
 }
 
+/// The one stderr line that says why a producer's exit differs from the
+/// verdict on its input (which may be ok): upstream `aoi:error` events it
+/// must fail on (§ 13.1). Said only when they decided `code`.
+pub(crate) fn say_upstream_errors(
+    command: &str,
+    quiet: bool,
+    code: i32,
+    upstream: Option<&(i32, Option<Cause>)>,
+) {
+    let Some((upstream_code, worst)) = upstream.filter(|(c, _)| *c == code) else {
+        return;
+    };
+    let first = worst.as_ref().map_or(String::new(), |c| {
+        let s = |v: &Option<String>| v.as_deref().map(sanitize).unwrap_or_default();
+        let retry = match c.retryable {
+            Some(true) => "retryable",
+            _ => "not retryable",
+        };
+        format!(
+            " (the most severe: {} {}, {retry})",
+            s(&c.category),
+            s(&c.code)
+        )
+    });
+    eprint_line(
+        quiet,
+        &format!(
+            "aoi {command}: exit {upstream_code}: the input carries upstream aoi:error events{first}, \
+             which fail an AOI producer (§ 13.1); --continue-on-error to go on"
+        ),
+    );
+}
+
 /// How a producer closes its stream. What it emitted itself (`count`, its
 /// own errors) the [`Emitter`] has counted.
 pub(crate) struct Closing {

@@ -298,16 +298,16 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
             // An AOI producer accounts for upstream errors in its own
             // outcome (§ 13.1), as `filter` does.
             let mut cause = None;
-            if let Some((upstream_code, worst)) =
-                upstream_errors(&verdicts).filter(|_| !args.continue_on_error)
-            {
-                code = exit::worst(code, upstream_code);
+            let upstream = upstream_errors(&verdicts).filter(|_| !args.continue_on_error);
+            if let Some((upstream_code, worst)) = &upstream {
+                code = exit::worst(code, *upstream_code);
                 // Only when they decide the status: an input aoi could not
                 // read (66) or a cut stream (74) outranks them.
-                if code == upstream_code {
-                    cause = worst;
+                if code == *upstream_code {
+                    cause = worst.clone();
                 }
             }
+            super::check::say_upstream_errors("errors", args.quiet, code, upstream.as_ref());
             let properties = json!({
                 "streams": verdicts.len(),
                 "matched": ctx.matched,

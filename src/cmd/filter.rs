@@ -282,6 +282,7 @@ fn framed_inputs(f: &mut Framed<'_>) -> Result<i32, Stop> {
         let first = f.first_item_code.as_deref().unwrap_or("FILTER_ERROR");
         own_cause.get_or_insert_with(|| Cause::own("validation", first));
     }
+    super::check::say_upstream_errors("filter", args.quiet, code, upstream.as_ref());
     // The upstream error is the cause only when it decides the status: an
     // input aoi could not read (66), a cut stream (74) or the filter's own
     // errors (1, over a retryable 75) outrank it.

@@ -67,3 +67,36 @@ fn log_reading_is_asked_for() {
         );
     }
 }
+
+/// A producer that fails on upstream `aoi:error` events of a run that
+/// succeeded (§ 13.1) says so on stderr in one line, where `check` passes
+/// the same stream; `-q` silences it (it said nothing at all; issue 24).
+#[test]
+fn a_producer_says_why_its_exit_differs_from_the_verdict() {
+    let input = s()
+        .hits(1)
+        .ev(r#"{"type":"aoi:error","scope":"item","category":"not_found","code":"DOC_MISSING","message":"m","retryable":false}"#)
+        .summary(r#"{"partial":true}"#)
+        .bytes();
+    assert_eq!(check(&["-q"], &input).code, 0);
+    for (args, name) in [
+        (&["filter", "select(.rank > 2)"][..], "filter"),
+        (&["errors", "--output", "jsonl"], "errors"),
+    ] {
+        let out = aoi(args, &input);
+        assert_eq!(out.code, 1, "{args:?}");
+        let lines: Vec<&str> = out.stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "{args:?}: {}", out.stderr);
+        assert!(
+            lines[0].starts_with(&format!("aoi {name}: exit 1: "))
+                && lines[0].contains("not_found DOC_MISSING")
+                && lines[0].contains("--continue-on-error"),
+            "{}",
+            lines[0]
+        );
+        let quiet = aoi(&[args, &["-q"]].concat(), &input);
+        assert_eq!((quiet.code, quiet.stderr.as_str()), (1, ""), "{args:?} -q");
+        let go_on = aoi(&[args, &["--continue-on-error"]].concat(), &input);
+        assert_eq!(go_on.code, 0, "{args:?} --continue-on-error");
+    }
+}
