@@ -342,9 +342,17 @@ fn run_probe(argv: &[String], opts: &ProbeOpts, timeout: Duration) -> Probe {
     drop(done_tx);
     let mut probe = Probe::default();
     if let Some(sig) = opts.signal {
-        // After the first line, or a moment, whichever comes first.
-        let wait = Duration::from_millis(300).min(timeout / 2);
-        let _ = first_rx.recv_timeout(wait);
+        // Once the tool wrote its first line, so a slow start on a busy
+        // machine is not blamed on the tool; at most half the timeout.
+        // (Its signal dispositions tell nothing: sh and Python catch
+        // SIGINT from their first instruction.)
+        let until = start + timeout / 2;
+        while first_rx.try_recv().is_err()
+            && matches!(child.try_wait(), Ok(None))
+            && Instant::now() < until
+        {
+            std::thread::sleep(Duration::from_millis(5));
+        }
         if matches!(child.try_wait(), Ok(None)) {
             probe.signalled_running = true;
             // SAFETY: kill on our own child's pid.

@@ -32,10 +32,11 @@ fn lint(name: &str, extra: &[&str]) -> (Vec<u64>, Vec<Value>, i32) {
 }
 
 /// [`lint`], run again (3 runs at most) while check 10 could not signal
-/// the tool mid-run: lint signals it after its first line, and the fixture
-/// runs for about 0.3 s, so a busy machine may let it end first, which
-/// lint reports as not tested. The last result, and whether check 10 was
-/// tested; when it never was, a note says so (issue 23).
+/// the tool mid-run: lint signals it once it wrote its first line, and the
+/// fixture runs for about 0.3 s after that, so a busy machine may still
+/// let it end first, which lint reports as not tested. The last result,
+/// and whether check 10 was tested; when it never was, a note says so
+/// (issue 23).
 fn lint_signalled(name: &str, extra: &[&str]) -> (Vec<u64>, Vec<Value>, i32, bool) {
     for _ in 0..3 {
         let (failed, events, code) = lint(name, extra);
@@ -138,7 +139,9 @@ fn a_lint_run_in_the_background_still_signals_the_tool() {
 #[test]
 fn a_hung_tool_is_a_finding_not_a_hang() {
     let (failed, events, code) = lint("hang", &["--timeout", "2s"]);
-    assert_eq!(failed, vec![3]);
+    // Contains, not equals: a loaded machine may also let a short probe
+    // of the fixture outlive 2 s, which is that probe's finding.
+    assert!(failed.contains(&3), "{failed:?}");
     assert_eq!(code, 1);
     let detail = detail_of(&events, 3);
     assert!(detail.contains("did not finish"), "{detail}");
@@ -158,7 +161,10 @@ fn the_table_names_factors_commands_and_evidence() {
 
 #[test]
 fn aoi_passes_its_own_lint() {
-    let out = aoi(&["lint", "--self", "--output", "jsonl"], b"");
+    // A long stop grace: a loaded machine must not turn check 10's
+    // signalled probes into a forced exit before their summary (issue 23).
+    let grace = [("AOI_STOP_GRACE", "600")];
+    let out = aoi_env(&["lint", "--self", "--output", "jsonl"], b"", &grace);
     assert_conforming_report(&out.stdout, 0);
     assert_eq!(out.code, 0, "{}", out.stdout_str());
     let events = parse_jsonl(&out.stdout);

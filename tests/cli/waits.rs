@@ -94,10 +94,11 @@ pub fn capacity(fd: &impl AsRawFd) -> usize {
     usize::try_from(n).expect("F_GETPIPE_SZ")
 }
 
-/// The state letter of every thread of `pid` (`R` running or runnable,
-/// `S` asleep in a wait, ...), from `/proc/PID/task/*/stat`; `None` when
-/// the process is gone.
-fn thread_states(pid: u32) -> Option<Vec<u8>> {
+/// One look at every thread of `pid`: its state letter (`R` running or
+/// runnable, `S` asleep in a wait, ...) and how often it was switched out
+/// so far, from `/proc/PID/task/*/stat` and `status`; `None` when the
+/// process is gone.
+fn threads(pid: u32) -> Option<Vec<(u8, u64)>> {
     let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
     let state = |stat: String| {
         // "TID (comm) STATE ...": comm may hold spaces and parentheses.
@@ -106,36 +107,96 @@ fn thread_states(pid: u32) -> Option<Vec<u8>> {
             .map(|i| stat[i + 1..].trim_start().to_string())?;
         after.bytes().next()
     };
-    // A thread that ended since the listing has no stat left: skipped.
-    let states = tasks
+    let switches = |status: String| {
+        status
+            .lines()
+            .filter(|l| l.contains("ctxt_switches:"))
+            .filter_map(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+            .sum::<u64>()
+    };
+    // A thread that ended since the listing has nothing left: skipped.
+    let seen = tasks
         .flatten()
-        .filter_map(|t| std::fs::read_to_string(t.path().join("stat")).ok())
-        .filter_map(state)
+        .filter_map(|t| {
+            let st = state(std::fs::read_to_string(t.path().join("stat")).ok()?)?;
+            Some((
+                st,
+                switches(std::fs::read_to_string(t.path().join("status")).ok()?),
+            ))
+        })
         .collect();
-    Some(states)
+    Some(seen)
 }
 
 /// Whether every thread of `pid` sleeps in a wait (none runs, none is
-/// runnable).
+/// runnable). Fails the test at once when `pid` is gone, a zombie or
+/// stopped: no wait for it to fall asleep can end then.
 pub fn asleep(pid: u32) -> bool {
-    thread_states(pid).is_some_and(|s| !s.is_empty() && s.iter().all(|&c| c == b'S'))
+    asleep_with(pid).is_some()
+}
+
+/// [`asleep`], with the threads' total context switches when it holds.
+fn asleep_with(pid: u32) -> Option<u64> {
+    let seen = threads(pid).unwrap_or_default();
+    let dead = seen.is_empty()
+        || seen
+            .iter()
+            .any(|&(s, _)| matches!(s, b'Z' | b'X' | b'T' | b't'));
+    assert!(
+        !dead,
+        "aoi (pid {pid}) ended or stopped while a test waited for it to sleep"
+    );
+    seen.iter()
+        .all(|&(s, _)| s == b'S')
+        .then(|| seen.iter().map(|&(_, n)| n).sum())
 }
 
 /// Waits until aoi (`pid`) has read everything written to the pipe whose
 /// write end is `input` and every one of its threads sleeps: it has done
-/// all it can with that input and waits for more. Seen twice in a row, so
-/// that a thread handing work to another is not taken for idle.
+/// all it can with that input and waits for more. Two looks, with no
+/// thread switched in between, so that neither a thread handing work to
+/// another nor a look torn across threads is taken for idle.
 pub fn wait_idle(pid: u32, input: &impl AsRawFd, what: &str) {
     assert!(
         std::path::Path::new("/proc/self/task").is_dir(),
         "this test needs /proc (Linux)"
     );
-    let mut seen = 0;
+    let mut last = None;
     wait_until(&format!("{what}: aoi idle on its input"), || {
-        let idle = unread(input) == 0 && asleep(pid);
-        seen = if idle { seen + 1 } else { 0 };
-        seen >= 2
+        let now = asleep_with(pid).filter(|_| unread(input) == 0);
+        let idle = now.is_some() && now == last;
+        last = now;
+        idle
     });
+}
+
+/// Whether a thread of `pid` is inside a `write` or `writev` to its file
+/// descriptor `fd` or a copy of it (aoi writes through a `dup` of its
+/// stdout), from `/proc/PID/task/*/syscall` ("NR ARG0 ...", NR in
+/// decimal, ARG0 in hex); `None` where the system does not show it.
+pub fn in_write(pid: u32, fd: RawFd) -> Option<bool> {
+    let target = |n: u64| std::fs::read_link(format!("/proc/{pid}/fd/{n}")).ok();
+    let wanted = target(fd as u64)?;
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
+    let mut shown = false;
+    let mut writing = false;
+    for t in tasks.flatten() {
+        let Ok(call) = std::fs::read_to_string(t.path().join("syscall")) else {
+            continue;
+        };
+        // "running" while on a CPU: shown, not in a call.
+        shown = true;
+        let mut words = call.split_whitespace();
+        let Some(nr) = words.next().and_then(|w| w.parse::<libc::c_long>().ok()) else {
+            continue;
+        };
+        let on = words
+            .next()
+            .and_then(|a| u64::from_str_radix(a.trim_start_matches("0x"), 16).ok())
+            .is_some_and(|n| target(n).as_ref() == Some(&wanted));
+        writing |= on && (nr == libc::SYS_write || nr == libc::SYS_writev);
+    }
+    shown.then_some(writing)
 }
 
 /// Whether `sig` is pending for `pid` or any of its threads (sent, not yet
