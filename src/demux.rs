@@ -123,6 +123,48 @@ pub struct Counts {
     pub other_runs: u64,
     /// Skipped lines that mention `aoi:error` (a damaged event, maybe).
     pub suspect: u64,
+    /// Events found only by reading the line as a log: after a prefix (a
+    /// BOM, a time stamp), inside a Docker wrapper, or before a trailing
+    /// CR or colour code.
+    pub trimmed: u64,
+}
+
+impl Counts {
+    /// Adds another input's counts (saturating: carried counts are any
+    /// integers an earlier report held).
+    pub fn add(&mut self, o: &Counts) {
+        self.skipped = self.skipped.saturating_add(o.skipped);
+        self.long = self.long.saturating_add(o.long);
+        self.untracked = self.untracked.saturating_add(o.untracked);
+        self.other_runs = self.other_runs.saturating_add(o.other_runs);
+        self.suspect = self.suspect.saturating_add(o.suspect);
+        self.trimmed = self.trimmed.saturating_add(o.trimmed);
+        let (a, b) = (&mut self.untracked_events, o.untracked_events);
+        *a = (
+            a.0.saturating_add(b.0),
+            a.1.saturating_add(b.1),
+            a.2.saturating_add(b.2),
+        );
+    }
+
+    /// What reading as a log passed over, in one sentence that every
+    /// output format states (issue 24: leniency is asked for and shows).
+    pub fn log_note(&self) -> String {
+        let mut s = format!(
+            "read as a log (--log): {} line(s) skipped (not AOI events)",
+            self.skipped
+        );
+        if self.trimmed > 0 {
+            s.push_str(&format!(
+                ", {} event(s) found after a prefix or decoration",
+                self.trimmed
+            ));
+        }
+        if self.long > 0 {
+            s.push_str(&format!(", {} over the line limit", self.long));
+        }
+        s
+    }
 }
 
 /// One judged stream of an input.
@@ -412,21 +454,23 @@ impl Input {
         if !self.opts.log {
             return self.strict_line(line, terminated, utf8_checked, visit);
         }
+        let full = line.len();
         let line = trim_decoration(line);
+        let decorated = line.len() != full;
         match slot {
             Some(slot) => {
                 // The slot's peeker and scratch describe the event: this
                 // input takes them for the line, and gives them back.
                 std::mem::swap(&mut self.peeker, &mut slot.peeker);
                 std::mem::swap(&mut self.scratch, &mut slot.scratch);
-                let r = self.found_line(line, terminated, slot.found, visit);
+                let r = self.found_line(line, terminated, slot.found, decorated, visit);
                 std::mem::swap(&mut self.peeker, &mut slot.peeker);
                 std::mem::swap(&mut self.scratch, &mut slot.scratch);
                 r
             }
             None => {
                 let found = locate(line, &mut self.peeker, &mut self.scratch, utf8_checked);
-                self.found_line(line, terminated, found, visit)
+                self.found_line(line, terminated, found, decorated, visit)
             }
         }
     }
@@ -537,12 +581,14 @@ impl Input {
 
     /// A line (trimmed of its decoration) after [`locate`] looked in it:
     /// `found` is what it found, described by `self.peeker` (and
-    /// `self.scratch` for an unwrapped one).
+    /// `self.scratch` for an unwrapped one); `decorated`: a decoration
+    /// was trimmed off its end.
     fn found_line<E>(
         &mut self,
         line: &[u8],
         terminated: bool,
         found: Option<Found>,
+        decorated: bool,
         visit: &mut impl FnMut(Visit<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
         let line_no = self.line_no;
@@ -574,6 +620,9 @@ impl Input {
             }
             return Ok(());
         };
+        if decorated || !matches!(found, Found::At(0)) {
+            self.counts.trimmed += 1;
+        }
         let scratch = std::mem::take(&mut self.scratch);
         let (obj, terminated): (&[u8], bool) = match found {
             Found::At(start) => (line.get(start..).unwrap_or_default(), terminated),

@@ -160,8 +160,7 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
     // process exit status, never what the report says (§ 13.1).
     let mut code = exit::OK;
     let mut verdicts: Vec<Verdict> = Vec::new();
-    let mut skipped_total = 0u64;
-    let mut suspect_total = 0u64;
+    let mut log_total = crate::demux::Counts::default();
     let mut extra = (0u64, 0u64, 0u64);
     // aoi's own first error: what caused_by names when aoi itself failed.
     let mut own_cause: Option<Cause> = None;
@@ -217,7 +216,6 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
         };
         let (streams, input) = input.finish(SHOWN);
         let judged = streams.len();
-        let skipped = input.skipped;
         let mut lines_read = input.skipped + input.long + input.untracked + input.other_runs;
         for stream in streams {
             let v = stream.verdict;
@@ -233,7 +231,7 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
             code = exit::worst(code, v.exit_code);
             verdicts.push(v);
         }
-        skipped_total += skipped;
+        log_total.add(&input);
         let mut problems: Vec<(String, &str)> = Vec::new();
         if input.untracked > 0 {
             problems.push((
@@ -266,7 +264,6 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
         extra.0 += input.untracked_events.0;
         extra.1 += input.untracked_events.1;
         extra.2 += input.untracked_events.2;
-        suspect_total += input.suspect;
         if input.suspect > 0 {
             eprint_line(
                 args.quiet,
@@ -276,15 +273,9 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
                 ),
             );
         }
-        if !args.quiet && (skipped > 0 || input.long > 0) {
-            let mut s = format!("aoi errors: {label}{skipped} line(s) skipped (not AOI events)");
-            if input.long > 0 {
-                s.push_str(&format!(
-                    ", {} over --max-line-bytes {}",
-                    input.long, args.judge.max_line_bytes
-                ));
-            }
-            eprint_line(false, &s);
+        // Reading as a log shows (issue 24).
+        if !args.quiet && (input.skipped > 0 || input.trimmed > 0 || input.long > 0) {
+            eprint_line(false, &format!("aoi errors: {label}{}", input.log_note()));
         }
     }
     match &mut ctx.sink {
@@ -311,8 +302,10 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
             let properties = json!({
                 "streams": verdicts.len(),
                 "matched": ctx.matched,
-                "skipped_lines": skipped_total,
-                "suspect_lines": suspect_total,
+                "read_as_log": args.log,
+                "skipped_lines": log_total.skipped,
+                "trimmed_lines": log_total.trimmed,
+                "suspect_lines": log_total.suspect,
                 "exit_code": code,
             });
             let closing = Closing {

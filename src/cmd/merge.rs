@@ -358,8 +358,9 @@ struct Gathered {
     carried: HashMap<Option<String>, Vec<Entry>>,
     /// Their own failures (`aoi:error` events of aoi's), carried too.
     carried_own: HashMap<Option<String>, Vec<Own>>,
-    /// The lines their own inputs skipped (`properties.skipped_lines`).
-    carried_skipped: u64,
+    /// What their own inputs read as logs passed over
+    /// (`properties.skipped_lines`, `properties.trimmed_lines`).
+    carried_log: demux::Counts,
 }
 
 /// Runs `aoi merge-report`; returns the exit status.
@@ -397,7 +398,8 @@ pub fn run(args: &MergeArgs) -> i32 {
     };
     let mut entries: Vec<Entry> = Vec::new();
     let mut own: Vec<Own> = Vec::new();
-    let mut skipped = 0u64;
+    // What reading as a log passed over, summed over the inputs.
+    let mut log = demux::Counts::default();
     for path in &inputs {
         let source = path.display().to_string();
         let mut g = Gathered::default();
@@ -424,7 +426,14 @@ pub fn run(args: &MergeArgs) -> i32 {
             break;
         }
         let (streams, counts) = read.finish(SHOWN);
-        skipped += counts.skipped + g.carried_skipped;
+        log.add(&counts);
+        log.add(&g.carried_log);
+        if !args.quiet && (counts.skipped > 0 || counts.trimmed > 0) {
+            eprint_line(
+                false,
+                &format!("aoi merge-report: {source}: {}", counts.log_note()),
+            );
+        }
         let before = entries.len();
         for st in streams {
             let carried = g.carried.remove(&st.run).unwrap_or_default();
@@ -489,14 +498,18 @@ pub fn run(args: &MergeArgs) -> i32 {
         .chain(entries.iter().map(|e| e.exit_code))
         .fold(exit::OK, exit::worst);
     let color = format == MergeFormat::Table && args.color.enabled(tty);
+    // Stated in every format whenever lines were read as a log, here or
+    // by a report merged in (issue 24: leniency shows).
+    let note = (args.log || log.skipped > 0 || log.trimmed > 0).then(|| log.log_note());
+    let note = note.as_deref();
     let written = match format {
-        MergeFormat::Jsonl => return write_jsonl(args, &entries, &own, code, skipped),
+        MergeFormat::Jsonl => return write_jsonl(args, &entries, &own, code, &log),
         other => {
             let text = match other {
-                MergeFormat::Table => table(&entries, &own, code, color),
-                MergeFormat::Markdown => markdown(&entries, &own, code),
-                MergeFormat::Junit => junit(&entries, &own),
-                _ => tap(&entries, &own),
+                MergeFormat::Table => table(&entries, &own, code, color, note),
+                MergeFormat::Markdown => markdown(&entries, &own, code, note),
+                MergeFormat::Junit => junit(&entries, &own, note),
+                _ => tap(&entries, &own, note),
             };
             let mut out = stdout_writer();
             out.write_all(text.as_bytes())
@@ -579,10 +592,16 @@ fn gather<R: Read + Send + std::os::fd::AsRawFd + 'static>(
                         .or_default()
                         .push(Entry::from_report(&v)),
                     _ => {
-                        g.carried_skipped += v
-                            .pointer("/properties/skipped_lines")
-                            .and_then(Value::as_u64)
-                            .unwrap_or(0)
+                        let n = |k: &str| {
+                            v.pointer(&format!("/properties/{k}"))
+                                .and_then(Value::as_u64)
+                                .unwrap_or(0)
+                        };
+                        g.carried_log.add(&demux::Counts {
+                            skipped: n("skipped_lines"),
+                            trimmed: n("trimmed_lines"),
+                            ..Default::default()
+                        });
                     }
                 }
             }
@@ -623,9 +642,15 @@ fn totals(entries: &[Entry]) -> (u64, u64, u64, u64, u64) {
 }
 
 /// Writes the merged report as aoi's own stream; returns the exit status.
-fn write_jsonl(args: &MergeArgs, entries: &[Entry], own: &[Own], code: i32, skipped: u64) -> i32 {
+fn write_jsonl(
+    args: &MergeArgs,
+    entries: &[Entry],
+    own: &[Own],
+    code: i32,
+    log: &demux::Counts,
+) -> i32 {
     let mut sinks = Sinks::report_to_stdout();
-    match report_events(&mut sinks, entries, own, code, skipped) {
+    match report_events(&mut sinks, entries, own, code, args.log, log) {
         Ok(()) if args.no_fail && code != exit::NOINPUT => exit::OK,
         Ok(()) => code,
         Err(stop) => sinks.end("merge-report", stop),
@@ -637,7 +662,8 @@ fn report_events(
     entries: &[Entry],
     own: &[Own],
     code: i32,
-    skipped: u64,
+    read_as_log: bool,
+    log: &demux::Counts,
 ) -> Result<(), Stop> {
     let (lines, domain, warnings, errors, violations) = totals(entries);
     // After a stop, what was read is still reported, then the summary
@@ -715,7 +741,9 @@ fn report_events(
             "lines": lines,
             "violation_count": violations,
             "outcomes": outcomes,
-            "skipped_lines": skipped,
+            "read_as_log": read_as_log,
+            "skipped_lines": log.skipped,
+            "trimmed_lines": log.trimmed,
             "exit_code": code,
         }),
     );
@@ -781,7 +809,7 @@ fn summary_line(entries: &[Entry]) -> String {
     )
 }
 
-fn table(entries: &[Entry], own: &[Own], code: i32, color: bool) -> String {
+fn table(entries: &[Entry], own: &[Own], code: i32, color: bool, note: Option<&str>) -> String {
     let w_src = entries
         .iter()
         .map(|e| e.source.chars().count())
@@ -832,6 +860,9 @@ fn table(entries: &[Entry], own: &[Own], code: i32, color: bool) -> String {
         let _ = writeln!(s, "{}", paint(color, "31;1", &own_line(o)));
     }
     let _ = writeln!(s, "{}: {}", verdict_word(code), summary_line(entries));
+    if let Some(n) = note {
+        let _ = writeln!(s, "{n}");
+    }
     s
 }
 
@@ -886,11 +917,15 @@ fn md_code(s: &str) -> String {
     sanitize(s).replace('`', "'").replace('|', "\\|")
 }
 
-fn markdown(entries: &[Entry], own: &[Own], code: i32) -> String {
+fn markdown(entries: &[Entry], own: &[Own], code: i32, note: Option<&str>) -> String {
     let mut s = String::new();
     let icon = if code == 0 { "✅" } else { "❌" };
     let _ = writeln!(s, "### {icon} AOI merge report: {}\n", verdict_word(code));
     let _ = writeln!(s, "{}\n", summary_line(entries));
+    if let Some(n) = note {
+        // aoi's own words and numbers: nothing to escape.
+        let _ = writeln!(s, "> ⚠️ {n}\n");
+    }
     for o in own {
         let _ = writeln!(
             s,
@@ -966,7 +1001,7 @@ fn suite_name(e: &Entry) -> String {
 /// `error` when the stream itself is broken or cut) and one per
 /// `aoi:check` (`ok:false` told in `system-out`: the outcome is the
 /// verdict), and one saying how many checks were not kept.
-fn junit(entries: &[Entry], own: &[Own]) -> String {
+fn junit(entries: &[Entry], own: &[Own], note: Option<&str>) -> String {
     let mut suites = String::new();
     let (mut tests, mut failures, mut errors) = (0u64, 0u64, 0u64);
     for e in entries {
@@ -1068,6 +1103,15 @@ fn junit(entries: &[Entry], own: &[Own]) -> String {
             xml(&o.code)
         );
     }
+    // Reading as a log: a skipped testcase, which CI systems show.
+    if let Some(n) = note {
+        tests += 1;
+        let _ = write!(
+            suites,
+            "  <testsuite name=\"aoi --log\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\" time=\"0.000\">\n    <testcase classname=\"aoi\" name=\"lines read as a log\">\n      <skipped message=\"{}\"/>\n    </testcase>\n  </testsuite>\n",
+            xml(n)
+        );
+    }
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"aoi merge-report\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\">\n{suites}</testsuites>\n"
     )
@@ -1079,10 +1123,15 @@ fn tap_text(s: &str) -> String {
 }
 
 /// TAP 14: one test point per stream; failures carry a YAML block.
-fn tap(entries: &[Entry], own: &[Own]) -> String {
+fn tap(entries: &[Entry], own: &[Own], note: Option<&str>) -> String {
     let mut s = String::from("TAP version 14\n");
-    // Never empty: no stream at all is aoi's own failing point.
-    let _ = writeln!(s, "1..{}", entries.len() + own.len());
+    // Never empty: no stream at all is aoi's own failing point. Reading as
+    // a log is a skipped point, as in JUnit.
+    let _ = writeln!(
+        s,
+        "1..{}",
+        entries.len() + own.len() + usize::from(note.is_some())
+    );
     let yaml_str = |v: &str| Value::from(sanitize(v)).to_string();
     for (i, e) in entries.iter().enumerate() {
         let mut desc = e.source.clone();
@@ -1134,6 +1183,14 @@ fn tap(entries: &[Entry], own: &[Own]) -> String {
             o.exit
         );
         let _ = writeln!(s, "  ---\n  message: {}\n  ...", yaml_str(&o.message));
+    }
+    if let Some(n) = note {
+        let _ = writeln!(
+            s,
+            "ok {} - {} # SKIP not AOI events are not judged",
+            entries.len() + own.len() + 1,
+            tap_text(n)
+        );
     }
     let _ = writeln!(s, "# {}", tap_text(&summary_line(entries)));
     s

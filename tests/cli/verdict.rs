@@ -50,27 +50,54 @@ fn every_command_gives_a_broken_stream_the_verdict_of_check() {
 }
 
 /// Leniency is what `--log` asks for: the same streams read as logs pass,
-/// and the skipped lines are counted. (A BOM is trimmed as a prefix, not
-/// skipped; counting trimmed prefixes is still to come, issue 24.)
+/// and what the reading passed over (skipped lines, a BOM trimmed as a
+/// prefix) is stated on stderr and in every output format.
 #[test]
-fn log_reading_is_asked_for() {
-    for (what, input) in broken_streams().into_iter().filter(|(w, _)| *w != "a BOM") {
+fn log_reading_is_asked_for_and_shows_in_every_format() {
+    for (what, input) in broken_streams() {
+        let (skipped, trimmed) = match what {
+            "a BOM" => (0, 1),
+            "prose" => (1, 0),
+            _ => (2, 0),
+        };
+        let want = format!("read as a log (--log): {skipped} line(s) skipped (not AOI events)");
         let out = aoi(&["errors", "--log"], &input);
         assert_eq!(out.code, 0, "{what}: {}", out.stderr);
-        assert!(out.stderr.contains("skipped"), "{what}: {}", out.stderr);
+        assert!(out.stderr.contains(&want), "{what}: {}", out.stderr);
         let out = aoi(&["merge-report", "--log", "--format", "jsonl"], &input);
         assert_eq!(out.code, 0, "{what}: {}", out.stderr);
-        let last = parse_jsonl(&out.stdout).pop().expect("summary");
+        assert_conforming_report(&out.stdout, 0);
+        let props = parse_jsonl(&out.stdout).pop().expect("summary")["properties"].clone();
+        assert_eq!(props["read_as_log"], true, "{what}");
+        assert_eq!(props["skipped_lines"], skipped, "{what}: {props}");
+        assert_eq!(props["trimmed_lines"], trimmed, "{what}: {props}");
+        for format in ["table", "markdown", "junit", "tap"] {
+            let out = aoi(&["merge-report", "-q", "--log", "--format", format], &input);
+            assert_eq!(out.code, 0, "{what}: {format}");
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(text.contains(&want), "{what}: {format}: {text}");
+        }
+        let tap = aoi(&["merge-report", "--log", "--format", "tap"], &input);
         assert!(
-            last["properties"]["skipped_lines"].as_u64() >= Some(1),
-            "{what}: {last}"
+            String::from_utf8_lossy(&tap.stdout).contains("# SKIP"),
+            "the log note is a skipped TAP point"
         );
     }
 }
 
-/// A producer that fails on upstream `aoi:error` events of a run that
-/// succeeded (§ 13.1) says so on stderr in one line, where `check` passes
-/// the same stream; `-q` silences it (it said nothing at all; issue 24).
+/// Without `--log`, nothing is said about log reading: no note in any
+/// format, so a report never claims a leniency that was not used.
+#[test]
+fn a_clean_stream_read_strictly_has_no_log_note() {
+    let clean = s().hits(2).bytes();
+    for format in ["table", "markdown", "junit", "tap", "jsonl"] {
+        let out = aoi(&["merge-report", "--format", format], &clean);
+        assert_eq!(out.code, 0, "{format}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(!text.contains("read as a log"), "{format}: {text}");
+    }
+}
+
 #[test]
 fn a_producer_says_why_its_exit_differs_from_the_verdict() {
     let input = s()
