@@ -68,14 +68,16 @@ tool watch --output jsonl | aoi check --unbounded"
         long_about = "Drop every framework (aoi:*) event and remove the `aoi` member from each domain \
 event, by splicing bytes: every other field, its order, number spellings, escapes and whitespace \
 come out exactly as they came in (`--keep-envelope` keeps the member). `--control` does the \
-inverse: only the aoi:* events, exactly as they came, for tee'd logs. Lines that are no event at \
-all (blank, prose, invalid JSON, an unterminated last line, a line over --max-line-bytes) belong to \
-neither plane: they are dropped, and the verdict reports them. The stream is judged as `aoi check` \
-judges it; the verdict is the exit status (the same table) and, on failure, a few lines on stderr.",
+inverse: only the aoi:* events, exactly as they came. Lines that are no event at all (blank, \
+prose, invalid JSON, an unterminated last line, a line over --max-line-bytes) belong to neither \
+plane: they are dropped, and the verdict reports them. The stream is judged as `aoi check` judges \
+it; the verdict is the exit status (the same table) and, on failure, a few lines on stderr. A CI \
+log with prefixes, prose and interleaved runs is read with `--log`: each event after its prefix \
+goes to its plane, each run is judged, and the lines skipped are counted on stderr.",
         after_help = "Examples:\n  \
 tool --output jsonl | aoi strip | jq -c .\n  \
 tool --output jsonl | aoi strip --keep-envelope > data.jsonl\n  \
-aoi strip --control run.log > control.jsonl\n  \
+aoi strip --log --control ci.log > control.jsonl\n  \
 tool --output jsonl | aoi strip --no-fail | wc -l"
     )]
     #[command(after_long_help = EXIT_TABLE)]
@@ -301,7 +303,27 @@ pub struct StripArgs {
     #[arg(short, long)]
     pub verbose: bool,
     #[command(flatten)]
+    pub logs: LogArgs,
+    #[command(flatten)]
     pub judge: JudgeArgs,
+}
+
+/// How inputs are read: each as one stream judged as `aoi check` judges
+/// it (the default), or as logs (`--log`, asked for: issue 24).
+#[derive(Args, Debug, Clone)]
+pub struct LogArgs {
+    /// Read the inputs as logs: an event after a prefix (a BOM, a time stamp, `[worker-3]`, a
+    /// CRI or Docker json-file record) is found, colour and CR are trimmed, prose and other
+    /// lines are skipped, and both are counted and stated in the output; runs interleaved in
+    /// one log are told apart by aoi.run and each is judged as `aoi check` judges a stream.
+    /// Without it each input is one stream, judged exactly as `aoi check` judges it: a line
+    /// that is no event is a violation (65).
+    #[arg(long)]
+    pub log: bool,
+    /// Runs judged per input; lines of further runs are still read, but those runs are not
+    /// judged, which is reported (exit 74).
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub max_runs: usize,
 }
 
 /// Output formats of `aoi summary`.
@@ -420,17 +442,8 @@ pub struct ErrorsArgs {
     /// Print nothing on stderr.
     #[arg(short, long)]
     pub quiet: bool,
-    /// Read the inputs as logs: an event after a prefix (a time stamp, `[worker-3]`, a CRI or
-    /// Docker json-file record) is found, colour and CR are trimmed, prose and other lines are
-    /// skipped and counted (and reported), runs interleaved in one log are told apart by
-    /// aoi.run. Without it each input is one stream judged exactly as `aoi check` judges it:
-    /// a line that is no event is a violation (65).
-    #[arg(long)]
-    pub log: bool,
-    /// Runs tracked (judged) per input; lines of further runs are still
-    /// searched for errors, but those runs are not judged (exit 74).
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
-    pub max_runs: usize,
+    #[command(flatten)]
+    pub logs: LogArgs,
     #[command(flatten)]
     pub judge: JudgeArgs,
 }
@@ -510,16 +523,8 @@ pub struct MergeArgs {
     /// Print nothing on stderr.
     #[arg(short, long)]
     pub quiet: bool,
-    /// Read the inputs as logs: an event after a prefix (a time stamp, `[worker-3]`, a CRI or
-    /// Docker json-file record) is found, colour and CR are trimmed, prose and other lines are
-    /// skipped and counted (and reported), runs interleaved in one log are told apart by
-    /// aoi.run. Without it each input is one stream judged exactly as `aoi check` judges it:
-    /// a line that is no event is a violation (65).
-    #[arg(long)]
-    pub log: bool,
-    /// Runs judged per input (the rest are reported as not judged, exit 74).
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
-    pub max_runs: usize,
+    #[command(flatten)]
+    pub logs: LogArgs,
     #[command(flatten)]
     pub judge: JudgeArgs,
 }

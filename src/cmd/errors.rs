@@ -237,7 +237,7 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
             problems.push((
                 format!(
                     "more than --max-runs {} runs: {} line(s) of further runs were searched for errors but not judged",
-                    args.max_runs, input.untracked
+                    args.logs.max_runs, input.untracked
                 ),
                 "TOO_MANY_RUNS",
             ));
@@ -302,7 +302,7 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
             let properties = json!({
                 "streams": verdicts.len(),
                 "matched": ctx.matched,
-                "read_as_log": args.log,
+                "read_as_log": args.logs.log,
                 "skipped_lines": log_total.skipped,
                 "trimmed_lines": log_total.trimmed,
                 "suspect_lines": log_total.suspect,
@@ -339,9 +339,9 @@ fn read_input<R: Read + Send + std::os::fd::AsRawFd + 'static>(
             per_rule_limit: SHOWN as u64,
             max_line_bytes: ctx.args.judge.max_line_bytes,
         },
-        max_runs: ctx.args.max_runs,
+        max_runs: ctx.args.logs.max_runs,
         run_prefix: ctx.args.run.clone(),
-        log: ctx.args.log,
+        log: ctx.args.logs.log,
     };
     demux::read(source_for(src, &ctx.args.judge), &opts, |visit| {
         let ev = match visit {

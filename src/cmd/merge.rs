@@ -392,9 +392,9 @@ pub fn run(args: &MergeArgs) -> i32 {
             per_rule_limit: SHOWN as u64,
             max_line_bytes: args.judge.max_line_bytes,
         },
-        max_runs: args.max_runs,
+        max_runs: args.logs.max_runs,
         run_prefix: None,
-        log: args.log,
+        log: args.logs.log,
     };
     let mut entries: Vec<Entry> = Vec::new();
     let mut own: Vec<Own> = Vec::new();
@@ -469,7 +469,7 @@ pub fn run(args: &MergeArgs) -> i32 {
         if counts.untracked > 0 {
             let msg = format!(
                 "more than --max-runs {} runs: {} line(s) of further runs were not judged",
-                args.max_runs, counts.untracked
+                args.logs.max_runs, counts.untracked
             );
             eprint_line(args.quiet, &format!("aoi merge-report: {source}: {msg}"));
             own.push(Own::new(
@@ -500,7 +500,7 @@ pub fn run(args: &MergeArgs) -> i32 {
     let color = format == MergeFormat::Table && args.color.enabled(tty);
     // Stated in every format whenever lines were read as a log, here or
     // by a report merged in (issue 24: leniency shows).
-    let note = (args.log || log.skipped > 0 || log.trimmed > 0).then(|| log.log_note());
+    let note = (args.logs.log || log.skipped > 0 || log.trimmed > 0).then(|| log.log_note());
     let note = note.as_deref();
     let written = match format {
         MergeFormat::Jsonl => return write_jsonl(args, &entries, &own, code, &log),
@@ -650,7 +650,7 @@ fn write_jsonl(
     log: &demux::Counts,
 ) -> i32 {
     let mut sinks = Sinks::report_to_stdout();
-    match report_events(&mut sinks, entries, own, code, args.log, log) {
+    match report_events(&mut sinks, entries, own, code, args.logs.log, log) {
         Ok(()) if args.no_fail && code != exit::NOINPUT => exit::OK,
         Ok(()) => code,
         Err(stop) => sinks.end("merge-report", stop),

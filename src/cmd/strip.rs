@@ -46,6 +46,29 @@ pub fn run(args: &StripArgs) -> i32 {
     for path in inputs {
         let source = path.display().to_string();
         let name = named.then_some(source.as_str());
+        if args.logs.log {
+            let read = if path == Path::new("-") {
+                strip_log(io::stdin(), args, &mut out, name)
+            } else {
+                match open_input(path) {
+                    Ok(f) => strip_log(f, args, &mut out, name),
+                    Err(msg) => {
+                        eprint_line(args.quiet, &format!("aoi strip: {msg}"));
+                        code = exit::worst(code, exit::NOINPUT);
+                        continue;
+                    }
+                }
+            };
+            match read {
+                Ok(c) => code = exit::worst(code, c),
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return exit::PIPE,
+                Err(e) => {
+                    eprint_line(false, &format!("aoi strip: cannot write stdout: {e}"));
+                    return exit::IOERR;
+                }
+            }
+            continue;
+        }
         let result = if path == Path::new("-") {
             strip_stream(source_for(io::stdin(), &args.judge), args, &mut out)
         } else {
@@ -99,6 +122,10 @@ pub fn strip_bytes(input: &[u8], keep_envelope: bool, control: bool) -> (Vec<u8>
         no_fail: true,
         quiet: true,
         verbose: false,
+        logs: crate::cli::LogArgs {
+            log: false,
+            max_runs: 1,
+        },
         judge: crate::cli::JudgeArgs {
             unbounded: false,
             fail_on_partial: false,
@@ -183,4 +210,91 @@ fn strip_stream<R: Read + Send>(
         }
     }
     Ok((v, shown))
+}
+
+/// Strips one input read as a log (`--log`): each event found, after its
+/// prefix, goes to its plane; every run in it is judged as `aoi check`
+/// judges a stream, and what the reading passed over is stated on stderr.
+/// Returns the exit status for the input (the worst run's, or 74 when it
+/// holds no AOI stream or runs past `--max-runs`).
+fn strip_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
+    src: R,
+    args: &StripArgs,
+    out: &mut dyn Write,
+    name: Option<&str>,
+) -> io::Result<i32> {
+    let opts = crate::demux::Options {
+        judge: JudgeOptions {
+            unbounded: args.judge.unbounded,
+            fail_on_partial: args.judge.fail_on_partial,
+            per_rule_limit: 100,
+            max_line_bytes: args.judge.max_line_bytes,
+        },
+        max_runs: args.logs.max_runs,
+        run_prefix: None,
+        log: true,
+    };
+    let input = crate::demux::read(source_for(src, &args.judge), &opts, |visit| {
+        let ev = match visit {
+            crate::demux::Visit::Event(ev) => ev,
+            crate::demux::Visit::BlockEnd => return out.flush(),
+        };
+        // § 2: a cut final line is no event.
+        let framework = ev.type_name().is_some_and(|t| t.starts_with("aoi:"));
+        if !ev.terminated || framework != args.control {
+            return Ok(());
+        }
+        match ev
+            .peek
+            .aoi_member
+            .filter(|_| !args.keep_envelope && !framework)
+        {
+            Some(idx) => {
+                let (before, after) = without_member(ev.obj, &ev.peek.members, idx);
+                out.write_all(before)?;
+                out.write_all(after)?;
+            }
+            None => out.write_all(ev.obj)?,
+        }
+        out.write_all(b"\n")
+    })?;
+    let (streams, counts) = input.finish(10);
+    let mut code = exit::OK;
+    let label = name.map(|n| format!("{n}: ")).unwrap_or_default();
+    for st in &streams {
+        let v = &st.verdict;
+        let who = match (&st.run, name) {
+            (Some(r), Some(n)) => Some(format!("{n} run {r}")),
+            (Some(r), None) => Some(format!("run {r}")),
+            (None, n) => n.map(str::to_string),
+        };
+        if !args.quiet && (v.outcome != Outcome::Ok || args.verbose) {
+            let mut err = io::stderr().lock();
+            if v.outcome != Outcome::Ok {
+                for f in &st.findings {
+                    let _ = writeln!(err, "{}", finding_line(f, who.as_deref()));
+                }
+            }
+            let _ = writeln!(err, "{}", verdict_line("strip", v, who.as_deref()));
+        }
+        code = exit::worst(code, v.exit_code);
+    }
+    if counts.untracked > 0 {
+        let msg = format!(
+            "more than --max-runs {} runs: {} line(s) of further runs were stripped but not judged",
+            args.logs.max_runs, counts.untracked
+        );
+        eprint_line(args.quiet, &format!("aoi strip: {label}{msg}"));
+        code = exit::worst(code, exit::IOERR);
+    } else if streams.is_empty() {
+        eprint_line(
+            args.quiet,
+            &format!("aoi strip: {label}no AOI stream in the log"),
+        );
+        code = exit::worst(code, exit::IOERR);
+    }
+    if !args.quiet && (counts.skipped > 0 || counts.trimmed > 0 || counts.long > 0) {
+        eprint_line(false, &format!("aoi strip: {label}{}", counts.log_note()));
+    }
+    Ok(if args.no_fail { exit::OK } else { code })
 }

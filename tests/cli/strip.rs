@@ -187,3 +187,52 @@ fn a_duplicate_reserved_member_drops_the_line() {
     assert!(!out.stdout_str().contains("\"x\""), "{}", out.stdout_str());
     assert_eq!(crate::util::aoi(&["strip"], &input).code, 65);
 }
+
+/// `--log` (issue 24): a CI log's events go to their planes after their
+/// prefixes; each run is judged, the worst exit wins, and the skipped
+/// lines are stated. Without it, the same log is the violation it is in
+/// `aoi check`.
+#[test]
+fn a_log_is_read_when_asked_for() {
+    let log = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/messy.log"))
+        .expect("examples/messy.log");
+    assert_eq!(strip(&["--control"], &log).code, 65);
+    let control = strip(&["--log", "--control"], &log);
+    assert_eq!(control.code, 75, "{}", control.stderr);
+    let got = lines(&control.stdout);
+    assert_eq!(got.len(), 7, "{got:?}");
+    assert!(
+        got.iter().all(|l| l.starts_with(r#"{"type":"aoi:"#)),
+        "{got:?}"
+    );
+    assert!(
+        control.stderr.contains(
+            "read as a log (--log): 9 line(s) skipped (not AOI events), 10 event(s) found after a prefix or decoration"
+        ),
+        "{}",
+        control.stderr
+    );
+    assert!(
+        control
+            .stderr
+            .contains("run 01JZQ7X4TQ9KZ8V6R2M3N4P5B2: upstream retryable (exit 75)")
+    );
+    let data = strip(&["--log"], &log);
+    assert_eq!(data.code, 75);
+    let got = lines(&data.stdout);
+    assert_eq!(got.len(), 3, "{got:?}");
+    for l in &got {
+        let v: Value = serde_json::from_str(l).expect("JSON");
+        assert!(v.get("aoi").is_none(), "{l}");
+    }
+    assert!(strip(&["--log", "--keep-envelope"], &log).stdout.len() > data.stdout.len());
+}
+
+/// A log without any AOI stream is exit 74, said on stderr, even with `--log`.
+#[test]
+fn a_log_without_a_stream_is_74() {
+    let out = strip(&["--log"], b"just prose\n");
+    assert_eq!(out.code, 74);
+    assert!(out.stderr.contains("no AOI stream"), "{}", out.stderr);
+    assert!(out.stderr.contains("1 line(s) skipped"), "{}", out.stderr);
+}

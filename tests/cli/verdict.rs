@@ -61,9 +61,19 @@ fn log_reading_is_asked_for_and_shows_in_every_format() {
             _ => (2, 0),
         };
         let want = format!("read as a log (--log): {skipped} line(s) skipped (not AOI events)");
-        let out = aoi(&["errors", "--log"], &input);
-        assert_eq!(out.code, 0, "{what}: {}", out.stderr);
-        assert!(out.stderr.contains(&want), "{what}: {}", out.stderr);
+        for cmd in [
+            &["errors", "--log"][..],
+            &["strip", "--log"],
+            &["strip", "--log", "--control"],
+        ] {
+            let out = aoi(cmd, &input);
+            assert_eq!(out.code, 0, "{what}: {cmd:?}: {}", out.stderr);
+            assert!(
+                out.stderr.contains(&want),
+                "{what}: {cmd:?}: {}",
+                out.stderr
+            );
+        }
         let out = aoi(&["merge-report", "--log", "--format", "jsonl"], &input);
         assert_eq!(out.code, 0, "{what}: {}", out.stderr);
         assert_conforming_report(&out.stdout, 0);
