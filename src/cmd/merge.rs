@@ -503,7 +503,14 @@ pub fn run(args: &MergeArgs) -> i32 {
     let note = (args.logs.log || log.skipped > 0 || log.trimmed > 0).then(|| log.log_note());
     let note = note.as_deref();
     let written = match format {
-        MergeFormat::Jsonl => return write_jsonl(args, &entries, &own, code, &log),
+        MergeFormat::Jsonl => {
+            let r = write_jsonl(args, &entries, &own, code, &log);
+            // Not after a stop (a closed pipe, a signal): that is its own exit.
+            if r == code || (args.no_fail && r == exit::OK) {
+                say_why(args, &entries, code);
+            }
+            return r;
+        }
         other => {
             let text = match other {
                 MergeFormat::Table => table(&entries, &own, code, color, note),
@@ -517,6 +524,10 @@ pub fn run(args: &MergeArgs) -> i32 {
                 .map_err(|e| write_err(e, "stdout"))
         }
     };
+    // The table on a terminal already ends with the verdict.
+    if written.is_ok() && !(tty && format == MergeFormat::Table) {
+        say_why(args, &entries, code);
+    }
     match written {
         Ok(()) if args.no_fail && code != exit::NOINPUT => exit::OK,
         Ok(()) => code,
@@ -790,6 +801,35 @@ fn verdict_word(code: i32) -> String {
     } else {
         format!("FAIL (exit {code})")
     }
+}
+
+/// Why the exit is non-zero, in one line on stderr, where the report may
+/// be in a file (issue 24: every non-zero exit says why).
+fn say_why(args: &MergeArgs, entries: &[Entry], code: i32) {
+    if code != exit::OK && !args.quiet {
+        eprint_line(
+            false,
+            &format!("aoi merge-report: {}", why_line(entries, code)),
+        );
+    }
+}
+
+/// The verdict and the stream that decided it, in one line for stderr.
+fn why_line(entries: &[Entry], code: i32) -> String {
+    let mut s = format!("{}: {}", verdict_word(code), summary_line(entries));
+    if let Some(e) = entries.iter().find(|e| e.exit_code == code) {
+        let mut who = e.source.clone();
+        if let Some(r) = &e.run {
+            let _ = write!(who, " run {r}");
+        }
+        let _ = write!(
+            s,
+            "; first at exit {code}: {who}: {} {}",
+            e.outcome,
+            cause_text(e)
+        );
+    }
+    sanitize(&s)
 }
 
 fn summary_line(entries: &[Entry]) -> String {

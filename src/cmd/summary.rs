@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 use crate::cli::{SummaryArgs, SummaryFormat};
 use crate::cmd::check::{
     Sinks, Stop, cancelled, cause_json, eprint_line, finish_report, install_cancel, open_input,
-    sanitize, source_for, unreadable_error, upstream_identity,
+    sanitize, source_for, unreadable_error, upstream_identity, verdict_line,
 };
 use crate::judge::{Judge, JudgeOptions, Outcome, Verdict, drive_source};
 use crate::rules::RuleId;
@@ -156,6 +156,7 @@ pub fn run(args: &SummaryArgs) -> i32 {
     if jsonl {
         install_cancel("summary");
     }
+    let tty = io::IsTerminal::is_terminal(&io::stdout());
     let mut out = io::stdout().lock();
     let mut text = String::new();
     // The stream being read when a stop came: consumed, not judged.
@@ -181,6 +182,13 @@ pub fn run(args: &SummaryArgs) -> i32 {
             break;
         }
         code = exit::worst(code, v.exit_code);
+        // Every non-zero exit says why on stderr (issue 24), unless the
+        // readable line on a terminal already does.
+        let said = args.output.is_none() && args.field.is_none() && tty;
+        if !args.quiet && v.exit_code != exit::OK && !said {
+            let name = (!args.files.is_empty()).then_some(source.as_str());
+            eprint_line(false, &verdict_line("summary", &v, name));
+        }
         if !args.quiet {
             let obj = outcome_json(&v, &source);
             if let Some(field) = &args.field {

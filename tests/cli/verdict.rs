@@ -137,3 +137,34 @@ fn a_producer_says_why_its_exit_differs_from_the_verdict() {
         assert_eq!(go_on.code, 0, "{args:?} --continue-on-error");
     }
 }
+
+/// Every non-zero exit says why on stderr, whatever the command and
+/// format (stdout may be a file: `> junit.xml`); `-q` silences it.
+#[test]
+fn every_non_zero_exit_says_why_on_stderr() {
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
+    let mut inputs: Vec<(String, Vec<u8>)> = broken_streams()
+        .into_iter()
+        .map(|(w, b)| (w.to_string(), b))
+        .collect();
+    for name in ["rate-limited.jsonl", "truncated.jsonl"] {
+        let bytes = std::fs::read(format!("{examples}/{name}")).expect("example");
+        inputs.push((name.to_string(), bytes));
+    }
+    for (what, input) in &inputs {
+        for quiet in JUDGES.iter().copied() {
+            let loud: Vec<&str> = quiet.iter().copied().filter(|a| *a != "-q").collect();
+            let out = aoi(&loud, input);
+            assert_ne!(out.code, 0, "{what}: {loud:?}");
+            let said: Vec<&str> = out.stderr.lines().filter(|l| l.starts_with("aoi ")).collect();
+            assert!(
+                said.iter().any(|l| l.contains(&format!("exit {}", out.code))),
+                "{what}: {loud:?} exits {} without saying why: {}",
+                out.code,
+                out.stderr
+            );
+            let out = aoi(quiet, input);
+            assert_eq!(out.stderr, "", "{what}: {quiet:?} is quiet");
+        }
+    }
+}
