@@ -60,3 +60,5 @@ mod strip;
 mod summary;
 #[path = "cli/verdict.rs"]
 mod verdict;
+#[path = "cli/verdict_props.rs"]
+mod verdict_props;

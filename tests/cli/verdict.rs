@@ -156,9 +156,14 @@ fn every_non_zero_exit_says_why_on_stderr() {
             let loud: Vec<&str> = quiet.iter().copied().filter(|a| *a != "-q").collect();
             let out = aoi(&loud, input);
             assert_ne!(out.code, 0, "{what}: {loud:?}");
-            let said: Vec<&str> = out.stderr.lines().filter(|l| l.starts_with("aoi ")).collect();
+            let said: Vec<&str> = out
+                .stderr
+                .lines()
+                .filter(|l| l.starts_with("aoi "))
+                .collect();
             assert!(
-                said.iter().any(|l| l.contains(&format!("exit {}", out.code))),
+                said.iter()
+                    .any(|l| l.contains(&format!("exit {}", out.code))),
                 "{what}: {loud:?} exits {} without saying why: {}",
                 out.code,
                 out.stderr

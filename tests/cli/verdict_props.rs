@@ -1,0 +1,202 @@
+//! One verdict, as a property (issue 24): streams built from the pieces
+//! real producers and pipelines make (garbage lines, prose, colour, BOMs,
+//! cut tails, duplicate summaries, seq gaps, interleaved runs, failed
+//! checks, upstream errors, every summary `reason`) get the exit code of
+//! `aoi check` from every command that judges streams, and every output
+//! format of `merge-report` states that verdict.
+
+use proptest::prelude::*;
+use serde_json::Value;
+
+use crate::util::*;
+
+/// One piece put into a stream's body.
+#[derive(Debug, Clone)]
+enum Piece {
+    Hit,
+    Garbage,
+    Prose,
+    Colour,
+    Warning,
+    ItemError {
+        retryable: bool,
+    },
+    ProcessError {
+        category: &'static str,
+        retryable: bool,
+    },
+    FailedCheck {
+        severity: &'static str,
+    },
+    DuplicateSummary,
+    SeqGap,
+    OtherRun,
+}
+
+/// Pieces a conforming producer writes.
+fn clean_piece() -> impl Strategy<Value = Piece> {
+    prop_oneof![
+        3 => Just(Piece::Hit),
+        1 => Just(Piece::Warning),
+        1 => any::<bool>().prop_map(|retryable| Piece::ItemError { retryable }),
+        1 => (prop::sample::select(vec!["rate_limited", "permission_denied", "internal", "timeout"]), any::<bool>())
+            .prop_map(|(category, retryable)| Piece::ProcessError { category, retryable }),
+        1 => prop::sample::select(vec!["warning", "error"]).prop_map(|severity| Piece::FailedCheck { severity }),
+    ]
+}
+
+/// Half the streams are built of clean pieces only, so that every
+/// outcome, not only violations, is drawn often.
+fn pieces() -> impl Strategy<Value = Vec<Piece>> {
+    prop_oneof![
+        prop::collection::vec(clean_piece(), 0..6),
+        prop::collection::vec(piece(), 0..6),
+    ]
+}
+
+fn piece() -> impl Strategy<Value = Piece> {
+    prop_oneof![
+        4 => Just(Piece::Hit),
+        1 => Just(Piece::Garbage),
+        1 => Just(Piece::Prose),
+        1 => Just(Piece::Colour),
+        1 => Just(Piece::Warning),
+        1 => any::<bool>().prop_map(|retryable| Piece::ItemError { retryable }),
+        1 => (prop::sample::select(vec!["rate_limited", "permission_denied", "internal", "timeout"]), any::<bool>())
+            .prop_map(|(category, retryable)| Piece::ProcessError { category, retryable }),
+        1 => prop::sample::select(vec!["warning", "error"]).prop_map(|severity| Piece::FailedCheck { severity }),
+        1 => Just(Piece::DuplicateSummary),
+        1 => Just(Piece::SeqGap),
+        1 => Just(Piece::OtherRun),
+    ]
+}
+
+/// How the stream ends.
+#[derive(Debug, Clone)]
+enum End {
+    Ok,
+    Partial,
+    Failed(&'static str),
+    NoSummary,
+    Cut,
+}
+
+fn end() -> impl Strategy<Value = End> {
+    prop_oneof![
+        3 => Just(End::Ok),
+        1 => Just(End::Partial),
+        2 => prop::sample::select(vec!["failed", "cancelled", "timeout", "denied"]).prop_map(End::Failed),
+        1 => Just(End::NoSummary),
+        1 => Just(End::Cut),
+    ]
+}
+
+fn build(pieces: &[Piece], end: &End, bom: bool) -> Vec<u8> {
+    let mut st = s();
+    for p in pieces {
+        st = match p {
+            Piece::Hit => st.hits(1),
+            Piece::Garbage => st.raw(r#"{"type":"hit","#),
+            Piece::Prose => st.raw("Found 2 more results, fetching..."),
+            Piece::Colour => st.raw("\x1b[32mOK\x1b[0m"),
+            Piece::Warning => st.ev(r#"{"type":"aoi:warning","category":"unavailable","code":"STALE","message":"stale","retryable":false}"#),
+            Piece::ItemError { retryable } => st.ev(&format!(
+                r#"{{"type":"aoi:error","scope":"item","category":"not_found","code":"GONE","message":"gone","retryable":{retryable},"item_index":0}}"#
+            )),
+            Piece::ProcessError { category, retryable } => st.ev(&format!(
+                r#"{{"type":"aoi:error","scope":"process","category":"{category}","code":"X","message":"x","retryable":{retryable}}}"#
+            )),
+            Piece::FailedCheck { severity } => st.ev(&format!(
+                r#"{{"type":"aoi:check","name":"links","ok":false,"severity":"{severity}","detail":"2 broken"}}"#
+            )),
+            Piece::DuplicateSummary => st.ev(r#"{"type":"aoi:summary","ok":true,"count":0}"#),
+            Piece::SeqGap => st.ev(r#"{"type":"hit","aoi":{"seq":40,"run":"01JZQ7X4TQ9KZ8V6R2M3N4P5Q7"}}"#),
+            Piece::OtherRun => st.ev(r#"{"type":"hit","aoi":{"seq":0,"run":"01JZQ7X4TQ9KZ8V6R2M3N4OTHR"}}"#),
+        };
+    }
+    st = match end {
+        End::Ok => st,
+        End::Partial => st.summary(r#"{"partial":true}"#),
+        End::Failed(reason) => st.summary(&format!(r#"{{"ok":false,"reason":"{reason}"}}"#)),
+        End::NoSummary => st.no_summary(),
+        End::Cut => st.unterminated(),
+    };
+    let mut bytes = st.bytes();
+    if bom {
+        bytes.splice(0..0, *b"\xef\xbb\xbf");
+    }
+    bytes
+}
+
+/// Commands judged by exit code alone. `errors --output jsonl` and
+/// `filter` are AOI producers: upstream aoi:error events make their own
+/// run fail (§ 13.1) unless `--continue-on-error`, which compares the
+/// verdict on the upstream itself.
+const BY_EXIT: &[&[&str]] = &[
+    &["summary", "-q"],
+    &["summary", "--format", "json"],
+    &["strip", "-q"],
+    &["strip", "-q", "--control"],
+    &["errors", "-q"],
+    &["errors", "-q", "--output", "jsonl", "--continue-on-error"],
+    &["filter", "-q", "--continue-on-error", "."],
+];
+
+/// Whether `text`, a merge-report in `format`, states the verdict `code`.
+fn states(format: &str, text: &str, code: i32) -> Result<(), String> {
+    let failed = code != 0;
+    let ok = match format {
+        "table" => text
+            .lines()
+            .any(|l| l.starts_with(if failed { "FAIL (exit " } else { "ok: " })),
+        "markdown" => {
+            text.starts_with(if failed { "### ❌" } else { "### ✅" })
+                && (!failed || text.contains(&format!("FAIL (exit {code})")))
+        }
+        "tap" => text.lines().any(|l| l.starts_with("not ok ")) == failed,
+        "junit" => {
+            let head = text.lines().nth(1).unwrap_or_default();
+            let zero = head.contains(r#"failures="0" errors="0""#);
+            zero != failed
+        }
+        _ => {
+            let events = parse_jsonl(text.as_bytes());
+            let reports: Vec<&Value> = events.iter().filter(|e| e["type"] == "report").collect();
+            let summary = events.last().cloned().unwrap_or(Value::Null);
+            reports.iter().all(|r| r["exit_code"] == code)
+                && summary["properties"]["exit_code"] == code
+                && summary["ok"] == !failed
+        }
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("{format} does not state exit {code}:\n{text}"))
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn every_command_and_format_gives_the_verdict_of_check(
+        pieces in pieces(),
+        end in end(),
+        bom in prop::bool::weighted(0.15),
+    ) {
+        let input = build(&pieces, &end, bom);
+        let want = check(&["-q"], &input).code;
+        for args in BY_EXIT {
+            let out = aoi(args, &input);
+            prop_assert_eq!(out.code, want, "{:?}: {}", args, out.stderr);
+        }
+        for format in ["jsonl", "table", "markdown", "tap", "junit"] {
+            let out = aoi(&["merge-report", "-q", "--format", format], &input);
+            prop_assert_eq!(out.code, want, "merge-report {}", format);
+            let text = String::from_utf8_lossy(&out.stdout);
+            if let Err(e) = states(format, &text, want) {
+                prop_assert!(false, "{}", e);
+            }
+        }
+    }
+}
