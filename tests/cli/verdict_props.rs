@@ -54,17 +54,13 @@ fn pieces() -> impl Strategy<Value = Vec<Piece>> {
     ]
 }
 
+/// Any piece: a clean one, or one that breaks the stream.
 fn piece() -> impl Strategy<Value = Piece> {
     prop_oneof![
-        4 => Just(Piece::Hit),
+        7 => clean_piece(),
         1 => Just(Piece::Garbage),
         1 => Just(Piece::Prose),
         1 => Just(Piece::Colour),
-        1 => Just(Piece::Warning),
-        1 => any::<bool>().prop_map(|retryable| Piece::ItemError { retryable }),
-        1 => (prop::sample::select(vec!["rate_limited", "permission_denied", "internal", "timeout"]), any::<bool>())
-            .prop_map(|(category, retryable)| Piece::ProcessError { category, retryable }),
-        1 => prop::sample::select(vec!["warning", "error"]).prop_map(|severity| Piece::FailedCheck { severity }),
         1 => Just(Piece::DuplicateSummary),
         1 => Just(Piece::SeqGap),
         1 => Just(Piece::OtherRun),
