@@ -585,12 +585,16 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__strip)
-            opts="-q -v -h -V --keep-envelope --control --no-fail --quiet --verbose --unbounded --fail-on-partial --max-line-bytes --idle-timeout --threads --help --version"
+            opts="-q -v -h -V --keep-envelope --control --no-fail --quiet --verbose --log --max-runs --unbounded --fail-on-partial --max-line-bytes --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --max-runs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --max-line-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -104,20 +104,23 @@ aoi summary --output json run.jsonl | jq .outcome"
     /// Errors and warnings out of AOI streams and real logs.
     #[command(
         long_about = "Extract aoi:error events (and with --warnings aoi:warning) from AOI streams \
-and from real logs: lines that are not AOI events (prose, stack traces, other JSON) are skipped \
-and counted, not fatal; a JSON object after a text prefix on the same line is found \
-(`2026-07-30T12:00:00Z stdout F {…}`, `[worker-3] {…}`), CRLF line ends are accepted, and a \
-Docker json-file line (`{\"log\":\"{…}\\n\",…}`) is unwrapped. Several runs interleaved in one \
-log are told apart by aoi.run: each run is judged as its own stream, exactly as `aoi check` \
-judges one, and the exit status is the worst of them (same table). On a terminal the errors are \
+and, with --log, from real logs. Each input is one stream judged exactly as `aoi check` judges \
+it (a prose line is the violation it is there: one verdict from every command). With --log, \
+lines that are not AOI events (prose, stack traces, other JSON) are skipped and counted, a JSON \
+object after a text prefix on the same line is found (`2026-07-30T12:00:00Z stdout F {…}`, \
+`[worker-3] {…}`), CR and colour are trimmed, a Docker json-file line \
+(`{\"log\":\"{…}\\n\",…}`) is unwrapped, and what was passed over is stated on stderr and in \
+`properties`. Several runs interleaved in one log are told apart by aoi.run: each run is judged \
+as its own stream, exactly as `aoi check` judges one, and the exit status is the worst of them \
+(same table). On a terminal the errors are \
 an aligned table (upstream text sanitised); otherwise the events are written as they came, one \
 JSON object per line (`--output raw`), or as a conforming AOI stream (`--output jsonl`: aoi:meta, \
 the events with `origin` set to the tool that raised them, aoi:summary accounting for the input).",
         after_help = "Examples:\n  \
 tool --output jsonl | aoi errors\n  \
-aoi errors --warnings --category rate_limited,unavailable ci.log\n  \
+aoi errors --log --warnings --category rate_limited,unavailable ci.log\n  \
 aoi errors --count --retryable run.jsonl\n  \
-kubectl logs job/sync | aoi errors --output raw | jq -r .code\n  \
+kubectl logs job/sync | aoi errors --log --output raw | jq -r .code\n  \
 aoi errors --output jsonl run.jsonl | aoi check -q"
     )]
     #[command(after_long_help = EXIT_TABLE)]
@@ -148,10 +151,12 @@ aoi filter --arg min 3 'select(.rank >= ($min | tonumber))' run.jsonl"
     /// Many runs, one verdict: a report per stream, totals, and the worst outcome.
     #[command(
         name = "merge-report",
-        long_about = "Read any number of AOI streams, logs and earlier merge-report outputs, split \
-each input into streams by aoi.run (one log that interleaves concurrent runs yields one stream per \
-run; events without an envelope are the file's unnamed stream), judge each stream exactly as \
-`aoi check` does, and report them together: one `report` event per stream and an aoi:summary \
+        long_about = "Read any number of AOI streams, logs (--log) and earlier merge-report \
+outputs, judge each stream exactly as `aoi check` does, and report them together. Each input is \
+one stream, judged as `aoi check` judges it; with --log an input is read as a log, split into \
+streams by aoi.run (one log that interleaves concurrent runs yields one stream per run; events \
+without an envelope are the file's unnamed stream), and every format states the lines skipped. \
+The report is one `report` event per stream and an aoi:summary \
 for the whole (--format jsonl, itself a conforming AOI stream), a table, Markdown for a CI job \
 summary, JUnit XML or TAP 14. Everything is recomputed from the events, never taken from a \
 producer's totals unreconciled. A merge-report output given to merge-report again is carried, \
@@ -159,7 +164,7 @@ not re-judged: merging is associative, so reports can be merged shard by shard. 
 is the most severe stream's (the shared table); no stream at all is exit 74.",
         after_help = "Examples:\n  \
 aoi merge-report logs/*.jsonl\n  \
-aoi merge-report --format markdown ci.log >> \"$GITHUB_STEP_SUMMARY\"\n  \
+aoi merge-report --log --format markdown ci.log >> \"$GITHUB_STEP_SUMMARY\"\n  \
 aoi merge-report --format junit runs/*.jsonl > aoi-junit.xml\n  \
 ls shard-*.jsonl | xargs -P4 -n25 sh -c 'aoi merge-report \"$@\" > \"$(mktemp -p parts)\"' _\n  \
 aoi merge-report parts/* > all.jsonl    # reports of reports: the same verdict"

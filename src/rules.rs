@@ -257,15 +257,28 @@ pub const DECISIONS: &str = "\
 ## Decisions where the spec is open
 
 - **One verdict, leniency asked for.** Every command that judges streams (`check`, `strip`,
-  `summary`, `filter`, `errors`, `merge-report`) judges an input as one stream, line by line,
-  with this catalog: a line that is no event (prose, a prefix, colour, a BOM) is the violation it
-  is in `aoi check`, so the same bytes get the same outcome and exit code from every command.
+  `summary`, `filter`, `errors`, `merge-report`, and `lint` on the tool's output) judges an input
+  as one stream, line by line, with this catalog: a line that is no event (prose, a prefix,
+  colour, a BOM) is the violation it is in `aoi check`, so the same bytes get the same outcome and
+  exit code from every command, and every output format states it (JUnit failures/errors, TAP
+  `not ok`, the Markdown and table verdicts, the JSON Lines `report` and summary). A failed
+  `aoi:check` in a run that passed is shown (JUnit `system-out`), never counted as a failure.
   Reading CI logs as they are (events after prefixes, Docker and CRI records, colour and CR
-  trimmed, other lines skipped, interleaved runs told apart by `aoi.run`) is `--log`, on `errors`
-  and `merge-report`, never the default: a verdict more lenient than `check`'s is given only to
-  the user who asked for it. A producer's own exit may still differ by § 13.1 (upstream
-  `aoi:error` events fail it unless `--continue-on-error`), but an upstream outcome of `denied`,
-  `timeout` or `cancelled` stays that outcome in every output, as in `check`.
+  trimmed, other lines skipped, interleaved runs told apart by `aoi.run`) is `--log`, never the
+  default: a verdict more lenient than `check`'s is given only to the user who asked for it. It
+  exists where a log is what the command is for: `errors`, `merge-report` and `strip` (`strip
+  --log --control ci.log`). `check`, `summary` and `filter` have no `--log`: `check` and `filter`
+  relay one stream (a relay cannot pass prose downstream as if it were the stream), and
+  `summary` reports one stream's outcome; run `aoi strip --log` before them, or use `merge-report
+  --log` for a log's verdict per run. With `--log`, what the reading passed over is always
+  stated: lines skipped and events found after a prefix or decoration, on stderr, in the table
+  footer, as a Markdown note, as a skipped JUnit testcase and TAP point, and as
+  `properties.read_as_log`, `skipped_lines` and `trimmed_lines` in JSON Lines. A producer's own
+  exit may still differ by § 13.1 (upstream `aoi:error` events fail it unless
+  `--continue-on-error`), and it then says so on stderr in one line; an upstream outcome of
+  `denied`, `timeout` or `cancelled` stays that outcome in every output, as in `check`. Every
+  non-zero exit says why on stderr in one line unless `-q` (`summary`'s readable line and
+  `merge-report`'s table on a terminal already say it there).
 - **What is a line.** A line is the bytes up to `\\n`. `\\r` before it is JSON whitespace, so CRLF
   streams are accepted. A final line without `\\n` is never interpreted (§ 2): it is reported as
   `line.unterminated` and the stream is incomplete (exit 74), whatever it contains. The one
@@ -313,12 +326,12 @@ pub const DECISIONS: &str = "\
   or mis-ordered UTF-16 surrogate is rejected; invalid UTF-8 (overlong forms, encoded surrogates,
   code points above U+10FFFF, truncated sequences, Latin-1 bytes) is rejected; a UTF-8 byte order
   mark at the start of a line is rejected (it is not JSON whitespace); UTF-16 input is rejected.
-- **Logs (`aoi errors`).** A log is split into streams by `aoi.run` (§ 8.1: `run` makes every
+- **Logs (`--log`).** A log is split into streams by `aoi.run` (§ 8.1: `run` makes every
   line attributable on its own); each run is judged as `aoi check` judges one stream, over its
   own lines only, with findings at the log's line numbers. A line is an event when it is, or ends
-  with after a text prefix, a JSON object with a string `type` (a trailing CR dropped; a Docker
-  json-file `log` string unwrapped once); anything else is skipped and counted, never a
-  violation. Events without an envelope form the input's unnamed stream, judged only when it holds
+  with after a text prefix (a BOM, a time stamp, `[worker-3]`), a JSON object with a string
+  `type` (a trailing CR and colour codes dropped; a Docker json-file `log` string unwrapped once);
+  anything else is skipped and counted, never a violation. Events without an envelope form the input's unnamed stream, judged only when it holds
   a framework event (otherwise it is another program's JSON). A final line that is no event is
   the truncation of the run written last. No stream at all, or runs past `--max-runs` left
   unjudged, is exit 74: nothing unverified passes.
