@@ -78,6 +78,8 @@ struct Entry {
     elapsed_ms: Option<u64>,
     checks: Vec<Check>,
     checks_dropped: u64,
+    /// Failed checks, those past the cap included.
+    checks_failed: u64,
     findings: Vec<String>,
 }
 
@@ -120,6 +122,7 @@ impl Entry {
             elapsed_ms: v.summary.as_ref().and_then(|s| s.elapsed_ms),
             checks: checks.kept,
             checks_dropped: checks.dropped,
+            checks_failed: checks.failed,
             findings: findings
                 .iter()
                 .map(|f| format!("{}: {}", f.rule.id(), f.message))
@@ -129,6 +132,38 @@ impl Entry {
 
     fn tool(&self) -> Option<&str> {
         self.identity[0].1.as_deref()
+    }
+
+    /// Its `aoi:check` events in one phrase, for the formats that do not
+    /// list them: how many failed (a detail of the run, not its verdict)
+    /// and how many are past the cap; `None` when all passed and all are
+    /// listed.
+    fn checks_note(&self) -> Option<String> {
+        if self.checks_failed == 0 && self.checks_dropped == 0 {
+            return None;
+        }
+        let total = self.checks.len() as u64 + self.checks_dropped;
+        let mut s = format!("{} of {total} aoi:check failed", self.checks_failed);
+        if self.checks_dropped > 0 {
+            let _ = write!(
+                s,
+                ", {} past the {} listed",
+                self.checks_dropped,
+                self.checks.len()
+            );
+        }
+        Some(s)
+    }
+
+    /// The cause column of the table and Markdown: why it failed, and its
+    /// checks' note.
+    fn cause_cell(&self) -> String {
+        let cause = cause_text(self);
+        match (cause.is_empty(), self.checks_note()) {
+            (_, None) => cause,
+            (true, Some(n)) => n,
+            (false, Some(n)) => format!("{cause}; {n}"),
+        }
     }
 
     /// The members of this entry's `report` event.
@@ -179,6 +214,9 @@ impl Entry {
         if self.checks_dropped > 0 {
             f.push(("checks_dropped", self.checks_dropped.into()));
         }
+        if self.checks_failed > 0 {
+            f.push(("checks_failed", self.checks_failed.into()));
+        }
         if !self.findings.is_empty() {
             f.push(("findings", self.findings.clone().into()));
         }
@@ -212,6 +250,7 @@ impl Entry {
                 elapsed_ms: None,
                 checks: Vec::new(),
                 checks_dropped: 0,
+                checks_failed: 0,
                 findings: Vec::new(),
             }
         })
@@ -244,7 +283,7 @@ impl Entry {
                 return Err(format!("ok is {ok} with exit_code {exit_code}"));
             }
         }
-        let checks = v
+        let checks: Vec<Check> = v
             .get("checks")
             .and_then(Value::as_array)
             .map(|a| {
@@ -263,6 +302,7 @@ impl Entry {
                     .collect()
             })
             .unwrap_or_default();
+        let listed_failed = checks.iter().filter(|c| !c.ok).count() as u64;
         Ok(Entry {
             source: s("source").ok_or("no source")?,
             run: s("run"),
@@ -279,6 +319,7 @@ impl Entry {
             elapsed_ms: n("elapsed_ms").ok(),
             checks,
             checks_dropped: n("checks_dropped").unwrap_or(0),
+            checks_failed: n("checks_failed").unwrap_or(listed_failed),
             findings: v
                 .get("findings")
                 .and_then(Value::as_array)
@@ -346,6 +387,7 @@ impl Own {
 struct Checks {
     kept: Vec<Check>,
     dropped: u64,
+    failed: u64,
 }
 
 /// What the visitor gathers per stream (keyed by its run).
@@ -559,6 +601,9 @@ fn gather<R: Read + Send + std::os::fd::AsRawFd + 'static>(
             Some("aoi:check") => {
                 let v: Value = serde_json::from_slice(ev.obj).unwrap_or(Value::Null);
                 let checks = g.checks.entry(key.clone()).or_default();
+                if v.get("ok").and_then(Value::as_bool) != Some(true) {
+                    checks.failed += 1;
+                }
                 if checks.kept.len() >= MAX_CHECKS {
                     checks.dropped += 1;
                 } else if let Some(name) = v.get("name").and_then(Value::as_str) {
@@ -893,7 +938,7 @@ fn table(entries: &[Entry], own: &[Own], code: i32, color: bool, note: Option<&s
             e.warnings,
             e.errors,
             e.violations,
-            sanitize(&cause_text(e))
+            sanitize(&e.cause_cell())
         );
     }
     for o in own {
@@ -1003,7 +1048,7 @@ fn markdown(entries: &[Entry], own: &[Own], code: i32, note: Option<&str>) -> St
             e.warnings,
             e.errors,
             e.violations,
-            md(&cause_text(e))
+            md(&e.cause_cell())
         );
     }
     s
@@ -1186,6 +1231,9 @@ fn tap(entries: &[Entry], own: &[Own], note: Option<&str>) -> String {
         );
         if e.exit_code == 0 {
             let _ = writeln!(s, "ok {} - {}", i + 1, tap_text(&desc));
+            if let Some(n) = e.checks_note() {
+                let _ = writeln!(s, "  ---\n  checks: {}\n  ...", yaml_str(&n));
+            }
             continue;
         }
         let _ = writeln!(
@@ -1205,6 +1253,9 @@ fn tap(entries: &[Entry], own: &[Own], note: Option<&str>) -> String {
         let _ = writeln!(s, "  lines: {}", e.lines);
         let _ = writeln!(s, "  errors: {}", e.errors);
         let _ = writeln!(s, "  violations: {}", e.violations);
+        if let Some(n) = e.checks_note() {
+            let _ = writeln!(s, "  checks: {}", yaml_str(&n));
+        }
         if !e.findings.is_empty() {
             s.push_str("  findings:\n");
             for f in &e.findings {

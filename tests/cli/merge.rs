@@ -320,7 +320,7 @@ fn junit_is_xml_with_totals_that_match_its_testcases() {
 /// A run that passed with failed `aoi:check` events passes in every format
 /// (JUnit said failures="1", and "334" of 1,500 past the cap, where the
 /// exit code, TAP and Markdown said passed; issue 24); the checks past the
-/// cap are stated in JUnit too, not only in JSON Lines.
+/// cap are stated in every format, not only in JSON Lines.
 #[test]
 fn failed_checks_of_a_run_that_passed_fail_no_format() {
     let mut st = s();
@@ -350,6 +350,21 @@ fn failed_checks_of_a_run_that_passed_fail_no_format() {
     assert_eq!(jsonl.code, 0);
     let ev = parse_jsonl(&jsonl.stdout);
     assert_eq!(reports(&ev)[0]["checks_dropped"], 500);
+    assert_eq!(reports(&ev)[0]["checks_failed"], 500);
+    // The formats that do not list checks state them, and the cap.
+    let note = "500 of 1500 aoi:check failed, 500 past the 1000 listed";
+    for format in ["tap", "markdown", "table"] {
+        let out = merge(&["--format", format], &input);
+        assert_eq!(out.code, 0, "{format}");
+        assert!(
+            out.stdout_str().contains(note),
+            "{format}: {}",
+            out.stdout_str()
+        );
+    }
+    // Carried through a report of reports.
+    let again = merge(&["--format", "table"], &jsonl.stdout);
+    assert!(again.stdout_str().contains(note), "{}", again.stdout_str());
 }
 
 #[test]
