@@ -220,8 +220,9 @@ pub struct SummaryInfo {
     pub partial: bool,
     /// `truncated`.
     pub truncated: bool,
-    /// `elapsed_ms`.
-    pub elapsed_ms: Option<u64>,
+    /// `elapsed_ms`: any non-negative number (the spec gives it no type;
+    /// `performance.now()` differences have fractions).
+    pub elapsed_ms: Option<f64>,
     /// `caused_by`, read.
     pub caused_by: Option<Cause>,
     /// The identity it carries (§ 5).
@@ -543,6 +544,26 @@ pub(crate) fn uint_value(line: &[u8], m: &Member) -> Option<u64> {
             Some(v)
         }
         _ => None,
+    }
+}
+
+/// A JSON number member as an `f64` (finite: a literal past its range is
+/// `None`).
+pub(crate) fn number_value(line: &[u8], m: &Member) -> Option<f64> {
+    if !matches!(m.kind, Kind::Number { .. }) {
+        return None;
+    }
+    let text = std::str::from_utf8(span(line, &m.value)).ok()?;
+    text.parse::<f64>().ok().filter(|n| n.is_finite())
+}
+
+/// A duration in milliseconds as JSON: an integer when it is whole (as
+/// most producers write it), else the number with its fraction.
+pub fn ms_json(ms: f64) -> serde_json::Value {
+    if ms.fract() == 0.0 && (0.0..9_007_199_254_740_992.0).contains(&ms) {
+        serde_json::Value::from(ms as u64)
+    } else {
+        serde_json::Value::from(ms)
     }
 }
 
@@ -1349,7 +1370,19 @@ impl Judge {
         let _ = counter(self, "input_count");
         let warning_count = counter(self, "warning_count");
         let error_count = counter(self, "error_count");
-        info.elapsed_ms = counter(self, "elapsed_ms");
+        info.elapsed_ms = ev.get("elapsed_ms").and_then(|m| {
+            let v = number_value(line, m).filter(|n| *n >= 0.0);
+            if v.is_none() {
+                self.here(
+                    RuleId::SummaryFieldType,
+                    format!(
+                        "elapsed_ms is {}, not a non-negative number",
+                        preview(ev.raw(m))
+                    ),
+                );
+            }
+            v
+        });
         for (name, slot) in [
             ("partial", &mut info.partial),
             ("truncated", &mut info.truncated),

@@ -183,7 +183,7 @@ catalog! {
         "`error_count` is at least the `aoi:error` lines in the stream (it also counts upstream errors).",
         "count every emitted and consumed aoi:error";
     SummaryFieldType = "summary.field-type", Violation, "§ 8.3, § 15",
-        "Counters (count, input_count, warning_count, error_count, event_count, elapsed_ms) are non-negative integers; partial and truncated are booleans; next_cursor is a string or null.",
+        "Counters (count, input_count, warning_count, error_count, event_count) count events, so they are non-negative integers; elapsed_ms, which the spec gives no type, is any non-negative number (fractions, as performance.now() gives, are fine); partial and truncated are booleans; next_cursor is a string or null.",
         "fix the field's type";
     SummaryUpstream = "summary.upstream", Violation, "§ 13.1",
         "`upstream` is an object naming the direct upstream, each of its keys once; when unknown the key is omitted, never null.",

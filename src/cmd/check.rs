@@ -313,7 +313,7 @@ fn stream_event(e: &mut Producer<Tee>, v: &Verdict, source: &str) -> Result<(), 
         f.push(("partial", s.partial.into()));
         f.push(("truncated", s.truncated.into()));
         if let Some(ms) = s.elapsed_ms {
-            f.push(("elapsed_ms", ms.into()));
+            f.push(("elapsed_ms", crate::judge::ms_json(ms)));
         }
     }
     if v.exit_code != 0 {

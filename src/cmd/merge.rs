@@ -75,7 +75,7 @@ struct Entry {
     errors: u64,
     violations: u64,
     caused_by: Option<Value>,
-    elapsed_ms: Option<u64>,
+    elapsed_ms: Option<f64>,
     checks: Vec<Check>,
     checks_dropped: u64,
     /// Failed checks, those past the cap included.
@@ -190,7 +190,7 @@ impl Entry {
             f.push(("caused_by", c.clone()));
         }
         if let Some(ms) = self.elapsed_ms {
-            f.push(("elapsed_ms", ms.into()));
+            f.push(("elapsed_ms", crate::judge::ms_json(ms)));
         }
         if !self.checks.is_empty() {
             let checks: Vec<Value> = self
@@ -316,7 +316,10 @@ impl Entry {
             errors: n("error_count")?,
             violations: n("violation_count")?,
             caused_by: v.get("caused_by").filter(|c| c.is_object()).cloned(),
-            elapsed_ms: n("elapsed_ms").ok(),
+            elapsed_ms: v
+                .get("elapsed_ms")
+                .and_then(Value::as_f64)
+                .filter(|ms| *ms >= 0.0),
             checks,
             checks_dropped: n("checks_dropped").unwrap_or(0),
             checks_failed: n("checks_failed").unwrap_or(listed_failed),
@@ -1092,7 +1095,7 @@ fn junit(entries: &[Entry], own: &[Own], note: Option<&str>) -> String {
     for e in entries {
         let (mut t, mut f, mut er) = (1u64, 0u64, 0u64);
         let classname = xml(e.tool().unwrap_or("aoi"));
-        let time = e.elapsed_ms.map_or(0.0, |ms| ms as f64 / 1000.0);
+        let time = e.elapsed_ms.map_or(0.0, |ms| ms / 1000.0);
         let mut cases = String::new();
         let _ = write!(
             cases,

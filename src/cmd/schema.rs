@@ -64,7 +64,8 @@ pub fn schema() -> Value {
             "error_count": count(), "violation_count": count(),
             "outcome": {"enum": ["ok", "failed", "retryable", "denied", "timeout", "cancelled", "incomplete", "violation"]},
             "exit_code": {"type": "integer"}, "ok": {"type": "boolean"}, "reason": string(),
-            "source": string(), "run": string(), "caused_by": reported_cause.clone(), "elapsed_ms": count(),
+            "source": string(), "run": string(), "caused_by": reported_cause.clone(),
+            "elapsed_ms": {"type": "number", "minimum": 0},
         });
         for (k, v) in extra {
             m[*k] = v.clone();

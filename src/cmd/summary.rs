@@ -82,7 +82,7 @@ fn outcome_json(v: &Verdict, source: &str) -> Value {
     }
     if let Some(s) = &v.summary {
         if let Some(ms) = s.elapsed_ms {
-            m.insert("elapsed_ms".into(), ms.into());
+            m.insert("elapsed_ms".into(), crate::judge::ms_json(ms));
         }
         // The upstream summary as it was (null if it is too deep for serde_json).
         let raw: Value = serde_json::from_slice(&s.raw).unwrap_or(Value::Null);
@@ -118,7 +118,7 @@ fn human(v: &Verdict, name: Option<&str>) -> String {
         v.domain_events, v.warnings, v.errors, v.lines
     ));
     if let Some(ms) = v.summary.as_ref().and_then(|s| s.elapsed_ms) {
-        s.push_str(&format!(", {:.1} s", ms as f64 / 1000.0));
+        s.push_str(&format!(", {:.1} s", ms / 1000.0));
     }
     if v.exit_code != 0 {
         s.push_str(&format!("; {}", sanitize(&v.reason)));

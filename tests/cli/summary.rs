@@ -129,3 +129,34 @@ fn the_reason_adds_up_to_violation_count() {
         "{reason}"
     );
 }
+
+/// A fractional `elapsed_ms` (§ 8.3 gives it no type; JavaScript's
+/// `performance.now()` has fractions) passes and is reported as written,
+/// by `summary` and `merge-report`; a whole one stays an integer.
+#[test]
+fn a_fractional_elapsed_ms_passes_and_is_kept() {
+    for (ms, shown) in [("12.5", "12.5"), ("384", "384"), ("1.25e3", "1250")] {
+        let input = crate::util::s()
+            .hits(1)
+            .summary(&format!(r#"{{"elapsed_ms":{ms}}}"#))
+            .bytes();
+        assert_eq!(crate::util::check(&["-q"], &input).code, 0, "{ms}");
+        let out = crate::util::aoi(&["summary", "--field", "elapsed_ms"], &input);
+        assert_eq!((out.code, out.stdout_str().trim()), (0, shown), "{ms}");
+        let out = crate::util::aoi(&["merge-report", "--format", "jsonl"], &input);
+        assert_eq!(out.code, 0);
+        crate::util::assert_conforming_report(&out.stdout, 0);
+        let report = crate::util::parse_jsonl(&out.stdout)
+            .into_iter()
+            .find(|e| e["type"] == "report")
+            .expect("a report");
+        assert_eq!(report["elapsed_ms"].to_string(), shown, "{ms}");
+        let junit = crate::util::aoi(&["merge-report", "--format", "junit"], &input);
+        let want = format!("time=\"{:.3}\"", shown.parse::<f64>().expect("ms") / 1000.0);
+        assert!(
+            junit.stdout_str().contains(&want),
+            "{ms}: {}",
+            junit.stdout_str()
+        );
+    }
+}

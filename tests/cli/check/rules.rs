@@ -321,7 +321,11 @@ cases! {
     count_string: bad("summary.field-type", 2, 65, s().summary(r#"{"count":"0"}"#));
     event_count_string: bad("summary.field-type", 2, 65, s().summary(r#"{"event_count":"2"}"#));
     input_count_negative: bad("summary.field-type", 2, 65, s().summary(r#"{"input_count":-1}"#));
-    elapsed_float: bad("summary.field-type", 2, 65, s().summary(r#"{"elapsed_ms":1.5}"#));
+    // § 8.3 gives elapsed_ms no type: performance.now() has fractions (issue 25).
+    elapsed_float_good: good("summary.field-type", 0, s().summary(r#"{"elapsed_ms":12.5}"#));
+    elapsed_exponent_good: good("summary.field-type", 0, s().summary(r#"{"elapsed_ms":1.25e3}"#));
+    elapsed_negative: bad("summary.field-type", 2, 65, s().summary(r#"{"elapsed_ms":-0.5}"#));
+    elapsed_string: bad("summary.field-type", 2, 65, s().summary(r#"{"elapsed_ms":"12"}"#));
     partial_string: bad("summary.field-type", 2, 65, s().summary(r#"{"partial":"yes"}"#));
     truncated_number: bad("summary.field-type", 2, 65, s().summary(r#"{"truncated":1}"#));
     next_cursor_number: bad("summary.field-type", 2, 65, s().summary(r#"{"next_cursor":5}"#));
