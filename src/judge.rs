@@ -1350,39 +1350,33 @@ impl Judge {
             }
             _ => {}
         }
-        // Counters and flags (§ 8.3, § 15).
-        let counter = |j: &mut Judge, name: &str| -> Option<u64> {
+        // Counters and flags (§ 8.3, § 15): the counters count events;
+        // elapsed_ms has no type in the spec, so any non-negative number.
+        let typed = |j: &mut Judge, name: &str, what: &str| -> Option<(&Member, f64)> {
             let m = ev.get(name)?;
-            let v = uint_value(line, m);
-            if v.is_none() {
+            let n = number_value(line, m).filter(|n| *n >= 0.0);
+            let whole = what != "integer" || uint_value(line, m).is_some();
+            if n.is_none() || !whole {
                 j.here(
                     RuleId::SummaryFieldType,
                     format!(
-                        "{name} is {}, not a non-negative integer",
+                        "{name} is {}, not a non-negative {what}",
                         preview(ev.raw(m))
                     ),
                 );
+                return None;
             }
-            v
+            Some((m, n?))
+        };
+        let counter = |j: &mut Judge, name: &str| {
+            typed(j, name, "integer").and_then(|(m, _)| uint_value(line, m))
         };
         let event_count = counter(self, "event_count");
         let count = counter(self, "count");
         let _ = counter(self, "input_count");
         let warning_count = counter(self, "warning_count");
         let error_count = counter(self, "error_count");
-        info.elapsed_ms = ev.get("elapsed_ms").and_then(|m| {
-            let v = number_value(line, m).filter(|n| *n >= 0.0);
-            if v.is_none() {
-                self.here(
-                    RuleId::SummaryFieldType,
-                    format!(
-                        "elapsed_ms is {}, not a non-negative number",
-                        preview(ev.raw(m))
-                    ),
-                );
-            }
-            v
-        });
+        info.elapsed_ms = typed(self, "elapsed_ms", "number").map(|(_, n)| n);
         for (name, slot) in [
             ("partial", &mut info.partial),
             ("truncated", &mut info.truncated),
