@@ -863,6 +863,12 @@ impl Judge {
                 self.here(rule, msg);
             }
             Ok(()) => {
+                if self.peeker.lone_surrogate {
+                    self.here(
+                        RuleId::LineLoneSurrogate,
+                        "a \\u escape of a lone UTF-16 surrogate (valid JSON; jq and serde_json reject it)".to_string(),
+                    );
+                }
                 if self.peeker.top != Some(Kind::Object) {
                     let name = self.peeker.top.map_or("value", Kind::name);
                     self.summary_order_check(false);

@@ -72,8 +72,11 @@ catalog! {
         "Every line is one complete JSON object; an empty or whitespace-only line is not.",
         "remove blank lines from machine-mode stdout";
     LineNotJson = "line.not-json", Violation, "§ 2",
-        "Every line is strict RFC 8259 JSON: escape and number grammar, no raw control characters in strings, nothing after the value. A `\\u` escape of a lone surrogate is rejected (aoi is stricter than RFC 8259 here, as serde_json is).",
+        "Every line is strict RFC 8259 JSON: escape and number grammar, no raw control characters in strings, nothing after the value.",
         "machine-mode stdout must carry only JSON events; send prose and logs to stderr";
+    LineLoneSurrogate = "line.lone-surrogate", Advisory, "§ 2, RFC 8259 § 8.2",
+        "A `\\u` escape of a lone UTF-16 surrogate is valid JSON (RFC 8259's grammar allows it; `JSON.stringify` writes one for a string cut between the halves of a pair, and Python's json reads it), so the line is an event; but its string has no Unicode value and some consumers (jq, serde_json) reject the line.",
+        "cut strings at code point boundaries, not UTF-16 units, or replace the lone half with U+FFFD";
     LineInvalidUtf8 = "line.invalid-utf8", Violation, "§ 2",
         "Machine-mode stdout is UTF-8.",
         "emit UTF-8; escape binary data inside JSON strings";
@@ -323,7 +326,9 @@ pub const DECISIONS: &str = "\
 - **JSON.** Strict RFC 8259, any nesting depth (the validator does not recurse; 100,000-deep
   arrays are accepted). Implementation-defined cases: numbers of any size or exponent are
   accepted (the grammar allows them; aoi never converts domain numbers); a `\\u` escape of a lone
-  or mis-ordered UTF-16 surrogate is rejected; invalid UTF-8 (overlong forms, encoded surrogates,
+  or mis-ordered UTF-16 surrogate is accepted, as the grammar allows (`JSON.stringify` writes one
+  for a string cut mid-pair, Python's json reads it), with the `line.lone-surrogate` advisory
+  because jq and serde_json reject it; invalid UTF-8 (overlong forms, encoded surrogates,
   code points above U+10FFFF, truncated sequences, Latin-1 bytes) is rejected; a UTF-8 byte order
   mark at the start of a line is rejected (it is not JSON whitespace); UTF-16 input is rejected.
 - **Logs (`--log`).** A log is split into streams by `aoi.run` (§ 8.1: `run` makes every

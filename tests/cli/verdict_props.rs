@@ -14,6 +14,8 @@ use crate::util::*;
 #[derive(Debug, Clone)]
 enum Piece {
     Hit,
+    /// A hit whose string ends in a lone surrogate escape (valid JSON).
+    LoneSurrogate,
     Garbage,
     Prose,
     Colour,
@@ -37,6 +39,7 @@ enum Piece {
 fn clean_piece() -> impl Strategy<Value = Piece> {
     prop_oneof![
         3 => Just(Piece::Hit),
+        1 => Just(Piece::LoneSurrogate),
         1 => Just(Piece::Warning),
         1 => any::<bool>().prop_map(|retryable| Piece::ItemError { retryable }),
         1 => (prop::sample::select(vec!["rate_limited", "permission_denied", "internal", "timeout"]), any::<bool>())
@@ -87,11 +90,15 @@ fn end() -> impl Strategy<Value = End> {
     ]
 }
 
+/// Where [`Piece::LoneSurrogate`]'s escape goes.
+const LONE: &str = "LONE-SURROGATE-HERE";
+
 fn build(pieces: &[Piece], end: &End, bom: bool) -> Vec<u8> {
     let mut st = s();
     for p in pieces {
         st = match p {
             Piece::Hit => st.hits(1),
+            Piece::LoneSurrogate => st.ev(&format!(r#"{{"type":"hit","t":"{LONE}"}}"#)),
             Piece::Garbage => st.raw(r#"{"type":"hit","#),
             Piece::Prose => st.raw("Found 2 more results, fetching..."),
             Piece::Colour => st.raw("\x1b[32mOK\x1b[0m"),
@@ -117,7 +124,11 @@ fn build(pieces: &[Piece], end: &End, bom: bool) -> Vec<u8> {
         End::NoSummary => st.no_summary(),
         End::Cut => st.unterminated(),
     };
-    let mut bytes = st.bytes();
+    // serde_json, which builds the events, cannot write a lone surrogate.
+    let mut bytes = String::from_utf8(st.bytes())
+        .expect("UTF-8")
+        .replace(LONE, r"rocket \ud83d")
+        .into_bytes();
     if bom {
         bytes.splice(0..0, *b"\xef\xbb\xbf");
     }

@@ -110,6 +110,14 @@ fn good(rule: &'static str, exit: i32, input: impl IntoInput) -> Case {
     }
 }
 
+/// `st`'s first hit with a `t` member holding `escaped` (JSON string
+/// text, which serde_json could not build when it is a lone surrogate).
+fn hit_with(st: Stream, escaped: &str) -> Vec<u8> {
+    let text = String::from_utf8(st.bytes()).expect("UTF-8");
+    text.replacen(r#""rank":0"#, &format!(r#""rank":0,"t":"{escaped}""#), 1)
+        .into_bytes()
+}
+
 /// A hit with a `len`-byte line (newline excluded).
 fn hit_of_len(len: usize) -> String {
     let l = j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN"},"t":""}"#).len();
@@ -137,6 +145,11 @@ cases! {
     blank_good: good("line.blank", 0, s().hits(1));
     crlf_line_ends_are_json_whitespace: good("line.not-json", 0, &*s().hits(2).bytes().iter().flat_map(|&b| if b == b'\n' { vec![b'\r', b'\n'] } else { vec![b] }).collect::<Vec<u8>>());
     prose: bad("line.not-json", 2, 65, s().raw("Searching 3 indexes..."));
+    // RFC 8259's grammar allows a lone surrogate escape; JSON.stringify
+    // writes one for a string cut mid-pair (issue 25).
+    lone_surrogate: bad("line.lone-surrogate", 2, 0, &*hit_with(s().hits(1), r"rocket \ud83d"));
+    lone_low_surrogate: bad("line.lone-surrogate", 2, 0, &*hit_with(s().hits(1), r"\ude80 after"));
+    surrogate_pair: good("line.lone-surrogate", 0, &*hit_with(s().hits(1), r"rocket \ud83d\ude80"));
     markdown_heading: bad("line.not-json", 3, 65, s().hits(1).raw("## Results"));
     stack_trace: bad("line.not-json", 2, 65, s().raw("thread 'main' panicked at src/main.rs:3:5:"));
     trailing_comma: bad("line.not-json", 2, 65, s().raw(j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN"},}"#)));
