@@ -1854,7 +1854,13 @@ impl Judge {
             self.summary.as_ref().and_then(|s| s.caused_by.clone()),
             self.worst_error.clone(),
         ) {
-            (Some(mut cb), Some(w)) => {
+            // Gaps are filled only from the same error: a summary that
+            // names UP_THROTTLED is never described with a local error's
+            // message or origin (issue 25).
+            (Some(mut cb), Some(w))
+                if (cb.code.is_none() || cb.code == w.code)
+                    && (cb.category.is_none() || cb.category == w.category) =>
+            {
                 cb.origin = cb.origin.or(w.origin);
                 cb.category = cb.category.or(w.category);
                 cb.code = cb.code.or(w.code);

@@ -301,3 +301,34 @@ fn help_and_version_are_0() {
         assert!(h.contains(code), "exit table lacks {code}");
     }
 }
+
+/// The verdict line names one error and quotes that error's message, never
+/// another's: a summary whose caused_by is an upstream UP_THROTTLED beside
+/// a local LOCAL_FLAKY error is described by UP_THROTTLED alone (issue 25).
+#[test]
+fn the_cause_is_described_by_its_own_fields_only() {
+    let input = s()
+        .ev(r#"{"type":"aoi:error","category":"unavailable","code":"LOCAL_FLAKY","message":"local flaky backend","retryable":true}"#)
+        .summary(r#"{"ok":false,"reason":"failed","caused_by":{"category":"rate_limited","code":"UP_THROTTLED","origin":"up","retryable":true}}"#)
+        .bytes();
+    let out = check(&[], &input);
+    assert_eq!(out.code, 75);
+    assert!(
+        out.stderr
+            .contains("caused by rate_limited UP_THROTTLED from up"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        !out.stderr.contains("local flaky backend"),
+        "{}",
+        out.stderr
+    );
+    // The same error's message does fill a caused_by that has none.
+    let input = s()
+        .ev(r#"{"type":"aoi:error","category":"rate_limited","code":"UP_THROTTLED","message":"slow down","retryable":true}"#)
+        .summary(r#"{"ok":false,"reason":"failed","caused_by":{"category":"rate_limited","code":"UP_THROTTLED","retryable":true}}"#)
+        .bytes();
+    let out = check(&[], &input);
+    assert!(out.stderr.contains(r#""slow down""#), "{}", out.stderr);
+}
