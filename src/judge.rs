@@ -1910,6 +1910,10 @@ impl Judge {
                 "final line not terminated: the stream was truncated".to_string()
             } else if let Some(e) = &self.io_error {
                 format!("read error: {e}")
+            } else if self.line_no == 0 {
+                // Nothing at all: a usage error or a tool run without its
+                // machine-mode flag, far likelier than a crash (issue 25).
+                "the stream was empty: no line at all (did the producer fail before writing, e.g. a usage error, or run without its machine-mode flag?)".to_string()
             } else {
                 "EOF without a terminal aoi:summary: the producer crashed, was killed, or the stream was cut".to_string()
             };

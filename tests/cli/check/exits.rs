@@ -332,3 +332,24 @@ fn the_cause_is_described_by_its_own_fields_only() {
     let out = check(&[], &input);
     assert!(out.stderr.contains(r#""slow down""#), "{}", out.stderr);
 }
+
+/// An empty stream (a usage error's empty stdout) is said to be empty, not
+/// a crash (issue 25); it is still incomplete, exit 74.
+#[test]
+fn an_empty_stream_is_called_empty() {
+    let out = check(&[], b"");
+    assert_eq!(out.code, 74);
+    assert!(
+        out.stderr.contains("the stream was empty"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("crashed"), "{}", out.stderr);
+    let cut = check(&[], &s().hits(1).no_summary().bytes());
+    assert!(
+        cut.stderr
+            .contains("crashed, was killed, or the stream was cut"),
+        "{}",
+        cut.stderr
+    );
+}
