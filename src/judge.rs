@@ -277,6 +277,9 @@ pub struct Verdict {
     pub cause: Option<Cause>,
     /// The § 18 factors the stream shows to hold.
     pub factors: Factors,
+    /// `aoi:check` events with `ok:false`, and the first one's name: what
+    /// a failed doctor run failed on.
+    pub failed_checks: (u64, Option<String>),
 }
 
 /// Distinct event types tracked by name; more are counted as "other".
@@ -440,6 +443,8 @@ pub struct Judge {
     after_summary: u64,
     terminated: bool,
     worst_error: Option<Cause>,
+    /// See [`Verdict::failed_checks`].
+    failed_checks: (u64, Option<String>),
     /// `aoi:error` lines carrying `origin`: errors forwarded from upstream.
     forwarded_errors: u64,
     io_error: Option<String>,
@@ -653,6 +658,7 @@ impl Judge {
             after_summary: 0,
             terminated: true,
             worst_error: None,
+            failed_checks: (0, None),
             forwarded_errors: 0,
             io_error: None,
             idle: None,
@@ -1013,7 +1019,17 @@ impl Judge {
                 self.error(&ev);
             }
             b"aoi:warning" => self.warnings += 1,
-            b"aoi:heartbeat" | b"aoi:plan" | b"aoi:check" | b"aoi:progress" => {}
+            b"aoi:check" => {
+                if ev.get("ok").and_then(bool_value) == Some(false) {
+                    let (n, first) = &mut self.failed_checks;
+                    *n += 1;
+                    if first.is_none() {
+                        let name = ev.get("name").and_then(|m| str_ref(line, m));
+                        *first = Some(keep(name.as_deref().unwrap_or("(unnamed)")));
+                    }
+                }
+            }
+            b"aoi:heartbeat" | b"aoi:plan" | b"aoi:progress" => {}
             _ => {
                 self.here(
                     RuleId::UnknownFramework,
@@ -2050,6 +2066,7 @@ impl Judge {
             }),
             summary: self.summary,
             cause,
+            failed_checks: self.failed_checks,
             factors: Factors {
                 typed,
                 verifiable,

@@ -342,6 +342,14 @@ pub(crate) fn verdict_line(cmd: &str, v: &Verdict, name: Option<&str>) -> String
         "{} line(s), {} domain event(s), {} warning(s), {} error(s){from}",
         v.lines, v.domain_events, v.warnings, v.errors
     );
+    // A failed doctor run names what it failed on (issue 25).
+    let checks = match &v.failed_checks {
+        (0, _) => String::new(),
+        (n, first) => format!(
+            "; {n} failed aoi:check, the first \"{}\"",
+            sanitize(first.as_deref().unwrap_or("?"))
+        ),
+    };
     let adv = if v.advisories > 0 {
         let ids: Vec<&str> = v
             .rule_counts
@@ -354,7 +362,7 @@ pub(crate) fn verdict_line(cmd: &str, v: &Verdict, name: Option<&str>) -> String
         String::new()
     };
     match v.outcome {
-        Outcome::Ok => format!("{who}ok: {} ({counts}){adv}", v.reason),
+        Outcome::Ok => format!("{who}ok: {}{checks} ({counts}){adv}", v.reason),
         Outcome::Violation | Outcome::Incomplete => {
             format!(
                 "{who}FAIL {} (exit {}): {} ({counts}){adv}",
@@ -388,7 +396,7 @@ pub(crate) fn verdict_line(cmd: &str, v: &Verdict, name: Option<&str>) -> String
                     s.push_str(&format!(": \"{}\"", sanitize(m)));
                 }
             }
-            format!("{s} ({counts}){adv}")
+            format!("{s}{checks} ({counts}){adv}")
         }
     }
 }

@@ -71,6 +71,10 @@ fn outcome_json(v: &Verdict, source: &str) -> Value {
         (v.violations + v.incompletes).into(),
     );
     m.insert("advisory_count".into(), v.advisories.into());
+    if let (n @ 1.., first) = &v.failed_checks {
+        m.insert("checks_failed".into(), (*n).into());
+        m.insert("first_failed_check".into(), first.clone().into());
+    }
     if v.exit_code != 0 {
         if let Some(c) = &v.cause {
             m.insert("retryable".into(), (c.retryable == Some(true)).into());

@@ -353,3 +353,29 @@ fn an_empty_stream_is_called_empty() {
         cut.stderr
     );
 }
+
+/// A failed doctor run (§ 19.3) names the check it failed on, in `check`,
+/// `errors` and `summary` (issue 25).
+#[test]
+fn a_failed_doctor_run_names_its_failed_check() {
+    let input = s()
+        .ev(r#"{"type":"aoi:check","name":"config_file","ok":true,"severity":"info","detail":"found"}"#)
+        .ev(r#"{"type":"aoi:check","name":"api_token","ok":false,"severity":"error","detail":"missing"}"#)
+        .summary(r#"{"ok":false,"reason":"failed","properties":{"checks_failed":1}}"#)
+        .bytes();
+    let said = r#"1 failed aoi:check, the first "api_token""#;
+    for cmd in ["check", "errors"] {
+        let out = aoi(&[cmd], &input);
+        assert_eq!(out.code, 1, "{cmd}");
+        assert!(out.stderr.contains(said), "{cmd}: {}", out.stderr);
+    }
+    let out = aoi(&["summary", "--format", "json"], &input);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        (
+            v["checks_failed"].as_u64(),
+            v["first_failed_check"].as_str()
+        ),
+        (Some(1), Some("api_token"))
+    );
+}
