@@ -487,7 +487,6 @@ impl Input {
         let line_no = self.line_no;
         let result = self.peeker.peek_checked(line, utf8_checked);
         let i = self.only_stream();
-        let raw_run = self.raw_run(line).0;
         let Some(stream) = self.streams.get_mut(i) else {
             return Ok(());
         };
@@ -497,6 +496,16 @@ impl Input {
         if stream.judge.last_class() == LineClass::Invalid {
             return Ok(());
         }
+        // The judge read the event after a byte order mark (`line.bom`):
+        // so does the visitor.
+        let line = match (result, line.strip_prefix(b"\xEF\xBB\xBF")) {
+            (Err(_), Some(rest)) if self.peeker.peek(rest).is_ok() => rest,
+            _ => line,
+        };
+        let raw_run = self.raw_run(line).0;
+        let Some(stream) = self.streams.get_mut(i) else {
+            return Ok(());
+        };
         if stream.run.is_none() && !raw_run.is_empty() {
             let body = raw_run.get(1..raw_run.len() - 1).unwrap_or_default();
             stream.run = Some(unescape(body).into_owned());

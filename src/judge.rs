@@ -434,6 +434,15 @@ pub struct Judge {
     seq_seen: bool,
     next_seq: u64,
     lines_without_seq: u64,
+    /// Lines that could not be read as events (not JSON, not an object,
+    /// too long): in all, and since the last event with a seq. A seq or
+    /// count that misses exactly those lines is their effect, not another
+    /// cause (issue 25: one cause, one finding).
+    unreadable: u64,
+    unreadable_since_seq: u64,
+    /// Inside a run of lines that look like pretty-printed JSON: its first
+    /// line was reported, the rest are only counted.
+    in_pretty: bool,
     first_without_seq: u64,
     run: Option<Vec<u8>>,
     run_changed: bool,
@@ -572,6 +581,21 @@ pub fn ms_json(ms: f64) -> serde_json::Value {
     }
 }
 
+/// Whether a line that is no event looks like the start of a value
+/// spread over lines (pretty-printed JSON, an array of events): `[` or `{`
+/// alone, or `[` opening an object (`[{"type":…`).
+fn looks_pretty(line: &[u8]) -> bool {
+    let t = line.trim_ascii();
+    matches!(t, b"[" | b"{") || (t.starts_with(b"[") && t[1..].trim_ascii_start().starts_with(b"{"))
+}
+
+/// Whether a line continues a pretty-printed value: indented, or closing
+/// one (`}`, `]`, `},`).
+fn continues_pretty(line: &[u8]) -> bool {
+    matches!(line.first(), Some(b' ' | b'\t'))
+        || matches!(line.trim_ascii_start().first(), Some(b'}' | b']'))
+}
+
 pub(crate) fn bool_value(m: &Member) -> Option<bool> {
     match m.kind {
         Kind::True => Some(true),
@@ -649,6 +673,9 @@ impl Judge {
             seq_seen: false,
             next_seq: 0,
             lines_without_seq: 0,
+            unreadable: 0,
+            unreadable_since_seq: 0,
+            in_pretty: false,
             first_without_seq: 0,
             run: None,
             run_changed: false,
@@ -669,6 +696,16 @@ impl Judge {
     /// What the last line given to [`Judge::line`] was.
     pub fn last_class(&self) -> LineClass {
         self.last_class
+    }
+
+    /// The bytes of the last line's event, which its members index: the
+    /// line, or what follows its byte order mark (`line.bom`; JSON never
+    /// starts with one, so a line that does and was read is that case).
+    pub fn last_event<'a>(&self, line: &'a [u8]) -> &'a [u8] {
+        match line.strip_prefix(b"\xEF\xBB\xBF") {
+            Some(rest) if self.last_class != LineClass::Invalid => rest,
+            _ => line,
+        }
     }
 
     /// The top-level members of the last line, when it was a JSON object,
@@ -834,6 +871,43 @@ impl Judge {
 
     /// Judges a line from what the peek found.
     fn peeked(&mut self, line: &[u8], result: Result<(), peek::JsonError>) {
+        // A UTF-8 byte order mark before an event (Windows tools, some
+        // encoders): one finding that names it, and the event judged as
+        // what it is, so nothing derived (seq, meta) is blamed (issue 25).
+        if let (Err(_), Some(rest)) = (result, line.strip_prefix(b"\xEF\xBB\xBF")) {
+            let again = self.peeker.peek(rest);
+            if again.is_ok() && self.peeker.top == Some(Kind::Object) {
+                self.here(
+                    RuleId::LineBom,
+                    "line starts with a UTF-8 byte order mark (U+FEFF), which is not JSON".into(),
+                );
+                return self.peeked(rest, again);
+            }
+        }
+        if result.is_err() || self.peeker.top != Some(Kind::Object) {
+            self.unreadable += 1;
+            self.unreadable_since_seq += 1;
+            if self.in_pretty && continues_pretty(line) {
+                // The rest of a pretty-printed value: its first line said so.
+                self.summary_order_check(false);
+                return;
+            }
+            self.in_pretty = false;
+            if looks_pretty(line) {
+                self.in_pretty = true;
+                self.summary_order_check(false);
+                self.here(
+                    RuleId::LinePretty,
+                    format!(
+                        "this looks like a JSON array or pretty-printed JSON (a value spread over lines): {}; the lines that follow it are not reported again",
+                        preview(line)
+                    ),
+                );
+                return;
+            }
+        } else {
+            self.in_pretty = false;
+        }
         match result {
             Err(e) => {
                 let (rule, msg) = if memchr::memchr(0x1b, line).is_some() {
@@ -918,6 +992,8 @@ impl Judge {
             );
             return;
         }
+        self.unreadable += 1;
+        self.unreadable_since_seq += 1;
         // `total` counts the line feed; the line's length, as a whole line
         // reports it (`begin_line`), does not.
         let len = total.saturating_sub(1);
@@ -1182,7 +1258,19 @@ impl Judge {
             }
             self.seq_seen = true;
             if let Some(v) = seq {
-                if v != self.next_seq {
+                let unread = std::mem::take(&mut self.unreadable_since_seq);
+                let first = self.next_seq == 0 && v == 1 && self.object_lines <= 1 && unread == 0;
+                if first {
+                    // The stream counts from 1: one finding, and its seqs
+                    // are taken as numbered from there.
+                    self.here(
+                        RuleId::SeqStart,
+                        "aoi.seq starts at 1, not 0; the seqs that follow are in order".into(),
+                    );
+                } else if v > self.next_seq && v - self.next_seq <= unread {
+                    // The lines in between are there but unreadable, each
+                    // already reported: no line is missing.
+                } else if v != self.next_seq {
                     let expected = self.next_seq;
                     let what = if v > expected {
                         format!(
@@ -1430,6 +1518,9 @@ impl Judge {
         }
         // Reconciliation (§ 8.3).
         match event_count {
+            // Extra lines that could not be read (prose among the events)
+            // are reported already: they are not another cause.
+            Some(n) if n < self.line_no && self.line_no - n <= self.unreadable => {}
             Some(n) if n != self.line_no => {
                 let got = self.line_no;
                 self.here(
@@ -1448,7 +1539,10 @@ impl Judge {
             }
         }
         if let Some(n) = count {
-            if n != self.domain {
+            // Not when the difference is lines that could not be read:
+            // they may have been domain events, and are reported already.
+            let unread = n > self.domain && n - self.domain <= self.unreadable;
+            if n != self.domain && !unread {
                 let d = self.domain;
                 self.here(
                     RuleId::SummaryCount,
@@ -1827,10 +1921,14 @@ impl Judge {
     /// (including the stream-level ones such as `summary.missing`).
     pub fn finish(mut self) -> (Verdict, Vec<Finding>) {
         self.cur_seq = None;
+        // A pretty-printed stream holds its summary in lines that were
+        // reported as that one cause (`line.pretty-json`).
+        let pretty = self.rule_counts[RuleId::LinePretty as usize] > 0;
         if self.summary.is_none()
             && !self.opts.unbounded
             && self.io_error.is_none()
             && self.idle.is_none()
+            && !pretty
         {
             let what = if self.line_no == 0 {
                 "empty stream: no aoi:summary".to_string()
@@ -1972,6 +2070,8 @@ impl Judge {
         let typed = !has(&[
             LineBlank,
             LineNotJson,
+            LineBom,
+            LinePretty,
             LineInvalidUtf8,
             LineAnsi,
             LineNotObject,
@@ -2003,6 +2103,7 @@ impl Judge {
             && !has(&[
                 SeqMissing,
                 SeqGap,
+                SeqStart,
                 RunMissing,
                 RunChanged,
                 SummaryEventCount,

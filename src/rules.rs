@@ -77,6 +77,15 @@ catalog! {
     LineLoneSurrogate = "line.lone-surrogate", Advisory, "§ 2, RFC 8259 § 8.2",
         "A `\\u` escape of a lone UTF-16 surrogate is valid JSON (RFC 8259's grammar allows it; `JSON.stringify` writes one for a string cut between the halves of a pair, and Python's json reads it), so the line is an event; but its string has no Unicode value and some consumers (jq, serde_json) reject the line.",
         "cut strings at code point boundaries, not UTF-16 units, or replace the lone half with U+FFFD";
+    SeqStart = "seq.start", Violation, "§ 8.1",
+        "`aoi.seq` counts a stream's lines from 0. A stream numbered from 1 is one finding, and its seqs are then checked from there (not a missing line).",
+        "number lines from 0: aoi:meta has seq 0";
+    LineBom = "line.bom", Violation, "§ 2, RFC 8259 § 8.1",
+        "A line starts with a UTF-8 byte order mark (U+FEFF): JSON text must not (RFC 8259 § 8.1), and strict parsers reject the line. The event after it is judged as it is, so the mark is the one finding.",
+        "write UTF-8 without a byte order mark (e.g. `encoding='utf-8'`, not `'utf-8-sig'`; no BOM option in the editor or encoder)";
+    LinePretty = "line.pretty-json", Violation, "§ 2",
+        "A value spread over several lines (pretty-printed JSON, or a JSON array of events) is not JSON Lines: one finding at its first line, the lines that follow it counted but not reported again.",
+        "write one JSON object per line, without indentation: JSON.stringify(v), json.dumps(v), `jq -c '.[]'` for an array";
     LineInvalidUtf8 = "line.invalid-utf8", Violation, "§ 2",
         "Machine-mode stdout is UTF-8.",
         "emit UTF-8; escape binary data inside JSON strings";

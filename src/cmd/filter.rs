@@ -376,6 +376,7 @@ fn framed_stream<R: Read + Send>(
         reader,
         &mut judge,
         |judge, line| {
+            let line = judge.last_event(line);
             let mut f = cell.borrow_mut();
             match judge.last_class() {
                 LineClass::Domain => {

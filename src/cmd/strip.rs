@@ -164,6 +164,7 @@ fn strip_stream<R: Read + Send>(
         reader,
         &mut judge,
         |judge, line| {
+            let line = judge.last_event(line);
             // A duplicate `type` or `aoi` (a violation, § 8.1) makes the
             // line mean different events to different readers: it belongs
             // to neither plane.

@@ -118,6 +118,14 @@ fn hit_with(st: Stream, escaped: &str) -> Vec<u8> {
         .into_bytes()
 }
 
+/// `st` with its first hit's line garbled (not JSON): the event the
+/// producer counted, unreadable.
+fn garbled(st: Stream) -> Vec<u8> {
+    let text = String::from_utf8(st.bytes()).expect("UTF-8");
+    text.replacen(r#""rank":0}"#, r#""rank":0,,}"#, 1)
+        .into_bytes()
+}
+
 /// A hit with a `len`-byte line (newline excluded).
 fn hit_of_len(len: usize) -> String {
     let l = j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN"},"t":""}"#).len();
@@ -154,7 +162,23 @@ cases! {
     stack_trace: bad("line.not-json", 2, 65, s().raw("thread 'main' panicked at src/main.rs:3:5:"));
     trailing_comma: bad("line.not-json", 2, 65, s().raw(j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN"},}"#)));
     two_objects_on_a_line: bad("line.not-json", 2, 65, s().raw(j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN"}}{"type":"hit"}"#)));
-    utf8_bom: bad("line.not-json", 1, 65, &*[b"\xEF\xBB\xBF".as_slice(), &s().bytes()].concat());
+    // One cause, one finding (issue 25): the mark, not the meta or seq.
+    utf8_bom: bad("line.bom", 1, 65, &*[b"\xEF\xBB\xBF".as_slice(), &s().bytes()].concat());
+    utf8_bom_no_derived_findings: good("seq.gap", 65, &*[b"\xEF\xBB\xBF".as_slice(), &s().bytes()].concat());
+    utf8_bom_meta_is_read: good("meta.missing", 65, &*[b"\xEF\xBB\xBF".as_slice(), &s().bytes()].concat());
+    bom_free_good: good("line.bom", 0, s().hits(1));
+    pretty_array: bad("line.pretty-json", 1, 65, "[\n  {\n    \"type\": \"aoi:meta\"\n  }\n]\n".as_bytes());
+    pretty_array_no_derived_findings: good("line.not-json", 65, "[\n  {\n    \"type\": \"aoi:meta\"\n  }\n]\n".as_bytes());
+    pretty_array_no_summary_missing: good("summary.missing", 65, "[\n  {\n    \"type\": \"aoi:meta\"\n  }\n]\n".as_bytes());
+    pretty_object: bad("line.pretty-json", 3, 65, s().hits(1).raw("{").raw("  \"type\": \"hit\"").raw("}"));
+    compact_good: good("line.pretty-json", 0, s().hits(2));
+    // A garbled event: one line.not-json, no seq.gap or summary.count for
+    // the event it could have been.
+    garbled_event: bad("line.not-json", 2, 65, &*garbled(s().hits(2)));
+    garbled_event_no_gap: good("seq.gap", 65, &*garbled(s().hits(2)));
+    garbled_event_no_count: good("summary.count", 65, &*garbled(s().hits(2)));
+    // An extra line of prose: no event_count finding for it.
+    prose_extra_line_no_event_count: good("summary.event-count", 65, s().hits(1).raw("Found 2 more results, fetching..."));
     prose_in_a_string_is_fine: good("line.not-json", 0, s().ev(r#"{"type":"hit","text":"Searching 3 indexes..."}"#));
     ansi_colour: bad("line.ansi", 2, 65, s().raw("\x1b[32mok\x1b[0m"));
     ansi_raw_in_json_string: bad("line.ansi", 2, 65, s().raw(j("{\"type\":\"hit\",\"aoi\":{\"seq\":1,\"run\":\"$RUN\"},\"t\":\"\x1b[1mbold\"}")));
@@ -250,7 +274,9 @@ cases! {
 
     seq_gap: bad("seq.gap", 3, 65, s().hits(1).ev(&j(r#"{"type":"hit","aoi":{"seq":3,"run":"$RUN"}}"#)));
     seq_repeat: bad("seq.gap", 3, 65, s().hits(1).ev(&j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN"}}"#)));
-    seq_not_from_zero: bad("seq.gap", 1, 65, s().meta(&j(r#"{"aoi":{"seq":1,"run":"$RUN"}}"#)));
+    seq_not_from_zero: bad("seq.start", 1, 65, s().meta(&j(r#"{"aoi":{"seq":1,"run":"$RUN"}}"#)));
+    seq_from_one_is_no_gap: good("seq.gap", 65, s().meta(&j(r#"{"aoi":{"seq":1,"run":"$RUN"}}"#)));
+    seq_from_zero_good: good("seq.start", 0, s().hits(1));
     seq_gap_on_summary: bad("seq.gap", 3, 65, s().hits(1).summary(&j(r#"{"aoi":{"seq":9,"run":"$RUN"}}"#)));
     seq_contiguous_good: good("seq.gap", 0, s().hits(3));
     run_missing: bad("run.missing", 2, 65, s().ev(r#"{"type":"hit","aoi":{"seq":1}}"#));
