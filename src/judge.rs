@@ -443,6 +443,9 @@ pub struct Judge {
     /// Inside a run of lines that look like pretty-printed JSON: its first
     /// line was reported, the rest are only counted.
     in_pretty: bool,
+    /// The stream declared another major AOI version (§ 5): after that one
+    /// finding, only whether the run finished is judged.
+    foreign: bool,
     first_without_seq: u64,
     run: Option<Vec<u8>>,
     run_changed: bool,
@@ -676,6 +679,7 @@ impl Judge {
             unreadable: 0,
             unreadable_since_seq: 0,
             in_pretty: false,
+            foreign: false,
             first_without_seq: 0,
             run: None,
             run_changed: false,
@@ -747,6 +751,17 @@ impl Judge {
     }
 
     fn report(&mut self, rule: RuleId, line: u64, message: String) {
+        // A stream of another AOI version is not read by AOI 1's rules: the
+        // version is its one finding, besides whether the run finished
+        // (issue 25: no cascade of v1.0 findings on v0.2 meanings).
+        if self.foreign
+            && !matches!(
+                rule,
+                RuleId::SummaryMissing | RuleId::LineUnterminated | RuleId::InputIo
+            )
+        {
+            return;
+        }
         if self.first_violation.is_none() && rule.severity() == Severity::Violation {
             self.first_violation = Some(rule);
         }
@@ -1394,14 +1409,21 @@ impl Judge {
         let major = v.split(['.', '-']).next().unwrap_or_default();
         if major != "1" {
             let hint = if major == "0" {
-                " (a v0.2 stream: see § 5.2 for the migration)"
+                " (a v0.2 stream, § 5.2: nest seq/run under `aoi`; category temporary is now \
+unavailable; drop category partial, use scope:item and summary.partial; retryable on every \
+aoi:error, retry_after_ms only with retryable:true; aoi:error.upstream is now wrapped; end every \
+line with \\n; reason when ok:false)"
             } else {
                 ""
             };
             self.here(
                 RuleId::VersionUnsupported,
-                format!("aoi_version \"{v}\" is not AOI 1.x{hint}"),
+                format!(
+                    "aoi_version \"{v}\" is not AOI 1.x{hint}; the stream's other findings \
+under AOI 1's rules are not reported"
+                ),
             );
+            self.foreign = true;
         }
     }
 
@@ -2015,7 +2037,11 @@ impl Judge {
                     // The first one the stream broke, in its order.
                     self.first_violation
                         .map_or_else(|| first(Severity::Violation), |r| r.id().to_string())
-                ),
+                ) + match (self.foreign, &self.summary) {
+                    (false, _) => "",
+                    (true, Some(_)) => "; the run finished (it wrote its aoi:summary)",
+                    (true, None) => "; the run did not finish (no aoi:summary)",
+                },
             )
         } else if let Some(why) = &self.idle {
             (Outcome::Timeout, format!("the input went silent: {why}"))

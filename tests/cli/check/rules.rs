@@ -502,6 +502,44 @@ fn version_v02_message_carries_the_migration_hint() {
     assert_eq!(r.code, 65);
 }
 
+/// A whole v0.2 stream (flat envelope, `temporary`, no `retryable`, no
+/// `reason`) is one finding, `version.unsupported`, and the verdict says
+/// whether the run finished; a cut one adds only `summary.missing` (§ 5.2,
+/// issue 25).
+#[test]
+fn a_v02_stream_is_one_finding_and_says_whether_it_finished() {
+    let stream = [
+        r#"{"type":"aoi:meta","seq":0,"run":"r1","tool":"t","tool_version":"1","aoi_version":"0.2","schema_name":"a.b","schema_version":"1.0.0","command":"c"}"#,
+        r#"{"type":"hit","seq":1,"run":"r1","rank":1}"#,
+        r#"{"type":"aoi:error","seq":2,"run":"r1","category":"temporary","code":"X","message":"m"}"#,
+        r#"{"type":"aoi:summary","seq":3,"run":"r1","ok":false,"count":1,"error_count":1,"event_count":4}"#,
+    ];
+    let whole = stream.map(|l| format!("{l}\n")).concat();
+    let r = report_full(whole.as_bytes(), &[]);
+    let rules: Vec<&str> = r
+        .findings()
+        .iter()
+        .filter_map(|f| f["rule"].as_str())
+        .collect();
+    assert_eq!(rules, ["version.unsupported"], "{}", r.brief());
+    assert_eq!(r.code, 65);
+    assert!(r.stderr.contains("the run finished"), "{}", r.stderr);
+    let cut: String = stream[..2].iter().map(|l| format!("{l}\n")).collect();
+    let r = report_full(cut.as_bytes(), &[]);
+    let rules: Vec<&str> = r
+        .findings()
+        .iter()
+        .filter_map(|f| f["rule"].as_str())
+        .collect();
+    assert_eq!(
+        rules,
+        ["version.unsupported", "summary.missing"],
+        "{}",
+        r.brief()
+    );
+    assert!(r.stderr.contains("the run did not finish"), "{}", r.stderr);
+}
+
 /// § 9.4: v0.2's `temporary` is named, and the verdict is not a violation.
 #[test]
 fn category_temporary_message_names_the_rename() {
