@@ -31,7 +31,7 @@
 
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
-use std::sync::atomic::{AtomicI32, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, Ordering};
 
 /// The signal that asked the process to stop, 0 for none.
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
@@ -54,6 +54,17 @@ pub const GRACE_SECS: u32 = 2;
 /// async-signal-safe); set by [`install`].
 static GRACE: AtomicU32 = AtomicU32::new(GRACE_SECS);
 
+/// A relay's stop ([`install_draining`]): reading goes on to the end of
+/// the input for [`DRAIN`] seconds, and the hard stop comes the grace
+/// period after that.
+static DRAINING: AtomicBool = AtomicBool::new(false);
+
+/// Seconds a relay goes on reading after a stop request (`AOI_STOP_DRAIN`,
+/// 0 to 3600; 0 stops at once).
+pub const DRAIN_SECS: u32 = 2;
+
+static DRAIN: AtomicU32 = AtomicU32::new(DRAIN_SECS);
+
 /// The grace period `AOI_STOP_GRACE` asks for: whole seconds from 1 to
 /// 3600; anything else (unset, empty, 0, not a number) is the default.
 pub fn grace_from(value: Option<&std::ffi::OsStr>) -> u32 {
@@ -73,7 +84,12 @@ extern "C" fn on_signal(sig: libc::c_int) {
     // the self-pipe's write end, open for the life of the process. One byte
     // into an empty non-blocking pipe succeeds, so `errno` is left alone.
     unsafe {
-        libc::alarm(GRACE.load(Ordering::SeqCst));
+        let drain = if DRAINING.load(Ordering::SeqCst) {
+            DRAIN.load(Ordering::SeqCst)
+        } else {
+            0
+        };
+        libc::alarm(GRACE.load(Ordering::SeqCst) + drain);
         let fd = WAKE_WRITE.load(Ordering::SeqCst);
         if fd >= 0 {
             libc::write(fd, b"!".as_ptr().cast(), 1);
@@ -163,6 +179,35 @@ pub(crate) fn pipe(nonblocking: bool) -> io::Result<(OwnedFd, OwnedFd)> {
         }
         Ok((r, w))
     }
+}
+
+/// [`install`] for a relay (`aoi check`, § 7 in a pipeline): Ctrl-C in a
+/// terminal signals the whole process group, and a conforming producer
+/// answers with its `reason:"cancelled"` summary. Stopping at once would
+/// lose it (the producer then dies of EPIPE), so after the first signal
+/// the input is still read, to its end, for [`DRAIN_SECS`] seconds
+/// (`AOI_STOP_DRAIN`; [`LineReader`](crate::lines::LineReader) ends the
+/// read when they pass); a second signal, or the grace period after them,
+/// ends the process at once.
+pub fn install_draining() -> io::Result<()> {
+    let secs = std::env::var_os("AOI_STOP_DRAIN")
+        .and_then(|v| v.to_str().and_then(|v| v.trim().parse::<u32>().ok()))
+        .filter(|s| *s <= 3600)
+        .unwrap_or(DRAIN_SECS);
+    DRAIN.store(secs, Ordering::SeqCst);
+    DRAINING.store(true, Ordering::SeqCst);
+    install()
+}
+
+/// Whether a stop lets the input be read to its end first
+/// ([`install_draining`]).
+pub fn draining() -> bool {
+    DRAINING.load(Ordering::Relaxed)
+}
+
+/// How long a relay goes on reading after a stop request.
+pub fn drain() -> std::time::Duration {
+    std::time::Duration::from_secs(u64::from(DRAIN.load(Ordering::SeqCst)))
 }
 
 /// A descriptor that becomes readable (and stays so) once a stop was

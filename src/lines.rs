@@ -138,6 +138,9 @@ pub struct LineReader<R> {
     /// buffered: they are handed out first, as the input's unterminated
     /// end, and this error after them.
     failed: Option<io::Error>,
+    /// After a stop request in a relay ([`crate::cancel::draining`]): the
+    /// input is read until then, for the producer's last lines.
+    drain_until: Option<std::time::Instant>,
 }
 
 impl<R: Read> LineReader<R> {
@@ -154,6 +157,7 @@ impl<R: Read> LineReader<R> {
             max_line,
             in_long: false,
             idle: None,
+            drain_until: None,
             fd: None,
             pollable: false,
             stop: None,
@@ -213,9 +217,16 @@ impl<R: Read> LineReader<R> {
     /// ([`crate::cancel::wake_fd`]) or the stop descriptor
     /// ([`LineReader::stop_when`]) ends the wait early.
     fn wait(&self, fd: RawFd) -> io::Result<Wait> {
-        let deadline = self
+        let idle = self
             .idle
             .map(|(_, after)| std::time::Instant::now() + after);
+        // While draining, the stop request is known (the self-pipe stays
+        // readable): the wait ends at the drain's end instead.
+        let deadline = match (idle, self.drain_until) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let wake = crate::cancel::wake_fd().filter(|_| self.drain_until.is_none());
         let ear = |fd: Option<RawFd>| libc::pollfd {
             // A negative descriptor is skipped by poll.
             fd: fd.unwrap_or(-1),
@@ -230,11 +241,17 @@ impl<R: Read> LineReader<R> {
                 }
                 None => -1,
             };
-            let mut fds = [ear(Some(fd)), ear(self.stop), ear(crate::cancel::wake_fd())];
+            let mut fds = [ear(Some(fd)), ear(self.stop), ear(wake)];
             // SAFETY: three pollfds, valid for the duration of the call.
             let rc = unsafe { libc::poll(fds.as_mut_ptr(), 3, ms) };
             let [input, stop, wake] = fds;
             match rc {
+                0 if self
+                    .drain_until
+                    .is_some_and(|d| std::time::Instant::now() >= d) =>
+                {
+                    return Ok(Wait::Cancelled);
+                }
                 0 => return Ok(Wait::Silent),
                 n if n > 0 => {
                     return Ok(if stop.revents != 0 {
@@ -326,7 +343,16 @@ impl<R: Read> LineReader<R> {
         let mut blocked = false;
         loop {
             if let Some(sig) = crate::cancel::requested() {
-                return Err(cancelled(sig));
+                if !crate::cancel::draining() {
+                    return Err(cancelled(sig));
+                }
+                let now = std::time::Instant::now();
+                let until = *self
+                    .drain_until
+                    .get_or_insert_with(|| now + crate::cancel::drain());
+                if now >= until {
+                    return Err(cancelled(sig));
+                }
             }
             // Wait in poll rather than in read when something other than
             // input may end the wait: an idle timeout, a stop descriptor,
@@ -335,10 +361,13 @@ impl<R: Read> LineReader<R> {
             let polls = blocked
                 || self.idle.is_some()
                 || self.stop.is_some()
+                || self.drain_until.is_some()
                 || (self.pollable && crate::cancel::wake_fd().is_some());
             if let Some(fd) = self.fd.filter(|_| polls) {
                 match self.wait(fd)? {
                     Wait::Ready => {}
+                    // Draining: the top of the loop decides.
+                    Wait::Cancelled if crate::cancel::draining() => continue,
                     Wait::Cancelled => {
                         let sig = crate::cancel::requested().unwrap_or(crate::cancel::SIGINT);
                         return Err(cancelled(sig));

@@ -291,6 +291,13 @@ pub const DECISIONS: &str = "\
   `denied`, `timeout` or `cancelled` stays that outcome in every output, as in `check`. Every
   non-zero exit says why on stderr in one line unless `-q` (`summary`'s readable line and
   `merge-report`'s table on a terminal already say it there).
+- **Ctrl-C through a relay (§ 7).** In a terminal, Ctrl-C signals the whole pipeline, and a
+  conforming producer answers with its `reason:\"cancelled\"` summary. `aoi check` therefore goes on
+  reading after the first SIGINT/SIGTERM, to the end of its input, for `AOI_STOP_DRAIN` seconds
+  (default 2; 0 stops at once): a stream that ends with its summary in that time is relayed and
+  judged as it is (`upstream cancelled`, 130); otherwise the relay stops and aoi reports its own
+  cancellation (130, or 143 for SIGTERM). A second signal ends it at once; `AOI_STOP_GRACE`
+  seconds after the drain, a stop blocked on a write ends the process.
 - **What is a line.** A line is the bytes up to `\\n`. `\\r` before it is JSON whitespace, so CRLF
   streams are accepted. A final line without `\\n` is never interpreted (§ 2): it is reported as
   `line.unterminated` and the stream is incomplete (exit 74), whatever it contains. The one

@@ -485,11 +485,15 @@ fn judge_stream<R: Read + Send>(
     for f in judge.drain() {
         take(f, sinks)?;
     }
-    // A stream stopped by SIGINT/SIGTERM is not judged to its end; what
-    // was read of it still counts as consumed.
+    // A stream stopped by SIGINT/SIGTERM before its summary is not judged
+    // to its end; what was read of it still counts as consumed. One whose
+    // summary came while the relay drained (the producer's own cancelled
+    // summary, § 7) is judged as it is.
     if let Err(stop) = cancelled() {
-        sinks.add_consumed(&judge.finish().0);
-        return Err(stop);
+        if !judge.summary_seen() {
+            sinks.add_consumed(&judge.finish().0);
+            return Err(stop);
+        }
     }
     // finish() adds the stream-level findings (summary.missing, …).
     let (v, last) = judge.finish();
@@ -551,8 +555,10 @@ pub fn run(args: &CheckArgs) -> i32 {
         report_stdout.then(stdout_writer),
         report_file.map(|f| (f, report_path)),
     );
-    if sinks.has_report() {
-        install_cancel("check");
+    // A relay, with or without a report: a stop lets the producer's last
+    // lines (its cancelled summary, § 7) through first (issue 25).
+    if let Err(e) = crate::cancel::install_draining() {
+        eprint_line(false, &format!("aoi check: cannot handle signals: {e}"));
     }
     match run_streams(args, &mut sinks) {
         Ok(code) => code,
@@ -593,6 +599,8 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
     // Violation and advisory events reported.
     let mut reported: (u64, u64) = (0, 0);
     for path in inputs {
+        // No new input after a stop request.
+        cancelled()?;
         let source = path.display().to_string();
         let name = named.then_some(source.as_str());
         let mut shown = Vec::new();
@@ -659,6 +667,13 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
             "exit_code": code,
         });
         finish_report(sinks, &verdicts, code, props)?;
+    }
+    // Stopped, though the stream ended with its summary: the exit still
+    // says that aoi was asked to stop, unless something worse is to say.
+    if let Some(sig) = crate::cancel::requested() {
+        if exit::rank(code) < exit::rank(exit::CANCELLED) {
+            code = crate::cancel::exit_code(sig);
+        }
     }
     Ok(code)
 }

@@ -33,7 +33,9 @@ fn start(args: &[&str], first: &[u8]) -> Running {
 
 /// Spawns aoi and writes `first`, which aoi may still be busy with.
 fn start_reading(args: &[&str], first: &[u8]) -> Running {
-    let mut child = spawn_piped_env(args, &[("AOI_STOP_GRACE", GRACE)]);
+    // A relay stops at once here (no drain): the upstream is this test,
+    // which stays silent; draining has tests of its own.
+    let mut child = spawn_piped_env(args, &[("AOI_STOP_GRACE", GRACE), ("AOI_STOP_DRAIN", "0")]);
     let mut stdin = child.stdin.take().expect("stdin");
     stdin.write_all(first).expect("feed aoi");
     stdin.flush().expect("flush");
@@ -360,5 +362,79 @@ fn a_stop_reaches_a_second_thread_waiting_on_a_silent_pipe() {
             out.stderr
         );
         assert_cancelled_report(&out, code, name);
+    }
+}
+
+/// `producer | aoi check | reader` in a terminal: Ctrl-C sends SIGINT to
+/// the whole process group. The producer (§ 7) answers with its
+/// `reason:"cancelled"` summary; aoi goes on reading to the end of its
+/// input (AOI_STOP_DRAIN), relays it and gives that stream's verdict, so
+/// the summary is not lost to a relay that stopped first (issue 25). With
+/// a producer that never ends, the drain's end stops aoi (130).
+#[test]
+fn ctrl_c_to_the_pipeline_keeps_the_producers_cancelled_summary() {
+    use std::os::unix::process::CommandExt;
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/producers/cancellable.sh"
+    );
+    for (mode, drain) in [("answer", "600"), ("ignore", "1")] {
+        let mut producer = crate::util::command(fixture)
+            .arg(mode)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .expect("spawn the producer");
+        let pgid = producer.id() as libc::pid_t;
+        let pipe = producer.stdout.take().expect("producer stdout");
+        let mut aoi = crate::util::command(AOI)
+            .arg("check")
+            .env("AOI_STOP_GRACE", GRACE)
+            .env("AOI_STOP_DRAIN", drain)
+            .stdin(Stdio::from(pipe))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(pgid)
+            .spawn()
+            .expect("spawn aoi");
+        // Both lines relayed: the producer set its trap before writing
+        // them, and aoi has its handlers (installed before it reads).
+        let mut out = std::io::BufReader::new(aoi.stdout.take().expect("stdout"));
+        let mut head = String::new();
+        for _ in 0..2 {
+            std::io::BufRead::read_line(&mut out, &mut head).expect("a relayed line");
+        }
+        assert_eq!(head.lines().count(), 2, "{mode}: {head}");
+        let rest = std::thread::spawn(move || {
+            let mut v = Vec::new();
+            let _ = std::io::Read::read_to_end(&mut out, &mut v);
+            v
+        });
+        let mut err_pipe = aoi.stderr.take().expect("stderr");
+        let err = std::thread::spawn(move || {
+            let mut v = Vec::new();
+            let _ = std::io::Read::read_to_end(&mut err_pipe, &mut v);
+            v
+        });
+        // SAFETY: killpg on the process group this test made.
+        assert_eq!(unsafe { libc::killpg(pgid, libc::SIGINT) }, 0);
+        let status = wait_exit(&mut aoi, &format!("aoi after Ctrl-C ({mode})"));
+        // SAFETY: as above; ends the "ignore" producer and its sleep.
+        unsafe { libc::killpg(pgid, libc::SIGKILL) };
+        let _ = producer.wait();
+        let stdout = rest.join().expect("stdout");
+        let stderr = String::from_utf8_lossy(&err.join().expect("stderr")).into_owned();
+        assert_eq!(code_of(status), 130, "{mode}: {stderr}");
+        if mode == "answer" {
+            let last = last_event(&stdout);
+            assert_eq!(
+                last["reason"], "cancelled",
+                "{mode}: the producer's summary is relayed"
+            );
+            assert!(stderr.contains("upstream cancelled (exit 130)"), "{stderr}");
+        } else {
+            assert!(stderr.contains("cancelled by SIGINT"), "{stderr}");
+        }
     }
 }
