@@ -159,6 +159,9 @@ struct Probe {
     held: bool,
     /// The signal was sent while the process was still running.
     signalled_running: bool,
+    /// Bytes of stdout the tool had written when the signal was sent (read,
+    /// or still in the pipe).
+    stdout_at_signal: usize,
     spawn_error: Option<String>,
 }
 
@@ -295,6 +298,7 @@ fn run_probe(argv: &[String], opts: &ProbeOpts, timeout: Duration) -> Probe {
     let stdout_got = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let (done_tx, done_rx) = mpsc::channel::<()>();
     let mut readers = 0;
+    let stdout_fd = child.stdout.as_ref().map(std::os::fd::AsRawFd::as_raw_fd);
     if let Some(out) = child.stdout.take() {
         readers += 1;
         let got = std::sync::Arc::clone(&stdout_got);
@@ -355,6 +359,10 @@ fn run_probe(argv: &[String], opts: &ProbeOpts, timeout: Duration) -> Probe {
         }
         if matches!(child.try_wait(), Ok(None)) {
             probe.signalled_running = true;
+            // What the tool had written: read by the reader, or waiting in
+            // the pipe (the reader holds it open while the tool runs).
+            let read = stdout_got.lock().map(|g| g.len()).unwrap_or(0);
+            probe.stdout_at_signal = read + stdout_fd.map_or(0, unread_in_pipe);
             // SAFETY: kill on our own child's pid.
             unsafe {
                 libc::kill(pid, sig);
@@ -411,6 +419,29 @@ fn run_probe(argv: &[String], opts: &ProbeOpts, timeout: Duration) -> Probe {
         probe.signal = s.signal();
     }
     probe
+}
+
+/// A check that depends on what the capabilities declare, when they could
+/// not be read: not tested, never "n/a per the capabilities" (issue 25).
+fn unread_caps(n: u8, command: &str) -> Outcome {
+    Outcome::new(
+        n,
+        command,
+        Status::NotTested,
+        "the capabilities could not be read (check 1), so what this check needs is unknown",
+    )
+}
+
+/// Bytes waiting in the pipe `fd` is the read end of (0 if unknown).
+fn unread_in_pipe(fd: std::os::fd::RawFd) -> usize {
+    let mut n: libc::c_int = 0;
+    // SAFETY: FIONREAD writes one int; a closed descriptor fails cleanly.
+    let rc = unsafe { libc::ioctl(fd, libc::FIONREAD, &mut n) };
+    if rc == 0 {
+        usize::try_from(n).unwrap_or(0)
+    } else {
+        0
+    }
 }
 
 /// A language runtime's stack trace or panic in `stderr`, if any (§ 7,
@@ -1072,6 +1103,12 @@ fn discover(prefix: &[String], args: &LintArgs) -> Discovery {
             );
         }
     }
+    // Past here the schema is usable: a failure of the capabilities
+    // leaves it to check 4 (issue 25: not "no usable schema").
+    let fail = |detail: String, evidence: Vec<String>, p: &Probe| Discovery {
+        schema: Some(schema.clone()),
+        ..fail(detail, evidence, p)
+    };
     let cp = run_probe(&argv("capabilities"), &opts, args.timeout);
     evidence.push(format!("capabilities --output json: {}", cp.status()));
     let caps = if cp.exit() == 0 && !cp.timed_out {
@@ -1553,8 +1590,14 @@ fn lint_invocation(
             let jj = judge_bytes(&p.stdout);
             let last = jj.events.last();
             let cancelled = last.is_some_and(|e| e["type"] == "aoi:summary" && e["ok"] == false && e["reason"] == "cancelled");
+            // Its summary already written when the signal came: the run had
+            // finished, which § 7 does not judge (issue 25).
+            let before = p.stdout.get(..p.stdout_at_signal).unwrap_or(&p.stdout);
+            let finished = judge_bytes(before).verdict.summary.is_some();
             if !p.signalled_running {
                 untested.push(format!("{name}: the run ended before the signal"));
+            } else if finished && !cancelled {
+                untested.push(format!("{name}: the run had finished before the signal (its aoi:summary was written)"));
             } else if p.held {
                 problems.push(format!("{name}: {}", p.status()));
             } else if p.timed_out {
@@ -1565,7 +1608,10 @@ fn lint_invocation(
                 problems.push(format!("{name}: stack trace: {trace}"));
             } else {
                 let ending = match last {
-                    Some(e) if e["type"] == "aoi:summary" => format!("a summary ok:{} reason:{}", e["ok"], e["reason"]),
+                    Some(e) if e["type"] == "aoi:summary" => {
+                        let reason = e.get("reason").map_or("absent".to_string(), Value::to_string);
+                        format!("a summary ok:{} reason {reason}", e["ok"])
+                    }
                     _ => "no aoi:summary".into(),
                 };
                 problems.push(format!("{name}: {}, {ending} (expected reason:\"cancelled\", § 7)", p.status()));
@@ -1591,7 +1637,9 @@ fn lint_invocation(
                 .and_then(|c| c.get("supports_limit"))
                 .and_then(Value::as_bool)
                 == Some(true);
-        if !bounded {
+        if d.caps.is_none() {
+            unread_caps(11, command)
+        } else if !bounded {
             Outcome::new(
                 11,
                 command,
@@ -1659,7 +1707,9 @@ fn lint_invocation(
     // 12: malformed input, as declared.
     out.push({
         let mode = caps_cmd.and_then(|c| c.get("malformed_mode")).and_then(Value::as_str);
-        if !reads_jsonl(caps_cmd) {
+        if d.caps.is_none() {
+            unread_caps(12, command)
+        } else if !reads_jsonl(caps_cmd) {
             Outcome::new(12, command, Status::NotApplicable, "reads no JSON Lines, per the capabilities")
         } else if let Some(mode) = mode {
             let p = run_probe(argv, &ProbeOpts { stdin: Some(malformed_stream()), ..ProbeOpts::default() }, t);
@@ -1757,7 +1807,9 @@ fn lint_invocation(
         }
     });
     // 16: a known upstream stream.
-    out.push(if !reads_jsonl(caps_cmd) {
+    out.push(if d.caps.is_none() {
+        unread_caps(16, command)
+    } else if !reads_jsonl(caps_cmd) {
         Outcome::new(
             16,
             command,

@@ -113,6 +113,39 @@ fn each_broken_tool_fails_exactly_its_check() {
     }
 }
 
+/// A tool whose `capabilities` prints no JSON fails check 1 for that
+/// alone: the schema, which is fine, is still used (check 4, not "no
+/// usable schema"), and the checks that need the capabilities are not
+/// tested rather than "n/a per the capabilities" (issue 25).
+#[test]
+fn failed_capabilities_leave_their_checks_untested() {
+    let (failed, events, code) = lint("bad-caps", &[]);
+    assert_eq!((failed, code), (vec![1], 1));
+    let d1 = detail_of(&events, 1);
+    assert!(d1.contains("capabilities is not JSON"), "{d1}");
+    assert_eq!(status_of(&events, 4), "pass", "{}", detail_of(&events, 4));
+    for n in [11, 12, 16] {
+        assert_eq!(
+            status_of(&events, n),
+            "not_tested",
+            "check {n}: {}",
+            detail_of(&events, n)
+        );
+    }
+}
+
+/// A tool that had written its whole run, summary included, when the
+/// signal came (it was still cleaning up) is not failed by check 10: § 7
+/// does not judge a run that had finished (issue 25). The whole run comes
+/// in one write, so the summary is there before lint can signal.
+#[test]
+fn a_run_that_had_finished_is_not_failed_on_signals() {
+    let (failed, events, code) = lint("linger", &[]);
+    assert_eq!((failed, code), (Vec::<u64>::new(), 0));
+    assert_eq!(status_of(&events, 10), "not_tested");
+    assert!(detail_of(&events, 10).contains("had finished before the signal"));
+}
+
 /// lint run where SIGINT and SIGTERM are ignored (a background job, some
 /// CI shells): the tool it probes still gets them at their default action,
 /// so a conforming tool still passes check 10. (It failed it: a shell
