@@ -208,6 +208,8 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('--self', '--self', [CompletionResultType]::ParameterName, 'Lint aoi itself: each of its commands that writes a stream, fed a known stream')
             [CompletionResult]::new('--allow-side-effects', '--allow-side-effects', [CompletionResultType]::ParameterName, 'Also run the probes that could change real state (checks 6–8): destructive commands without --confirm, and with --dry-run')
             [CompletionResult]::new('--no-network', '--no-network', [CompletionResultType]::ParameterName, 'Run the discovery probes without network (a new network namespace, `unshare -rn`)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr (the failing checks are otherwise named there in one line when the report is not a table on a terminal)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr (the failing checks are otherwise named there in one line when the report is not a table on a terminal)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

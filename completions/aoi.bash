@@ -465,7 +465,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__lint)
-            opts="-h -V --self --tool --machine-flag --secret-flag --stdin --timeout --allow-side-effects --no-network --output --color --help --version"
+            opts="-q -h -V --self --tool --machine-flag --secret-flag --stdin --timeout --allow-side-effects --no-network --output --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -195,6 +195,8 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand --self 'Lint aoi itself: each of its commands that writes a stream, fed a known stream'
             cand --allow-side-effects 'Also run the probes that could change real state (checks 6–8): destructive commands without --confirm, and with --dry-run'
             cand --no-network 'Run the discovery probes without network (a new network namespace, `unshare -rn`)'
+            cand -q 'Print nothing on stderr (the failing checks are otherwise named there in one line when the report is not a table on a terminal)'
+            cand --quiet 'Print nothing on stderr (the failing checks are otherwise named there in one line when the report is not a table on a terminal)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'

@@ -163,6 +163,7 @@ never\t''"
 complete -c aoi -n "__fish_aoi_using_subcommand lint" -l self -d 'Lint aoi itself: each of its commands that writes a stream, fed a known stream'
 complete -c aoi -n "__fish_aoi_using_subcommand lint" -l allow-side-effects -d 'Also run the probes that could change real state (checks 6–8): destructive commands without --confirm, and with --dry-run'
 complete -c aoi -n "__fish_aoi_using_subcommand lint" -l no-network -d 'Run the discovery probes without network (a new network namespace, `unshare -rn`)'
+complete -c aoi -n "__fish_aoi_using_subcommand lint" -s q -l quiet -d 'Print nothing on stderr (the failing checks are otherwise named there in one line when the report is not a table on a terminal)'
 complete -c aoi -n "__fish_aoi_using_subcommand lint" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aoi -n "__fish_aoi_using_subcommand lint" -s V -l version -d 'Print version'
 complete -c aoi -n "__fish_aoi_using_subcommand rules" -l markdown -d 'Print the catalog as Markdown (the text of docs/rules.md)'

@@ -589,6 +589,10 @@ pub struct LintArgs {
     /// Colour in the table: auto (a terminal, NO_COLOR unset), always, never.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+    /// Print nothing on stderr (the failing checks are otherwise named there in one line when
+    /// the report is not a table on a terminal).
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// A duration: a number with `ms`, `s` (the default) or `m`.

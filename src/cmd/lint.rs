@@ -2009,10 +2009,28 @@ pub fn run(args: &LintArgs) -> i32 {
     }
     let failed = results.iter().filter(|o| o.status == Status::Fail).count();
     let code = if failed > 0 { exit::FAILED } else { exit::OK };
+    let tty = io::stdout().is_terminal();
+    // Every non-zero exit says why on stderr, where the report may be in a
+    // file; the table on a terminal already ends with it (issue 24).
+    let table_here = tty && args.output != Some(Format::Jsonl);
+    if failed > 0 && !args.quiet && !table_here {
+        let first = results.iter().find(|o| o.status == Status::Fail);
+        let what = first.map_or_else(String::new, |o| {
+            format!(
+                "; the first: check {} ({}): {}",
+                o.number,
+                sanitize(&o.command),
+                sanitize(&o.detail)
+            )
+        });
+        eprint_line(
+            false,
+            &format!("aoi lint: exit 1: {failed} check(s) failed{what}"),
+        );
+    }
     if args.output == Some(Format::Jsonl) {
         return write_jsonl(&results, code);
     }
-    let tty = io::stdout().is_terminal();
     let color = args.color.enabled(tty);
     let text = table(&title, &results, &commands, color);
     match crate::cmd::check::print_stdout("lint", &text) {

@@ -273,3 +273,35 @@ fn details_describe_the_stream_seen() {
     let d14 = detail_of(&events, 14);
     assert_eq!(d14, "one aoi:meta first, one aoi:summary last");
 }
+
+/// A failing lint says why on stderr in one line when its report is not a
+/// table on a terminal (issue 24: every non-zero exit says why); `-q`
+/// silences it.
+#[test]
+fn a_failing_lint_says_why_on_stderr() {
+    let tool = fixture("prose");
+    let out = aoi(
+        &["lint", "--output", "jsonl", "--", tool.as_str(), "search"],
+        b"",
+    );
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("aoi lint: exit 1: 1 check(s) failed; the first: check 2 (search)"),
+        "{}",
+        out.stderr
+    );
+    let quiet = aoi(
+        &[
+            "lint",
+            "-q",
+            "--output",
+            "jsonl",
+            "--",
+            tool.as_str(),
+            "search",
+        ],
+        b"",
+    );
+    assert_eq!((quiet.code, quiet.stderr.as_str()), (1, ""));
+}
