@@ -312,14 +312,18 @@ fn run_probe(argv: &[String], opts: &ProbeOpts, timeout: Duration) -> Probe {
                     Ok(0) => break,
                     Ok(n) => {
                         let chunk = buf.get(..n).unwrap_or_default();
+                        let Ok(mut got) = got.lock() else { break };
+                        let room = STDOUT_CAP.saturating_sub(got.len());
+                        got.extend_from_slice(chunk.get(..n.min(room)).unwrap_or_default());
+                        let full = close_after.is_some_and(|c| got.len() >= c);
+                        drop(got);
+                        // Told once what was read is kept: the bytes the
+                        // tool had written at the signal are counted.
                         if !told && chunk.contains(&b'\n') {
                             told = true;
                             let _ = first_tx.send(());
                         }
-                        let Ok(mut got) = got.lock() else { break };
-                        let room = STDOUT_CAP.saturating_sub(got.len());
-                        got.extend_from_slice(chunk.get(..n.min(room)).unwrap_or_default());
-                        if close_after.is_some_and(|c| got.len() >= c) {
+                        if full {
                             break;
                         }
                     }
