@@ -508,6 +508,19 @@ fn judge_bytes(bytes: &[u8]) -> Judged {
     }
 }
 
+/// The § 18 check a finding of `j` belongs to: [`check_of`], except that
+/// the summary's counters are check 15's only when the stream carries
+/// `aoi.seq` (§ 18 #15: without it Verifiable is simply not claimed);
+/// otherwise they are the terminal summary's (check 3) (issue 25).
+fn check_in(rule: &str, j: &Judged) -> u8 {
+    let counters = matches!(
+        rule,
+        "summary.event-count" | "summary.count" | "summary.warning-count" | "summary.error-count"
+    );
+    let seq = j.events.iter().any(|e| e["aoi"]["seq"].is_u64());
+    if counters && !seq { 3 } else { check_of(rule) }
+}
+
 /// The § 18 check a rule of the catalog belongs to.
 fn check_of(rule: &str) -> u8 {
     match rule {
@@ -556,7 +569,7 @@ fn from_findings(n: u8, command: &str, j: &Judged, pass_detail: &str) -> Outcome
     let mine: Vec<&Finding> = j
         .findings
         .iter()
-        .filter(|f| check_of(f.rule.id()) == n)
+        .filter(|f| check_in(f.rule.id(), j) == n)
         .collect();
     let failing: Vec<String> = mine
         .iter()
@@ -1783,7 +1796,7 @@ fn lint_invocation(
                 .filter(|f| !(untyped && f.rule.id() == "summary.event-count"))
                 .cloned()
                 .collect(),
-            events: Vec::new(),
+            events: j.events.clone(),
         };
         let o = from_findings(
             15,
@@ -2214,6 +2227,12 @@ mod tests {
         assert_eq!(check_of("error.retry-after"), 5);
         assert_eq!(check_of("seq.gap"), 15);
         assert_eq!(check_of("meta.duplicate"), 14);
+        // A wrong count is check 15's only in a stream with seq (§ 18 #15).
+        let with_seq = judge_bytes(b"{\"type\":\"aoi:meta\",\"aoi\":{\"seq\":0,\"run\":\"r\"}}\n");
+        let without = judge_bytes(b"{\"type\":\"aoi:meta\"}\n");
+        assert_eq!(check_in("summary.count", &with_seq), 15);
+        assert_eq!(check_in("summary.count", &without), 3);
+        assert_eq!(check_in("seq.gap", &without), 15);
         // Every rule maps to a check that exists.
         for r in crate::rules::RULES {
             assert!(CHECKS.iter().any(|c| c.0 == check_of(r.id)), "{}", r.id);
