@@ -436,6 +436,20 @@ fn unread_caps(n: u8, command: &str) -> Outcome {
     )
 }
 
+/// Whether `program` names an executable file: a path as given, or a name
+/// found in `PATH` (as `execvp` looks for it).
+fn runnable(program: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |p: &std::path::Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if program.contains('/') {
+        return executable(std::path::Path::new(program));
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| executable(&dir.join(program))))
+}
+
 /// Bytes waiting in the pipe `fd` is the read end of (0 if unknown).
 fn unread_in_pipe(fd: std::os::fd::RawFd) -> usize {
     let mut n: libc::c_int = 0;
@@ -2019,6 +2033,18 @@ pub fn run(args: &LintArgs) -> i32 {
             argv.extend(machine);
         }
         title = sanitize(&argv.join(" "));
+        // A tool that is not there is one message, not 16 rows of "could
+        // not run" (issue 25).
+        if let Some(program) = argv.first().filter(|p| !runnable(p)) {
+            eprint_line(
+                false,
+                &format!(
+                    "aoi lint: {}: command not found (not an executable path, nor in PATH)",
+                    sanitize(program)
+                ),
+            );
+            return exit::NOINPUT;
+        }
         let d = discover(&prefix, args);
         results.push(d.outcome.clone());
         results.extend(lint_invocation(args, &argv, &command, stdin, &d));

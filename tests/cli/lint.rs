@@ -305,3 +305,16 @@ fn a_failing_lint_says_why_on_stderr() {
     );
     assert_eq!((quiet.code, quiet.stderr.as_str()), (1, ""));
 }
+
+/// A tool that is not there is one line and exit 66, not sixteen rows of
+/// "could not run" (issue 25).
+#[test]
+fn a_missing_tool_is_one_message_and_66() {
+    for missing in ["aoi-no-such-tool-here", "./no/such/tool"] {
+        let out = aoi(&["lint", "--", missing, "search"], b"");
+        assert_eq!(out.code, 66, "{missing}");
+        assert_eq!(out.stdout, b"", "{missing}");
+        assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+        assert!(out.stderr.contains("command not found"), "{}", out.stderr);
+    }
+}
