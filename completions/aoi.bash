@@ -615,7 +615,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__summary)
-            opts="-q -h -V --quiet --output --field --unbounded --fail-on-partial --max-line-bytes --idle-timeout --threads --help --version"
+            opts="-q -h -V --quiet --output --field --log --max-runs --unbounded --fail-on-partial --max-line-bytes --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -626,6 +626,10 @@ _aoi() {
                     return 0
                     ;;
                 --field)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-runs)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

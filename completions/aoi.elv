@@ -76,11 +76,13 @@ set edit:completion:arg-completer[aoi] = {|@words|
         &'aoi;summary'= {
             cand --output 'Output format instead of the readable line'
             cand --field 'Print one field of the outcome object raw (e.g. outcome, exit_code, retry_after_ms, tool, run)'
+            cand --max-runs 'Runs judged per input; lines of further runs are still read, but those runs are not judged, which is reported (exit 74)'
             cand --max-line-bytes 'Longest line held in memory (K, M, G suffixes); a longer line is never parsed (aoi check still relays it) and is reported as line.too-long'
             cand --idle-timeout 'End the stream with the timeout outcome (exit 124) when the input is silent this long (ms, s, m); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default'
             cand --threads 'Threads for reading an input: one reads and validates lines (for errors and merge-report: finds each line''s event), one judges them, with the same results as one thread. 0 (the default) uses two when two CPUs are available: for a regular file of 8 MiB or more, for a pipe once it has carried 8 MiB; not when lines average over 2 KiB, nor with --idle-timeout. 1 always one; 2 (or more: two is the most used) two from the start on any input'
             cand -q 'Print nothing; the exit status tells'
             cand --quiet 'Print nothing; the exit status tells'
+            cand --log 'Read the inputs as logs: an event after a prefix (a BOM, a time stamp, `[worker-3]`, a CRI or Docker json-file record) is found, colour and CR are trimmed, prose and other lines are skipped, and both are counted and stated in the output; runs interleaved in one log are told apart by aoi.run and each is judged as `aoi check` judges a stream. Without it each input is one stream, judged exactly as `aoi check` judges it: a line that is no event is a violation (65)'
             cand --unbounded 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'
             cand --fail-on-partial 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)'
             cand -h 'Print help (see more with ''--help'')'

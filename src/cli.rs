@@ -355,6 +355,8 @@ pub struct SummaryArgs {
     #[arg(long, value_name = "NAME")]
     pub field: Option<String>,
     #[command(flatten)]
+    pub logs: LogArgs,
+    #[command(flatten)]
     pub judge: JudgeArgs,
 }
 

@@ -278,11 +278,11 @@ pub const DECISIONS: &str = "\
   Reading CI logs as they are (events after prefixes, Docker and CRI records, colour and CR
   trimmed, other lines skipped, interleaved runs told apart by `aoi.run`) is `--log`, never the
   default: a verdict more lenient than `check`'s is given only to the user who asked for it. It
-  exists where a log is what the command is for: `errors`, `merge-report` and `strip` (`strip
-  --log --control ci.log`). `check`, `summary` and `filter` have no `--log`: `check` and `filter`
-  relay one stream (a relay cannot pass prose downstream as if it were the stream), and
-  `summary` reports one stream's outcome; run `aoi strip --log` before them, or use `merge-report
-  --log` for a log's verdict per run. With `--log`, what the reading passed over is always
+  exists where a log is what the command is for: `errors`, `merge-report`, `summary` (one outcome
+  per run of the log) and `strip` (`strip --log --control ci.log`). `check` and `filter` have no
+  `--log`: they relay one stream, and a relay cannot pass a log's prose downstream as if it were
+  the stream; run `aoi strip --log` before them, or use `merge-report --log` or `summary --log`
+  for a log's verdict per run. With `--log`, what the reading passed over is always
   stated: lines skipped and events found after a prefix or decoration, on stderr, in the table
   footer, as a Markdown note, as a skipped JUnit testcase and TAP point, and as
   `properties.read_as_log`, `skipped_lines` and `trimmed_lines` in JSON Lines. A producer's own

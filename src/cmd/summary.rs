@@ -34,6 +34,48 @@ fn judge<R: Read + Send>(reader: crate::judge::Source<R>, args: &SummaryArgs) ->
     judge.finish().0
 }
 
+/// Judges one input read as a log (`--log`): one verdict per run, in order
+/// of first appearance; what the reading passed over is said on stderr
+/// (unless `-q`), and a log without any AOI stream is said too (the caller
+/// makes it 74).
+fn judge_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
+    src: R,
+    args: &SummaryArgs,
+    label: &str,
+) -> Vec<Verdict> {
+    let opts = crate::demux::Options {
+        judge: JudgeOptions {
+            unbounded: args.judge.unbounded,
+            fail_on_partial: args.judge.fail_on_partial,
+            per_rule_limit: 0,
+            max_line_bytes: args.judge.max_line_bytes,
+        },
+        max_runs: args.logs.max_runs,
+        run_prefix: None,
+        log: true,
+    };
+    let r: Result<crate::demux::Input, std::convert::Infallible> =
+        crate::demux::read(source_for(src, &args.judge), &opts, |_| Ok(()));
+    let input = match r {
+        Ok(input) => input,
+        Err(never) => match never {},
+    };
+    let (streams, counts) = input.finish(0);
+    if !args.quiet && (counts.skipped > 0 || counts.trimmed > 0 || counts.long > 0) {
+        eprint_line(false, &format!("aoi summary: {label}{}", counts.log_note()));
+    }
+    if counts.untracked > 0 {
+        eprint_line(
+            args.quiet,
+            &format!(
+                "aoi summary: {label}more than --max-runs {} runs: {} line(s) of further runs were not judged",
+                args.logs.max_runs, counts.untracked
+            ),
+        );
+    }
+    streams.into_iter().map(|s| s.verdict).collect()
+}
+
 /// What aoi established about one stream, as one JSON object.
 fn outcome_json(v: &Verdict, source: &str) -> Value {
     let id = upstream_identity(v);
@@ -110,7 +152,10 @@ fn human(v: &Verdict, name: Option<&str>) -> String {
         _ => s.push_str("(unnamed tool)"),
     }
     if let Some(r) = &v.run {
-        let short: String = r.chars().take(10).collect();
+        // The random end of a ULID tells runs apart (runs of one log
+        // often share the time prefix), as merge-report's table does.
+        let n = r.chars().count();
+        let short: String = r.chars().skip(n.saturating_sub(8)).collect();
         s.push_str(&format!(" run {}", sanitize(&short)));
     }
     let verdict = match v.outcome {
@@ -164,14 +209,24 @@ pub fn run(args: &SummaryArgs) -> i32 {
     let mut out = io::stdout().lock();
     let mut text = String::new();
     // The stream being read when a stop came: consumed, not judged.
-    let mut partial: Option<Verdict> = None;
-    for path in inputs {
+    let mut partial: Vec<Verdict> = Vec::new();
+    'inputs: for path in inputs {
         let source = path.display().to_string();
-        let v = if path == Path::new("-") {
-            judge(source_for(io::stdin(), &args.judge), args)
+        let label = if args.files.is_empty() {
+            String::new()
+        } else {
+            format!("{}: ", sanitize(&source))
+        };
+        let vs = if path == Path::new("-") {
+            if args.logs.log {
+                judge_log(io::stdin(), args, &label)
+            } else {
+                vec![judge(source_for(io::stdin(), &args.judge), args)]
+            }
         } else {
             match open_input(path) {
-                Ok(f) => judge(source_for(f, &args.judge), args),
+                Ok(f) if args.logs.log => judge_log(f, args, &label),
+                Ok(f) => vec![judge(source_for(f, &args.judge), args)],
                 Err(msg) => {
                     eprint_line(false, &format!("aoi summary: {msg}"));
                     code = exit::worst(code, exit::NOINPUT);
@@ -180,44 +235,56 @@ pub fn run(args: &SummaryArgs) -> i32 {
                 }
             }
         };
-        // Stopped by SIGINT/SIGTERM: the stream was not judged to its end.
-        if crate::cancel::requested().is_some() {
-            partial = Some(v);
-            break;
+        if vs.is_empty() {
+            // --log on an input without any AOI stream: nothing unverified
+            // passes (74, as errors and merge-report).
+            eprint_line(
+                args.quiet,
+                &format!("aoi summary: {label}no AOI stream in the log"),
+            );
+            code = exit::worst(code, exit::IOERR);
+            continue;
         }
-        code = exit::worst(code, v.exit_code);
-        // Every non-zero exit says why on stderr (issue 24), unless the
-        // readable line on a terminal already does.
-        let said = args.output.is_none() && args.field.is_none() && tty;
-        if !args.quiet && v.exit_code != exit::OK && !said {
-            let name = (!args.files.is_empty()).then_some(source.as_str());
-            eprint_line(false, &verdict_line("summary", &v, name));
-        }
-        if !args.quiet {
-            let obj = outcome_json(&v, &source);
-            if let Some(field) = &args.field {
-                // Raw for scripts: strings unquoted, absent fields empty.
-                match obj.get(field.as_str()) {
-                    Some(Value::String(s)) => text.push_str(&sanitize(s)),
-                    Some(Value::Null) | None => {}
-                    Some(other) => text.push_str(&other.to_string()),
-                }
-                text.push('\n');
-            } else {
-                match args.output {
-                    Some(SummaryFormat::Json) => {
-                        text.push_str(&obj.to_string());
-                        text.push('\n');
+        for v in vs {
+            // Stopped by SIGINT/SIGTERM: the stream was not judged to its end.
+            if crate::cancel::requested().is_some() {
+                partial.push(v);
+                break 'inputs;
+            }
+            code = exit::worst(code, v.exit_code);
+            // Every non-zero exit says why on stderr (issue 24), unless the
+            // readable line on a terminal already does.
+            let said = args.output.is_none() && args.field.is_none() && tty;
+            if !args.quiet && v.exit_code != exit::OK && !said {
+                let name = (!args.files.is_empty()).then_some(source.as_str());
+                eprint_line(false, &verdict_line("summary", &v, name));
+            }
+            if !args.quiet {
+                let obj = outcome_json(&v, &source);
+                if let Some(field) = &args.field {
+                    // Raw for scripts: strings unquoted, absent fields empty.
+                    match obj.get(field.as_str()) {
+                        Some(Value::String(s)) => text.push_str(&sanitize(s)),
+                        Some(Value::Null) | None => {}
+                        Some(other) => text.push_str(&other.to_string()),
                     }
-                    Some(SummaryFormat::Jsonl) => {}
-                    None => {
-                        text.push_str(&human(&v, named.then_some(source.as_str())));
-                        text.push('\n');
+                    text.push('\n');
+                } else {
+                    match args.output {
+                        Some(SummaryFormat::Json) => {
+                            text.push_str(&obj.to_string());
+                            text.push('\n');
+                        }
+                        Some(SummaryFormat::Jsonl) => {}
+                        None => {
+                            text.push_str(&human(&v, named.then_some(source.as_str())));
+                            text.push('\n');
+                        }
                     }
                 }
             }
+            verdicts.push((v, source.clone()));
         }
-        verdicts.push((v, source));
     }
     if jsonl {
         drop(out);
@@ -228,7 +295,7 @@ pub fn run(args: &SummaryArgs) -> i32 {
         for (v, _) in &verdicts {
             sinks.add_consumed(v);
         }
-        if let Some(v) = &partial {
+        for v in &partial {
             sinks.add_consumed(v);
         }
         let r = (|| -> Result<(), Stop> {

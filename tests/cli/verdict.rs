@@ -65,6 +65,7 @@ fn log_reading_is_asked_for_and_shows_in_every_format() {
             &["errors", "--log"][..],
             &["strip", "--log"],
             &["strip", "--log", "--control"],
+            &["summary", "--log"],
         ] {
             let out = aoi(cmd, &input);
             assert_eq!(out.code, 0, "{what}: {cmd:?}: {}", out.stderr);
