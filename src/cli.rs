@@ -313,6 +313,19 @@ pub struct StripArgs {
     pub judge: JudgeArgs,
 }
 
+impl JudgeArgs {
+    /// The judge's options these arguments ask for, with `per_rule_limit`
+    /// findings kept per rule.
+    pub fn options(&self, per_rule_limit: u64) -> crate::judge::JudgeOptions {
+        crate::judge::JudgeOptions {
+            unbounded: self.unbounded,
+            fail_on_partial: self.fail_on_partial,
+            per_rule_limit,
+            max_line_bytes: self.max_line_bytes,
+        }
+    }
+}
+
 /// How inputs are read: each as one stream judged as `aoi check` judges
 /// it (the default), or as logs (`--log`, asked for: issue 24).
 #[derive(Args, Debug, Clone)]
@@ -329,6 +342,19 @@ pub struct LogArgs {
     /// judged, which is reported (exit 74).
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub max_runs: usize,
+}
+
+impl LogArgs {
+    /// How the log reader reads each input: as these arguments ask, each
+    /// run judged as `judge` asks (all runs; `errors --run` narrows it).
+    pub fn reading(&self, judge: &JudgeArgs, per_rule_limit: u64) -> crate::demux::Options {
+        crate::demux::Options {
+            judge: judge.options(per_rule_limit),
+            max_runs: self.max_runs,
+            run_prefix: None,
+            log: self.log,
+        }
+    }
 }
 
 /// Output formats of `aoi summary`.

@@ -147,6 +147,12 @@ impl Counts {
         );
     }
 
+    /// [`Counts::log_note`], when the reading passed over anything: what a
+    /// command says on stderr after an input.
+    pub fn passed_over(&self) -> Option<String> {
+        (self.skipped > 0 || self.trimmed > 0 || self.long > 0).then(|| self.log_note())
+    }
+
     /// What reading as a log passed over, in one sentence that every
     /// output format states (issue 24: leniency is asked for and shows).
     pub fn log_note(&self) -> String {
@@ -497,11 +503,12 @@ impl Input {
             return Ok(());
         }
         // The judge read the event after a byte order mark (`line.bom`):
-        // so does the visitor.
-        let line = match (result, line.strip_prefix(b"\xEF\xBB\xBF")) {
-            (Err(_), Some(rest)) if self.peeker.peek(rest).is_ok() => rest,
-            _ => line,
-        };
+        // so does the visitor, with a peek of it.
+        let event = stream.judge.last_event(line);
+        if event.len() != line.len() && self.peeker.peek(event).is_err() {
+            return Ok(());
+        }
+        let line = event;
         let raw_run = self.raw_run(line).0;
         let Some(stream) = self.streams.get_mut(i) else {
             return Ok(());

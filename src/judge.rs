@@ -564,6 +564,9 @@ pub(crate) fn uint_value(line: &[u8], m: &Member) -> Option<u64> {
     }
 }
 
+/// A UTF-8 byte order mark (U+FEFF), which some encoders put before text.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// A JSON number member as an `f64` (finite: a literal past its range is
 /// `None`).
 pub(crate) fn number_value(line: &[u8], m: &Member) -> Option<f64> {
@@ -706,7 +709,7 @@ impl Judge {
     /// line, or what follows its byte order mark (`line.bom`; JSON never
     /// starts with one, so a line that does and was read is that case).
     pub fn last_event<'a>(&self, line: &'a [u8]) -> &'a [u8] {
-        match line.strip_prefix(b"\xEF\xBB\xBF") {
+        match line.strip_prefix(BOM) {
             Some(rest) if self.last_class != LineClass::Invalid => rest,
             _ => line,
         }
@@ -889,7 +892,7 @@ impl Judge {
         // A UTF-8 byte order mark before an event (Windows tools, some
         // encoders): one finding that names it, and the event judged as
         // what it is, so nothing derived (seq, meta) is blamed (issue 25).
-        if let (Err(_), Some(rest)) = (result, line.strip_prefix(b"\xEF\xBB\xBF")) {
+        if let Some(rest) = line.strip_prefix(BOM).filter(|_| result.is_err()) {
             let again = self.peeker.peek(rest);
             if again.is_ok() && self.peeker.top == Some(Kind::Object) {
                 self.here(
@@ -938,7 +941,7 @@ impl Judge {
                             format!("invalid UTF-8 at byte {}", e.offset + 1),
                         ),
                         k => {
-                            let what = if line.starts_with(b"\xEF\xBB\xBF") {
+                            let what = if line.starts_with(BOM) {
                                 "line starts with a UTF-8 byte order mark".to_string()
                             } else if matches!(line.first(), Some(b'{' | b'[' | b' ' | b'\t')) {
                                 format!("{} at byte {}", k.describe(), e.offset + 1)

@@ -15,7 +15,7 @@ use serde_json::{Map, Value, json};
 use crate::cli::{CheckArgs, Format};
 pub(crate) use crate::emit::stdout_writer;
 use crate::emit::{Emitter, Ended, ErrorEvent, Producer, Reason, Summary};
-use crate::judge::{Cause, Finding, Identity, Judge, JudgeOptions, Outcome, Verdict, drive_source};
+use crate::judge::{Cause, Finding, Identity, Judge, Outcome, Verdict, drive_source};
 use crate::rules::Severity;
 use crate::spec::exit;
 
@@ -446,12 +446,7 @@ fn judge_stream<R: Read + Send>(
     shown: &mut Vec<Finding>,
     report_counts: &mut (u64, u64),
 ) -> Result<Verdict, Stop> {
-    let opts = JudgeOptions {
-        unbounded: args.judge.unbounded,
-        fail_on_partial: args.judge.fail_on_partial,
-        per_rule_limit: args.max_per_rule,
-        max_line_bytes: args.judge.max_line_bytes,
-    };
+    let opts = args.judge.options(args.max_per_rule);
     let mut judge = Judge::new(opts);
     let want_report = sinks.has_report();
     let mut take = |f: Finding, sinks: &mut Sinks| -> Result<(), Stop> {

@@ -37,7 +37,7 @@ use crate::cmd::check::{
 };
 use crate::demux;
 use crate::emit::{ErrorEvent, push_json};
-use crate::judge::{Cause, Ev, JudgeOptions, Outcome, Verdict, bool_value, str_ref, uint_value};
+use crate::judge::{Cause, Ev, Outcome, Verdict, bool_value, str_ref, uint_value};
 use crate::peek::{Kind, Peeker, key_is, object_members, span, unescape};
 use crate::spec::{self, exit};
 
@@ -274,8 +274,8 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
             );
         }
         // Reading as a log shows (issue 24).
-        if !args.quiet && (input.skipped > 0 || input.trimmed > 0 || input.long > 0) {
-            eprint_line(false, &format!("aoi errors: {label}{}", input.log_note()));
+        if let Some(note) = input.passed_over() {
+            eprint_line(args.quiet, &format!("aoi errors: {label}{note}"));
         }
     }
     match &mut ctx.sink {
@@ -333,15 +333,8 @@ fn read_input<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     source: &str,
 ) -> Result<demux::Input, Stop> {
     let opts = demux::Options {
-        judge: JudgeOptions {
-            unbounded: ctx.args.judge.unbounded,
-            fail_on_partial: ctx.args.judge.fail_on_partial,
-            per_rule_limit: SHOWN as u64,
-            max_line_bytes: ctx.args.judge.max_line_bytes,
-        },
-        max_runs: ctx.args.logs.max_runs,
         run_prefix: ctx.args.run.clone(),
-        log: ctx.args.logs.log,
+        ..ctx.args.logs.reading(&ctx.args.judge, SHOWN as u64)
     };
     demux::read(source_for(src, &ctx.args.judge), &opts, |visit| {
         let ev = match visit {

@@ -33,8 +33,7 @@ use crate::cmd::errors::{EventKind, event_kind, forwarded_body, one_line_of, pus
 use crate::emit::ErrorEvent;
 use crate::jq::{self, Data, Filter, Kind};
 use crate::judge::{
-    Cause, Ev, Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict, drive_source,
-    envelope_run,
+    Cause, Ev, Finding, Judge, LineClass, Outcome, Verdict, drive_source, envelope_run,
 };
 use crate::lines::{Chunk, LineReader};
 use crate::spec::exit;
@@ -356,12 +355,7 @@ fn framed_stream<R: Read + Send>(
     reader: crate::judge::Source<R>,
     source: &str,
 ) -> Result<(Verdict, Vec<Finding>), Stop> {
-    let mut judge = Judge::new(JudgeOptions {
-        unbounded: f.args.judge.unbounded,
-        fail_on_partial: f.args.judge.fail_on_partial,
-        per_rule_limit: 10,
-        max_line_bytes: f.args.judge.max_line_bytes,
-    });
+    let mut judge = Judge::new(f.args.judge.options(10));
     let empty: BoxedInputs<'_> = Box::new(std::iter::empty());
     let inputs = RcIter::new(empty);
     let data = Data {

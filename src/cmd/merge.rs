@@ -31,7 +31,7 @@ use crate::cmd::check::{
 use crate::cmd::errors::{cell, paint};
 use crate::demux;
 use crate::emit::{ErrorEvent, SCHEMA_NAME, Summary};
-use crate::judge::{Cause, Finding, JudgeOptions, Outcome, Verdict};
+use crate::judge::{Cause, Finding, Outcome, Verdict};
 use crate::peek::span;
 use crate::spec::exit;
 
@@ -430,17 +430,7 @@ pub fn run(args: &MergeArgs) -> i32 {
             "aoi merge-report: reading from the terminal (end with Ctrl-D; `aoi merge-report FILE…` reads files)",
         );
     }
-    let opts = demux::Options {
-        judge: JudgeOptions {
-            unbounded: args.judge.unbounded,
-            fail_on_partial: args.judge.fail_on_partial,
-            per_rule_limit: SHOWN as u64,
-            max_line_bytes: args.judge.max_line_bytes,
-        },
-        max_runs: args.logs.max_runs,
-        run_prefix: None,
-        log: args.logs.log,
-    };
+    let opts = args.logs.reading(&args.judge, SHOWN as u64);
     let mut entries: Vec<Entry> = Vec::new();
     let mut own: Vec<Own> = Vec::new();
     // What reading as a log passed over, summed over the inputs.

@@ -83,15 +83,7 @@ pub fn run(args: &StripArgs) -> i32 {
         };
         match result {
             Ok((v, shown)) => {
-                if !args.quiet && (v.outcome != Outcome::Ok || args.verbose) {
-                    let mut err = io::stderr().lock();
-                    if v.outcome != Outcome::Ok {
-                        for f in &shown {
-                            let _ = writeln!(err, "{}", finding_line(f, name));
-                        }
-                    }
-                    let _ = writeln!(err, "{}", verdict_line("strip", &v, name));
-                }
+                say_verdict(args, &v, &shown, name);
                 let c = if args.no_fail { exit::OK } else { v.exit_code };
                 code = exit::worst(code, c);
             }
@@ -110,6 +102,21 @@ pub fn run(args: &StripArgs) -> i32 {
             exit::IOERR
         }
     }
+}
+
+/// A stream's verdict on stderr: its first findings and the verdict line
+/// when it failed (the line alone with `-v`), nothing with `-q`.
+fn say_verdict(args: &StripArgs, v: &Verdict, shown: &[Finding], name: Option<&str>) {
+    if args.quiet || (v.outcome == Outcome::Ok && !args.verbose) {
+        return;
+    }
+    let mut err = io::stderr().lock();
+    if v.outcome != Outcome::Ok {
+        for f in shown {
+            let _ = writeln!(err, "{}", finding_line(f, name));
+        }
+    }
+    let _ = writeln!(err, "{}", verdict_line("strip", v, name));
 }
 
 /// Strips `input` in memory (the fuzz target's entry): the data plane, or
@@ -151,12 +158,7 @@ fn strip_stream<R: Read + Send>(
     args: &StripArgs,
     out: &mut dyn Write,
 ) -> io::Result<(Verdict, Vec<Finding>)> {
-    let mut judge = Judge::new(JudgeOptions {
-        unbounded: args.judge.unbounded,
-        fail_on_partial: args.judge.fail_on_partial,
-        per_rule_limit: 100,
-        max_line_bytes: args.judge.max_line_bytes,
-    });
+    let mut judge = Judge::new(args.judge.options(100));
     let mut shown: Vec<Finding> = Vec::new();
     // Written line by line, flushed block by block.
     let out = std::cell::RefCell::new(out);
@@ -224,17 +226,7 @@ fn strip_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     out: &mut dyn Write,
     name: Option<&str>,
 ) -> io::Result<i32> {
-    let opts = crate::demux::Options {
-        judge: JudgeOptions {
-            unbounded: args.judge.unbounded,
-            fail_on_partial: args.judge.fail_on_partial,
-            per_rule_limit: 100,
-            max_line_bytes: args.judge.max_line_bytes,
-        },
-        max_runs: args.logs.max_runs,
-        run_prefix: None,
-        log: true,
-    };
+    let opts = args.logs.reading(&args.judge, 100);
     let input = crate::demux::read(source_for(src, &args.judge), &opts, |visit| {
         let ev = match visit {
             crate::demux::Visit::Event(ev) => ev,
@@ -269,15 +261,7 @@ fn strip_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
             (Some(r), None) => Some(format!("run {r}")),
             (None, n) => n.map(str::to_string),
         };
-        if !args.quiet && (v.outcome != Outcome::Ok || args.verbose) {
-            let mut err = io::stderr().lock();
-            if v.outcome != Outcome::Ok {
-                for f in &st.findings {
-                    let _ = writeln!(err, "{}", finding_line(f, who.as_deref()));
-                }
-            }
-            let _ = writeln!(err, "{}", verdict_line("strip", v, who.as_deref()));
-        }
+        say_verdict(args, v, &st.findings, who.as_deref());
         code = exit::worst(code, v.exit_code);
     }
     if counts.untracked > 0 {
@@ -294,8 +278,8 @@ fn strip_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
         );
         code = exit::worst(code, exit::IOERR);
     }
-    if !args.quiet && (counts.skipped > 0 || counts.trimmed > 0 || counts.long > 0) {
-        eprint_line(false, &format!("aoi strip: {label}{}", counts.log_note()));
+    if let Some(note) = counts.passed_over() {
+        eprint_line(args.quiet, &format!("aoi strip: {label}{note}"));
     }
     Ok(if args.no_fail { exit::OK } else { code })
 }

@@ -17,18 +17,13 @@ use crate::cmd::check::{
     Sinks, Stop, cancelled, cause_json, eprint_line, finish_report, install_cancel, open_input,
     sanitize, source_for, unreadable_error, upstream_identity, verdict_line,
 };
-use crate::judge::{Judge, JudgeOptions, Outcome, Verdict, drive_source};
+use crate::judge::{Judge, Outcome, Verdict, drive_source};
 use crate::rules::RuleId;
 use crate::spec::exit;
 
 /// Judges one stream to its verdict (nothing is relayed).
 fn judge<R: Read + Send>(reader: crate::judge::Source<R>, args: &SummaryArgs) -> Verdict {
-    let mut judge = Judge::new(JudgeOptions {
-        unbounded: args.judge.unbounded,
-        fail_on_partial: args.judge.fail_on_partial,
-        per_rule_limit: 0,
-        max_line_bytes: args.judge.max_line_bytes,
-    });
+    let mut judge = Judge::new(args.judge.options(0));
     // Nothing is routed: the callbacks cannot fail.
     let _: Result<(), ()> = drive_source(reader, &mut judge, |_, _| Ok(()), |_, _| Ok(()));
     judge.finish().0
@@ -43,17 +38,7 @@ fn judge_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     args: &SummaryArgs,
     label: &str,
 ) -> Vec<Verdict> {
-    let opts = crate::demux::Options {
-        judge: JudgeOptions {
-            unbounded: args.judge.unbounded,
-            fail_on_partial: args.judge.fail_on_partial,
-            per_rule_limit: 0,
-            max_line_bytes: args.judge.max_line_bytes,
-        },
-        max_runs: args.logs.max_runs,
-        run_prefix: None,
-        log: true,
-    };
+    let opts = args.logs.reading(&args.judge, 0);
     let r: Result<crate::demux::Input, std::convert::Infallible> =
         crate::demux::read(source_for(src, &args.judge), &opts, |_| Ok(()));
     let input = match r {
@@ -61,8 +46,8 @@ fn judge_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
         Err(never) => match never {},
     };
     let (streams, counts) = input.finish(0);
-    if !args.quiet && (counts.skipped > 0 || counts.trimmed > 0 || counts.long > 0) {
-        eprint_line(false, &format!("aoi summary: {label}{}", counts.log_note()));
+    if let Some(note) = counts.passed_over() {
+        eprint_line(args.quiet, &format!("aoi summary: {label}{note}"));
     }
     if counts.untracked > 0 {
         eprint_line(
@@ -205,7 +190,10 @@ pub fn run(args: &SummaryArgs) -> i32 {
     if jsonl {
         install_cancel("summary");
     }
-    let tty = io::IsTerminal::is_terminal(&io::stdout());
+    // Every non-zero exit says why on stderr (issue 24), unless the
+    // readable line on a terminal already does.
+    let said =
+        args.output.is_none() && args.field.is_none() && io::IsTerminal::is_terminal(&io::stdout());
     let mut out = io::stdout().lock();
     let mut text = String::new();
     // The stream being read when a stop came: consumed, not judged.
@@ -252,9 +240,6 @@ pub fn run(args: &SummaryArgs) -> i32 {
                 break 'inputs;
             }
             code = exit::worst(code, v.exit_code);
-            // Every non-zero exit says why on stderr (issue 24), unless the
-            // readable line on a terminal already does.
-            let said = args.output.is_none() && args.field.is_none() && tty;
             if !args.quiet && v.exit_code != exit::OK && !said {
                 let name = (!args.files.is_empty()).then_some(source.as_str());
                 eprint_line(false, &verdict_line("summary", &v, name));
@@ -340,7 +325,7 @@ mod tests {
 
     #[test]
     fn outcome_object_names_the_essentials() {
-        let v = Judge::new(JudgeOptions::default()).finish().0;
+        let v = Judge::new(crate::judge::JudgeOptions::default()).finish().0;
         let o = outcome_json(&v, "-");
         assert_eq!(o["outcome"], json!("incomplete"));
         assert_eq!(o["exit_code"], json!(74));
