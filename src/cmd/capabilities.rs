@@ -54,7 +54,7 @@ pub const COMMANDS: &[Spec] = &[
         malformed_mode: "per-line tolerant",
         role: "relay",
         reads_jsonl: true,
-        malformed_input: "dropped and reported as a violation (exit 65)",
+        malformed_input: "dropped and reported as a violation (exit 65); with --log, lines that are no event are skipped, counted and stated",
         outputs: &["relay"],
         event_types: &[],
     },
@@ -63,7 +63,7 @@ pub const COMMANDS: &[Spec] = &[
         malformed_mode: "per-line tolerant",
         role: "producer",
         reads_jsonl: true,
-        malformed_input: "judged: a violation (exit 65)",
+        malformed_input: "judged: a violation (exit 65); with --log, lines that are no event are skipped, counted and stated",
         outputs: &["text", "json", "jsonl"],
         event_types: &["aoi:meta", "outcome", "aoi:error", "aoi:summary"],
     },
@@ -72,7 +72,7 @@ pub const COMMANDS: &[Spec] = &[
         malformed_mode: "per-line tolerant",
         role: "producer",
         reads_jsonl: true,
-        malformed_input: "per-line tolerant: lines that are no event are skipped and counted",
+        malformed_input: "judged: a violation (exit 65); with --log, lines that are no event are skipped, counted and stated",
         outputs: &["table", "raw", "jsonl"],
         event_types: &["aoi:meta", "aoi:error", "aoi:warning", "aoi:summary"],
     },
@@ -96,7 +96,7 @@ pub const COMMANDS: &[Spec] = &[
         malformed_mode: "per-line tolerant",
         role: "producer",
         reads_jsonl: true,
-        malformed_input: "per-line tolerant: lines that are no event are skipped and counted",
+        malformed_input: "judged: a violation (exit 65); with --log, lines that are no event are skipped, counted and stated",
         outputs: &["jsonl", "table", "markdown", "junit", "tap"],
         event_types: &["aoi:meta", "report", "aoi:error", "aoi:summary"],
     },
@@ -191,6 +191,11 @@ pub fn manifest() -> Value {
                         "exit_codes": [exit::CANCELLED, exit::SIGTERM],
                         "applies_to": "machine output (--output jsonl, and check's --report)",
                     });
+                    if name == "check" {
+                        // Issue 25: Ctrl-C to a pipeline keeps the
+                        // producer's own cancelled summary.
+                        c["cancellation"]["drain"] = "the relay reads on to the end of its input for AOI_STOP_DRAIN seconds (default 2) after the first signal; a stream that ends in that time is relayed and judged as it is".into();
+                    }
                 }
             }
             c
