@@ -31,6 +31,8 @@ enum Piece {
         severity: &'static str,
     },
     DuplicateSummary,
+    /// An event pretty-printed over four lines (`line.pretty-json`).
+    Pretty,
     SeqGap,
     OtherRun,
 }
@@ -65,6 +67,7 @@ fn piece() -> impl Strategy<Value = Piece> {
         1 => Just(Piece::Prose),
         1 => Just(Piece::Colour),
         1 => Just(Piece::DuplicateSummary),
+        1 => Just(Piece::Pretty),
         1 => Just(Piece::SeqGap),
         1 => Just(Piece::OtherRun),
     ]
@@ -113,6 +116,7 @@ fn build(pieces: &[Piece], end: &End, bom: bool) -> Vec<u8> {
                 r#"{{"type":"aoi:check","name":"links","ok":false,"severity":"{severity}","detail":"2 broken"}}"#
             )),
             Piece::DuplicateSummary => st.ev(r#"{"type":"aoi:summary","ok":true,"count":0}"#),
+            Piece::Pretty => st.raw("{").raw(r#"  "type": "hit","#).raw(r#"  "rank": 9"#).raw("}"),
             Piece::SeqGap => st.ev(r#"{"type":"hit","aoi":{"seq":40,"run":"01JZQ7X4TQ9KZ8V6R2M3N4P5Q7"}}"#),
             Piece::OtherRun => st.ev(r#"{"type":"hit","aoi":{"seq":0,"run":"01JZQ7X4TQ9KZ8V6R2M3N4OTHR"}}"#),
         };
