@@ -127,7 +127,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__check)
-            opts="-q -h -V --quiet --output --report --no-relay --show --max-per-rule --unbounded --fail-on-partial --max-line-bytes --idle-timeout --threads --help --version"
+            opts="-q -h -V --quiet --output --report --no-relay --show --max-per-rule --unbounded --fail-on-partial --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -149,10 +149,6 @@ _aoi() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --max-line-bytes)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --idle-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -169,7 +165,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__errors)
-            opts="-w -c -q -h -V --warnings --category --code --retryable --not-retryable --scope --run --count --output --color --no-fail --continue-on-error --quiet --log --max-runs --unbounded --fail-on-partial --max-line-bytes --idle-timeout --threads --help --version"
+            opts="-w -c -q -h -V --warnings --category --code --retryable --not-retryable --scope --run --count --output --color --no-fail --continue-on-error --quiet --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -203,10 +199,6 @@ _aoi() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --max-line-bytes)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --idle-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -223,7 +215,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__filter)
-            opts="-r -n -c -q -h -V --framework --continue-on-error --raw --raw-output --null-input --output --compact-output --arg --argjson --quiet --unbounded --fail-on-partial --max-line-bytes --idle-timeout --threads --help --version"
+            opts="-r -n -c -q -h -V --framework --continue-on-error --raw --raw-output --null-input --output --compact-output --arg --argjson --quiet --max-line-bytes --unbounded --fail-on-partial --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -507,7 +499,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__merge__subcmd__report)
-            opts="-q -h -V --format --color --no-fail --quiet --log --max-runs --unbounded --fail-on-partial --max-line-bytes --idle-timeout --threads --help --version"
+            opts="-q -h -V --format --color --no-fail --quiet --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -522,10 +514,6 @@ _aoi() {
                     return 0
                     ;;
                 --max-runs)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --max-line-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -585,17 +573,13 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__strip)
-            opts="-q -v -h -V --keep-envelope --control --no-fail --quiet --verbose --log --max-runs --unbounded --fail-on-partial --max-line-bytes --idle-timeout --threads --help --version"
+            opts="-q -v -h -V --keep-envelope --control --no-fail --quiet --verbose --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --max-runs)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --max-line-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -615,7 +599,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__summary)
-            opts="-q -h -V --quiet --output --field --log --max-runs --unbounded --fail-on-partial --max-line-bytes --idle-timeout --threads --help --version"
+            opts="-q -h -V --quiet --output --field --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -630,10 +614,6 @@ _aoi() {
                     return 0
                     ;;
                 --max-runs)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --max-line-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

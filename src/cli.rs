@@ -69,7 +69,7 @@ tool watch --output jsonl | aoi check --unbounded"
 event, by splicing bytes: every other field, its order, number spellings, escapes and whitespace \
 come out exactly as they came in (`--keep-envelope` keeps the member). `--control` does the \
 inverse: only the aoi:* events, exactly as they came. Lines that are no event at all (blank, \
-prose, invalid JSON, an unterminated last line, a line over --max-line-bytes) belong to neither \
+prose, invalid JSON, an unterminated last line) belong to neither \
 plane: they are dropped, and the verdict reports them. The stream is judged as `aoi check` judges \
 it; the verdict is the exit status (the same table) and, on failure, a few lines on stderr. A CI \
 log with prefixes, prose and interleaved runs is read with `--log`: each event after its prefix \
@@ -241,10 +241,6 @@ pub struct JudgeArgs {
     /// Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success).
     #[arg(long)]
     pub fail_on_partial: bool,
-    /// Longest line held in memory (K, M, G suffixes); a longer line is never
-    /// parsed (aoi check still relays it) and is reported as line.too-long.
-    #[arg(long, value_name = "BYTES", default_value = "64M", value_parser = parse_size)]
-    pub max_line_bytes: usize,
     /// End the stream with the timeout outcome (exit 124) when the input is silent
     /// this long (ms, s, m); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of
     /// interleaved runs, the runs still open time out. Off by default.
@@ -321,7 +317,6 @@ impl JudgeArgs {
             unbounded: self.unbounded,
             fail_on_partial: self.fail_on_partial,
             per_rule_limit,
-            max_line_bytes: self.max_line_bytes,
         }
     }
 }
@@ -519,6 +514,11 @@ pub struct FilterArgs {
     /// Print nothing on stderr but the filter's own messages (debug, stderr).
     #[arg(short, long)]
     pub quiet: bool,
+    /// Longest event the filter holds in memory (K, M, G suffixes). A longer event is the
+    /// filter's own item error (INPUT_TOO_LONG; with --raw, exit 65), not a fault of the
+    /// stream, which is judged at any line length.
+    #[arg(long, value_name = "BYTES", default_value = "64M", value_parser = parse_size)]
+    pub max_line_bytes: usize,
     #[command(flatten)]
     pub judge: JudgeArgs,
 }

@@ -21,8 +21,11 @@
 //!   envelope belong to the input's unnamed stream, which counts as an AOI
 //!   stream only when it holds a framework event.
 //! - a final line that is no event is the truncation of the run written
-//!   last, if that run has not ended; so is a line over `--max-line-bytes`
-//!   (reported as `line.too-long`, as `aoi check` does).
+//!   last, if that run has not ended;
+//! - a line longer than the reader holds ([`crate::lines::HOLD`]) is read
+//!   in pieces, as `aoi check` reads it ([`crate::long`]); with `--log`,
+//!   from each of its first few `{` at once, the first that makes an event
+//!   winning.
 //!
 //! Memory: one judge per run, at most `max_runs` per input; lines of further
 //! runs are still given to the visitor (with no stream) and counted.
@@ -34,6 +37,7 @@ use crate::judge::{
     Finding, Judge, JudgeOptions, LineClass, Source, Verdict, envelope_run, str_ref,
 };
 use crate::lines::{Chunk, LineReader, split_lines_checked};
+use crate::long::LongLine;
 use crate::parallel::{Driven, Later, Piece, Prep, Threads};
 use crate::peek::{Kind, Peeker, key_is, span, unescape, unescape_into};
 
@@ -75,6 +79,14 @@ pub struct Stream {
 pub enum Visit<'a> {
     /// An event found in the input.
     Event(Located<'a>),
+    /// A piece of a line longer than aoi holds (`first`: the line's
+    /// first), before the line's event (if it makes one) is visited.
+    LongPiece {
+        /// The piece's bytes.
+        bytes: &'a [u8],
+        /// Whether it starts the line.
+        first: bool,
+    },
     /// The end of a block of lines as a read brought it: the moment to
     /// flush output, so a live stream's readers downstream are not kept
     /// waiting for a buffer to fill.
@@ -95,6 +107,21 @@ pub struct Located<'a> {
     pub stream: Option<&'a Stream>,
     /// The peek of `obj`: its members, `type` and `aoi`.
     pub peek: &'a Peeker,
+    /// For a line longer than aoi holds, `obj` is its reduced copy
+    /// ([`crate::long`], large values are stand-ins): where the event
+    /// really is in the line.
+    pub long: Option<LongEvent>,
+}
+
+/// Where the event of a long line is, in the line's bytes (which a
+/// visitor that writes them out has kept, from [`Visit::LongPiece`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LongEvent {
+    /// The event's JSON object.
+    pub span: std::ops::Range<u64>,
+    /// The bytes to cut to leave its `aoi` member out (see
+    /// [`crate::long::LongLine::envelope_cut`]).
+    pub envelope: Option<std::ops::Range<u64>>,
 }
 
 impl Located<'_> {
@@ -113,8 +140,6 @@ impl Located<'_> {
 pub struct Counts {
     /// Lines that are no AOI event.
     pub skipped: u64,
-    /// Lines over the line limit (never parsed).
-    pub long: u64,
     /// Lines of runs past `max_runs`, given to the visitor but not judged.
     pub untracked: u64,
     /// Events of those runs: domain, warnings, errors (still consumed, § 8.3).
@@ -134,7 +159,6 @@ impl Counts {
     /// integers an earlier report held).
     pub fn add(&mut self, o: &Counts) {
         self.skipped = self.skipped.saturating_add(o.skipped);
-        self.long = self.long.saturating_add(o.long);
         self.untracked = self.untracked.saturating_add(o.untracked);
         self.other_runs = self.other_runs.saturating_add(o.other_runs);
         self.suspect = self.suspect.saturating_add(o.suspect);
@@ -150,7 +174,7 @@ impl Counts {
     /// [`Counts::log_note`], when the reading passed over anything: what a
     /// command says on stderr after an input.
     pub fn passed_over(&self) -> Option<String> {
-        (self.skipped > 0 || self.trimmed > 0 || self.long > 0).then(|| self.log_note())
+        (self.skipped > 0 || self.trimmed > 0).then(|| self.log_note())
     }
 
     /// What reading as a log passed over, in one sentence that every
@@ -165,9 +189,6 @@ impl Counts {
                 ", {} event(s) found after a prefix or decoration",
                 self.trimmed
             ));
-        }
-        if self.long > 0 {
-            s.push_str(&format!(", {} over the line limit", self.long));
         }
         s
     }
@@ -201,8 +222,17 @@ pub struct Input {
     peeker: Box<Peeker>,
     /// Lines read so far.
     line_no: u64,
-    /// Bytes of the over-long line being read, so far.
-    long_total: u64,
+    /// A line longer than the reader holds, as its pieces come (with
+    /// `--log`: read from each of its first few `{`, and its start).
+    long: Vec<(usize, LongLine)>,
+    long_head: Vec<u8>,
+    long_open: bool,
+    /// The event of such a line: its reduced copy ([`crate::long`]).
+    long_obj: Vec<u8>,
+    /// Where the event being routed is, when it is such a copy.
+    long_event: Option<LongEvent>,
+    /// A piece of the current line was visited.
+    long_piece_seen: bool,
 }
 
 /// Where a line's event was found.
@@ -239,7 +269,12 @@ pub fn read<R: Read + Send, E>(
         scratch: Vec::new(),
         peeker: Box::new(Peeker::new()),
         line_no: 0,
-        long_total: 0,
+        long: Vec::new(),
+        long_head: Vec::new(),
+        long_open: false,
+        long_obj: Vec::new(),
+        long_event: None,
+        long_piece_seen: false,
     };
     let Source {
         mut reader,
@@ -259,10 +294,7 @@ pub fn read<R: Read + Send, E>(
             false
         }
     };
-    let prep = LocateLines {
-        max_line: opts.judge.max_line_bytes,
-        log: opts.log,
-    };
+    let prep = LocateLines { log: opts.log };
     let driven = crate::parallel::drive(reader, whole_blocks, &prep, |piece| match piece {
         Piece::Lines(mut lines) => {
             lines.each(&prep, |line, terminated, slot, utf8_checked| {
@@ -270,10 +302,7 @@ pub fn read<R: Read + Send, E>(
             })?;
             visit(Visit::BlockEnd)
         }
-        Piece::Long(bytes, end) => {
-            input.long_piece(bytes, end);
-            Ok(())
-        }
+        Piece::Long(bytes, end) => input.long_piece(bytes, end, &mut visit),
         Piece::Failed(e) => {
             input.read_failed(&e);
             Ok(())
@@ -309,7 +338,7 @@ fn read_here<R: Read, E>(
                     return Ok(true);
                 }
             }
-            Ok(Some(Chunk::LongPart { bytes, end })) => input.long_piece(bytes, end),
+            Ok(Some(Chunk::LongPart { bytes, end })) => input.long_piece(bytes, end, visit)?,
             Err(e) => {
                 input.read_failed(&e);
                 return Ok(false);
@@ -321,7 +350,6 @@ fn read_here<R: Read, E>(
 /// The work [`read`] moves to the reading thread: trimming a line's
 /// decoration, finding its event and peeking it ([`locate`]).
 struct LocateLines {
-    max_line: usize,
     log: bool,
 }
 
@@ -346,10 +374,9 @@ impl Default for LocateSlot {
 impl Prep for LocateLines {
     type Slot = LocateSlot;
 
-    /// Lines over the limit are never parsed (see [`Input::long_line`]);
-    /// without `--log` this thread peeks each line itself.
-    fn wants(&self, line: &[u8], _terminated: bool) -> bool {
-        self.log && line.len() <= self.max_line
+    /// Without `--log` this thread peeks each line itself.
+    fn wants(&self, _line: &[u8], _terminated: bool) -> bool {
+        self.log
     }
 
     fn prep(&self, slot: &mut LocateSlot, line: &[u8], utf8_checked: bool) {
@@ -420,28 +447,6 @@ impl Input {
         }
     }
 
-    /// A line over the limit: never parsed, so charged, as `line.too-long`,
-    /// to the stream written last if it is still open (the judge of `aoi
-    /// check` reports it the same way), else only counted.
-    fn long_line(&mut self, total: u64, terminated: bool, line_no: u64) {
-        self.counts.long += 1;
-        if !self.opts.log {
-            let i = self.only_stream();
-            if let Some(stream) = self.streams.get_mut(i) {
-                stream.judge.long_line_at(total, terminated, line_no);
-            }
-        } else if let Some(stream) = self.open_last() {
-            stream.judge.long_line_at(total, terminated, line_no);
-        }
-    }
-
-    /// The stream written last, if it has not ended (no summary yet): the
-    /// one a cut or over-long line is charged to.
-    fn open_last(&mut self) -> Option<&mut Stream> {
-        let i = self.last?;
-        self.streams.get_mut(i).filter(|s| !s.judge.summary_seen())
-    }
-
     /// One whole line of the input (`slot`: what the reading thread found
     /// in it, if it looked).
     fn prepared_line<E>(
@@ -453,10 +458,6 @@ impl Input {
         visit: &mut impl FnMut(Visit<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
         self.line_no += 1;
-        if line.len() > self.opts.judge.max_line_bytes {
-            self.long_line(line.len() as u64, terminated, self.line_no);
-            return Ok(());
-        }
         if !self.opts.log {
             return self.strict_line(line, terminated, utf8_checked, visit);
         }
@@ -508,7 +509,21 @@ impl Input {
         if event.len() != line.len() && self.peeker.peek(event).is_err() {
             return Ok(());
         }
-        let line = event;
+        self.strict_visit(i, event, terminated, line_no, None, visit)
+    }
+
+    /// Visits the event `line` of the one stream `i` (without `--log`),
+    /// which `self.peeker` describes; `long`: it is a long line's
+    /// reduced copy, and where the event is in the line.
+    fn strict_visit<E>(
+        &mut self,
+        i: usize,
+        line: &[u8],
+        terminated: bool,
+        line_no: u64,
+        long: Option<LongEvent>,
+        visit: &mut impl FnMut(Visit<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
         let raw_run = self.raw_run(line).0;
         let Some(stream) = self.streams.get_mut(i) else {
             return Ok(());
@@ -524,6 +539,7 @@ impl Input {
             raw_run,
             stream: self.streams.get(i),
             peek: &self.peeker,
+            long,
         }))
     }
 
@@ -556,15 +572,127 @@ impl Input {
         }
     }
 
-    /// A piece of a line over the limit (see [`Chunk::LongPart`]).
-    fn long_piece(&mut self, bytes: &[u8], end: bool) {
-        self.long_total += bytes.len() as u64;
+    /// A piece of a line longer than the reader holds (see
+    /// [`Chunk::LongPart`]); on its last piece the line is judged and its
+    /// event visited, as a short line's is.
+    fn long_piece<E>(
+        &mut self,
+        bytes: &[u8],
+        end: bool,
+        visit: &mut impl FnMut(Visit<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
         if end {
             self.line_no += 1;
-            let terminated = bytes.last() == Some(&b'\n');
-            self.long_line(self.long_total, terminated, self.line_no);
-            self.long_total = 0;
         }
+        visit(Visit::LongPiece {
+            bytes,
+            first: !self.long_piece_seen,
+        })?;
+        self.long_piece_seen = !end;
+        if self.opts.log {
+            return self.log_long_piece(bytes, end, visit);
+        }
+        let i = self.only_stream();
+        let Some(stream) = self.streams.get_mut(i) else {
+            return Ok(());
+        };
+        stream.judge.long_part_at(bytes, end, Some(self.line_no));
+        if !end || stream.judge.last_class() == LineClass::Invalid {
+            return Ok(());
+        }
+        let mut obj = std::mem::take(&mut self.long_obj);
+        obj.clear();
+        obj.extend_from_slice(stream.judge.long_object());
+        let long = stream.judge.long_line();
+        let event = LongEvent {
+            span: long.value_span(),
+            envelope: long.envelope_cut(),
+        };
+        let r = match self.peeker.peek(&obj) {
+            Ok(()) => self.strict_visit(i, &obj, true, self.line_no, Some(event), visit),
+            Err(_) => Ok(()),
+        };
+        self.long_obj = obj;
+        r
+    }
+
+    /// [`Input::long_piece`] with `--log`: the line is read from each of
+    /// its first [`MAX_TRIES`] `{` at once (a prefix before the event is
+    /// not known until the line ends); the first that makes an event
+    /// (ignoring a trailing CR or colour code) is routed as a short line's.
+    fn log_long_piece<E>(
+        &mut self,
+        bytes: &[u8],
+        end: bool,
+        visit: &mut impl FnMut(Visit<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let terminated = end && bytes.last() == Some(&b'\n');
+        let body = if terminated {
+            bytes.get(..bytes.len() - 1).unwrap_or_default()
+        } else {
+            bytes
+        };
+        if !self.long_open {
+            self.long_open = true;
+            self.long_head.clear();
+            let starts: Vec<usize> = memchr::memchr_iter(b'{', body).take(MAX_TRIES).collect();
+            self.long.resize_with(starts.len(), || (0, LongLine::new()));
+            self.long.truncate(starts.len());
+            for ((at, long), start) in self.long.iter_mut().zip(starts) {
+                *at = start;
+                long.feed(body.get(start..).unwrap_or_default());
+            }
+        } else {
+            for (_, long) in self.long.iter_mut().filter(|(_, l)| !l.failed()) {
+                long.feed(body);
+            }
+        }
+        let room = 4096usize
+            .saturating_sub(self.long_head.len())
+            .min(body.len());
+        self.long_head
+            .extend_from_slice(body.get(..room).unwrap_or_default());
+        if !end {
+            return Ok(());
+        }
+        self.long_open = false;
+        let mut longs = std::mem::take(&mut self.long);
+        let mut obj = std::mem::take(&mut self.long_obj);
+        let mut found: Option<(bool, LongEvent)> = None;
+        for (at, long) in longs.iter_mut() {
+            let r = long.end();
+            let decoration = r.result.is_err_and(|e| {
+                e.kind == crate::peek::JsonErrorKind::TrailingContent
+                    && trim_decoration(r.tail).trim_ascii().is_empty()
+            });
+            if found.is_some() || r.top != Some(Kind::Object) || !(r.result.is_ok() || decoration) {
+                continue;
+            }
+            obj.clear();
+            obj.extend_from_slice(r.object);
+            if self.peeker.peek(&obj).is_ok() && event_like(&self.peeker) {
+                let shift = |r: std::ops::Range<u64>| r.start + *at as u64..r.end + *at as u64;
+                let event = LongEvent {
+                    span: shift(long.value_span()),
+                    envelope: long.envelope_cut().map(shift),
+                };
+                found = Some((*at > 0 || decoration, event));
+            }
+        }
+        self.long = longs;
+        let head = std::mem::take(&mut self.long_head);
+        let r = match found {
+            Some((decorated, event)) => {
+                self.long_event = Some(event);
+                let r = self.found_line(&obj, terminated, Some(Found::At(0)), decorated, visit);
+                self.long_event = None;
+                r
+            }
+            None => self.found_line(&head, terminated, None, false, visit),
+        };
+        self.long_head = head;
+        self.long_obj = obj;
+        r
     }
 
     /// Ends the input on a read error.
@@ -611,8 +739,7 @@ impl Input {
         let Some(found) = found else {
             // § 2: a cut final line is the truncation of the stream that
             // was writing last (if it has not ended); its judge reports it
-            // (`line.unterminated`). (`open_last`, with the fields apart:
-            // the peeker is lent while a stream is borrowed.)
+            // (`line.unterminated`).
             let open = self
                 .last
                 .and_then(|i| self.streams.get_mut(i))
@@ -753,6 +880,7 @@ impl Input {
             raw_run,
             stream: idx.and_then(|i| self.streams.get(i)),
             peek: &self.peeker,
+            long: self.long_event.take(),
         }))
     }
 }
@@ -803,18 +931,22 @@ fn locate_in(line: &[u8], peeker: &mut Peeker, utf8_checked: bool) -> Option<usi
         };
         let obj = line.get(start..)?;
         // From a `{`, so still UTF-8 when the line is.
-        if peeker.peek_checked(obj, utf8_checked).is_ok() && peeker.top == Some(Kind::Object) {
-            let typed = peeker
-                .type_member
-                .and_then(|i| peeker.members.get(i))
-                .is_none_or(|m| matches!(m.kind, Kind::String { .. }));
-            if typed && peeker.reserved_dups.is_empty() {
-                return Some(start);
-            }
+        if peeker.peek_checked(obj, utf8_checked).is_ok() && event_like(peeker) {
+            return Some(start);
         }
         from = start + 1;
     }
     None
+}
+
+/// Whether what `peeker` last read can be an event of a log: an object
+/// whose `type`, if any, is a string, with each reserved name once.
+fn event_like(peeker: &Peeker) -> bool {
+    let typed = peeker
+        .type_member
+        .and_then(|i| peeker.members.get(i))
+        .is_none_or(|m| matches!(m.kind, Kind::String { .. }));
+    peeker.top == Some(Kind::Object) && typed && peeker.reserved_dups.is_empty()
 }
 
 /// A log line without what loggers wrap around an event: a trailing CR

@@ -1,7 +1,7 @@
 //! The stream judge: the state machine every stream-reading command shares.
 //!
-//! Feed it lines with [`Judge::line`] (and over-long lines with
-//! [`Judge::long_line`]), drain the findings it produced with
+//! Feed it lines with [`Judge::line`] (and lines longer than the reader
+//! holds, piece by piece, with [`Judge::long_part`]), drain the findings it produced with
 //! [`Judge::drain`], and call [`Judge::finish`] at end of input for the
 //! [`Verdict`]: outcome, exit code, counts, identity and the § 18 factors.
 //! Memory is bounded: the judge keeps counters and a few small strings, never
@@ -23,8 +23,6 @@ pub struct JudgeOptions {
     pub fail_on_partial: bool,
     /// Findings of one rule handed out per stream; the rest are only counted.
     pub per_rule_limit: u64,
-    /// Lines longer than this are `line.too-long` and not validated.
-    pub max_line_bytes: usize,
 }
 
 impl Default for JudgeOptions {
@@ -33,7 +31,6 @@ impl Default for JudgeOptions {
             unbounded: false,
             fail_on_partial: false,
             per_rule_limit: 100,
-            max_line_bytes: crate::lines::DEFAULT_MAX_LINE_BYTES,
         }
     }
 }
@@ -413,6 +410,11 @@ pub struct Judge {
     opts: JudgeOptions,
     /// Boxed, so [`Judge::line_at`] trades it for the caller's in one move.
     peeker: Box<Peeker>,
+    /// A line longer than the reader holds, read in pieces, and whether
+    /// the last line was one.
+    long: crate::long::LongLine,
+    last_long: bool,
+    long_piece: bool,
     pending: Vec<Finding>,
     rule_counts: Vec<u64>,
     line_no: u64,
@@ -663,6 +665,9 @@ impl Judge {
             last_class: LineClass::Invalid,
             opts,
             peeker: Box::new(Peeker::new()),
+            long: crate::long::LongLine::new(),
+            last_long: false,
+            long_piece: false,
             pending: Vec::new(),
             rule_counts: vec![0; RuleId::ALL.len()],
             line_no: 0,
@@ -847,12 +852,19 @@ impl Judge {
     }
 
     /// The checks before a line is peeked; false when it is not to be
-    /// peeked (unterminated, over-long).
+    /// peeked (unterminated).
     fn begin_line(&mut self, line: &[u8], terminated: bool, source_line: Option<u64>) -> bool {
+        self.last_long = false;
+        self.long_piece = false;
+        self.begin_len(line.len() as u64, terminated, source_line)
+    }
+
+    /// [`Judge::begin_line`] for a line of `len` bytes.
+    fn begin_len(&mut self, len: u64, terminated: bool, source_line: Option<u64>) -> bool {
         self.last_class = LineClass::Invalid;
         self.line_no += 1;
         self.pos = source_line.unwrap_or(self.line_no);
-        self.bytes += line.len() as u64 + terminated as u64;
+        self.bytes += len + terminated as u64;
         self.cur_seq = None;
         if self.summary.is_some() {
             self.after_summary += 1;
@@ -864,23 +876,7 @@ impl Judge {
             self.terminated = false;
             self.here(
                 RuleId::LineUnterminated,
-                format!(
-                    "final line has no line feed ({} bytes discarded)",
-                    line.len()
-                ),
-            );
-            return false;
-        }
-        if line.len() > self.opts.max_line_bytes {
-            // The reader hands out whole lines up to a buffer's size, so the
-            // limit is enforced here, exactly.
-            self.summary_order_check(false);
-            let (n, limit) = (line.len(), self.opts.max_line_bytes);
-            self.here(
-                RuleId::LineTooLong,
-                format!(
-                    "line of {n} bytes exceeds --max-line-bytes {limit}; relayed but not validated"
-                ),
+                format!("final line has no line feed ({len} bytes discarded)"),
             );
             return false;
         }
@@ -889,6 +885,12 @@ impl Judge {
 
     /// Judges a line from what the peek found.
     fn peeked(&mut self, line: &[u8], result: Result<(), peek::JsonError>) {
+        self.peeked_esc(line, result, None);
+    }
+
+    /// [`Judge::peeked`]; `esc`: whether the whole line holds an ESC byte,
+    /// when `line` is only its start (a long line's).
+    fn peeked_esc(&mut self, line: &[u8], result: Result<(), peek::JsonError>, esc: Option<bool>) {
         // A UTF-8 byte order mark before an event (Windows tools, some
         // encoders): one finding that names it, and the event judged as
         // what it is, so nothing derived (seq, meta) is blamed (issue 25).
@@ -928,7 +930,8 @@ impl Judge {
         }
         match result {
             Err(e) => {
-                let (rule, msg) = if memchr::memchr(0x1b, line).is_some() {
+                let esc = esc.unwrap_or_else(|| memchr::memchr(0x1b, line).is_some());
+                let (rule, msg) = if esc {
                     (
                         RuleId::LineAnsi,
                         "line contains an ANSI escape (ESC byte)".to_string(),
@@ -983,44 +986,101 @@ impl Judge {
         }
     }
 
-    /// Judges an over-long line that was relayed in pieces; `total` is its
-    /// length and `terminated` whether it ended in `\n`.
-    pub fn long_line(&mut self, total: u64, terminated: bool) {
-        self.long_line_at(total, terminated, self.line_no + 1);
+    /// Judges a piece of a line longer than the reader holds
+    /// ([`crate::lines::Chunk::LongPart`]); `end` is true on the piece that
+    /// finishes it. The line is validated as its pieces pass and judged
+    /// whole at its end, as a short line is ([`crate::long`]).
+    pub fn long_part(&mut self, bytes: &[u8], end: bool) {
+        self.long_part_at(bytes, end, None);
     }
 
-    /// [`Judge::long_line`] for a line at `source_line` of a demultiplexed
+    /// [`Judge::long_part`] for a line at `source_line` of a demultiplexed
     /// input (see [`Judge::line_at`]).
-    pub fn long_line_at(&mut self, total: u64, terminated: bool, source_line: u64) {
-        self.last_class = LineClass::Invalid;
-        let limit = self.opts.max_line_bytes;
-        self.line_no += 1;
-        self.pos = source_line;
-        self.bytes += total;
-        self.cur_seq = None;
-        if self.summary.is_some() {
-            self.after_summary += 1;
+    pub fn long_part_at(&mut self, bytes: &[u8], end: bool, source_line: Option<u64>) {
+        self.long_piece = true;
+        let terminated = end && bytes.last() == Some(&b'\n');
+        let body = if terminated {
+            bytes.get(..bytes.len() - 1).unwrap_or_default()
+        } else {
+            bytes
+        };
+        self.long.feed(body);
+        if end {
+            let mut long = std::mem::take(&mut self.long);
+            self.long_end(long.end(), terminated, source_line);
+            self.long = long;
         }
-        self.summary_order_check(false);
-        if !terminated {
-            self.terminated = false;
-            self.here(
-                RuleId::LineUnterminated,
-                format!("final line has no line feed ({total} bytes discarded)"),
-            );
+    }
+
+    /// Judges a long line from what [`crate::long::LongLine`] found: its
+    /// reduced copy is peeked and judged as the line.
+    fn long_end(
+        &mut self,
+        r: crate::long::Reduced<'_>,
+        terminated: bool,
+        source_line: Option<u64>,
+    ) {
+        self.last_long = true;
+        if !self.begin_len(r.len, terminated, source_line) {
             return;
         }
-        self.unreadable += 1;
-        self.unreadable_since_seq += 1;
-        // `total` counts the line feed; the line's length, as a whole line
-        // reports it (`begin_line`), does not.
-        let len = total.saturating_sub(1);
-        self.here(
-            RuleId::LineTooLong,
-            format!(
-                "line of {len} bytes exceeds --max-line-bytes {limit}; relayed but not validated"
-            ),
-        );
+        let object = r.top == Some(Kind::Object);
+        let result = match r.result {
+            // A byte order mark before anything but an object: as the peek
+            // of the whole line says, not JSON at its first byte.
+            Ok(()) if r.bom && !object => Err(peek::JsonError {
+                kind: peek::JsonErrorKind::Unexpected,
+                offset: 0,
+            }),
+            other => other,
+        };
+        match result {
+            Ok(()) if object => {
+                let again = self.peeker.peek(r.object);
+                debug_assert!(again.is_ok(), "a reduced copy is JSON");
+                self.peeker.lone_surrogate = r.lone_surrogate;
+                if r.bom {
+                    self.here(
+                        RuleId::LineBom,
+                        "line starts with a UTF-8 byte order mark (U+FEFF), which is not JSON"
+                            .into(),
+                    );
+                }
+                self.peeked(r.object, again);
+            }
+            Ok(()) => {
+                let _ = self.peeker.peek(b"0");
+                self.peeker.top = r.top;
+                self.peeker.lone_surrogate = r.lone_surrogate;
+                self.peeked(r.head, Ok(()));
+            }
+            Err(e) => self.peeked_esc(r.head, Err(e), Some(r.esc_byte)),
+        }
+    }
+
+    /// The reduced copy of the last line when it was a long object
+    /// ([`crate::long`]), which the judge read as the line.
+    pub fn long_object(&self) -> &[u8] {
+        self.long.object()
+    }
+
+    /// The state of the last long line (where its envelope is, for a
+    /// command that writes it out from its own copy of the bytes).
+    pub fn long_line(&self) -> &crate::long::LongLine {
+        &self.long
+    }
+
+    /// Whether the bytes read last were a piece of a long line
+    /// ([`Judge::long_part`]) rather than whole lines.
+    pub fn in_long_piece(&self) -> bool {
+        self.long_piece
+    }
+
+    /// Whether the last line was longer than the reader holds: then the
+    /// line the judge read is its reduced copy ([`Judge::long_object`]),
+    /// not its bytes.
+    pub fn last_long(&self) -> bool {
+        self.last_long
     }
 
     /// Reports the first line after the summary (once per stream).
@@ -2104,7 +2164,6 @@ under AOI 1's rules are not reported"
             LineInvalidUtf8,
             LineAnsi,
             LineNotObject,
-            LineTooLong,
             TypeMissing,
             TypeNotString,
             DuplicateReserved,
@@ -2358,7 +2417,9 @@ fn canonical_envelope(obj: &[u8]) -> Option<(u64, &[u8])> {
 
 /// Reads `src` to its end through `judge`, the loop every stream command
 /// shares. `on_line` runs after each complete line has been judged (so it
-/// can ask [`Judge::last_class`] and [`Judge::last_members`]); `on_bytes`
+/// can ask [`Judge::last_class`] and [`Judge::last_members`]); for a line
+/// longer than the reader holds it is given the reduced copy the judge
+/// read ([`Judge::last_long`]), after `on_bytes` had its last piece; `on_bytes`
 /// then receives the input bytes in order and in large spans (whole blocks
 /// of lines, pieces of an over-long line), which is what a relay writes and
 /// the moment to drain findings. A read error ends the stream as incomplete
@@ -2369,7 +2430,7 @@ pub fn drive<R: std::io::Read, E>(
     on_line: impl FnMut(&Judge, &[u8]) -> Result<(), E>,
     on_bytes: impl FnMut(&mut Judge, &[u8]) -> Result<(), E>,
 ) -> Result<(), E> {
-    let reader = crate::lines::LineReader::new(src, judge.opts.max_line_bytes);
+    let reader = crate::lines::LineReader::new(src, crate::lines::hold());
     drive_reader(reader, judge, on_line, on_bytes)
 }
 
@@ -2394,7 +2455,6 @@ fn drive_until<R: std::io::Read, E>(
     on_bytes: &mut impl FnMut(&mut Judge, &[u8]) -> Result<(), E>,
 ) -> Result<bool, E> {
     use crate::lines::{Chunk, split_lines_checked};
-    let mut long_total: u64 = 0;
     loop {
         match reader.next_chunk() {
             Ok(None) => return Ok(false),
@@ -2409,24 +2469,17 @@ fn drive_until<R: std::io::Read, E>(
                 }
             }
             Ok(Some(Chunk::LongPart { bytes, end })) => {
-                long_piece(judge, &mut long_total, bytes, end);
+                judge.long_part(bytes, end);
                 on_bytes(judge, bytes)?;
+                if end {
+                    on_line(judge, judge.long_object())?;
+                }
             }
             Err(e) => {
                 read_failed(judge, &e);
                 return Ok(false);
             }
         }
-    }
-}
-
-/// Counts a piece of a line over the limit ([`crate::lines::Chunk::LongPart`])
-/// into `total`; on the piece that ends the line, judges it whole.
-pub(crate) fn long_piece(judge: &mut Judge, total: &mut u64, bytes: &[u8], end: bool) {
-    *total += bytes.len() as u64;
-    if end {
-        judge.long_line(*total, bytes.last() == Some(&b'\n'));
-        *total = 0;
     }
 }
 
@@ -2485,8 +2538,7 @@ pub fn drive_source<R: std::io::Read + Send, E>(
             false
         }
     };
-    let max_line = judge.opts.max_line_bytes;
-    crate::parallel::drive_judged(reader, whole_blocks, max_line, judge, on_line, on_bytes)
+    crate::parallel::drive_judged(reader, whole_blocks, judge, on_line, on_bytes)
 }
 
 /// A short, printable excerpt of upstream bytes for messages.

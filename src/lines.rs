@@ -23,8 +23,27 @@ enum Wait {
     Stopped,
 }
 
-/// Default upper bound on the bytes of one line that aoi holds in memory.
+/// Default upper bound on the bytes of one line that `aoi filter` holds in
+/// memory (it needs whole values).
 pub const DEFAULT_MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
+
+/// Lines up to this many bytes are handed out whole; longer ones in pieces,
+/// which the judge validates as they pass ([`crate::long`]), so memory does
+/// not grow with a line's length (issue 25).
+pub const HOLD: usize = 1024 * 1024;
+
+/// [`HOLD`], or `AOI_HOLD_LINE_BYTES` from the environment (at least 64):
+/// the tests set it small to send short lines down the long-line path and
+/// hold every verdict to the short-line one.
+pub fn hold() -> usize {
+    static HOLD_BYTES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *HOLD_BYTES.get_or_init(|| {
+        std::env::var("AOI_HOLD_LINE_BYTES")
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+            .map_or(HOLD, |n| n.max(64))
+    })
+}
 
 /// Size of the first buffer and of each read.
 pub(crate) const BLOCK: usize = 256 * 1024;
@@ -485,10 +504,29 @@ impl<R: Read> LineReader<R> {
                 continue;
             }
             if let Some(last_nl) = memchr::memrchr(b'\n', pending) {
+                let mut upto = last_nl + 1;
+                if self.max_line < BLOCK {
+                    // A limit under a block (a test's hold, a small filter
+                    // limit): lines past it go out in pieces even when the
+                    // buffer holds them.
+                    match long_line_in(pending.get(..upto).unwrap_or_default(), self.max_line) {
+                        Some(0) => {
+                            self.in_long = true;
+                            let s = self.start;
+                            self.start += self.max_line;
+                            return Ok(self
+                                .buf
+                                .get(s..s + self.max_line)
+                                .map(|bytes| Chunk::LongPart { bytes, end: false }));
+                        }
+                        Some(at) => upto = at,
+                        None => {}
+                    }
+                }
                 let s = self.start;
-                self.start += last_nl + 1;
+                self.start += upto;
                 self.handed = Some(s);
-                return Ok(self.buf.get(s..s + last_nl + 1).map(Chunk::Lines));
+                return Ok(self.buf.get(s..s + upto).map(Chunk::Lines));
             }
             // No complete line buffered.
             if self.eof {
@@ -528,6 +566,19 @@ impl<R: Read> LineReader<R> {
             self.fill_holding()?;
         }
     }
+}
+
+/// Where the first line of `lines` (whole lines) longer than `max` bytes
+/// starts, if one is.
+fn long_line_in(lines: &[u8], max: usize) -> Option<usize> {
+    let mut at = 0;
+    for nl in memchr::memchr_iter(b'\n', lines) {
+        if nl - at > max {
+            return Some(at);
+        }
+        at = nl + 1;
+    }
+    None
 }
 
 /// How many leading bytes of `block` (a [`Chunk::Lines`] slice) are known to
@@ -790,6 +841,30 @@ mod tests {
         let (relay, lines, long) = collect(&input, 10, 4);
         assert_eq!(relay, input);
         assert_eq!(lines, vec![(b"ok".to_vec(), true)]);
+        assert_eq!(long, 2);
+    }
+
+    /// Under a block's size, the limit is exact: a longer line that one
+    /// read brought whole still goes out in pieces (the tests' small hold).
+    #[test]
+    fn a_small_limit_streams_lines_a_read_holds_whole() {
+        let mut input = b"short\n".to_vec();
+        input.extend(vec![b'z'; 100]);
+        input.extend_from_slice(b"\nok\n");
+        input.extend(vec![b'w'; 11]);
+        input.push(b'\n');
+        input.extend(vec![b'v'; 10]);
+        input.push(b'\n');
+        let (relay, lines, long) = collect(&input, 10, 1 << 16);
+        assert_eq!(relay, input);
+        assert_eq!(
+            lines,
+            vec![
+                (b"short".to_vec(), true),
+                (b"ok".to_vec(), true),
+                (vec![b'v'; 10], true)
+            ]
+        );
         assert_eq!(long, 2);
     }
 

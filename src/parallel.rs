@@ -505,9 +505,7 @@ where
 
 /// The peek of every line the judge peeks: the work [`drive_judged`] moves
 /// to the worker for the commands that judge one stream.
-struct PeekLines {
-    max_line: usize,
-}
+struct PeekLines;
 
 /// A line's peek: the peeker that holds it, and what [`Peeker::peek`]
 /// returned. Boxed, so the judge can take it by a swap.
@@ -530,8 +528,8 @@ impl Prep for PeekLines {
 
     /// Whether the judge peeks this line (see `Judge::begin_line`).
     #[inline(always)]
-    fn wants(&self, line: &[u8], terminated: bool) -> bool {
-        terminated && line.len() <= self.max_line
+    fn wants(&self, _line: &[u8], terminated: bool) -> bool {
+        terminated
     }
 
     fn prep(&self, slot: &mut Peeked, line: &[u8], utf8_checked: bool) {
@@ -555,18 +553,15 @@ impl Prep for PeekLines {
 /// [`crate::judge::drive_reader`] on two threads: the same calls of
 /// `on_line` and `on_bytes` after the same judge calls, with `on_bytes`
 /// given whole blocks of lines (`whole_blocks`: lines wait for a whole
-/// block, else go on as each read brings them; `max_line`: the judge's
-/// line limit).
+/// block, else go on as each read brings them).
 pub fn drive_judged<R: Read + Send, E>(
     reader: LineReader<R>,
     whole_blocks: bool,
-    max_line: usize,
     judge: &mut Judge,
     mut on_line: impl FnMut(&Judge, &[u8]) -> Result<(), E>,
     mut on_bytes: impl FnMut(&mut Judge, &[u8]) -> Result<(), E>,
 ) -> Result<(), E> {
-    let prep = PeekLines { max_line };
-    let mut long_total: u64 = 0;
+    let prep = PeekLines;
     let driven = drive(reader, whole_blocks, &prep, |piece| match piece {
         Piece::Lines(mut lines) => {
             lines.each(&prep, |line, terminated, slot, utf8_checked| {
@@ -588,8 +583,12 @@ pub fn drive_judged<R: Read + Send, E>(
             on_bytes(judge, lines.bytes())
         }
         Piece::Long(bytes, end) => {
-            crate::judge::long_piece(judge, &mut long_total, bytes, end);
-            on_bytes(judge, bytes)
+            judge.long_part(bytes, end);
+            on_bytes(judge, bytes)?;
+            if end {
+                on_line(judge, judge.long_object())?;
+            }
+            Ok(())
         }
         Piece::Failed(e) => {
             crate::judge::read_failed(judge, &e);

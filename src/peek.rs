@@ -37,6 +37,8 @@ pub enum JsonErrorKind {
     Truncated,
     /// Bytes after the complete JSON value.
     TrailingContent,
+    /// Nesting deeper than a long line may go ([`crate::long::DEPTH_MAX`]).
+    TooDeep,
 }
 
 impl JsonErrorKind {
@@ -52,6 +54,7 @@ impl JsonErrorKind {
             JsonErrorKind::Unexpected => "unexpected character",
             JsonErrorKind::Truncated => "line ends inside a JSON value",
             JsonErrorKind::TrailingContent => "content after the JSON value",
+            JsonErrorKind::TooDeep => "nesting deeper than 16777216 levels",
         }
     }
 }
@@ -166,7 +169,7 @@ pub type Envelope = (u64, Range<usize>);
 /// which starts a UTF-8 check).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn special_mask<const U: bool>(block: &[u8; 16]) -> u32 {
+pub(crate) fn special_mask<const U: bool>(block: &[u8; 16]) -> u32 {
     use std::arch::x86_64::*;
     // SAFETY: `block` is 16 readable bytes and `loadu` has no alignment
     // requirement; SSE2, the only feature used, is part of the x86_64
@@ -189,7 +192,7 @@ fn special_mask<const U: bool>(block: &[u8; 16]) -> u32 {
 
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn special_mask<const U: bool>(block: &[u8; 16]) -> u32 {
+pub(crate) fn special_mask<const U: bool>(block: &[u8; 16]) -> u32 {
     let mut m = 0u32;
     for (k, &c) in block.iter().enumerate() {
         if c == b'"' || c == b'\\' || c < 0x20 || (!U && c >= 0x80) {
@@ -1230,7 +1233,7 @@ mod tests {
 /// `1e400`; the grammar allows it and aoi never converts domain numbers) and
 /// nesting beyond serde_json's recursion limit (kept out of the inputs).
 #[cfg(test)]
-mod oracle {
+pub(crate) mod oracle {
     use super::Peeker;
     use proptest::prelude::*;
 
@@ -1269,7 +1272,7 @@ mod oracle {
         Ok(())
     }
 
-    const TOKENS: &[&str] = &[
+    pub(crate) const TOKENS: &[&str] = &[
         "{",
         "}",
         "[",
@@ -1306,7 +1309,7 @@ mod oracle {
         "\r",
     ];
 
-    fn json_value() -> impl Strategy<Value = serde_json::Value> {
+    pub(crate) fn json_value() -> impl Strategy<Value = serde_json::Value> {
         let leaf = prop_oneof![
             Just(serde_json::Value::Null),
             any::<bool>().prop_map(serde_json::Value::Bool),

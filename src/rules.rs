@@ -98,9 +98,6 @@ catalog! {
     LineUnterminated = "line.unterminated", Incomplete, "§ 2",
         "A final line without a line feed is a truncated event, not a complete one; it is discarded and the stream is truncated.",
         "end every event, including the summary, with \\n; a missing terminator usually means the producer was killed";
-    LineTooLong = "line.too-long", Violation, "aoi",
-        "A line longer than --max-line-bytes cannot be validated; it is still relayed in full, but counted as a violation.",
-        "raise --max-line-bytes if such lines are intended";
     TypeMissing = "event.type-missing", Violation, "§ 2, § 8.1",
         "Every event has a top-level `type`.",
         "add a `type` member to every event";
@@ -347,6 +344,19 @@ pub const DECISIONS: &str = "\
   because jq and serde_json reject it; invalid UTF-8 (overlong forms, encoded surrogates,
   code points above U+10FFFF, truncated sequences, Latin-1 bytes) is rejected; a UTF-8 byte order
   mark at the start of a line is rejected (it is not JSON whitespace); UTF-16 input is rejected.
+- **Lines of any length.** The spec sets no limit on a line, so none is set: a line longer than
+  the reader holds (1 MiB) is relayed in pieces and validated as they pass, by the same grammar,
+  with the same findings at the same byte offsets, in memory that does not grow with it. The
+  judge reads a reduced copy of such a line: every top-level member as written, except that a
+  key or value longer than 64 KiB is replaced by a stand-in of its kind (a string by its first
+  KiB, an object by `{}`, an array by `[]`, a number by `1` or `1.5` with its sign), and that
+  once the copy holds 1 MiB only `type` and `aoi` are kept. A rule that would read such a value
+  (a 64 KiB `message`, say) reads the stand-in; no rule of the catalog reads more than a kind or
+  a short string there. Nesting in a long line is limited to 16,777,216 levels (RFC 8259 § 9
+  allows a limit; a line that deep is `line.not-json`). `aoi strip` keeps a long line in an
+  unnamed temporary file until the judge has placed it, then writes it out. Only `aoi filter`,
+  which gives the filter the whole event, has a limit (`--max-line-bytes`, default 64 MiB): an
+  event past it is the filter's own item error (`INPUT_TOO_LONG`), not a fault of the stream.
 - **Logs (`--log`).** A log is split into streams by `aoi.run` (§ 8.1: `run` makes every
   line attributable on its own); each run is judged as `aoi check` judges one stream, over its
   own lines only, with findings at the log's line numbers. A line is an event when it is, or ends

@@ -46,6 +46,8 @@ mod json_suite;
 mod lint;
 #[path = "cli/live.rs"]
 mod live;
+#[path = "cli/long_lines.rs"]
+mod long_lines;
 #[path = "cli/merge.rs"]
 mod merge;
 #[path = "cli/parallel.rs"]

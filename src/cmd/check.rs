@@ -723,6 +723,16 @@ pub(crate) fn source_for<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     src: R,
     judge: &crate::cli::JudgeArgs,
 ) -> crate::judge::Source<Box<dyn Read + Send>> {
+    source_holding(src, judge, crate::lines::hold())
+}
+
+/// [`source_for`], holding lines of up to `hold` bytes whole (`aoi
+/// filter` needs whole events; longer lines come in pieces).
+pub(crate) fn source_holding<R: Read + Send + std::os::fd::AsRawFd + 'static>(
+    src: R,
+    judge: &crate::cli::JudgeArgs,
+    hold: usize,
+) -> crate::judge::Source<Box<dyn Read + Send>> {
     use crate::parallel::{Threads, threads_for};
     use std::os::fd::AsRawFd;
     match dup_of(&src) {
@@ -733,14 +743,14 @@ pub(crate) fn source_for<R: Read + Send + std::os::fd::AsRawFd + 'static>(
             };
             let fd = file.as_raw_fd();
             crate::judge::Source {
-                reader: with_idle_timeout(Box::new(file), fd, judge),
+                reader: with_idle_timeout(Box::new(file), fd, judge, hold),
                 threads,
             }
         }
         // No duplicate (a descriptor limit): `src` itself, on one thread.
         None => {
             let fd = src.as_raw_fd();
-            crate::judge::Source::one(with_idle_timeout(Box::new(src), fd, judge))
+            crate::judge::Source::one(with_idle_timeout(Box::new(src), fd, judge, hold))
         }
     }
 }
@@ -759,8 +769,9 @@ fn with_idle_timeout(
     inner: Box<dyn Read + Send>,
     fd: std::os::fd::RawFd,
     judge: &crate::cli::JudgeArgs,
+    hold: usize,
 ) -> crate::lines::LineReader<Box<dyn Read + Send>> {
-    let r = crate::lines::LineReader::new(inner, judge.max_line_bytes);
+    let r = crate::lines::LineReader::new(inner, hold);
     // Either way the reader knows its descriptor (an idle timeout records
     // it too).
     match judge.idle_timeout {

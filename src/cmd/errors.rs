@@ -216,7 +216,7 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
         };
         let (streams, input) = input.finish(SHOWN);
         let judged = streams.len();
-        let mut lines_read = input.skipped + input.long + input.untracked + input.other_runs;
+        let mut lines_read = input.skipped + input.untracked + input.other_runs;
         for stream in streams {
             let v = stream.verdict;
             lines_read += v.lines;
@@ -341,6 +341,7 @@ fn read_input<R: Read + Send + std::os::fd::AsRawFd + 'static>(
             demux::Visit::Event(ev) => ev,
             // A live stream's errors go on as they come.
             demux::Visit::BlockEnd => return ctx.flush(),
+            demux::Visit::LongPiece { .. } => return Ok(()),
         };
         // § 2: an unterminated final line is discarded, never extracted.
         if !ev.terminated {

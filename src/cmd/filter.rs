@@ -27,7 +27,7 @@ use serde_json::json;
 use crate::cli::FilterArgs;
 use crate::cmd::check::{
     Closing, Sinks, Stop, cancelled, close_report, eprint_line, finding_line, install_cancel,
-    open_input, source_for, stdout_writer, unreadable_error, upstream_errors, verdict_line,
+    open_input, source_holding, stdout_writer, unreadable_error, upstream_errors, verdict_line,
 };
 use crate::cmd::errors::{EventKind, event_kind, forwarded_body, one_line_of, push_member};
 use crate::emit::ErrorEvent;
@@ -245,10 +245,17 @@ fn framed_inputs(f: &mut Framed<'_>) -> Result<i32, Stop> {
         let source = path.display().to_string();
         let name = named.then_some(source.as_str());
         let result = if path == Path::new("-") {
-            framed_stream(f, source_for(io::stdin(), &f.args.judge), &source)
+            framed_stream(
+                f,
+                source_holding(io::stdin(), &f.args.judge, f.args.max_line_bytes),
+                &source,
+            )
         } else {
             match open_input(path) {
-                Ok(file) => framed_stream(f, source_for(file, &f.args.judge), &source),
+                Ok(file) => {
+                    let src = source_holding(file, &f.args.judge, f.args.max_line_bytes);
+                    framed_stream(f, src, &source)
+                }
                 Err(msg) => {
                     eprint_line(args.quiet, &format!("aoi filter: {msg}"));
                     code = exit::worst(code, exit::NOINPUT);
@@ -443,6 +450,15 @@ impl Framed<'_> {
             return Ok(());
         }
         let line_no = judge.line_no();
+        if judge.last_long() {
+            // The stream judges a line of any length; the filter needs the
+            // whole value (issue 25: its limit is its own item error).
+            let msg = format!(
+                "event longer than --max-line-bytes {}: the filter does not hold it",
+                self.args.max_line_bytes
+            );
+            return self.item_error("INPUT_TOO_LONG", &msg, line_no, item_index);
+        }
         if jq::too_deep(line) {
             let msg = format!("event nests deeper than {} levels", jq::MAX_DEPTH);
             return self.item_error("INPUT_TOO_DEEP", &msg, line_no, item_index);
@@ -743,7 +759,7 @@ fn run_raw(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i32 {
         pos: 0,
         queue: VecDeque::new(),
         line: 0,
-        max_line: args.judge.max_line_bytes,
+        max_line: args.max_line_bytes,
         at: at.clone(),
         failure: failure.clone(),
     });

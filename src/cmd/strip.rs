@@ -136,14 +136,13 @@ pub fn strip_bytes(input: &[u8], keep_envelope: bool, control: bool) -> (Vec<u8>
         judge: crate::cli::JudgeArgs {
             unbounded: false,
             fail_on_partial: false,
-            max_line_bytes: crate::lines::DEFAULT_MAX_LINE_BYTES,
             idle_timeout: None,
             threads: 1,
         },
     };
     let mut out = Vec::new();
     // Writing to a Vec cannot fail.
-    let reader = crate::lines::LineReader::new(input, args.judge.max_line_bytes);
+    let reader = crate::lines::LineReader::new(input, crate::lines::hold());
     match strip_stream(crate::judge::Source::one(reader), &args, &mut out) {
         Ok((v, _)) => (out, v),
         Err(_) => (out, Judge::new(JudgeOptions::default()).finish().0),
@@ -162,10 +161,15 @@ fn strip_stream<R: Read + Send>(
     let mut shown: Vec<Finding> = Vec::new();
     // Written line by line, flushed block by block.
     let out = std::cell::RefCell::new(out);
+    // A line longer than the reader holds, kept until the judge has read it.
+    let spool = std::cell::RefCell::new(crate::spool::Spool::default());
     drive_source(
         reader,
         &mut judge,
         |judge, line| {
+            if judge.last_long() {
+                return long_line(judge, args, &mut spool.borrow_mut(), *out.borrow_mut());
+            }
             let line = judge.last_event(line);
             // A duplicate `type` or `aoi` (a violation, § 8.1) makes the
             // line mean different events to different readers: it belongs
@@ -191,13 +195,15 @@ fn strip_stream<R: Read + Send>(
                     }
                     out.write_all(b"\n")?;
                 }
-                // Invalid lines and the other plane are dropped; over-long
-                // lines are never validated, so they are neither plane.
+                // Invalid lines and the other plane are dropped.
                 _ => {}
             }
             Ok(())
         },
-        |judge, _| {
+        |judge, bytes| {
+            if judge.in_long_piece() {
+                spool.borrow_mut().push(bytes)?;
+            }
             shown.extend(judge.drain().take(10usize.saturating_sub(shown.len())));
             // After each block read: a live producer's events go on at
             // once, not when the buffer fills (on a file: one write per
@@ -215,6 +221,31 @@ fn strip_stream<R: Read + Send>(
     Ok((v, shown))
 }
 
+/// Writes a line longer than the reader holds, which `spool` has kept,
+/// to the plane the judge put it in, as a short line would be written.
+fn long_line(
+    judge: &Judge,
+    args: &StripArgs,
+    spool: &mut crate::spool::Spool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let long = judge.long_line();
+    let bom = long.bom().then_some(0..3);
+    let plane = match (judge.last_class(), args.control) {
+        _ if judge.last_ambiguous() => None,
+        (LineClass::Framework, true) => Some(None),
+        (LineClass::Domain, false) => Some(long.envelope_cut().filter(|_| !args.keep_envelope)),
+        _ => None,
+    };
+    match plane {
+        Some(cut) => {
+            let skip: Vec<std::ops::Range<u64>> = bom.into_iter().chain(cut).collect();
+            spool.write_to(out, &skip)
+        }
+        None => spool.reset(),
+    }
+}
+
 /// Strips one input read as a log (`--log`): each event found, after its
 /// prefix, goes to its plane; every run in it is judged as `aoi check`
 /// judges a stream, and what the reading passed over is stated on stderr.
@@ -227,15 +258,33 @@ fn strip_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     name: Option<&str>,
 ) -> io::Result<i32> {
     let opts = args.logs.reading(&args.judge, 100);
+    let mut spool = crate::spool::Spool::default();
     let input = crate::demux::read(source_for(src, &args.judge), &opts, |visit| {
         let ev = match visit {
             crate::demux::Visit::Event(ev) => ev,
             crate::demux::Visit::BlockEnd => return out.flush(),
+            crate::demux::Visit::LongPiece { bytes, first } => {
+                if first {
+                    spool.reset()?;
+                }
+                return spool.push(bytes);
+            }
         };
         // § 2: a cut final line is no event.
         let framework = ev.type_name().is_some_and(|t| t.starts_with("aoi:"));
         if !ev.terminated || framework != args.control {
             return Ok(());
+        }
+        if let Some(long) = &ev.long {
+            // The event and its line feed, from the kept line.
+            let envelope = long.envelope.clone();
+            let envelope = envelope.filter(|_| !framework && !args.keep_envelope);
+            let skip: Vec<std::ops::Range<u64>> = std::iter::once(0..long.span.start)
+                .chain(envelope)
+                .chain(std::iter::once(long.span.end..u64::MAX))
+                .collect();
+            spool.write_to(out, &skip)?;
+            return out.write_all(b"\n");
         }
         match ev
             .peek

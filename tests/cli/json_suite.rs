@@ -264,3 +264,55 @@ fn unbalanced_deep_nesting_is_a_clean_violation() {
     assert_eq!(r.code, 65);
     assert!(!r.stderr.contains("panic"));
 }
+
+/// Every document, embedded and as the whole line, judged the same when
+/// each line is past the reader's hold and read in pieces (issue 25): the
+/// same findings, messages and byte offsets included.
+#[test]
+fn documents_read_in_pieces_are_judged_alike() {
+    let mut all = Vec::new();
+    for prefix in ["y_", "n_", "i_"] {
+        let Some(docs) = docs(prefix) else { return };
+        all.extend(docs);
+    }
+    let mut lines = Vec::new();
+    for (_, d) in &all {
+        let d = d.strip_suffix(b"\n").unwrap_or(d);
+        if d.contains(&b'\n') {
+            continue;
+        }
+        // Past the 64-byte hold below, whatever the document's length.
+        let pad = "p".repeat(80);
+        lines.push(
+            [
+                format!(r#"{{"type":"t","pad":"{pad}","v":"#).as_bytes(),
+                d,
+                b"}",
+            ]
+            .concat(),
+        );
+        lines.push([" ".repeat(80).as_bytes(), d].concat());
+    }
+    let (bytes, _) = build(&lines);
+    let findings = |env: &[(&str, &str)]| {
+        let args = [&["check", "--output", "jsonl"][..], ARGS].concat();
+        let r = crate::util::into_report(crate::util::aoi_env(&args, &bytes, env));
+        let rows: Vec<String> = r
+            .findings()
+            .iter()
+            .map(|f| format!("{} {} {}", f["line_number"], f["rule"], f["message"]))
+            .collect();
+        (r.code, rows)
+    };
+    let whole = findings(&[]);
+    let pieces = findings(&[("AOI_HOLD_LINE_BYTES", "64")]);
+    assert_eq!(whole.0, pieces.0);
+    let differ: Vec<(&String, &String)> = whole
+        .1
+        .iter()
+        .zip(&pieces.1)
+        .filter(|(a, b)| a != b)
+        .collect();
+    assert!(differ.is_empty(), "{differ:#?}");
+    assert_eq!(whole.1.len(), pieces.1.len());
+}

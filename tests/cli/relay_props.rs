@@ -7,7 +7,7 @@
 
 use proptest::prelude::*;
 
-use crate::util::{RUN, VERDICT_CODES, check};
+use crate::util::{RUN, VERDICT_CODES};
 
 /// One JSON-ish event line, `\n` included.
 fn event_line() -> impl Strategy<Value = Vec<u8>> {
@@ -110,7 +110,6 @@ fn input() -> impl Strategy<Value = Vec<u8>> {
 fn args() -> impl Strategy<Value = Vec<&'static str>> {
     prop_oneof![
         4 => Just(vec![]),
-        1 => Just(vec!["--max-line-bytes", "1K"]),
         1 => Just(vec!["--unbounded"]),
         1 => Just(vec!["--fail-on-partial", "-q"]),
     ]
@@ -124,8 +123,10 @@ proptest! {
     })]
 
     #[test]
-    fn relay_is_byte_identical(bytes in input(), args in args()) {
-        let out = check(&args, &bytes);
+    fn relay_is_byte_identical(bytes in input(), args in args(), small_hold in prop::bool::weighted(0.25)) {
+        // A 1 KiB hold sends longer lines down the long-line path.
+        let env: &[(&str, &str)] = if small_hold { &[("AOI_HOLD_LINE_BYTES", "1024")] } else { &[] };
+        let out = crate::util::aoi_env(&[&["check"][..], &args].concat(), &bytes, env);
         prop_assert!(out.stdout == bytes, "relay differs ({} vs {} bytes)", out.stdout.len(), bytes.len());
         prop_assert!(VERDICT_CODES.contains(&out.code), "exit {}: {}", out.code, out.stderr);
         prop_assert!(!out.stderr.contains("panic"), "{}", out.stderr);

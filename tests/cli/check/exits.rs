@@ -265,8 +265,8 @@ fn usage_errors_are_64() {
         &["check", "--bogus"][..],
         &["--bogus"],
         &["check", "--output", "yaml"],
-        &["check", "--max-line-bytes", "0"],
-        &["check", "--max-line-bytes", "12Q"],
+        &["filter", ".", "--max-line-bytes", "0"],
+        &["filter", ".", "--max-line-bytes", "12Q"],
         &["frobnicate"],
         &[],
     ] {

@@ -1,0 +1,211 @@
+//! [`LongLine`] against [`crate::peek::Peeker`]: the same verdict, error
+//! kind and offset, top-level kind and lone-surrogate flag, however the line
+//! is cut into pieces; and a reduced copy the peek reads as the same members.
+
+use super::*;
+use crate::peek::Peeker;
+use crate::peek::oracle::{TOKENS, json_value};
+use proptest::prelude::*;
+
+/// Feeds `s` cut at `cuts` (offsets, any order) and ends the line.
+fn fed(
+    long: &mut LongLine,
+    s: &[u8],
+    cuts: &[usize],
+) -> (Result<(), JsonError>, Option<Kind>, bool, Vec<u8>) {
+    let mut at: Vec<usize> = cuts.iter().map(|&c| c.min(s.len())).collect();
+    at.sort_unstable();
+    let mut from = 0;
+    for c in at.into_iter().chain([s.len()]) {
+        long.feed(&s[from..c]);
+        from = c;
+    }
+    let r = long.end();
+    (r.result, r.top, r.lone_surrogate, r.object.to_vec())
+}
+
+fn agree(s: &[u8], cuts: &[usize]) -> Result<(), TestCaseError> {
+    if s.starts_with(BOM) {
+        return Ok(());
+    }
+    let mut p = Peeker::new();
+    let want = p.peek(s);
+    let mut long = LongLine::new();
+    let (got, top, lone, object) = fed(&mut long, s, cuts);
+    prop_assert_eq!(got, want, "{:?}", String::from_utf8_lossy(s));
+    if want.is_ok() {
+        prop_assert_eq!(top, p.top);
+        prop_assert_eq!(lone, p.lone_surrogate);
+        if top == Some(Kind::Object) {
+            // Small values are all kept as written.
+            prop_assert_eq!(&object[..], s.trim_ascii());
+            // The envelope is cut where strip cuts a short line's.
+            let want_cut = p.aoi_member.map(|i| {
+                let (before, after) = crate::peek::without_member(s, &p.members, i);
+                before.len() as u64..(s.len() - after.len()) as u64
+            });
+            prop_assert_eq!(long.envelope_cut(), want_cut);
+        }
+    }
+    // The same state machine reads the next line afresh.
+    let (again, ..) = fed(&mut long, s, &[]);
+    prop_assert_eq!(again, want);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn token_soup_in_pieces(toks in prop::collection::vec(prop::sample::select(TOKENS), 0..16), cuts in prop::collection::vec(0usize..64, 0..6)) {
+        agree(toks.concat().as_bytes(), &cuts)?;
+    }
+
+    #[test]
+    fn values_and_one_byte_edits_in_pieces(v in json_value(), pos in any::<prop::sample::Index>(), byte in any::<u8>(), kind in 0u8..3, cuts in prop::collection::vec(0usize..400, 0..6)) {
+        let mut s = serde_json::to_vec(&v).unwrap_or_default();
+        agree(&s, &cuts)?;
+        if !s.is_empty() {
+            let i = pos.index(s.len());
+            match kind {
+                0 => s[i] = byte,
+                1 => { s.remove(i); }
+                _ => s.insert(i, byte),
+            }
+            agree(&s, &cuts)?;
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// Objects with an `aoi` member anywhere, whitespace around anything.
+    #[test]
+    fn envelopes_anywhere(members in prop::collection::vec((prop::sample::select(&["\"aoi\"", "\"type\"", "\"a\"", "\"a\\u006fi\""][..]), json_value()), 0..5), ws in prop::collection::vec(prop::sample::select(&["", " ", "\t", "  "][..]), 12), cuts in prop::collection::vec(0usize..200, 0..4)) {
+        let w = |i: usize| ws[i % ws.len()];
+        let mut s = format!("{}{{", w(0));
+        for (i, (k, v)) in members.iter().enumerate() {
+            if i > 0 {
+                s.push_str(&format!("{},{}", w(i + 1), w(i + 2)));
+            }
+            s.push_str(&format!("{k}{}:{}{}", w(i + 3), w(i + 4), serde_json::to_string(v).unwrap_or_default()));
+        }
+        s.push_str(&format!("{}}}{}", w(5), w(6)));
+        agree(s.as_bytes(), &cuts)?;
+    }
+}
+
+#[test]
+fn every_byte_its_own_piece() {
+    let lines: &[&[u8]] = &[
+        br#"{"type":"x","aoi":{"seq":1,"run":"r"},"s":"caf\u00e9 \ud83d\ude00 \ud83d","n":-1.5e3}"#,
+        br#" { "aoi" : 12 , "type":"x" } "#,
+        br#"{"a":1 ,"aoi":{}}"#,
+        br#"{"aoi":-1}"#,
+        "{\"é\":\"日本語 ✅\",\"a\":[1,{\"b\":null}],\"t\":true}".as_bytes(),
+        b"{\"a\":\"\xE6\x97\xA5\xE6\x9C\"}",
+        br#"{"a":01}"#,
+        br#"{"a":"\u12"}"#,
+        b"[1,2] x",
+        b"  ",
+    ];
+    for s in lines {
+        let cuts: Vec<usize> = (0..s.len()).collect();
+        agree(s, &cuts).unwrap();
+    }
+}
+
+/// A line with a value of a megabyte: its stand-in is a string's first
+/// bytes, every small member is kept as written, and `type` after it too.
+#[test]
+fn long_values_get_stand_ins() {
+    let big = "x".repeat(3 * VALUE_KEEP);
+    let arr = format!("[{}1]", "1,".repeat(VALUE_KEEP));
+    let s = format!(
+        r#"{{"data":"{big}","list":{arr},"obj":{{"k":{arr}}},"n":-{digits},"type":"demo","aoi":{{"seq":0,"run":"r"}}}}"#,
+        digits = "9".repeat(VALUE_KEEP + 5)
+    );
+    let mut long = LongLine::new();
+    let cuts: Vec<usize> = (1..s.len()).step_by(100_003).collect();
+    let (result, top, _, object) = fed(&mut long, s.as_bytes(), &cuts);
+    assert_eq!(result, Ok(()));
+    assert_eq!(top, Some(Kind::Object));
+    assert!(object.len() < 2 * STRING_KEEP + 200, "{}", object.len());
+    let v: serde_json::Value = serde_json::from_slice(&object).unwrap();
+    assert_eq!(v["data"].as_str().unwrap(), &big[..STRING_KEEP - 1]);
+    assert_eq!(v["list"], serde_json::json!([]));
+    assert_eq!(v["obj"], serde_json::json!({}));
+    assert_eq!(v["n"], serde_json::json!(-1));
+    assert_eq!(v["type"], "demo");
+    assert_eq!(v["aoi"], serde_json::json!({"seq":0,"run":"r"}));
+}
+
+/// Past [`KEPT_MAX`] of kept members only the reserved ones are kept.
+#[test]
+fn many_members_keep_the_reserved_ones() {
+    let mut s = String::from("{");
+    for i in 0..200_000 {
+        s.push_str(&format!(r#""k{i}":{i},"#));
+    }
+    s.push_str(r#""type":"demo","aoi":{"seq":3,"run":"r"},"last":1}"#);
+    let mut long = LongLine::new();
+    let (result, _, _, object) = fed(&mut long, s.as_bytes(), &[1 << 20]);
+    assert_eq!(result, Ok(()));
+    assert!(object.len() < KEPT_MAX + 100);
+    let v: serde_json::Value = serde_json::from_slice(&object).unwrap();
+    assert_eq!(v["type"], "demo");
+    assert_eq!(v["aoi"]["seq"], 3);
+    assert_eq!(v.get("last"), None);
+    assert_eq!(v["k0"], 0);
+}
+
+/// A long line's own errors are the peek's, offsets counted in the line.
+#[test]
+fn errors_far_into_a_line() {
+    let pad = "y".repeat(3 << 20);
+    for (tail, kind) in [
+        ("\"}", None),
+        ("\u{1}\"}", Some(JsonErrorKind::ControlInString)),
+        ("\"", Some(JsonErrorKind::Truncated)),
+        ("\"} x", Some(JsonErrorKind::TrailingContent)),
+        ("\\q\"}", Some(JsonErrorKind::BadEscape)),
+    ] {
+        let s = format!(r#"{{"a":"{pad}{tail}"#);
+        let mut p = Peeker::new();
+        let want = p.peek(s.as_bytes());
+        assert_eq!(want.err().map(|e| e.kind), kind);
+        let mut long = LongLine::new();
+        let (got, ..) = fed(&mut long, s.as_bytes(), &[1 << 20, 2 << 20]);
+        assert_eq!(got, want);
+    }
+    let mut bad = format!(r#"{{"a":"{pad}"#).into_bytes();
+    bad.extend_from_slice(b"\xE6\x97");
+    bad.extend_from_slice(b"x\"}");
+    let mut long = LongLine::new();
+    let cut = bad.len() - 4;
+    let (got, ..) = fed(&mut long, &bad, &[cut]);
+    assert_eq!(got, Peeker::new().peek(&bad));
+}
+
+#[test]
+fn deep_nesting_is_bounded() {
+    let depth = 100_000;
+    let s = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+    let mut long = LongLine::new();
+    let (got, top, ..) = fed(&mut long, s.as_bytes(), &[depth]);
+    assert_eq!(got, Ok(()));
+    assert_eq!(top, Some(Kind::Array));
+}
+
+#[test]
+fn a_byte_order_mark_is_skipped_and_said() {
+    let mut long = LongLine::new();
+    long.feed(b"\xEF\xBB\xBF{\"a\"");
+    long.feed(b":1}");
+    let r = long.end();
+    assert!(r.bom);
+    assert_eq!(r.result, Ok(()));
+    assert_eq!(r.object, b"{\"a\":1}");
+    assert_eq!(r.len, 10);
+}
