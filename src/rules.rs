@@ -357,6 +357,12 @@ pub const DECISIONS: &str = "\
   unnamed temporary file until the judge has placed it, then writes it out. Only `aoi filter`,
   which gives the filter the whole event, has a limit (`--max-line-bytes`, default 64 MiB): an
   event past it is the filter's own item error (`INPUT_TOO_LONG`), not a fault of the stream.
+- **Another AOI version.** A stream whose `aoi:meta.aoi_version` is not 1.x gets one finding,
+  `version.unsupported`, with the § 5.2 migration hints for 0.2, and whether the run finished
+  (`summary.missing`, `line.unterminated`); its other findings under AOI 1's rules are not
+  reported. `aoi lint` counts that finding against check 2 (the output is not AOI 1's typed
+  output); check 13 judges `schema_version` alone, and the checks that read the tool's streams
+  say \"not tested\" rather than fail on another version's meanings.
 - **Logs (`--log`).** A log is split into streams by `aoi.run` (§ 8.1: `run` makes every
   line attributable on its own); each run is judged as `aoi check` judges one stream, over its
   own lines only, with findings at the log's line numbers. A line is an event when it is, or ends

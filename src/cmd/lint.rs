@@ -542,7 +542,8 @@ fn check_of(rule: &str) -> u8 {
         "event.type-missing"
         | "event.type-not-string"
         | "event.duplicate-reserved-key"
-        | "event.unknown-framework-type" => 2,
+        | "event.unknown-framework-type"
+        | "version.unsupported" => 2,
         "event.duplicate-framework-key" | "event.unknown-field" => 4,
         r if r.starts_with("error.") => 5,
         "meta.not-first" | "meta.duplicate" | "summary.not-last" | "summary.duplicate" => 14,
@@ -554,7 +555,6 @@ fn check_of(rule: &str) -> u8 {
         | "summary.error-count" => 15,
         "meta.identity"
         | "meta.field-type"
-        | "version.unsupported"
         | "summary.identity"
         | "summary.identity-mismatch"
         | "meta.missing" => 13,
@@ -1316,6 +1316,39 @@ fn lint_invocation(
     stdin: Option<Vec<u8>>,
     d: &Discovery,
 ) -> Vec<Outcome> {
+    let (mut out, version) = judge_invocation(args, argv, command, stdin, d);
+    if let Some(v) = version {
+        another_version(&mut out, &v);
+    }
+    out
+}
+
+/// A tool that writes another AOI version (`version.unsupported`, check
+/// 2's one finding) is not judged by AOI 1's rules: the checks that read
+/// its streams say "not tested" rather than fail on another version's
+/// meanings (issue 25). Discovery (1) and `schema_version` (13) stand.
+fn another_version(out: &mut [Outcome], version: &str) {
+    for o in out.iter_mut() {
+        if matches!(o.number, 1 | 2 | 13) || o.status == Status::NotApplicable {
+            continue;
+        }
+        o.status = Status::NotTested;
+        o.detail = format!(
+            "the tool writes aoi_version \"{}\", not AOI 1.x (check 2): its streams are not judged by AOI 1's rules",
+            sanitize(version)
+        );
+    }
+}
+
+/// The checks of one invocation, and the `aoi_version` of another AOI
+/// version when its stream declares one.
+fn judge_invocation(
+    args: &LintArgs,
+    argv: &[String],
+    command: &str,
+    stdin: Option<Vec<u8>>,
+    d: &Discovery,
+) -> (Vec<Outcome>, Option<String>) {
     let t = args.timeout;
     let caps_cmd = caps_command(d.caps.as_ref(), command);
     let base = ProbeOpts {
@@ -1333,9 +1366,19 @@ fn lint_invocation(
                 format!("the invocation could not run: {e}"),
             ));
         }
-        return out;
+        return (out, None);
     }
     let j = judge_bytes(&main.stdout);
+    let version = j
+        .findings
+        .iter()
+        .any(|f| f.rule.id() == "version.unsupported")
+        .then(|| {
+            let meta = j.events.first().filter(|e| e["type"] == "aoi:meta");
+            meta.and_then(|m| m["aoi_version"].as_str())
+                .unwrap_or("?")
+                .to_string()
+        });
     let run_evidence = format!(
         "invocation: {} ({} line(s) on stdout)",
         main.status(),
@@ -1859,7 +1902,7 @@ fn lint_invocation(
         let jj = judge_bytes(&p.stdout);
         upstream_check(command, &p, &jj)
     });
-    out
+    (out, version)
 }
 
 /// Check 16 on the output for [`upstream_stream`].

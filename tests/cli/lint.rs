@@ -134,6 +134,32 @@ fn failed_capabilities_leave_their_checks_untested() {
     }
 }
 
+/// A tool of another AOI version (`aoi_version:"0.2"`) gets one finding,
+/// in check 2; check 13 passes on its reported `schema_version`, and the
+/// checks that read its streams are not tested rather than failed on
+/// another version's meanings (issue 25).
+#[test]
+fn another_aoi_version_is_one_finding() {
+    let (failed, events, code) = lint("v02", &[]);
+    assert_eq!((failed, code), (vec![2], 1));
+    let d2 = detail_of(&events, 2);
+    assert!(
+        d2.contains("version.unsupported") && d2.contains("0.2"),
+        "{d2}"
+    );
+    assert_eq!(status_of(&events, 13), "pass", "{}", detail_of(&events, 13));
+    assert_eq!(status_of(&events, 1), "pass");
+    for n in [3, 4, 5, 9, 10, 14, 15] {
+        let status = status_of(&events, n);
+        assert!(
+            status == "not_tested" || status == "n/a",
+            "check {n}: {status} {}",
+            detail_of(&events, n)
+        );
+    }
+    assert!(detail_of(&events, 3).contains("aoi_version \"0.2\""));
+}
+
 /// A tool that had written its whole run, summary included, when the
 /// signal came (it was still cleaning up) is not failed by check 10: § 7
 /// does not judge a run that had finished (issue 25). The whole run comes
