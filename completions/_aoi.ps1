@@ -195,8 +195,8 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             break
         }
         'aoi;lint' {
-            [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'The words that run the tool, when more than the first word of the invocation (an interpreter or a wrapper): `--tool ''python3 mytool.py''`')
-            [CompletionResult]::new('--machine-flag', '--machine-flag', [CompletionResultType]::ParameterName, 'The tool''s machine-mode flag, added to the invocation ("" for none)')
+            [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'The words that run the tool, when more than the first word of the invocation: `--tool ''python3 mytool.py''`. Without it, an interpreter (node, python3, ruby, sh, deno run, java -jar, …) and the script or module after it are the tool, as stderr says')
+            [CompletionResult]::new('--machine-flag', '--machine-flag', [CompletionResultType]::ParameterName, 'The tool''s machine-mode flag, added to the invocation ("" for none). When the invocation fails with it and writes AOI without it (a wrapper that passes its arguments on), lint lints it without the flag and says so')
             [CompletionResult]::new('--secret-flag', '--secret-flag', [CompletionResultType]::ParameterName, 'The flag whose value the secret probe fills with a canary (check 9)')
             [CompletionResult]::new('--stdin', '--stdin', [CompletionResultType]::ParameterName, 'Feed FILE to the invocation''s stdin (default: none)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Time each probe may take (ms, s or m suffix); a probe that takes longer is killed')

@@ -182,8 +182,8 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand --version 'Print version'
         }
         &'aoi;lint'= {
-            cand --tool 'The words that run the tool, when more than the first word of the invocation (an interpreter or a wrapper): `--tool ''python3 mytool.py''`'
-            cand --machine-flag 'The tool''s machine-mode flag, added to the invocation ("" for none)'
+            cand --tool 'The words that run the tool, when more than the first word of the invocation: `--tool ''python3 mytool.py''`. Without it, an interpreter (node, python3, ruby, sh, deno run, java -jar, …) and the script or module after it are the tool, as stderr says'
+            cand --machine-flag 'The tool''s machine-mode flag, added to the invocation ("" for none). When the invocation fails with it and writes AOI without it (a wrapper that passes its arguments on), lint lints it without the flag and says so'
             cand --secret-flag 'The flag whose value the secret probe fills with a canary (check 9)'
             cand --stdin 'Feed FILE to the invocation''s stdin (default: none)'
             cand --timeout 'Time each probe may take (ms, s or m suffix); a probe that takes longer is killed'

@@ -148,8 +148,8 @@ complete -c aoi -n "__fish_aoi_using_subcommand schema" -l schema-version -d 'Th
 complete -c aoi -n "__fish_aoi_using_subcommand schema" -l name -d 'The schema wanted by name: aoi.toolkit.events (§ 10.1)' -r
 complete -c aoi -n "__fish_aoi_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aoi -n "__fish_aoi_using_subcommand schema" -s V -l version -d 'Print version'
-complete -c aoi -n "__fish_aoi_using_subcommand lint" -l tool -d 'The words that run the tool, when more than the first word of the invocation (an interpreter or a wrapper): `--tool \'python3 mytool.py\'`' -r
-complete -c aoi -n "__fish_aoi_using_subcommand lint" -l machine-flag -d 'The tool\'s machine-mode flag, added to the invocation ("" for none)' -r
+complete -c aoi -n "__fish_aoi_using_subcommand lint" -l tool -d 'The words that run the tool, when more than the first word of the invocation: `--tool \'python3 mytool.py\'`. Without it, an interpreter (node, python3, ruby, sh, deno run, java -jar, …) and the script or module after it are the tool, as stderr says' -r
+complete -c aoi -n "__fish_aoi_using_subcommand lint" -l machine-flag -d 'The tool\'s machine-mode flag, added to the invocation ("" for none). When the invocation fails with it and writes AOI without it (a wrapper that passes its arguments on), lint lints it without the flag and says so' -r
 complete -c aoi -n "__fish_aoi_using_subcommand lint" -l secret-flag -d 'The flag whose value the secret probe fills with a canary (check 9)' -r
 complete -c aoi -n "__fish_aoi_using_subcommand lint" -l stdin -d 'Feed FILE to the invocation\'s stdin (default: none)' -r -F
 complete -c aoi -n "__fish_aoi_using_subcommand lint" -l timeout -d 'Time each probe may take (ms, s or m suffix); a probe that takes longer is killed' -r

@@ -589,10 +589,14 @@ pub struct LintArgs {
     #[arg(long = "self", conflicts_with = "invocation")]
     pub lint_self: bool,
     /// The words that run the tool, when more than the first word of the
-    /// invocation (an interpreter or a wrapper): `--tool 'python3 mytool.py'`.
+    /// invocation: `--tool 'python3 mytool.py'`. Without it, an interpreter (node, python3,
+    /// ruby, sh, deno run, java -jar, …) and the script or module after it are the tool, as
+    /// stderr says.
     #[arg(long, value_name = "WORDS")]
     pub tool: Option<String>,
-    /// The tool's machine-mode flag, added to the invocation ("" for none).
+    /// The tool's machine-mode flag, added to the invocation ("" for none). When the invocation
+    /// fails with it and writes AOI without it (a wrapper that passes its arguments on), lint
+    /// lints it without the flag and says so.
     #[arg(long, value_name = "FLAGS", default_value = "--output jsonl")]
     pub machine_flag: String,
     /// The flag whose value the secret probe fills with a canary (check 9).

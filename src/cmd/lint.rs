@@ -28,6 +28,8 @@ use crate::cli::{Format, LintArgs};
 use crate::cmd::check::{Sinks, Stop, eprint_line, sanitize};
 use crate::emit::{Reason, Summary};
 use crate::judge::{Finding, Judge, JudgeOptions, Verdict, drive, preview};
+
+mod invocation;
 use crate::rules::Severity;
 use crate::spec::exit;
 
@@ -1323,6 +1325,32 @@ fn lint_invocation(
     out
 }
 
+/// Whether the machine-mode flag lint appended breaks the invocation: it
+/// fails with the flag and writes AOI, successfully, without it (a tool
+/// that passes its arguments on to another program, or one that is
+/// AOI-only). Then what to pass instead.
+fn flag_breaks(args: &LintArgs, argv: &[String], stdin: Option<&Vec<u8>>) -> Option<String> {
+    let opts = ProbeOpts {
+        stdin: stdin.cloned(),
+        ..ProbeOpts::default()
+    };
+    let with = run_probe(argv, &opts, args.timeout);
+    if with.exit() == 0 || with.timed_out || with.spawn_error.is_some() {
+        return None;
+    }
+    let without = run_probe(&args.invocation, &opts, args.timeout);
+    if without.exit() != 0 || !invocation::writes_aoi(&without.stdout) {
+        return None;
+    }
+    Some(format!(
+        "the invocation fails with `{}` appended ({}) and writes AOI without it (a tool that passes \
+its arguments on, or one that writes AOI only): linted without the flag; pass --machine-flag '' \
+to say so, or give the flag where the tool reads it",
+        sanitize(&args.machine_flag),
+        with.status()
+    ))
+}
+
 /// A tool that writes another AOI version (`version.unsupported`, check
 /// 2's one finding) is not judged by AOI 1's rules: the checks that read
 /// its streams say "not tested" rather than fail on another version's
@@ -2040,10 +2068,26 @@ pub fn run(args: &LintArgs) -> i32 {
             );
             return exit::USAGE;
         }
-        let prefix = match &args.tool {
-            Some(t) => split_words(t),
-            None => args.invocation.iter().take(1).cloned().collect(),
+        // An interpreter runs the tool's script: the tool is both words
+        // (`node cli.js`), not `node` (issue 25).
+        let found = match &args.tool {
+            Some(_) => None,
+            None => invocation::interpreter_prefix(&args.invocation),
         };
+        let prefix: Vec<String> = match (&args.tool, found) {
+            (Some(t), _) => split_words(t),
+            (None, Some(n)) => args.invocation.iter().take(n).cloned().collect(),
+            (None, None) => args.invocation.iter().take(1).cloned().collect(),
+        };
+        if found.is_some() {
+            eprint_line(
+                args.quiet,
+                &format!(
+                    "aoi lint: the tool is `{}` (an interpreter and what it runs); --tool gives other words",
+                    sanitize(&prefix.join(" "))
+                ),
+            );
+        }
         if prefix.is_empty() || !args.invocation.starts_with(&prefix) {
             eprint_line(
                 false,
@@ -2072,10 +2116,11 @@ pub fn run(args: &LintArgs) -> i32 {
             .unwrap_or_else(|| "(default)".into());
         let mut argv = args.invocation.clone();
         let machine = split_words(&args.machine_flag);
-        if !machine.is_empty() && !argv.windows(machine.len()).any(|w| w == machine.as_slice()) {
+        let appended =
+            !machine.is_empty() && !argv.windows(machine.len()).any(|w| w == machine.as_slice());
+        if appended {
             argv.extend(machine);
         }
-        title = sanitize(&argv.join(" "));
         // A tool that is not there is one message, not 16 rows of "could
         // not run" (issue 25).
         if let Some(program) = argv.first().filter(|p| !runnable(p)) {
@@ -2088,9 +2133,24 @@ pub fn run(args: &LintArgs) -> i32 {
             );
             return exit::NOINPUT;
         }
+        let broke = if appended {
+            flag_breaks(args, &argv, stdin.as_ref())
+        } else {
+            None
+        };
+        if let Some(why) = &broke {
+            // Lint what the tool writes, not the symptom of the flag.
+            argv = args.invocation.clone();
+            eprint_line(args.quiet, &format!("aoi lint: {why}"));
+        }
+        title = sanitize(&argv.join(" "));
         let d = discover(&prefix, args);
         results.push(d.outcome.clone());
-        results.extend(lint_invocation(args, &argv, &command, stdin, &d));
+        let mut checks = lint_invocation(args, &argv, &command, stdin, &d);
+        if let (Some(why), Some(typed)) = (broke, checks.iter_mut().find(|o| o.number == 2)) {
+            typed.evidence.insert(0, why);
+        }
+        results.extend(checks);
         commands.push(command);
     }
     let failed = results.iter().filter(|o| o.status == Status::Fail).count();

@@ -160,6 +160,55 @@ fn another_aoi_version_is_one_finding() {
     assert!(detail_of(&events, 3).contains("aoi_version \"0.2\""));
 }
 
+/// A wrapper whose arguments all go to the program it wraps: the
+/// appended `--output jsonl` reaches `ls`, which refuses it. lint sees
+/// that the invocation writes AOI without the flag, lints that, and says
+/// what to pass, instead of failing checks 3 and 5 on the symptom (issue
+/// 25).
+#[test]
+fn a_flag_that_breaks_a_wrapper_is_said_not_failed() {
+    let dir = scratch("lint-wrapper");
+    write_file(&dir, "a", b"");
+    let tool = fixture("wrapper");
+    let d = dir.to_str().expect("UTF-8 path");
+    let out = aoi(&["lint", "--output", "jsonl", "--", &tool, d], b"");
+    assert_conforming_report(&out.stdout, if out.code == 0 { 0 } else { 1 });
+    assert!(out.stderr.contains("--machine-flag ''"), "{}", out.stderr);
+    let events = parse_jsonl(&out.stdout);
+    for n in [2, 3, 5] {
+        assert_eq!(
+            status_of(&events, n),
+            "pass",
+            "check {n}: {}",
+            detail_of(&events, n)
+        );
+    }
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // Said so, the flag is not appended and nothing is reported.
+    let out = aoi(&["lint", "-q", "--machine-flag", "", "--", &tool, d], b"");
+    assert_eq!(out.code, 0);
+    assert!(out.stderr.is_empty(), "{}", out.stderr);
+}
+
+/// An interpreter and its script (`sh path/to/tool search`): the tool is
+/// both words, so discovery runs `sh path/to/tool schema`, not `sh schema`
+/// (issue 25).
+#[test]
+fn an_interpreter_invocation_finds_the_tool() {
+    let tool = fixture("good");
+    let out = aoi(
+        &["lint", "--output", "jsonl", "--", "sh", &tool, "search"],
+        b"",
+    );
+    let events = parse_jsonl(&out.stdout);
+    assert_eq!(status_of(&events, 1), "pass", "{}", detail_of(&events, 1));
+    assert!(
+        out.stderr.contains(&format!("the tool is `sh {tool}`")),
+        "{}",
+        out.stderr
+    );
+}
+
 /// A tool that had written its whole run, summary included, when the
 /// signal came (it was still cleaning up) is not failed by check 10: § 7
 /// does not judge a run that had finished (issue 25). The whole run comes
