@@ -299,9 +299,13 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
                 }
             }
             super::check::say_upstream_errors("errors", args.quiet, code, upstream.as_ref());
+            // A failed doctor run fails on its aoi:check events, not on
+            // errors: they are counted beside the errors (issue 25).
+            let checks_failed: u64 = verdicts.iter().map(|v| v.failed_checks.0).sum();
             let properties = json!({
                 "streams": verdicts.len(),
                 "matched": ctx.matched,
+                "checks_failed": checks_failed,
                 "read_as_log": args.logs.log,
                 "skipped_lines": log_total.skipped,
                 "trimmed_lines": log_total.trimmed,

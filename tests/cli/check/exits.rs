@@ -378,4 +378,10 @@ fn a_failed_doctor_run_names_its_failed_check() {
         ),
         (Some(1), Some("api_token"))
     );
+    // errors' own report counts them beside the errors it found.
+    let out = aoi(&["errors", "--output", "jsonl"], &input);
+    crate::util::assert_conforming_report(&out.stdout, 1);
+    let events = crate::util::parse_jsonl(&out.stdout);
+    let summary = events.last().expect("a summary");
+    assert_eq!(summary["properties"]["checks_failed"], 1, "{summary}");
 }
