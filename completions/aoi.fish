@@ -122,7 +122,7 @@ complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l format -d 'Outp
 table\t'An aligned table, one row per stream, with totals (the default on a terminal)'
 markdown\t'A Markdown section for a CI job summary'
 junit\t'JUnit XML: a testsuite per stream, a testcase for its outcome and one per aoi:check'
-tap\t'TAP 14: one test point per stream, with a YAML block for failures'"
+tap\t'TAP version 13 (prove and TAP 14 readers read it): one test point per stream, with a YAML block for failures'"
 complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l color -d 'Colour the table\'s outcomes' -r -f -a "auto\t'When stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"

@@ -30,6 +30,8 @@ mod waits;
 
 #[path = "cli/check/mod.rs"]
 mod check;
+#[path = "cli/consumers.rs"]
+mod consumers;
 #[path = "cli/discovery.rs"]
 mod discovery;
 #[path = "cli/errors.rs"]

@@ -957,26 +957,32 @@ fn own_line(o: &Own) -> String {
     )
 }
 
-/// Upstream text as Markdown: sanitised, on one line, and inert. GitHub
-/// renders a step summary's HTML and links, so `<`, `>` and `&` are
-/// entities and the characters of links, images, `*`/`~` emphasis and
-/// table cells are escaped (a tool named `<img src=…>` or `[x](url)` shows
-/// as written). `_` is left as it is: codes such as `RATE_LIMITED` are
-/// full of it, and within a word it emphasises nothing.
+/// Upstream text as Markdown: sanitised, on one line, and inert, as a
+/// code span. GitHub renders a step summary's HTML, links and emphasis,
+/// and its renderer turns bare URLs into links even between escaped
+/// brackets; in a code span nothing is read but the text (no HTML, no
+/// link, no emphasis: `__init__.jsonl` and `https://x` show as written).
+/// The fence is one backtick longer than any run inside, with a space
+/// inside it when the text starts or ends with one (CommonMark § 6.1);
+/// `|` is escaped, which a table cell needs even in a code span (GFM).
 fn md(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in sanitize(s).chars() {
-        match c {
-            '&' | '<' | '>' => push_entity(&mut out, c),
-            '`' => out.push('\''),
-            '\\' | '[' | ']' | '(' | ')' | '*' | '~' | '!' | '|' => {
-                out.push('\\');
-                out.push(c);
-            }
-            c => out.push(c),
-        }
+    let text = sanitize(s).replace('|', "\\|");
+    if text.is_empty() {
+        return String::new();
     }
-    out
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') || longest > 0 {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{text}{pad}{fence}")
 }
 
 /// `&`, `<` or `>` as the entity both HTML (Markdown) and XML read.
@@ -986,13 +992,6 @@ fn push_entity(out: &mut String, c: char) {
         '<' => "&lt;",
         _ => "&gt;",
     });
-}
-
-/// Upstream text inside a Markdown code span (where escapes are shown as
-/// written and HTML is not read): no backticks, and `|` escaped, which a
-/// table cell needs even there.
-fn md_code(s: &str) -> String {
-    sanitize(s).replace('`', "'").replace('|', "\\|")
 }
 
 fn markdown(entries: &[Entry], own: &[Own], code: i32, note: Option<&str>) -> String {
@@ -1007,9 +1006,9 @@ fn markdown(entries: &[Entry], own: &[Own], code: i32, note: Option<&str>) -> St
     for o in own {
         let _ = writeln!(
             s,
-            "- ❌ aoi: {}: `{}` (exit {}): {}",
+            "- ❌ aoi: {}: {} (exit {}): {}",
             md(&o.target),
-            md_code(&o.code),
+            md(&o.code),
             o.exit,
             md(&o.message)
         );
@@ -1030,11 +1029,11 @@ fn markdown(entries: &[Entry], own: &[Own], code: i32, note: Option<&str>) -> St
         };
         let _ = writeln!(
             s,
-            "| {} | `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             md(&e.source),
-            md_code(e.run.as_deref().unwrap_or("-")),
+            md(e.run.as_deref().unwrap_or("-")),
             md(&tool),
-            md(&e.outcome),
+            e.outcome,
             e.exit_code,
             e.lines,
             e.domain,
@@ -1056,7 +1055,13 @@ fn xml(s: &str) -> String {
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
             // Not XML characters (1.0 § 2.2).
-            '\u{FFFE}' | '\u{FFFF}' => out.push('\u{FFFD}'),
+            '\u{FFFE}' | '\u{FFFF}' => out.push_str("&#xFFFD;"),
+            // Non-ASCII as character references: the file is ASCII, which
+            // readers that guess an encoding (xunit-viewer guesses CP1252
+            // on a raw U+FFFD) cannot get wrong; the XML reads the same.
+            c if !c.is_ascii() => {
+                let _ = write!(out, "&#x{:X};", u32::from(c));
+            }
             c => out.push(c),
         }
     }
@@ -1200,9 +1205,34 @@ fn tap_text(s: &str) -> String {
     sanitize(s).replace('\\', "\\\\").replace('#', "\\#")
 }
 
-/// TAP 14: one test point per stream; failures carry a YAML block.
+/// A string as a YAML double-quoted scalar on one line, upstream text
+/// sanitised first (no control character reaches a YAML reader, which
+/// would decode a `\u001b` escape into a real ESC).
+fn yaml_str(v: &str) -> String {
+    Value::from(sanitize(v)).to_string()
+}
+
+/// A JSON value as YAML under `indent` spaces, every string through
+/// [`yaml_str`]: a map as `key: value` lines (keys quoted), anything nested
+/// deeper as one quoted line of JSON. The shape both Perl's TAP::Parser
+/// YAMLish reader and YAML 1.2 readers take.
+fn yaml_map(s: &mut String, map: &serde_json::Map<String, Value>, indent: usize) {
+    for (k, v) in map {
+        let value = match v {
+            Value::String(t) => yaml_str(t),
+            Value::Null => "~".to_string(),
+            Value::Bool(_) | Value::Number(_) => v.to_string(),
+            other => yaml_str(&other.to_string()),
+        };
+        let _ = writeln!(s, "{:indent$}{}: {value}", "", yaml_str(k));
+    }
+}
+
+/// TAP version 13 (which Perl's `prove` reads; TAP 14 readers read it
+/// too): one test point per stream; failures carry a YAML block whose
+/// values are quoted scalars and maps, never `rule: message` text.
 fn tap(entries: &[Entry], own: &[Own], note: Option<&str>) -> String {
-    let mut s = String::from("TAP version 14\n");
+    let mut s = String::from("TAP version 13\n");
     // Never empty: no stream at all is aoi's own failing point. Reading as
     // a log is a skipped point, as in JUnit.
     let _ = writeln!(
@@ -1210,7 +1240,6 @@ fn tap(entries: &[Entry], own: &[Own], note: Option<&str>) -> String {
         "1..{}",
         entries.len() + own.len() + usize::from(note.is_some())
     );
-    let yaml_str = |v: &str| Value::from(sanitize(v)).to_string();
     for (i, e) in entries.iter().enumerate() {
         let mut desc = e.source.clone();
         if let Some(r) = &e.run {
@@ -1240,8 +1269,9 @@ fn tap(entries: &[Entry], own: &[Own], note: Option<&str>) -> String {
         let _ = writeln!(s, "  outcome: {}", yaml_str(&e.outcome));
         let _ = writeln!(s, "  exit_code: {}", e.exit_code);
         let _ = writeln!(s, "  reason: {}", yaml_str(&e.reason));
-        if let Some(c) = &e.caused_by {
-            let _ = writeln!(s, "  caused_by: {}", sanitize(&c.to_string()));
+        if let Some(c) = e.caused_by.as_ref().and_then(Value::as_object) {
+            s.push_str("  caused_by:\n");
+            yaml_map(&mut s, c, 4);
         }
         let _ = writeln!(s, "  lines: {}", e.lines);
         let _ = writeln!(s, "  errors: {}", e.errors);
@@ -1252,7 +1282,14 @@ fn tap(entries: &[Entry], own: &[Own], note: Option<&str>) -> String {
         if !e.findings.is_empty() {
             s.push_str("  findings:\n");
             for f in &e.findings {
-                let _ = writeln!(s, "    - {}", yaml_str(f));
+                // `rule.id: message`, as aoi words it: a map of the two.
+                let (rule, message) = f.split_once(": ").unwrap_or(("", f));
+                let _ = writeln!(
+                    s,
+                    "    - rule: {}\n      message: {}",
+                    yaml_str(rule),
+                    yaml_str(message)
+                );
             }
         }
         s.push_str("  ...\n");

@@ -381,7 +381,7 @@ fn tap_has_a_correct_plan() {
     assert_eq!(out.code, 75);
     let text = out.stdout_str();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], "TAP version 14");
+    assert_eq!(lines[0], "TAP version 13");
     assert_eq!(lines[1], "1..2");
     let points: Vec<&&str> = lines
         .iter()
@@ -670,18 +670,13 @@ fn markdown_and_table_name_own_failures_and_keep_upstream_text_inert() {
         .lines()
         .find(|l| l.contains("h.jsonl"))
         .expect("the stream's row");
-    // no tag, and the only backticks are the run's code span
-    assert!(!row.contains('<'), "{row}");
-    assert_eq!(row.matches('`').count(), 2, "{row}");
+    // Upstream text in a code span (issue 26: nothing in one is read as
+    // HTML, a link or emphasis; consumers.rs renders it with cmark-gfm),
+    // fenced past the backticks it holds.
     assert!(
-        row.contains("&lt;img src=x onerror=alert\\(1\\)&gt;"),
+        row.contains("| `` <img src=x onerror=alert(1)> [click](https://evil.example) *b* `c` \\| d 1.8.2 `` |"),
         "{row}"
     );
-    assert!(
-        row.contains("\\[click\\]\\(https://evil.example\\)"),
-        "{row}"
-    );
-    assert!(row.contains("\\*b\\*"), "{row}");
     // the cells are the table's 11: the pipe in the name is escaped
     assert_eq!(row.matches(" | ").count(), 10, "{row}");
 }

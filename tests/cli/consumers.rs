@@ -1,0 +1,325 @@
+//! merge-report's TAP, JUnit and Markdown, read by the programs that read
+//! them in CI (issue 26): Perl's TAP::Parser and `prove`, tap-parser (npm,
+//! strict), `xmllint` with the Jenkins xUnit `junit-10.xsd`, and GitHub's
+//! Markdown renderer (cmark-gfm, from PyPI's cmarkgfm). `.ci/run` installs
+//! them in `target/consumers`; a test whose reader is missing says so and
+//! skips. The inputs: passing runs, failing runs of every outcome, many
+//! runs, and hostile text (every control character, ANSI and OSC
+//! sequences, HTML, Markdown and link syntax, bare URLs, long and wide
+//! text) in every field and in file names.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+use serde_json::{Value, json};
+
+use crate::util::*;
+
+fn consumers() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/consumers")
+}
+
+fn script(name: &str) -> String {
+    format!("{}/tests/consumers/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Whether `what` is here; if not, a notice (once per test) and false.
+fn have(what: &str, ok: bool) -> bool {
+    if !ok {
+        notice(format!(
+            "{what} is not installed (.ci/run installs it in target/consumers); its part of the consumer tests is skipped"
+        ));
+    }
+    ok
+}
+
+/// Runs `program args` with `input` on stdin; its exit code and stdout.
+fn run(program: &str, args: &[&str], env: &[(&str, PathBuf)], input: &[u8]) -> (i32, String) {
+    let mut c = command(program);
+    c.args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let mut child = c.spawn().unwrap_or_else(|e| panic!("{program}: {e}"));
+    let mut sin = child.stdin.take().expect("stdin");
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let _ = sin.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("wait");
+    let _ = writer.join();
+    (
+        code_of(out.status),
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
+    )
+}
+
+/// Text built to break readers: every C0 and C1 control but those that
+/// break a line (a message is one line, § 9.1; file names carry those),
+/// DEL, ANSI and OSC sequences, bidi overrides, HTML, Markdown emphasis
+/// and links, bare URLs, pipes, backticks, wide characters, and length.
+fn hostile() -> String {
+    let breaks = |c: &char| matches!(c, '\n' | '\r' | '\u{b}' | '\u{c}' | '\u{85}');
+    let controls: String = (0u32..0x20)
+        .chain([0x7f])
+        .chain(0x80..0xa0)
+        .filter_map(char::from_u32)
+        .filter(|c| !breaks(c))
+        .collect();
+    format!(
+        "{controls} \u{1b}[2J\u{1b}[31mred\u{1b}[0m \u{1b}]0;pwned\u{7} \u{202e}bidi\u{202c} <script>alert(1)</script> <img src=x onerror=alert(1)> \
+         __init__ _x_ *b* **B** ~~s~~ [click](https://evil.example) \\[c\\]\\(https://evil.example\\) https://evil.example/x www.evil.example \
+         a@evil.example | `tick` ``two`` # not a comment & &amp; 日本語のファイル名テスト {}",
+        "w".repeat(3000)
+    )
+}
+
+/// [`hostile`] without control characters or escapes: what a `message`
+/// may hold (§ 9.1 makes an ANSI escape in one a violation).
+fn markup() -> String {
+    hostile().chars().filter(|c| !c.is_control()).collect()
+}
+
+fn meta(run: &str, tool: &str) -> Value {
+    json!({"type":"aoi:meta","aoi":{"seq":0,"run":run},"tool":tool,"tool_version":"1.0","aoi_version":"1.0-alpha","schema_name":"s.events","schema_version":"1","command":"search"})
+}
+
+/// A run of `tool` ending as `end` says (a summary patch, or `None` for a
+/// cut stream), with an upstream error of hostile fields when it fails.
+fn stream(run: &str, tool: &str, end: Option<Value>) -> Vec<u8> {
+    let h = markup();
+    let mut lines = vec![meta(run, tool)];
+    let mut seq = 1;
+    let mut errors = 0;
+    if end.as_ref().is_some_and(|e| e["ok"] == false) {
+        lines.push(json!({"type":"aoi:error","aoi":{"seq":seq,"run":run},"category":"rate_limited","code":"UP_THROTTLED","message":h,"retryable":true,"origin":h}));
+        seq += 1;
+        errors = 1;
+    }
+    let mut out: Vec<u8> = Vec::new();
+    for l in &lines {
+        out.extend(serde_json::to_vec(l).expect("JSON"));
+        out.push(b'\n');
+    }
+    if let Some(patch) = end {
+        let mut summary = json!({"type":"aoi:summary","aoi":{"seq":seq,"run":run},"ok":true,"count":0,"error_count":errors,"event_count":seq + 1});
+        for (k, v) in patch.as_object().expect("a patch") {
+            summary[k] = v.clone();
+        }
+        out.extend(serde_json::to_vec(&summary).expect("JSON"));
+        out.push(b'\n');
+    }
+    out
+}
+
+/// Files of every outcome, with hostile tool names, messages and file
+/// names, and `many` passing runs besides; how many of them fail.
+fn inputs(dir: &Path, many: usize) -> (Vec<String>, usize) {
+    let h = markup();
+    let cause = json!({"category":"rate_limited","code":"UP_THROTTLED","message":h,"retryable":true,"origin":hostile(),"retry_after_ms":1500});
+    let ends = [
+        Some(json!({})),
+        Some(json!({"ok":false,"reason":"failed","caused_by":cause})),
+        Some(
+            json!({"ok":false,"reason":"failed","caused_by":{"category":"internal","code":"BROKEN","message":h,"retryable":false}}),
+        ),
+        Some(
+            json!({"ok":false,"reason":"denied","caused_by":{"category":"permission_denied","code":"NO","message":h,"retryable":false}}),
+        ),
+        Some(json!({"ok":false,"reason":"timeout"})),
+        Some(json!({"ok":false,"reason":"cancelled"})),
+        None,
+    ];
+    let mut files = Vec::new();
+    let mut failing = 0;
+    for (i, end) in ends.into_iter().enumerate() {
+        failing += usize::from(
+            end.as_ref()
+                .is_none_or(|e| !e.as_object().is_some_and(|m| m.is_empty())),
+        );
+        let run = format!("01JZQ7X4TQ9KZ8V6R2M3N4P5{i:02}");
+        // Every control but NUL, line breaks included, in the file name.
+        let controls: String = (1u32..0x20).filter_map(char::from_u32).collect();
+        let name = format!("__init__{i} [x](https:evil) `t` <b> *s* {controls}|.jsonl");
+        files.push(write_file(dir, &name, &stream(&run, &hostile(), end)));
+    }
+    // A stream broken by prose with a colour code: a violation.
+    let mut broken = stream("01JZQ7X4TQ9KZ8V6R2M3N4P5ZZ", "prose", Some(json!({})));
+    broken.splice(0..0, format!("{}\n", hostile()).into_bytes());
+    files.push(write_file(dir, "broken _x_.jsonl", &broken));
+    failing += 1;
+    for i in 0..many {
+        let run = format!("01JZQ7X4TQ9KZ8V6R2M3N{i:05}");
+        files.push(write_file(
+            dir,
+            &format!("ok-{i}.jsonl"),
+            &stream(&run, "fine", Some(json!({}))),
+        ));
+    }
+    (files, failing)
+}
+
+fn report(format: &str, files: &[String]) -> (i32, Vec<u8>) {
+    let mut args = vec!["merge-report", "-q", "--format", format];
+    args.extend(files.iter().map(String::as_str));
+    let out = aoi(&args, b"");
+    assert!(
+        VERDICT_CODES.contains(&out.code),
+        "{format}: exit {}: {}",
+        out.code,
+        out.stderr
+    );
+    (out.code, out.stdout)
+}
+
+/// No control character but the line feed reaches a reader.
+fn assert_no_controls(format: &str, bytes: &[u8]) {
+    let text = String::from_utf8(bytes.to_vec()).expect("UTF-8");
+    let bad: Vec<(usize, char)> = text
+        .char_indices()
+        .filter(|(_, c)| c.is_control() && *c != '\n')
+        .take(5)
+        .collect();
+    assert!(bad.is_empty(), "{format}: control characters {bad:?}");
+}
+
+/// Every string in a parsed YAML diagnostic is free of controls.
+fn assert_clean(v: &Value, what: &str) {
+    match v {
+        Value::String(s) => assert!(!s.chars().any(char::is_control), "{what}: {s:?}"),
+        Value::Array(a) => a.iter().for_each(|x| assert_clean(x, what)),
+        Value::Object(m) => m.values().for_each(|x| assert_clean(x, what)),
+        _ => {}
+    }
+}
+
+#[test]
+fn tap_is_read_by_prove_and_tap_parser() {
+    let dir = scratch("consumers-tap");
+    let (files, failing) = inputs(&dir, 30);
+    let (code, tap) = report("tap", &files);
+    assert_ne!(code, 0);
+    assert_no_controls("tap", &tap);
+    let (ok_code, ok_tap) = report("tap", &files[files.len() - 3..]);
+    assert_eq!(ok_code, 0);
+    let points = files.len();
+    if have(
+        "perl's TAP::Parser",
+        run("perl", &["-MTAP::Parser", "-e1"], &[], b"").0 == 0,
+    ) {
+        let (c, out) = run("perl", &[&script("tap.pl")], &[], &tap);
+        assert_eq!(c, 0, "{out}");
+        let v: Value = serde_json::from_str(&out).expect("tap.pl JSON");
+        assert_eq!(v["errors"], json!([]), "TAP::Parser parse errors");
+        assert_eq!(v["version"], 13);
+        assert_eq!(
+            (v["planned"].as_u64(), v["run"].as_u64()),
+            (Some(points as u64), Some(points as u64))
+        );
+        assert_eq!(v["failed"].as_array().map(Vec::len), Some(failing));
+        for t in v["tests"].as_array().expect("tests") {
+            assert_clean(&t["yaml"], "TAP::Parser YAML");
+            if let Some(c) = t["yaml"].get("caused_by") {
+                assert!(c.is_object(), "caused_by is a map: {c}");
+            }
+        }
+        // prove itself: PASS on a passing run, FAIL without parse errors.
+        for (bytes, pass) in [(&ok_tap, true), (&tap, false)] {
+            let file = write_file(&dir, if pass { "ok.tap" } else { "fail.tap" }, bytes);
+            let (c, out) = run("prove", &["--exec", "cat", &file], &[], b"");
+            assert_eq!(c == 0, pass, "{out}");
+            assert!(!out.contains("Parse errors"), "{out}");
+            assert!(
+                out.contains(if pass { "Result: PASS" } else { "Result: FAIL" }),
+                "{out}"
+            );
+        }
+    }
+    let modules = consumers().join("node_modules");
+    if have("tap-parser (npm)", modules.join("tap-parser").is_dir()) {
+        for (bytes, pass) in [(&ok_tap, true), (&tap, false)] {
+            let (c, out) = run(
+                "node",
+                &[&script("tap.js")],
+                &[("NODE_PATH", modules.clone())],
+                bytes,
+            );
+            assert_eq!(c, 0, "{out}");
+            let v: Value = serde_json::from_str(&out).expect("tap.js JSON");
+            assert_eq!(v["errors"], json!([]), "tap-parser errors");
+            assert_eq!(
+                v["extra"],
+                json!([]),
+                "lines tap-parser did not read as TAP"
+            );
+            assert_eq!(v["ok"], pass);
+            if !pass {
+                assert_eq!(v["count"].as_u64(), Some(points as u64));
+                assert_eq!(v["fail"].as_u64(), Some(failing as u64));
+            }
+            for a in v["asserts"].as_array().expect("asserts") {
+                assert_clean(&a["diag"], "tap-parser diagnostics");
+                assert_clean(&a["name"], "tap-parser names");
+            }
+        }
+    }
+}
+
+#[test]
+fn junit_validates_against_the_xunit_schema_and_is_ascii() {
+    let dir = scratch("consumers-junit");
+    let (files, _) = inputs(&dir, 30);
+    let (_, xml) = report("junit", &files);
+    assert_no_controls("junit", &xml);
+    assert!(
+        xml.is_ascii(),
+        "non-ASCII is written as character references"
+    );
+    let file = write_file(&dir, "report.xml", &xml);
+    let xsd = consumers().join("junit-10.xsd");
+    let xmllint = run("xmllint", &["--version"], &[], b"").0 == 0;
+    if have("xmllint", xmllint) && have("junit-10.xsd", xsd.is_file()) {
+        let (c, out) = run(
+            "xmllint",
+            &["--noout", "--schema", &xsd.to_string_lossy(), &file],
+            &[],
+            b"",
+        );
+        assert_eq!(c, 0, "{out}");
+    }
+}
+
+#[test]
+fn markdown_renders_inert_on_github() {
+    let dir = scratch("consumers-md");
+    let (files, _) = inputs(&dir, 5);
+    let (_, md) = report("markdown", &files);
+    assert_no_controls("markdown", &md);
+    let py = consumers().join("py");
+    if !have("cmarkgfm (PyPI)", py.join("cmarkgfm").is_dir()) {
+        return;
+    }
+    let (c, html) = run(
+        "python3",
+        &[
+            "-c",
+            "import sys, cmarkgfm; print(cmarkgfm.github_flavored_markdown_to_html(sys.stdin.read()))",
+        ],
+        &[("PYTHONPATH", py)],
+        &md,
+    );
+    assert_eq!(c, 0, "{html}");
+    for tag in ["<a ", "<em>", "<strong>", "<del>", "<script", "<img", "<b>"] {
+        assert!(!html.contains(tag), "{tag} in the rendered report:\n{html}");
+    }
+    // The text shows as written, in code spans.
+    assert!(
+        html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "{html}"
+    );
+    assert!(html.contains("__init__0 [x](https:evil)"), "{html}");
+}
