@@ -670,7 +670,7 @@ const W_KIND: usize = 7;
 /// `s` sanitised, cut to `w` characters (with `…`) and padded to `w`.
 pub(crate) fn cell(s: &str, w: usize) -> String {
     let clean = sanitize(s);
-    let n: usize = clean.chars().map(columns).sum();
+    let n = width(&clean);
     if n > w {
         // Cut to w - 1 columns, then the ellipsis (and a space if a wide
         // character did not fit).
@@ -692,31 +692,16 @@ pub(crate) fn cell(s: &str, w: usize) -> String {
     }
 }
 
-/// Terminal columns a character takes: 2 for East Asian wide and
-/// fullwidth characters and most emoji, 0 for combining marks and
-/// zero-width characters, 1 otherwise (close to `wcwidth`, without tables).
-fn columns(c: char) -> usize {
-    let u = c as u32;
-    match u {
-        0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F => 0,
-        0x200B..=0x200F | 0xFE00..=0xFE0F => 0,
-        0x1100..=0x115F
-        | 0x2E80..=0x303E
-        | 0x3041..=0x33FF
-        | 0x3400..=0x4DBF
-        | 0x4E00..=0x9FFF
-        | 0xA000..=0xA4CF
-        | 0xAC00..=0xD7A3
-        | 0xF900..=0xFAFF
-        | 0xFE30..=0xFE4F
-        | 0xFF00..=0xFF60
-        | 0xFFE0..=0xFFE6
-        | 0x1F300..=0x1F64F
-        | 0x1F900..=0x1F9FF
-        | 0x20000..=0x2FFFD
-        | 0x30000..=0x3FFFD => 2,
-        _ => 1,
-    }
+/// Terminal columns a character takes (Unicode's East Asian Width and
+/// emoji data, as `wcwidth` reads them): 2 for wide characters, 0 for
+/// combining and zero-width ones.
+pub(crate) fn columns(c: char) -> usize {
+    unicode_width::UnicodeWidthChar::width(c).unwrap_or(0)
+}
+
+/// Terminal columns of a string ([`columns`] of each character).
+pub(crate) fn width(s: &str) -> usize {
+    s.chars().map(columns).sum()
 }
 
 /// The SGR colour of a category: retryable classes yellow, credentials

@@ -888,9 +888,10 @@ fn summary_line(entries: &[Entry]) -> String {
 }
 
 fn table(entries: &[Entry], own: &[Own], code: i32, color: bool, note: Option<&str>) -> String {
+    // Terminal columns, not characters: a name in CJK takes two a character.
     let w_src = entries
         .iter()
-        .map(|e| e.source.chars().count())
+        .map(|e| super::errors::width(&sanitize(&e.source)))
         .max()
         .unwrap_or(6)
         .clamp(6, 40);

@@ -774,3 +774,35 @@ fn carried_reports_that_do_not_hold_together_fail_the_merge() {
     let sum = ev.last().unwrap();
     assert_eq!(sum["input_count"].as_u64(), Some(u64::MAX), "{sum}");
 }
+
+/// The table measures names in terminal columns (issue 26): a name in CJK
+/// is not cut when it fits, and the columns after it line up.
+#[test]
+fn the_table_measures_wide_names_in_columns() {
+    use unicode_width::UnicodeWidthStr;
+    let dir = scratch("merge-wide");
+    let name = "日本語のファイル名テスト.jsonl";
+    write_file(&dir, name, &s().hits(1).bytes());
+    // Named as given, relative: 19 characters, 32 columns, under the cap.
+    let out = crate::util::command(crate::util::AOI)
+        .args([
+            "merge-report",
+            "--format",
+            "table",
+            "--color",
+            "never",
+            name,
+        ])
+        .current_dir(&dir)
+        .output()
+        .expect("run aoi");
+    assert_eq!(crate::util::code_of(out.status), 0);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let mut lines = text.lines();
+    let header = lines.next().expect("header");
+    let row = lines.next().expect("row");
+    assert!(row.contains(name), "cut: {row}");
+    let at = |l: &str, word: &str| l.find(word).map(|i| l[..i].width());
+    let run = &RUN[RUN.len() - 8..];
+    assert_eq!(at(header, "RUN"), at(row, run), "{header}\n{row}");
+}
