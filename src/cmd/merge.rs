@@ -30,6 +30,8 @@ use crate::cmd::check::{
 };
 use crate::cmd::errors::{cell, paint};
 use crate::demux;
+
+mod markdown;
 use crate::emit::{ErrorEvent, SCHEMA_NAME, Summary};
 use crate::judge::{Cause, Finding, Outcome, Verdict};
 use crate::peek::span;
@@ -549,7 +551,7 @@ pub fn run(args: &MergeArgs) -> i32 {
         other => {
             let text = match other {
                 MergeFormat::Table => table(&entries, &own, code, color, note),
-                MergeFormat::Markdown => markdown(&entries, &own, code, note),
+                MergeFormat::Markdown => markdown::markdown(&entries, &own, code, note),
                 MergeFormat::Junit => junit(&entries, &own, note),
                 _ => tap(&entries, &own, note),
             };
@@ -958,34 +960,6 @@ fn own_line(o: &Own) -> String {
     )
 }
 
-/// Upstream text as Markdown: sanitised, on one line, and inert, as a
-/// code span. GitHub renders a step summary's HTML, links and emphasis,
-/// and its renderer turns bare URLs into links even between escaped
-/// brackets; in a code span nothing is read but the text (no HTML, no
-/// link, no emphasis: `__init__.jsonl` and `https://x` show as written).
-/// The fence is one backtick longer than any run inside, with a space
-/// inside it when the text starts or ends with one (CommonMark § 6.1);
-/// `|` is escaped, which a table cell needs even in a code span (GFM).
-fn md(s: &str) -> String {
-    let text = sanitize(s).replace('|', "\\|");
-    if text.is_empty() {
-        return String::new();
-    }
-    let mut longest = 0;
-    let mut run = 0;
-    for c in text.chars() {
-        run = if c == '`' { run + 1 } else { 0 };
-        longest = longest.max(run);
-    }
-    let fence = "`".repeat(longest + 1);
-    let pad = if text.starts_with('`') || text.ends_with('`') || longest > 0 {
-        " "
-    } else {
-        ""
-    };
-    format!("{fence}{pad}{text}{pad}{fence}")
-}
-
 /// `&`, `<` or `>` as the entity both HTML (Markdown) and XML read.
 fn push_entity(out: &mut String, c: char) {
     out.push_str(match c {
@@ -993,58 +967,6 @@ fn push_entity(out: &mut String, c: char) {
         '<' => "&lt;",
         _ => "&gt;",
     });
-}
-
-fn markdown(entries: &[Entry], own: &[Own], code: i32, note: Option<&str>) -> String {
-    let mut s = String::new();
-    let icon = if code == 0 { "✅" } else { "❌" };
-    let _ = writeln!(s, "### {icon} AOI merge report: {}\n", verdict_word(code));
-    let _ = writeln!(s, "{}\n", summary_line(entries));
-    if let Some(n) = note {
-        // aoi's own words and numbers: nothing to escape.
-        let _ = writeln!(s, "> ⚠️ {n}\n");
-    }
-    for o in own {
-        let _ = writeln!(
-            s,
-            "- ❌ aoi: {}: {} (exit {}): {}",
-            md(&o.target),
-            md(&o.code),
-            o.exit,
-            md(&o.message)
-        );
-    }
-    if !own.is_empty() {
-        s.push('\n');
-    }
-    if entries.is_empty() {
-        return s;
-    }
-    s.push_str("| source | run | tool | outcome | exit | lines | domain | warnings | errors | violations | cause |\n");
-    s.push_str("|---|---|---|---|---:|---:|---:|---:|---:|---:|---|\n");
-    for e in entries {
-        let tool = match (&e.identity[0].1, &e.identity[1].1) {
-            (Some(t), Some(v)) => format!("{t} {v}"),
-            (Some(t), None) => t.clone(),
-            _ => "-".to_string(),
-        };
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            md(&e.source),
-            md(e.run.as_deref().unwrap_or("-")),
-            md(&tool),
-            e.outcome,
-            e.exit_code,
-            e.lines,
-            e.domain,
-            e.warnings,
-            e.errors,
-            e.violations,
-            md(&e.cause_cell())
-        );
-    }
-    s
 }
 
 /// XML text or attribute value: escaped, control characters replaced.

@@ -425,7 +425,17 @@ fn markdown_and_table() {
         text.starts_with("### ❌ AOI merge report: FAIL (exit 75)"),
         "{text}"
     );
-    assert!(text.contains("| source | run | tool | outcome |"));
+    // The failed runs first, with their cause; the passing ones folded.
+    assert!(text.contains("**1 of 2 run(s) failed.**"), "{text}");
+    assert!(
+        text.contains("| | source | run | tool | outcome | cause |"),
+        "{text}"
+    );
+    let failed_at = text.find("#### Failed runs (1)").expect("failed runs");
+    let passed_at = text
+        .find("<summary>✅ Passed runs (1)</summary>")
+        .expect("passed runs");
+    assert!(failed_at < passed_at, "{text}");
     assert_eq!(
         text.lines()
             .filter(|l| l.starts_with("| ") && l.contains("outline"))
@@ -677,8 +687,8 @@ fn markdown_and_table_name_own_failures_and_keep_upstream_text_inert() {
         row.contains("| `` <img src=x onerror=alert(1)> [click](https://evil.example) *b* `c` \\| d 1.8.2 `` |"),
         "{row}"
     );
-    // the cells are the table's 11: the pipe in the name is escaped
-    assert_eq!(row.matches(" | ").count(), 10, "{row}");
+    // the cells are the failed table's 6: the pipe in the name is escaped
+    assert_eq!(row.matches(" | ").count(), 5, "{row}");
 }
 
 /// JUnit error bodies keep one finding a line (a line feed was replaced as
@@ -805,4 +815,36 @@ fn the_table_measures_wide_names_in_columns() {
     let at = |l: &str, word: &str| l.find(word).map(|i| l[..i].width());
     let run = &RUN[RUN.len() - 8..];
     assert_eq!(at(header, "RUN"), at(row, run), "{header}\n{row}");
+}
+
+/// The Markdown report stays under GitHub's 1 MiB step-summary limit
+/// whatever the number of runs, failed runs first, and says what it left
+/// out and where to find it (issue 26).
+#[test]
+fn markdown_stays_under_a_step_summary_limit() {
+    let mut log = String::new();
+    for i in 0..30_000 {
+        let run = format!("01JZQ7X4TQ9KZ8V6R2M{i:07}");
+        let ok = i % 1000 != 0;
+        log.push_str(&format!(
+            r#"{{"type":"aoi:meta","aoi":{{"seq":0,"run":"{run}"}},"tool":"t","tool_version":"1","aoi_version":"1.0-alpha","schema_name":"s","schema_version":"1","command":"c"}}"#
+        ));
+        log.push('\n');
+        let end = if ok { "" } else { r#","reason":"failed""# };
+        log.push_str(&format!(
+            r#"{{"type":"aoi:summary","aoi":{{"seq":1,"run":"{run}"}},"ok":{ok},"count":0,"event_count":2{end}}}"#
+        ));
+        log.push('\n');
+    }
+    let out = merge(
+        &["--log", "--max-runs", "40000", "--format", "markdown"],
+        log.as_bytes(),
+    );
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let text = out.stdout_str();
+    assert!(text.len() <= 1 << 20, "{} bytes", text.len());
+    assert!(text.contains("#### Failed runs (30)"));
+    assert_eq!(text.lines().filter(|l| l.starts_with("| ❌ |")).count(), 30);
+    assert!(text.contains("run(s) not listed"), "the cut is said");
+    assert!(text.contains("--format jsonl"));
 }

@@ -1,0 +1,157 @@
+//! The Markdown report: a CI job summary (GitHub's step summary) that a
+//! person reads in five seconds. A one-line verdict and counts; the failed
+//! runs first, each with its cause and retry advice; the passing runs in
+//! a compact table, folded away when there are failures or many of them;
+//! cells capped; the whole under GitHub's 1 MiB step-summary limit, saying
+//! what was left out and where to find it. Upstream text is inert (code
+//! spans, [`md`]).
+
+use std::fmt::Write as _;
+
+use super::{Entry, Own, sanitize, short_run, summary_line, verdict_word};
+
+/// Characters kept of upstream text in a cell (with `…`).
+const CELL: usize = 80;
+/// Characters kept of a cause.
+const CAUSE: usize = 160;
+/// Bytes the report may take: under GitHub's 1 MiB step-summary limit,
+/// with room for the closing lines.
+const BUDGET: usize = 1000 * 1000;
+/// Passing runs shown unfolded when nothing failed.
+const OPEN_PASSING: usize = 10;
+
+/// The report for `entries` and aoi's own failures, with the exit `code`
+/// and the `--log` note.
+pub(super) fn markdown(entries: &[Entry], own: &[Own], code: i32, note: Option<&str>) -> String {
+    let mut s = String::new();
+    let icon = if code == 0 { "✅" } else { "❌" };
+    let _ = writeln!(s, "### {icon} AOI merge report: {}\n", verdict_word(code));
+    let failed: Vec<&Entry> = entries.iter().filter(|e| e.exit_code != 0).collect();
+    let passed: Vec<&Entry> = entries.iter().filter(|e| e.exit_code == 0).collect();
+    let _ = writeln!(
+        s,
+        "**{} of {} run(s) failed.** {}\n",
+        failed.len(),
+        entries.len(),
+        summary_line(entries)
+    );
+    if let Some(n) = note {
+        // aoi's own words and numbers: nothing to escape.
+        let _ = writeln!(s, "> ⚠️ {n}\n");
+    }
+    for o in own {
+        let _ = writeln!(
+            s,
+            "- ❌ aoi: {}: {} (exit {}): {}",
+            md(&o.target, CELL),
+            md(&o.code, CELL),
+            o.exit,
+            md(&o.message, CAUSE)
+        );
+    }
+    if !own.is_empty() {
+        s.push('\n');
+    }
+    let mut left = 0;
+    if !failed.is_empty() {
+        let _ = writeln!(s, "#### Failed runs ({})\n", failed.len());
+        s.push_str("| | source | run | tool | outcome | cause |\n|---|---|---|---|---|---|\n");
+        for e in &failed {
+            let row = format!(
+                "| ❌ | {} | {} | {} | {}, exit {} | {} |\n",
+                md(&e.source, CELL),
+                md(&short_run(&e.run), CELL),
+                md(&tool(e), CELL),
+                e.outcome,
+                e.exit_code,
+                md(&e.cause_cell(), CAUSE)
+            );
+            left += push_within(&mut s, &row);
+        }
+        s.push('\n');
+    }
+    if !passed.is_empty() {
+        let fold = !failed.is_empty() || passed.len() > OPEN_PASSING;
+        if fold {
+            let _ = writeln!(
+                s,
+                "<details><summary>✅ Passed runs ({})</summary>\n",
+                passed.len()
+            );
+        } else {
+            let _ = writeln!(s, "#### Passed runs ({})\n", passed.len());
+        }
+        s.push_str("| source | run | tool | lines | domain | warnings | note |\n");
+        s.push_str("|---|---|---|---:|---:|---:|---|\n");
+        for e in &passed {
+            let row = format!(
+                "| {} | {} | {} | {} | {} | {} | {} |\n",
+                md(&e.source, CELL),
+                md(&short_run(&e.run), CELL),
+                md(&tool(e), CELL),
+                e.lines,
+                e.domain,
+                e.warnings,
+                md(&e.cause_cell(), CAUSE)
+            );
+            left += push_within(&mut s, &row);
+        }
+        if fold {
+            s.push_str("\n</details>\n");
+        }
+    }
+    if left > 0 {
+        let _ = writeln!(
+            s,
+            "\n{left} run(s) not listed: a step summary holds 1 MiB. Every run is in `--format jsonl` and `--format table`."
+        );
+    }
+    s
+}
+
+/// Adds `row` unless the report would pass [`BUDGET`]; 1 if it was left out.
+fn push_within(s: &mut String, row: &str) -> usize {
+    if s.len() + row.len() > BUDGET {
+        return 1;
+    }
+    s.push_str(row);
+    0
+}
+
+/// The tool and its version, as the stream named them.
+fn tool(e: &Entry) -> String {
+    match (&e.identity[0].1, &e.identity[1].1) {
+        (Some(t), Some(v)) => format!("{t} {v}"),
+        (Some(t), None) => t.clone(),
+        _ => "-".to_string(),
+    }
+}
+
+/// Upstream text as Markdown: sanitised, on one line, and inert, as a
+/// code span. GitHub renders a step summary's HTML, links and emphasis,
+/// and its renderer turns bare URLs into links even between escaped
+/// brackets; in a code span nothing is read but the text (no HTML, no
+/// link, no emphasis: `__init__.jsonl` and `https://x` show as written).
+/// The fence is one backtick longer than any run inside, with a space
+/// inside it when the text starts or ends with one (CommonMark § 6.1);
+/// `|` is escaped, which a table cell needs even in a code span (GFM).
+/// At most `max` characters are kept (with `…`).
+fn md(s: &str, max: usize) -> String {
+    let text = super::cap(&sanitize(s), max).replace('|', "\\|");
+    if text.is_empty() {
+        return String::new();
+    }
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') || longest > 0 {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
