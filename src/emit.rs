@@ -1034,7 +1034,36 @@ pub fn stdout_file() -> io::Result<std::fs::File> {
 
 pub(crate) fn push_json(buf: &mut Vec<u8>, v: &Value) {
     // Serialising a Value into a Vec cannot fail.
+    let start = buf.len();
     let _ = serde_json::to_writer(&mut *buf, v);
+    escape_invisible(buf, start);
+}
+
+/// Writes, from `start` on, the characters serde_json leaves raw that a
+/// terminal or a reader may act on as `\u` escapes: DEL, the C1 controls
+/// (U+0080-U+009F; 0x9B is an 8-bit CSI), the line and paragraph
+/// separators and the bidi overrides. They can only be inside strings,
+/// so the JSON means the same, and no control character reaches a
+/// reader of aoi's output (issue 26).
+fn escape_invisible(buf: &mut Vec<u8>, start: usize) {
+    let tail = buf.get(start..).unwrap_or_default();
+    let invisible = |c: char| matches!(c, '\u{7f}'..='\u{9f}' | '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    let Ok(text) = std::str::from_utf8(tail) else {
+        return;
+    };
+    if !text.chars().any(invisible) {
+        return;
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if invisible(c) {
+            out.push_str(&format!("\\u{:04x}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    buf.truncate(start);
+    buf.extend_from_slice(out.as_bytes());
 }
 
 #[cfg(test)]

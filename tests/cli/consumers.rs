@@ -71,8 +71,9 @@ fn hostile() -> String {
         .filter(|c| !breaks(c))
         .collect();
     format!(
-        "{controls} \u{1b}[2J\u{1b}[31mred\u{1b}[0m \u{1b}]0;pwned\u{7} \u{202e}bidi\u{202c} <script>alert(1)</script> <img src=x onerror=alert(1)> \
-         __init__ _x_ *b* **B** ~~s~~ [click](https://evil.example) \\[c\\]\\(https://evil.example\\) https://evil.example/x www.evil.example \
+        "<script>alert(1)</script> <img src=x onerror=alert(1)> __init__ _x_ *b* **B** ~~s~~ [click](https://evil.example) \
+         {controls} \u{1b}[2J\u{1b}[31mred\u{1b}[0m \u{1b}]0;pwned\u{7} \u{202e}bidi\u{202c} \
+         \\[c\\]\\(https://evil.example\\) https://evil.example/x www.evil.example \
          a@evil.example | `tick` ``two`` # not a comment & &amp; 日本語のファイル名テスト {}",
         "w".repeat(3000)
     )
@@ -313,13 +314,35 @@ fn markdown_renders_inert_on_github() {
         &md,
     );
     assert_eq!(c, 0, "{html}");
-    for tag in ["<a ", "<em>", "<strong>", "<del>", "<script", "<img", "<b>"] {
+    for tag in ["<a ", "<em>", "<del>", "<script", "<img", "<b>"] {
         assert!(!html.contains(tag), "{tag} in the rendered report:\n{html}");
     }
+    // The one bold text is aoi's count of failed runs.
+    assert_eq!(html.matches("<strong>").count(), 1, "{html}");
     // The text shows as written, in code spans.
     assert!(
         html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
         "{html}"
     );
     assert!(html.contains("__init__0 [x](https:evil)"), "{html}");
+}
+
+/// No control character of the hostile inputs reaches any format, the
+/// terminal table and JSON Lines included (issue 26: one sanitising
+/// boundary per format, no field forgotten).
+#[test]
+fn no_format_carries_a_control_character() {
+    let dir = scratch("consumers-controls");
+    let (files, _) = inputs(&dir, 2);
+    for format in ["table", "jsonl", "tap", "junit", "markdown"] {
+        let mut args = vec!["merge-report", "-q", "--color", "never", "--format", format];
+        args.extend(files.iter().map(String::as_str));
+        let out = aoi(&args, b"");
+        assert!(
+            VERDICT_CODES.contains(&out.code),
+            "{format}: {}",
+            out.stderr
+        );
+        assert_no_controls(format, &out.stdout);
+    }
 }
