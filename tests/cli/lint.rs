@@ -152,7 +152,7 @@ fn another_aoi_version_is_one_finding() {
     for n in [3, 4, 5, 9, 10, 14, 15] {
         let status = status_of(&events, n);
         assert!(
-            status == "not_tested" || status == "n/a",
+            status == "not_tested" || status == "not_applicable",
             "check {n}: {status} {}",
             detail_of(&events, n)
         );
