@@ -1,6 +1,6 @@
 //! merge-report's TAP, JUnit and Markdown, read by the programs that read
 //! them in CI (issue 26): Perl's TAP::Parser and `prove`, tap-parser (npm,
-//! strict), `xmllint` with the Jenkins xUnit `junit-10.xsd`, and GitHub's
+//! strict), `xmllint` with the Jenkins xUnit `junit-10.xsd`, xunit-viewer, and GitHub's
 //! Markdown renderer (cmark-gfm, from PyPI's cmarkgfm). `.ci/run` installs
 //! them in `target/consumers`; a test whose reader is missing says so and
 //! skips. The inputs: passing runs, failing runs of every outcome, many
@@ -291,6 +291,19 @@ fn junit_validates_against_the_xunit_schema_and_is_ascii() {
             b"",
         );
         assert_eq!(c, 0, "{out}");
+    }
+    // xunit-viewer, which crashed on a raw U+FFFD (it guessed CP1252).
+    let viewer = consumers().join("node_modules/.bin/xunit-viewer");
+    if have("xunit-viewer (npm)", viewer.is_file()) {
+        let html = dir.join("report.html");
+        let (c, out) = run(
+            &viewer.to_string_lossy(),
+            &["-r", &file, "-o", &html.to_string_lossy()],
+            &[],
+            b"",
+        );
+        assert_eq!(c, 0, "{out}");
+        assert!(html.is_file(), "{out}");
     }
 }
 
