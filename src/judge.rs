@@ -1025,13 +1025,20 @@ impl Judge {
             return;
         }
         let object = r.top == Some(Kind::Object);
+        let at_bom = peek::JsonError {
+            kind: peek::JsonErrorKind::Unexpected,
+            offset: 0,
+        };
         let result = match r.result {
             // A byte order mark before anything but an object: as the peek
-            // of the whole line says, not JSON at its first byte.
-            Ok(()) if r.bom && !object => Err(peek::JsonError {
-                kind: peek::JsonErrorKind::Unexpected,
-                offset: 0,
+            // of the whole line says, not JSON at its first byte, unless
+            // the line is not UTF-8 (offsets then count the mark).
+            Ok(()) if r.bom && !object => Err(at_bom),
+            Err(e) if r.bom && e.kind == peek::JsonErrorKind::InvalidUtf8 => Err(peek::JsonError {
+                offset: e.offset + BOM.len(),
+                ..e
             }),
+            Err(_) if r.bom => Err(at_bom),
             other => other,
         };
         match result {

@@ -138,3 +138,28 @@ fn filter_makes_its_limit_its_own_item_error() {
     let out = aoi(&["filter", "--max-line-bytes", "1M", ".type"], &input);
     assert_eq!(out.code, 1, "an item error fails the run: {}", out.stderr);
 }
+
+/// A line that starts with a byte order mark and is not UTF-8 further in:
+/// read whole or in pieces, the same finding at the same byte, the mark
+/// counted (found by the judge fuzz target holding the two readings
+/// together).
+#[test]
+fn a_bom_line_that_is_not_utf8_is_judged_alike_in_pieces() {
+    let mut line = b"\xEF\xBB\xBF{\"type\":\"hit\",\"t\":\"".to_vec();
+    line.extend(vec![b'x'; 100]);
+    line.extend_from_slice(b"\xff\"}");
+    for bytes in [line.clone(), b"\xEF\xBB\xBF[1] x".to_vec()] {
+        let input = s().raw(&bytes).bytes();
+        let whole = report_full(&input, &[]);
+        let args = ["check", "--output", "jsonl"];
+        let pieces = into_report(aoi_env(&args, &input, &[("AOI_HOLD_LINE_BYTES", "64")]));
+        assert_eq!(whole.code, pieces.code);
+        let msgs = |r: &Report| -> Vec<String> {
+            r.findings()
+                .iter()
+                .map(|f| f["message"].to_string())
+                .collect()
+        };
+        assert_eq!(msgs(&whole), msgs(&pieces));
+    }
+}
