@@ -122,6 +122,17 @@ fn say_verdict(args: &StripArgs, v: &Verdict, shown: &[Finding], name: Option<&s
 /// Strips `input` in memory (the fuzz target's entry): the data plane, or
 /// with `control` the control plane, and the verdict.
 pub fn strip_bytes(input: &[u8], keep_envelope: bool, control: bool) -> (Vec<u8>, Verdict) {
+    strip_bytes_holding(input, keep_envelope, control, crate::lines::hold())
+}
+
+/// [`strip_bytes`] with lines past `hold` bytes read in pieces (the fuzz
+/// target holds a small hold to the default one: issue 25).
+pub fn strip_bytes_holding(
+    input: &[u8],
+    keep_envelope: bool,
+    control: bool,
+    hold: usize,
+) -> (Vec<u8>, Verdict) {
     let args = StripArgs {
         files: Vec::new(),
         keep_envelope,
@@ -142,7 +153,7 @@ pub fn strip_bytes(input: &[u8], keep_envelope: bool, control: bool) -> (Vec<u8>
     };
     let mut out = Vec::new();
     // Writing to a Vec cannot fail.
-    let reader = crate::lines::LineReader::new(input, crate::lines::hold());
+    let reader = crate::lines::LineReader::new(input, hold);
     match strip_stream(crate::judge::Source::one(reader), &args, &mut out) {
         Ok((v, _)) => (out, v),
         Err(_) => (out, Judge::new(JudgeOptions::default()).finish().0),
