@@ -231,8 +231,13 @@ pub struct Input {
     long_obj: Vec<u8>,
     /// Where the event being routed is, when it is such a copy.
     long_event: Option<LongEvent>,
+    /// The length of a long line (from its event's start, when it made
+    /// one), while it is routed.
+    long_len: Option<u64>,
     /// A piece of the current line was visited.
     long_piece_seen: bool,
+    /// Bytes of the long line read so far (without its line feed).
+    long_seen: u64,
 }
 
 /// Where a line's event was found.
@@ -274,7 +279,9 @@ pub fn read<R: Read + Send, E>(
         long_open: false,
         long_obj: Vec::new(),
         long_event: None,
+        long_len: None,
         long_piece_seen: false,
+        long_seen: 0,
     };
     let Source {
         mut reader,
@@ -635,6 +642,7 @@ impl Input {
         if !self.long_open {
             self.long_open = true;
             self.long_head.clear();
+            self.long_seen = 0;
             let starts: Vec<usize> = memchr::memchr_iter(b'{', body).take(MAX_TRIES).collect();
             self.long.resize_with(starts.len(), || (0, LongLine::new()));
             self.long.truncate(starts.len());
@@ -647,6 +655,7 @@ impl Input {
                 long.feed(body);
             }
         }
+        self.long_seen += body.len() as u64;
         let room = 4096usize
             .saturating_sub(self.long_head.len())
             .min(body.len());
@@ -658,7 +667,7 @@ impl Input {
         self.long_open = false;
         let mut longs = std::mem::take(&mut self.long);
         let mut obj = std::mem::take(&mut self.long_obj);
-        let mut found: Option<(bool, LongEvent)> = None;
+        let mut found: Option<(bool, LongEvent, u64)> = None;
         for (at, long) in longs.iter_mut() {
             let r = long.end();
             let decoration = r.result.is_err_and(|e| {
@@ -676,19 +685,26 @@ impl Input {
                     span: shift(long.value_span()),
                     envelope: long.envelope_cut().map(shift),
                 };
-                found = Some((*at > 0 || decoration, event));
+                found = Some((*at > 0 || decoration, event, *at as u64));
             }
         }
         self.long = longs;
         let head = std::mem::take(&mut self.long_head);
         let r = match found {
-            Some((decorated, event)) => {
+            Some((decorated, event, at)) => {
                 self.long_event = Some(event);
+                self.long_len = Some(self.long_seen - at);
                 let r = self.found_line(&obj, terminated, Some(Found::At(0)), decorated, visit);
                 self.long_event = None;
+                self.long_len = None;
                 r
             }
-            None => self.found_line(&head, terminated, None, false, visit),
+            None => {
+                self.long_len = Some(self.long_seen);
+                let r = self.found_line(&head, terminated, None, false, visit);
+                self.long_len = None;
+                r
+            }
         };
         self.long_head = head;
         self.long_obj = obj;
@@ -745,11 +761,13 @@ impl Input {
                 .and_then(|i| self.streams.get_mut(i))
                 .filter(|s| !s.judge.summary_seen());
             match open {
-                Some(stream) if !terminated => {
-                    stream
+                // A long line's start stands for it: its length is counted.
+                Some(stream) if !terminated => match self.long_len {
+                    Some(len) => stream.judge.cut_line(len, line_no),
+                    None => stream
                         .judge
-                        .line_at(line, false, line_no, &mut self.peeker, Ok(()));
-                }
+                        .line_at(line, false, line_no, &mut self.peeker, Ok(())),
+                },
                 _ => {
                     self.counts.skipped += 1;
                     // One searcher for every skipped line (building one per
@@ -848,9 +866,16 @@ impl Input {
         }
         match idx.and_then(|i| self.streams.get_mut(i)) {
             Some(stream) => {
-                stream
-                    .judge
-                    .line_at(obj, terminated, line_no, &mut self.peeker, Ok(()));
+                // A long line's event stands for it: a cut one is counted
+                // at its length, not its reduced copy's.
+                match self.long_len.filter(|_| !terminated) {
+                    Some(len) => stream.judge.cut_line(len, line_no),
+                    None => {
+                        stream
+                            .judge
+                            .line_at(obj, terminated, line_no, &mut self.peeker, Ok(()))
+                    }
+                }
                 if stream.judge.last_class() == LineClass::Framework {
                     stream.framework = true;
                 }

@@ -1065,6 +1065,13 @@ impl Judge {
         }
     }
 
+    /// A cut final line of `len` bytes, judged without its bytes (a long
+    /// line of a log that made no event): `line.unterminated`, § 2.
+    pub fn cut_line(&mut self, len: u64, source_line: u64) {
+        self.last_long = true;
+        self.begin_len(len, false, Some(source_line));
+    }
+
     /// The reduced copy of the last line when it was a long object
     /// ([`crate::long`]), which the judge read as the line.
     pub fn long_object(&self) -> &[u8] {

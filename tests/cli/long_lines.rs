@@ -82,6 +82,14 @@ fn a_long_unterminated_tail_is_a_truncation() {
     let r = report_full(&input, &[]);
     assert_eq!(r.code, 74, "{}", r.brief());
     assert!(r.brief().contains("line.unterminated"), "{}", r.brief());
+    // Read as a log, the cut tail is the open run's truncation, its
+    // length counted whole.
+    let said = format!("({} bytes discarded)", line.len());
+    let out = aoi(&["errors", "--log"], &input);
+    assert_eq!(out.code, 74, "{}", out.stderr);
+    assert!(out.stderr.contains(&said), "{said}: {}", out.stderr);
+    let out = aoi(&["check"], &input);
+    assert!(out.stderr.contains(&said), "{said}: {}", out.stderr);
 }
 
 /// A log with a prefix before a long event and a CR after it: `--log`
