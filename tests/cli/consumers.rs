@@ -309,7 +309,10 @@ fn junit_validates_against_the_xunit_schema_and_is_ascii() {
 
 #[test]
 fn markdown_renders_inert_on_github() {
-    let dir = scratch("consumers-md");
+    // A directory long enough that every path is cut, wherever the
+    // checkout is: a cell keeps a path's end, the file name.
+    let dir = scratch("consumers-md").join("d".repeat(90));
+    std::fs::create_dir_all(&dir).expect("mkdir");
     let (files, _) = inputs(&dir, 5);
     let (_, md) = report("markdown", &files);
     assert_no_controls("markdown", &md);
@@ -338,6 +341,7 @@ fn markdown_renders_inert_on_github() {
         "{html}"
     );
     assert!(html.contains("__init__0 [x](https:evil)"), "{html}");
+    assert!(html.contains("<code>…dd"), "{html}");
 }
 
 /// No control character of the hostile inputs reaches any format, the

@@ -43,7 +43,7 @@ pub(super) fn markdown(entries: &[Entry], own: &[Own], code: i32, note: Option<&
         let _ = writeln!(
             s,
             "- ❌ aoi: {}: {} (exit {}): {}",
-            md(&o.target, CELL),
+            md_path(&o.target),
             md(&o.code, CELL),
             o.exit,
             md(&o.message, CAUSE)
@@ -59,7 +59,7 @@ pub(super) fn markdown(entries: &[Entry], own: &[Own], code: i32, note: Option<&
         for e in &failed {
             let row = format!(
                 "| ❌ | {} | {} | {} | {}, exit {} | {} |\n",
-                md(&e.source, CELL),
+                md_path(&e.source),
                 md(&short_run(&e.run), CELL),
                 md(&tool(e), CELL),
                 e.outcome,
@@ -86,7 +86,7 @@ pub(super) fn markdown(entries: &[Entry], own: &[Own], code: i32, note: Option<&
         for e in &passed {
             let row = format!(
                 "| {} | {} | {} | {} | {} | {} | {} |\n",
-                md(&e.source, CELL),
+                md_path(&e.source),
                 md(&short_run(&e.run), CELL),
                 md(&tool(e), CELL),
                 e.lines,
@@ -137,7 +137,25 @@ fn tool(e: &Entry) -> String {
 /// `|` is escaped, which a table cell needs even in a code span (GFM).
 /// At most `max` characters are kept (with `…`).
 fn md(s: &str, max: usize) -> String {
-    let text = super::cap(&sanitize(s), max).replace('|', "\\|");
+    code_span(&super::cap(&sanitize(s), max))
+}
+
+/// A file name in a code span, keeping its end: where many files share a
+/// long directory, the last characters are what tells them apart.
+fn md_path(s: &str) -> String {
+    let text = sanitize(s);
+    let n = text.chars().count();
+    if n <= CELL {
+        return code_span(&text);
+    }
+    let tail: String = text.chars().skip(n - CELL).collect();
+    code_span(&format!("…{tail}"))
+}
+
+/// `text` as an inline code span whose fence is longer than any run of
+/// backticks in it, with `|` escaped for table cells.
+fn code_span(text: &str) -> String {
+    let text = text.replace('|', "\\|");
     if text.is_empty() {
         return String::new();
     }
