@@ -670,10 +670,10 @@ impl Input {
         let mut found: Option<(bool, LongEvent, u64)> = None;
         for (at, long) in longs.iter_mut() {
             let r = long.end();
-            let decoration = r.result.is_err_and(|e| {
-                e.kind == crate::peek::JsonErrorKind::TrailingContent
-                    && trim_decoration(r.tail).trim_ascii().is_empty()
-            });
+            let decorated = r.decorated;
+            let decoration = r
+                .result
+                .is_err_and(|e| e.kind == crate::peek::JsonErrorKind::TrailingContent && decorated);
             if found.is_some() || r.top != Some(Kind::Object) || !(r.result.is_ok() || decoration) {
                 continue;
             }
@@ -685,7 +685,7 @@ impl Input {
                     span: shift(long.value_span()),
                     envelope: long.envelope_cut().map(shift),
                 };
-                found = Some((*at > 0 || decoration, event, *at as u64));
+                found = Some((*at > 0 || decorated, event, *at as u64));
             }
         }
         self.long = longs;
@@ -976,7 +976,7 @@ fn event_like(peeker: &Peeker) -> bool {
 
 /// A log line without what loggers wrap around an event: a trailing CR
 /// and trailing ANSI SGR sequences (`…}\x1b[0m`).
-fn trim_decoration(mut line: &[u8]) -> &[u8] {
+pub(crate) fn trim_decoration(mut line: &[u8]) -> &[u8] {
     loop {
         let before = line.len();
         line = line.strip_suffix(b"\r").unwrap_or(line);

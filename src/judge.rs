@@ -592,14 +592,14 @@ pub fn ms_json(ms: f64) -> serde_json::Value {
 /// Whether a line that is no event looks like the start of a value
 /// spread over lines (pretty-printed JSON, an array of events): `[` or `{`
 /// alone, or `[` opening an object (`[{"type":…`).
-fn looks_pretty(line: &[u8]) -> bool {
+pub(crate) fn looks_pretty(line: &[u8]) -> bool {
     let t = line.trim_ascii();
     matches!(t, b"[" | b"{") || (t.starts_with(b"[") && t[1..].trim_ascii_start().starts_with(b"{"))
 }
 
 /// Whether a line continues a pretty-printed value: indented, or closing
 /// one (`}`, `]`, `},`).
-fn continues_pretty(line: &[u8]) -> bool {
+pub(crate) fn continues_pretty(line: &[u8]) -> bool {
     matches!(line.first(), Some(b' ' | b'\t'))
         || matches!(line.trim_ascii_start().first(), Some(b'}' | b']'))
 }
@@ -888,13 +888,24 @@ impl Judge {
         self.peeked_esc(line, result, None);
     }
 
-    /// [`Judge::peeked`]; `esc`: whether the whole line holds an ESC byte,
-    /// when `line` is only its start (a long line's).
-    fn peeked_esc(&mut self, line: &[u8], result: Result<(), peek::JsonError>, esc: Option<bool>) {
+    /// [`Judge::peeked`]; `long`: what is known of the whole line when
+    /// `line` is only its start (a long line's): whether it holds an ESC
+    /// byte, and its [`crate::long::Shape`].
+    fn peeked_esc(
+        &mut self,
+        line: &[u8],
+        result: Result<(), peek::JsonError>,
+        long: Option<(bool, crate::long::Shape)>,
+    ) {
         // A UTF-8 byte order mark before an event (Windows tools, some
         // encoders): one finding that names it, and the event judged as
         // what it is, so nothing derived (seq, meta) is blamed (issue 25).
-        if let Some(rest) = line.strip_prefix(BOM).filter(|_| result.is_err()) {
+        // A long line was read past its mark already: its start is no
+        // event when the whole is none.
+        let bom_rest = line
+            .strip_prefix(BOM)
+            .filter(|_| result.is_err() && long.is_none());
+        if let Some(rest) = bom_rest {
             let again = self.peeker.peek(rest);
             if again.is_ok() && self.peeker.top == Some(Kind::Object) {
                 self.here(
@@ -907,13 +918,17 @@ impl Judge {
         if result.is_err() || self.peeker.top != Some(Kind::Object) {
             self.unreadable += 1;
             self.unreadable_since_seq += 1;
-            if self.in_pretty && continues_pretty(line) {
+            let (pretty, continues) = match long {
+                Some((_, shape)) => (shape.pretty, shape.continues),
+                None => (looks_pretty(line), continues_pretty(line)),
+            };
+            if self.in_pretty && continues {
                 // The rest of a pretty-printed value: its first line said so.
                 self.summary_order_check(false);
                 return;
             }
             self.in_pretty = false;
-            if looks_pretty(line) {
+            if pretty {
                 self.in_pretty = true;
                 self.summary_order_check(false);
                 self.here(
@@ -930,7 +945,7 @@ impl Judge {
         }
         match result {
             Err(e) => {
-                let esc = esc.unwrap_or_else(|| memchr::memchr(0x1b, line).is_some());
+                let esc = long.map_or_else(|| memchr::memchr(0x1b, line).is_some(), |l| l.0);
                 let (rule, msg) = if esc {
                     (
                         RuleId::LineAnsi,
@@ -1059,9 +1074,9 @@ impl Judge {
                 let _ = self.peeker.peek(b"0");
                 self.peeker.top = r.top;
                 self.peeker.lone_surrogate = r.lone_surrogate;
-                self.peeked(r.head, Ok(()));
+                self.peeked_esc(r.head, Ok(()), Some((r.esc_byte, r.shape)));
             }
-            Err(e) => self.peeked_esc(r.head, Err(e), Some(r.esc_byte)),
+            Err(e) => self.peeked_esc(r.head, Err(e), Some((r.esc_byte, r.shape))),
         }
     }
 
@@ -1111,16 +1126,17 @@ impl Judge {
     fn event(&mut self, line: &[u8], members: &[Member]) {
         self.object_lines += 1;
         let ev = Ev { line, members };
-        // Reserved names: once each (§ 8.1).
+        // Reserved names: once each (§ 8.1); one finding per name, however
+        // often it repeats.
         let ty = self.peeker.type_member.and_then(|i| members.get(i));
         let env = self.peeker.aoi_member.and_then(|i| members.get(i));
-        for k in 0..self.peeker.reserved_dups.len() {
-            let name = self
-                .peeker
-                .reserved_dups
-                .get(k)
-                .copied()
-                .unwrap_or_default();
+        let dups = &self.peeker.reserved_dups;
+        let repeated = ["type", "aoi"].map(|n| dups.contains(&n));
+        for name in ["type", "aoi"]
+            .into_iter()
+            .zip(repeated)
+            .filter_map(|(n, r)| r.then_some(n))
+        {
             self.here(
                 RuleId::DuplicateReserved,
                 format!("top-level \"{name}\" appears more than once"),

@@ -9,8 +9,10 @@
 //! value (or key) longer than [`VALUE_KEEP`] bytes is replaced by a stand-in
 //! of its kind (a string by its first bytes, an object by `{}`, an array by
 //! `[]`, a number by `1` or `1.5` with its sign), and that once the copy
-//! holds [`KEPT_MAX`] bytes only the reserved members (`type`, `aoi`,
-//! § 8.1) are kept. The rules read top-level members and small framework
+//! holds [`KEPT_MAX`] bytes only the members the spec defines for a
+//! framework event (`type`, `aoi`, `ok`, `reason`, …) are kept, at most
+//! twice each, with a stand-in past [`STRING_KEEP`] bytes. Whitespace
+//! between top-level tokens is not copied. The rules read top-level members and small framework
 //! values; docs/rules.md states what a stand-in cannot tell them.
 
 use crate::peek::{JsonError, JsonErrorKind, Kind};
@@ -19,15 +21,14 @@ use crate::peek::{JsonError, JsonErrorKind, Kind};
 pub const VALUE_KEEP: usize = 64 * 1024;
 /// How much of a longer string its stand-in keeps.
 const STRING_KEEP: usize = 1024;
-/// Past this many bytes of copy, only `type` and `aoi` members are kept.
+/// Past this many bytes of copy, only members the spec defines for a
+/// framework event are kept, with values past [`STRING_KEEP`] stood in.
 pub const KEPT_MAX: usize = 1024 * 1024;
 /// Deepest nesting accepted in a long line (RFC 8259 § 9 lets a parser
 /// set one); the open containers take a bit each, 2 MiB at this depth.
 pub const DEPTH_MAX: u64 = 1 << 24;
 /// Bytes of the line's start kept as written, for messages.
 const HEAD: usize = 4096;
-/// Bytes after the value kept for a log reader to judge as decoration.
-const TAIL_KEEP: usize = 64;
 /// The UTF-8 byte order mark (`line.bom`).
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -104,12 +105,17 @@ pub struct LongLine {
     utf8_bad: Option<u64>,
     carry: Vec<u8>,
     bom: bool,
-    /// Up to [`TAIL_KEEP`] bytes after the value (a log's decoration) and
-    /// where they start.
-    tail: Vec<u8>,
-    tail_at: u64,
+    /// Where bytes other than whitespace start after the value (a log's
+    /// decoration, or trailing content), and how far they read as
+    /// decoration; the carriage returns just before them or the line's end.
+    tail_at: Option<u64>,
+    deco: Deco,
+    cr_run: u64,
+    cr_before_tail: u64,
     lone_surrogate: bool,
     esc_byte: bool,
+    lead: Lead,
+    shape: Shape,
     top: Option<Kind>,
     head: Vec<u8>,
     /// The reduced copy and where its current member, key and value start.
@@ -119,6 +125,8 @@ pub struct LongLine {
     value_at: usize,
     /// The current top-level member is left out of the copy.
     dropping: bool,
+    /// Spec-defined names kept past [`KEPT_MAX`], and how often.
+    late: Vec<(&'static str, u8)>,
     /// The current top-level key or value is being replaced by a stand-in.
     eliding: bool,
     /// Where the current top-level key starts and the previous value
@@ -139,6 +147,43 @@ struct AoiSpan {
     next_key: Option<u64>,
 }
 
+/// How a line starts, read from its raw bytes as the judge reads a short
+/// line for its pretty-printed-JSON hint (`line.pretty`): the same answers
+/// for a line of any length.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shape {
+    /// The line, trimmed, is `[` or `{`, or starts `[` then `{`.
+    pub pretty: bool,
+    /// The line is indented, or its first other byte closes (`}`, `]`).
+    pub continues: bool,
+}
+
+/// How far the bytes after a value read as a log's decoration.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Deco {
+    /// Between codes (or before the first).
+    #[default]
+    Between,
+    /// After ESC.
+    Esc,
+    /// In an SGR code's parameters.
+    Params,
+    /// Not decoration.
+    Other,
+}
+
+/// Where the [`Shape`] scan is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Lead {
+    /// Only ASCII whitespace so far.
+    #[default]
+    Blank,
+    /// After a first `[` or `{` and whitespace.
+    Opened(u8),
+    /// Decided.
+    Done,
+}
+
 /// What a finished line came to ([`LongLine::end`]).
 pub struct Reduced<'a> {
     /// The line's first bytes as written (a byte order mark included).
@@ -157,9 +202,12 @@ pub struct Reduced<'a> {
     pub lone_surrogate: bool,
     /// The line holds an ESC byte.
     pub esc_byte: bool,
-    /// With [`JsonErrorKind::TrailingContent`]: what follows the value,
-    /// when it is short enough to be a log's decoration (`\r`, `ESC[0m`).
-    pub tail: &'a [u8],
+    /// How the line starts, for the judge's pretty-printing hints.
+    pub shape: Shape,
+    /// The line ends in what a log reader trims as decoration (carriage
+    /// returns and ANSI SGR codes, `ESC[0m`); with
+    /// [`JsonErrorKind::TrailingContent`], nothing else follows the value.
+    pub decorated: bool,
     /// The line's length, without its line feed.
     pub len: u64,
 }
@@ -191,11 +239,18 @@ impl LongLine {
         Some(from + bom..to + bom)
     }
 
-    /// Where the value of the line last ended lies in it (without a byte
-    /// order mark before it or a log's decoration after it).
+    /// Where the value of the line last ended lies in it, with the
+    /// whitespace after it, as a log reader keeps a short line: without a
+    /// byte order mark before it or a decoration after it.
     pub fn value_span(&self) -> std::ops::Range<u64> {
         let bom = if self.bom { BOM.len() as u64 } else { 0 };
-        bom..bom + self.top_end.unwrap_or(self.fed)
+        let end = match self.tail_at {
+            Some(at) if self.decorated() => at - self.cr_before_tail,
+            Some(_) => self.top_end.unwrap_or(self.fed),
+            None if self.top_end.is_some() => self.fed - self.cr_run,
+            None => self.fed,
+        };
+        bom..bom + end
     }
 
     /// Whether the line last ended started with a byte order mark.
@@ -212,11 +267,16 @@ impl LongLine {
     pub fn feed(&mut self, mut piece: &[u8]) {
         if self.st.is_none() {
             self.reset();
-            if piece.starts_with(BOM) {
-                self.bom = true;
-                self.head.extend_from_slice(BOM);
-                piece = piece.get(BOM.len()..).unwrap_or_default();
-            }
+        }
+        // The mark is looked for in the first bytes, however the line was
+        // cut (a first piece may be empty).
+        if self.fed == 0 && !self.bom && piece.starts_with(BOM) {
+            self.bom = true;
+            self.head.extend_from_slice(BOM);
+            piece = piece.get(BOM.len()..).unwrap_or_default();
+        }
+        if self.lead != Lead::Done {
+            self.scan_lead(piece);
         }
         let room = HEAD.saturating_sub(self.head.len()).min(piece.len());
         self.head
@@ -251,15 +311,17 @@ impl LongLine {
             })
         } else if let Some(e) = self.err {
             Err(e)
-        } else if !self.tail.is_empty() {
+        } else if let Some(at) = self.tail_at {
             Err(JsonError {
                 kind: JsonErrorKind::TrailingContent,
-                offset: self.tail_at as usize,
+                offset: at as usize,
             })
         } else {
             self.end_of_input(at)
         };
         self.st = None;
+        let mut shape = self.shape;
+        shape.pretty |= matches!(self.lead, Lead::Opened(_));
         Reduced {
             head: &self.head,
             object: &self.out,
@@ -268,24 +330,23 @@ impl LongLine {
             bom: self.bom,
             lone_surrogate: self.lone_surrogate,
             esc_byte: self.esc_byte,
-            tail: &self.tail,
+            shape,
+            decorated: self.decorated(),
             len: self.fed + if self.bom { BOM.len() as u64 } else { 0 },
         }
     }
 
     fn reset(&mut self) {
-        let (mut stack, mut head, mut out, mut carry, mut tail) = (
+        let (mut stack, mut head, mut out, mut carry) = (
             std::mem::take(&mut self.stack),
             std::mem::take(&mut self.head),
             std::mem::take(&mut self.out),
             std::mem::take(&mut self.carry),
-            std::mem::take(&mut self.tail),
         );
         stack.clear();
         head.clear();
         out.clear();
         carry.clear();
-        tail.clear();
         // A line of megabytes of kept members leaves no megabyte buffer.
         if out.capacity() > 2 * KEPT_MAX {
             out = Vec::new();
@@ -296,9 +357,40 @@ impl LongLine {
             head,
             out,
             carry,
-            tail,
             ..LongLine::default()
         };
+    }
+
+    /// Reads the line's first bytes for its [`Shape`] (a byte order mark
+    /// is neither whitespace nor a bracket: such a line has neither).
+    fn scan_lead(&mut self, piece: &[u8]) {
+        if self.bom {
+            self.lead = Lead::Done;
+            return;
+        }
+        if self.fed == 0 && matches!(piece.first(), Some(b' ' | b'\t')) {
+            self.shape.continues = true;
+        }
+        for &b in piece {
+            if b.is_ascii_whitespace() {
+                continue;
+            }
+            self.lead = match (self.lead, b) {
+                (Lead::Blank, b'[' | b'{') => Lead::Opened(b),
+                (Lead::Blank, b'}' | b']') => {
+                    self.shape.continues = true;
+                    Lead::Done
+                }
+                (Lead::Opened(b'['), b'{') => {
+                    self.shape.pretty = true;
+                    Lead::Done
+                }
+                _ => Lead::Done,
+            };
+            if self.lead == Lead::Done {
+                return;
+            }
+        }
     }
 
     /// Finds the first byte that is not UTF-8, across pieces; `at` is
@@ -407,7 +499,7 @@ impl LongLine {
         match st {
             St::Start | St::Value | St::ArrFirst => {
                 if is_ws(b) {
-                    self.copy(&[b]);
+                    self.space(b);
                     return true;
                 }
                 if st == St::ArrFirst && b == b']' {
@@ -417,7 +509,7 @@ impl LongLine {
                 self.value_start(b, at);
             }
             St::ObjFirst | St::Key => match b {
-                _ if is_ws(b) => self.copy(&[b]),
+                _ if is_ws(b) => self.space(b),
                 b'}' if st == St::ObjFirst => self.close(b),
                 b'"' => {
                     if self.depth == 1 {
@@ -433,7 +525,7 @@ impl LongLine {
                 _ => self.fail(JsonErrorKind::Unexpected, at),
             },
             St::Colon => match b {
-                _ if is_ws(b) => self.copy(&[b]),
+                _ if is_ws(b) => self.space(b),
                 b':' => {
                     self.copy(&[b]);
                     self.st = Some(St::Value);
@@ -531,22 +623,49 @@ impl LongLine {
                     self.st = Some(St::Lit(lit, n + 1));
                 }
             }
-            St::Done => {
-                if self.tail.is_empty() && is_ws(b) {
-                    return true;
-                }
-                if self.tail.is_empty() {
-                    self.tail_at = at;
-                }
-                if self.tail.len() < TAIL_KEEP {
-                    self.tail.push(b);
-                } else {
-                    self.fail(JsonErrorKind::TrailingContent, self.tail_at);
-                }
-            }
+            St::Done => self.after_value(b, at),
             St::Failed => {}
         }
         true
+    }
+
+    /// A byte after the top-level value: whitespace, then perhaps a log's
+    /// decoration, read as `demux`'s `trim_decoration` reads it from the
+    /// end: (`\r` | `ESC [` digits-and-semicolons `m`)*.
+    fn after_value(&mut self, b: u8, at: u64) {
+        let Some(tail_at) = self.tail_at else {
+            if is_ws(b) {
+                self.cr_run = if b == b'\r' { self.cr_run + 1 } else { 0 };
+                return;
+            }
+            self.tail_at = Some(at);
+            self.cr_before_tail = self.cr_run;
+            return self.decoration(b, at);
+        };
+        self.decoration(b, tail_at);
+    }
+
+    fn decoration(&mut self, b: u8, tail_at: u64) {
+        self.deco = match (self.deco, b) {
+            (Deco::Between, b'\r') => Deco::Between,
+            (Deco::Between, 0x1b) => Deco::Esc,
+            (Deco::Esc, b'[') => Deco::Params,
+            (Deco::Params, b'0'..=b'9' | b';') => Deco::Params,
+            (Deco::Params, b'm') => Deco::Between,
+            _ => {
+                self.deco = Deco::Other;
+                return self.fail(JsonErrorKind::TrailingContent, tail_at);
+            }
+        };
+    }
+
+    /// Whether the line read ends in decoration only (see
+    /// [`Reduced::decorated`]).
+    fn decorated(&self) -> bool {
+        match self.tail_at {
+            Some(_) => self.deco == Deco::Between && self.err.is_none(),
+            None => self.cr_run > 0 && self.top_end.is_some(),
+        }
     }
 
     /// The first byte of a value.
@@ -715,9 +834,31 @@ impl LongLine {
         if self.out.len() <= KEPT_MAX {
             return;
         }
-        if !matches!(&*name, "type" | "aoi") {
+        let known = crate::spec::framework_field(&name);
+        if !self.keep_late(known) {
             self.out.truncate(self.member_at);
             self.dropping = true;
+        }
+    }
+
+    /// Whether a member read past [`KEPT_MAX`] is kept: a name the spec
+    /// defines for a framework event (`type`, `aoi`, `ok`, `reason`, …,
+    /// § 8.1, § 8.3, § 9.1), at most twice each, so that a duplicate is
+    /// still seen and hostile repetition cannot grow the copy.
+    fn keep_late(&mut self, known: Option<&'static str>) -> bool {
+        let Some(known) = known else {
+            return false;
+        };
+        match self.late.iter_mut().find(|(n, _)| *n == known) {
+            Some((_, count)) if *count >= 2 => false,
+            Some((_, count)) => {
+                *count += 1;
+                true
+            }
+            None => {
+                self.late.push((known, 1));
+                true
+            }
         }
     }
 
@@ -752,17 +893,29 @@ impl LongLine {
     fn after(&mut self, b: u8, at: u64) {
         let obj = self.in_object();
         match b {
-            _ if is_ws(b) => self.copy(&[b]),
+            _ if is_ws(b) => self.space(b),
             b',' => {
                 if self.depth == 1 {
                     self.member_at = self.out.len();
                 }
-                self.copy(&[b]);
+                // No comma before the first member kept.
+                if self.depth != 1 || self.out.last() != Some(&b'{') {
+                    self.copy(&[b]);
+                }
                 self.st = Some(if obj { St::Key } else { St::Value });
             }
             b'}' if obj => self.close(b),
             b']' if !obj => self.close(b),
             _ => self.fail(JsonErrorKind::Unexpected, at),
+        }
+    }
+
+    /// Whitespace between tokens: kept inside a member's value, never
+    /// between top-level tokens, where megabytes of it would grow the copy
+    /// (and could push a line's first member past [`KEPT_MAX`]).
+    fn space(&mut self, b: u8) {
+        if self.depth > 1 {
+            self.copy(&[b]);
         }
     }
 
@@ -797,7 +950,12 @@ impl LongLine {
         } else {
             return;
         };
-        if self.out.len().saturating_sub(from) <= VALUE_KEEP {
+        let keep = if from > KEPT_MAX {
+            STRING_KEEP
+        } else {
+            VALUE_KEEP
+        };
+        if self.out.len().saturating_sub(from) <= keep {
             return;
         }
         self.eliding = true;

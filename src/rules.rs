@@ -350,9 +350,12 @@ pub const DECISIONS: &str = "\
   judge reads a reduced copy of such a line: every top-level member as written, except that a
   key or value longer than 64 KiB is replaced by a stand-in of its kind (a string by its first
   KiB, an object by `{}`, an array by `[]`, a number by `1` or `1.5` with its sign), and that
-  once the copy holds 1 MiB only `type` and `aoi` are kept. A rule that would read such a value
-  (a 64 KiB `message`, say) reads the stand-in; no rule of the catalog reads more than a kind or
-  a short string there. Nesting in a long line is limited to 16,777,216 levels (RFC 8259 § 9
+  once the copy holds 1 MiB only the members the spec defines for a framework event are kept
+  (`type`, `aoi`, `ok`, `reason`, `caused_by`, …; at most twice each, so that a duplicate is still
+  seen), each past 1 KiB by a stand-in. Whitespace between top-level tokens is not copied. A rule
+  that reads such a value reads its stand-in: its kind, and a string's first KiB (a 100 KiB
+  `message` is judged by its first KiB; `meta.args-secret` reads an `args` array
+  over 64 KiB as `[]`). A reserved name repeated is one finding for that name, however often. Nesting in a long line is limited to 16,777,216 levels (RFC 8259 § 9
   allows a limit; a line that deep is `line.not-json`). `aoi strip` keeps a long line in an
   unnamed temporary file until the judge has placed it, then writes it out. Only `aoi filter`,
   which gives the filter the whole event, has a limit (`--max-line-bytes`, default 64 MiB): an

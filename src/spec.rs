@@ -117,6 +117,16 @@ pub fn known_fields(ty: &[u8]) -> Option<&'static [&'static str]> {
     field_table(ty).map(|t| t.names)
 }
 
+/// The name as the spec spells it when some framework type defines a
+/// top-level field of that name (§ 8.1, § 8.3, § 9.1).
+pub fn framework_field(name: &str) -> Option<&'static str> {
+    [META_FIELDS, SUMMARY_FIELDS, ERROR_FIELDS, CHECK_FIELDS]
+        .into_iter()
+        .flatten()
+        .find(|f| **f == name)
+        .copied()
+}
+
 /// [`known_fields`] with a lookup table: for the judge, which checks
 /// every top-level key of every framework event against it.
 pub fn field_table(ty: &[u8]) -> Option<&'static FieldTable> {

@@ -13,6 +13,13 @@ fn fed(
     s: &[u8],
     cuts: &[usize],
 ) -> (Result<(), JsonError>, Option<Kind>, bool, Vec<u8>) {
+    feed_cut(long, s, cuts);
+    let r = long.end();
+    (r.result, r.top, r.lone_surrogate, r.object.to_vec())
+}
+
+/// Feeds `s` cut at `cuts` (offsets, any order), without ending the line.
+fn feed_cut(long: &mut LongLine, s: &[u8], cuts: &[usize]) {
     let mut at: Vec<usize> = cuts.iter().map(|&c| c.min(s.len())).collect();
     at.sort_unstable();
     let mut from = 0;
@@ -20,8 +27,16 @@ fn fed(
         long.feed(&s[from..c]);
         from = c;
     }
-    let r = long.end();
-    (r.result, r.top, r.lone_surrogate, r.object.to_vec())
+}
+
+/// The top-level members of an object line, as written (key, value).
+fn members(s: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
+    let mut p = Peeker::new();
+    assert!(p.peek(s).is_ok(), "{:?}", String::from_utf8_lossy(s));
+    p.members
+        .iter()
+        .map(|m| (s[m.key.clone()].to_vec(), s[m.value.clone()].to_vec()))
+        .collect()
 }
 
 fn agree(s: &[u8], cuts: &[usize]) -> Result<(), TestCaseError> {
@@ -38,7 +53,7 @@ fn agree(s: &[u8], cuts: &[usize]) -> Result<(), TestCaseError> {
         prop_assert_eq!(lone, p.lone_surrogate);
         if top == Some(Kind::Object) {
             // Small values are all kept as written.
-            prop_assert_eq!(&object[..], s.trim_ascii());
+            prop_assert_eq!(members(&object), members(s));
             // The envelope is cut where strip cuts a short line's.
             let want_cut = p.aoi_member.map(|i| {
                 let (before, after) = crate::peek::without_member(s, &p.members, i);
@@ -74,6 +89,49 @@ proptest! {
             }
             agree(&s, &cuts)?;
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// After an object, what a log reader trims as decoration from a short
+    /// line is what a long line says is decoration, and the event's span
+    /// ends where the trimmed short line ends.
+    #[test]
+    fn decoration_as_a_short_line_reads(toks in prop::collection::vec(prop::sample::select(&[" ", "\r", "\t", "\x1b[0m", "\x1b[1;31m", "x", "\x1b", "m", "[", "\x0c"][..]), 0..8), cuts in prop::collection::vec(0usize..40, 0..4)) {
+        let line = format!("{{\"a\":1}}{}", toks.concat());
+        let s = line.as_bytes();
+        let trimmed = crate::demux::trim_decoration(s);
+        let short_ok = Peeker::new().peek(trimmed).is_ok();
+        let mut long = LongLine::new();
+        feed_cut(&mut long, s, &cuts);
+        let r = long.end();
+        let decorated = r.decorated;
+        let long_ok = match r.result {
+            Ok(()) => true,
+            Err(e) => e.kind == JsonErrorKind::TrailingContent && decorated,
+        };
+        prop_assert_eq!(long_ok, short_ok, "{:?}", line);
+        if short_ok {
+            prop_assert_eq!(decorated, trimmed.len() != s.len(), "{:?}", line);
+            prop_assert_eq!(long.value_span(), 0..trimmed.len() as u64, "{:?}", line);
+        }
+    }
+
+    /// A line's [`Shape`] is what the judge reads from a short line.
+    #[test]
+    fn shape_as_a_short_line_reads(toks in prop::collection::vec(prop::sample::select(&[" ", "\t", "\r", "\x0c", "[", "{", "}", "]", "x", "\u{feff}", "\"", "\u{1b}"][..]), 0..10), cuts in prop::collection::vec(0usize..12, 0..4)) {
+        let s = toks.concat();
+        let s = s.as_bytes();
+        let mut long = LongLine::new();
+        feed_cut(&mut long, s, &cuts);
+        let shape = long.end().shape;
+        let want = Shape {
+            pretty: crate::judge::looks_pretty(s),
+            continues: crate::judge::continues_pretty(s),
+        };
+        prop_assert_eq!(shape, want, "{:?}", String::from_utf8_lossy(s));
     }
 }
 
@@ -208,4 +266,66 @@ fn a_byte_order_mark_is_skipped_and_said() {
     assert_eq!(r.result, Ok(()));
     assert_eq!(r.object, b"{\"a\":1}");
     assert_eq!(r.len, 10);
+}
+
+/// Megabytes of whitespace between top-level tokens are not copied: the
+/// first member stays, the copy stays small (issue 25 review).
+#[test]
+fn top_level_whitespace_is_not_copied() {
+    let pad = " ".repeat(3 << 20);
+    let s = format!("{{{pad}\"a\"{pad}:{pad}1{pad},{pad}\"type\":\"t\"{pad}}}");
+    let mut long = LongLine::new();
+    let (result, _, _, object) = fed(&mut long, s.as_bytes(), &[1 << 20, 5 << 20]);
+    assert_eq!(result, Ok(()));
+    assert_eq!(object, br#"{"a":1,"type":"t"}"#);
+}
+
+/// A reserved member repeated thousands of times is kept at most thrice
+/// (once before [`KEPT_MAX`], twice after): the duplicate is seen, the copy
+/// stays bounded.
+#[test]
+fn repeated_reserved_members_are_bounded() {
+    let value = "v".repeat(60 * 1024);
+    let mut s = String::from("{");
+    for _ in 0..300 {
+        s.push_str(&format!(r#""aoi":"{value}","#));
+    }
+    s.push_str(r#""type":"x"}"#);
+    let mut long = LongLine::new();
+    let (result, _, _, object) = fed(&mut long, s.as_bytes(), &[1 << 20]);
+    assert_eq!(result, Ok(()));
+    assert!(object.len() < KEPT_MAX + 4 * VALUE_KEEP, "{}", object.len());
+    let n = members(&object).iter().filter(|(k, _)| k == b"aoi").count();
+    assert!(n >= 2, "{n}");
+    assert!(members(&object).iter().any(|(k, _)| k == b"type"));
+}
+
+/// A framework event's spec-defined members after a megabyte of others
+/// are kept (a summary's `ok` decides the verdict).
+#[test]
+fn spec_members_past_the_limit_are_kept() {
+    let mut s = String::from(r#"{"type":"aoi:summary","aoi":{"seq":1,"run":"r"},"properties":{"#);
+    for i in 0..100_000 {
+        s.push_str(&format!(r#""k{i}":{i},"#));
+    }
+    s.push_str(r#""z":0},"x":"y","ok":false,"reason":"failed","elapsed_ms":12.5}"#);
+    // The properties object is elided to `{}`; pad past KEPT_MAX with
+    // members that are kept until then.
+    let pad: String = (0..40_000)
+        .map(|i| format!(r#","p{i}":"{i:020}""#))
+        .collect();
+    let big = "b".repeat(60 * 1024);
+    let s = s.replacen(
+        r#","x":"y""#,
+        &format!("{pad},\"big\":\"{big}\",\"x\":\"y\""),
+        1,
+    );
+    let mut long = LongLine::new();
+    let (result, _, _, object) = fed(&mut long, s.as_bytes(), &[1 << 20]);
+    assert_eq!(result, Ok(()));
+    let v: serde_json::Value = serde_json::from_slice(&object).unwrap();
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["reason"], "failed");
+    assert_eq!(v["elapsed_ms"], 12.5);
+    assert_eq!(v.get("x"), None);
 }

@@ -171,3 +171,95 @@ fn a_bom_line_that_is_not_utf8_is_judged_alike_in_pieces() {
         assert_eq!(msgs(&whole), msgs(&pieces));
     }
 }
+
+/// Lines whose first 4 KiB tell another story than the whole (issue 25
+/// review): read whole or in pieces, the same findings. A byte order mark
+/// before a complete object that garbage follows far in; pretty-printed
+/// JSON whose bracket and first value are kilobytes of whitespace apart.
+#[test]
+fn a_long_lines_start_does_not_decide_for_the_whole() {
+    let pad = " ".repeat(5000);
+    let mut bom = b"\xEF\xBB\xBF{\"type\":\"hit\"}".to_vec();
+    bom.extend_from_slice(pad.as_bytes());
+    bom.push(b'x');
+    let cases: Vec<Vec<Vec<u8>>> = vec![
+        vec![bom],
+        vec![format!("[{pad}{{\"a\":1}}").into_bytes()],
+        vec![
+            format!("[{pad}").into_bytes(),
+            format!("\r{pad}}}").into_bytes(),
+        ],
+        vec![
+            format!("{{{pad}").into_bytes(),
+            format!("{pad}x").into_bytes(),
+        ],
+        vec![format!("[{pad}1]").into_bytes()],
+    ];
+    let msgs = |r: &Report| -> Vec<String> {
+        r.findings()
+            .iter()
+            .map(|f| format!("{} {}", f["rule"], f["message"]))
+            .collect()
+    };
+    for lines in cases {
+        let mut stream = s();
+        for l in &lines {
+            stream = stream.raw(l);
+        }
+        let input = stream.bytes();
+        let whole = report_full(&input, &[]);
+        let args = ["check", "--output", "jsonl"];
+        let pieces = into_report(aoi_env(&args, &input, &[("AOI_HOLD_LINE_BYTES", "64")]));
+        assert_eq!(whole.code, pieces.code, "{}", whole.brief());
+        assert_eq!(msgs(&whole), msgs(&pieces));
+        assert_eq!(whole.code, 65, "{}", whole.brief());
+    }
+}
+
+/// Megabytes of whitespace between an object's tokens: valid, and its
+/// members judged (the reduced copy once lost the first one, issue 25
+/// review).
+#[test]
+fn megabytes_of_whitespace_between_members_are_valid() {
+    let pad = " ".repeat(3 << 20);
+    let line = format!(
+        r#"{{{pad}"n"{pad}:{pad}1{pad},{pad}"aoi"{pad}:{pad}{{"seq":1,"run":"{RUN}"}}{pad},{pad}"type":"hit"{pad}}}"#
+    );
+    let input = s().raw(&line).bytes();
+    let r = report_full(&input, &[]);
+    assert_eq!(r.code, 0, "{}", r.brief());
+    assert_eq!(r.stream()["domain_count"], 1);
+    let out = aoi(&["strip"], &input);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
+    assert_eq!(v, serde_json::json!({"n":1,"type":"hit"}));
+}
+
+/// One cause, one finding: a reserved name repeated any number of times is
+/// one finding for that name, whether the line is held whole or read in
+/// pieces (where only a few repeats are kept), § 8.1.
+#[test]
+fn a_reserved_name_repeated_is_one_finding() {
+    let env = format!(r#""aoi":{{"seq":1,"run":"{RUN}"}}"#);
+    for (reps, width) in [(5, 10), (40, 60 * 1024)] {
+        let v = "v".repeat(width);
+        let mut line = format!(r#"{{"type":"hit","type":"hit",{env}"#);
+        for _ in 0..reps {
+            line.push_str(&format!(r#","aoi":"{v}""#));
+        }
+        line.push('}');
+        let input = s().raw(&line).bytes();
+        for hold in ["64", "1048576"] {
+            let args = ["check", "--output", "jsonl"];
+            let r = into_report(aoi_env(&args, &input, &[("AOI_HOLD_LINE_BYTES", hold)]));
+            let dups: Vec<String> = r
+                .findings()
+                .iter()
+                .filter(|f| f["rule"] == "event.duplicate-reserved-key")
+                .map(|f| f["message"].to_string())
+                .collect();
+            assert_eq!(dups.len(), 2, "{reps} x {width}, hold {hold}: {dups:?}");
+            assert_eq!(r.code, 65);
+        }
+    }
+}
