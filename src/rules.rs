@@ -344,22 +344,22 @@ pub const DECISIONS: &str = "\
   because jq and serde_json reject it; invalid UTF-8 (overlong forms, encoded surrogates,
   code points above U+10FFFF, truncated sequences, Latin-1 bytes) is rejected; a UTF-8 byte order
   mark at the start of a line is rejected (it is not JSON whitespace); UTF-16 input is rejected.
-- **Lines of any length.** The spec sets no limit on a line, so none is set: a line longer than
-  the reader holds (1 MiB) is relayed in pieces and validated as they pass, by the same grammar,
-  with the same findings at the same byte offsets, in memory that does not grow with it. The
-  judge reads a reduced copy of such a line: every top-level member as written, except that a
-  key or value longer than 64 KiB is replaced by a stand-in of its kind (a string by its first
-  KiB, an object by `{}`, an array by `[]`, a number by `1` or `1.5` with its sign), and that
-  once the copy holds 1 MiB only the members the spec defines for a framework event are kept
-  (`type`, `aoi`, `ok`, `reason`, `caused_by`, …; at most twice each, so that a duplicate is still
-  seen), each past 1 KiB by a stand-in. Whitespace between top-level tokens is not copied. A rule
-  that reads such a value reads its stand-in: its kind, and a string's first KiB (a 100 KiB
-  `message` is judged by its first KiB; `meta.args-secret` reads an `args` array
-  over 64 KiB as `[]`). A reserved name repeated is one finding for that name, however often. Nesting in a long line is limited to 16,777,216 levels (RFC 8259 § 9
-  allows a limit; a line that deep is `line.not-json`). `aoi strip` keeps a long line in an
-  unnamed temporary file until the judge has placed it, then writes it out. Only `aoi filter`,
-  which gives the filter the whole event, has a limit (`--max-line-bytes`, default 64 MiB): an
-  event past it is the filter's own item error (`INPUT_TOO_LONG`), not a fault of the stream.
+- **Lines of any length.** The spec sets no limit on a line, so none is set: a line longer than the
+  reader holds (1 MiB) is relayed in pieces and validated as they pass, by the same grammar, with
+  the same findings at the same byte offsets, in memory that does not grow with it. The judge reads
+  a reduced copy of such a line: every top-level member as written, except that a key or value
+  longer than 64 KiB is replaced by a stand-in of its kind (a string by its first KiB, an object by
+  `{}`, an array by `[]`, a number by `1` or `1.5` with its sign), and that once the copy holds 1
+  MiB only the members the spec defines for a framework event are kept (`type`, `aoi`, `ok`,
+  `reason`, `caused_by`, …; at most twice each, so that a duplicate is still seen), each past 1 KiB
+  by a stand-in. Whitespace between top-level tokens is not copied. A rule that reads such a value
+  reads its stand-in: its kind, and a string's first KiB (a 100 KiB `message` is judged by its first
+  KiB; `meta.args-secret` reads an `args` array over 64 KiB as `[]`). A reserved name repeated is
+  one finding for that name, however often. Nesting in a long line is limited to 16,777,216 levels
+  (RFC 8259 § 9 allows a limit; a line that deep is `line.not-json`). `aoi strip` keeps a long line
+  in an unnamed temporary file until the judge has placed it, then writes it out. Only `aoi filter`,
+  which gives the filter the whole event, has a limit (`--max-line-bytes`, default 64 MiB): an event
+  past it is the filter's own item error (`INPUT_TOO_LONG`), not a fault of the stream.
 - **Another AOI version.** A stream whose `aoi:meta.aoi_version` is not 1.x gets one finding,
   `version.unsupported`, with the § 5.2 migration hints for 0.2, and whether the run finished
   (`summary.missing`, `line.unterminated`); its other findings under AOI 1's rules are not
