@@ -224,9 +224,13 @@ pub struct Input {
     line_no: u64,
     /// A line longer than the reader holds, as its pieces come (with
     /// `--log`: read from each of its first few `{`, and its start).
-    long: Vec<(usize, LongLine)>,
+    long: Vec<(u64, LongLine)>,
     long_head: Vec<u8>,
     long_open: bool,
+    /// The line holds `aoi:error` (found across pieces: the last bytes of
+    /// the previous piece are kept).
+    long_suspect: bool,
+    long_edge: Vec<u8>,
     /// The event of such a line: its reduced copy ([`crate::long`]).
     long_obj: Vec<u8>,
     /// Where the event being routed is, when it is such a copy.
@@ -277,6 +281,8 @@ pub fn read<R: Read + Send, E>(
         long: Vec::new(),
         long_head: Vec::new(),
         long_open: false,
+        long_suspect: false,
+        long_edge: Vec::new(),
         long_obj: Vec::new(),
         long_event: None,
         long_len: None,
@@ -643,18 +649,23 @@ impl Input {
             self.long_open = true;
             self.long_head.clear();
             self.long_seen = 0;
-            let starts: Vec<usize> = memchr::memchr_iter(b'{', body).take(MAX_TRIES).collect();
-            self.long.resize_with(starts.len(), || (0, LongLine::new()));
-            self.long.truncate(starts.len());
-            for ((at, long), start) in self.long.iter_mut().zip(starts) {
-                *at = start;
-                long.feed(body.get(start..).unwrap_or_default());
-            }
+            self.long.clear();
+            self.long_suspect = false;
+            self.long_edge.clear();
         } else {
             for (_, long) in self.long.iter_mut().filter(|(_, l)| !l.failed()) {
                 long.feed(body);
             }
         }
+        // The line's first `{` are tried, wherever they are (a prefix may
+        // be longer than a piece), as a short line's are.
+        let room = MAX_TRIES - self.long.len().min(MAX_TRIES);
+        for start in memchr::memchr_iter(b'{', body).take(room) {
+            let mut long = LongLine::new();
+            long.feed(body.get(start..).unwrap_or_default());
+            self.long.push((self.long_seen + start as u64, long));
+        }
+        self.suspect_scan(body);
         self.long_seen += body.len() as u64;
         let room = 4096usize
             .saturating_sub(self.long_head.len())
@@ -670,7 +681,7 @@ impl Input {
         let mut found: Option<(bool, LongEvent, u64)> = None;
         for (at, long) in longs.iter_mut() {
             let r = long.end();
-            let decorated = r.decorated;
+            let (decorated, lone) = (r.decorated, r.lone_surrogate);
             let decoration = r
                 .result
                 .is_err_and(|e| e.kind == crate::peek::JsonErrorKind::TrailingContent && decorated);
@@ -680,12 +691,15 @@ impl Input {
             obj.clear();
             obj.extend_from_slice(r.object);
             if self.peeker.peek(&obj).is_ok() && event_like(&self.peeker) {
-                let shift = |r: std::ops::Range<u64>| r.start + *at as u64..r.end + *at as u64;
+                // The whole line's, not its copy's (a stand-in may hold
+                // none of it).
+                self.peeker.lone_surrogate = lone;
+                let shift = |r: std::ops::Range<u64>| r.start + *at..r.end + *at;
                 let event = LongEvent {
                     span: shift(long.value_span()),
                     envelope: long.envelope_cut().map(shift),
                 };
-                found = Some((*at > 0 || decorated, event, *at as u64));
+                found = Some((*at > 0 || decorated, event, *at));
             }
         }
         self.long = longs;
@@ -709,6 +723,31 @@ impl Input {
         self.long_head = head;
         self.long_obj = obj;
         r
+    }
+
+    /// Looks for `aoi:error` in a piece of a long line, across the
+    /// boundary with the previous one.
+    fn suspect_scan(&mut self, body: &[u8]) {
+        const NEEDLE: &[u8] = b"aoi:error";
+        if self.long_suspect {
+            return;
+        }
+        let keep = NEEDLE.len() - 1;
+        self.long_edge
+            .extend_from_slice(body.get(..keep.min(body.len())).unwrap_or_default());
+        self.long_suspect = memchr::memmem::find(&self.long_edge, NEEDLE).is_some()
+            || memchr::memmem::find(body, NEEDLE).is_some();
+        let edge = body
+            .get(body.len().saturating_sub(keep)..)
+            .unwrap_or_default();
+        if body.len() >= keep {
+            self.long_edge.clear();
+        } else {
+            let extra = self.long_edge.len().saturating_sub(keep);
+            self.long_edge.drain(..extra);
+            return;
+        }
+        self.long_edge.extend_from_slice(edge);
     }
 
     /// Ends the input on a read error.
@@ -774,7 +813,11 @@ impl Input {
                     // call cost more than the search on short prose lines).
                     static SUSPECT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
                         std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"aoi:error"));
-                    if SUSPECT.find(line).is_some() {
+                    let suspect = match self.long_len {
+                        Some(_) => self.long_suspect,
+                        None => SUSPECT.find(line).is_some(),
+                    };
+                    if suspect {
                         self.counts.suspect += 1;
                     }
                 }

@@ -962,7 +962,10 @@ impl LongLine {
         let first = self.out.get(from).copied().unwrap_or(b'"');
         match first {
             b'"' => {
-                let cut = string_cut(self.out.get(from..).unwrap_or_default(), STRING_KEEP);
+                // A pair's second half is in the copy when the first is
+                // 12 bytes before its end.
+                let max = STRING_KEEP.min(keep - 12);
+                let cut = string_cut(self.out.get(from..).unwrap_or_default(), max);
                 self.out.truncate(from + cut);
             }
             b'{' | b'[' => self.out.truncate(from + 1),
@@ -1023,6 +1026,8 @@ fn string_cut(s: &[u8], max: usize) -> usize {
     while i < lim {
         let c = s.get(i).copied().unwrap_or(0);
         let n = match c {
+            // A surrogate pair is one character: never cut between.
+            b'\\' if s.get(i + 1) == Some(&b'u') && pair_at(s, i) => 12,
             b'\\' if s.get(i + 1) == Some(&b'u') => 6,
             b'\\' => 2,
             0xF0.. => 4,
@@ -1036,6 +1041,21 @@ fn string_cut(s: &[u8], max: usize) -> usize {
         i += n;
     }
     i
+}
+
+/// Whether `s[i..]` starts with an escaped UTF-16 surrogate pair
+/// (`\uD83D\uDE00`).
+fn pair_at(s: &[u8], i: usize) -> bool {
+    let unit = |at: usize| {
+        let hex = s.get(at + 2..at + 6)?;
+        let text = std::str::from_utf8(hex).ok()?;
+        let v = u16::from_str_radix(text, 16).ok()?;
+        (s.get(at..at + 2) == Some(b"\\u")).then_some(v)
+    };
+    matches!(
+        (unit(i), unit(i + 6)),
+        (Some(0xD800..=0xDBFF), Some(0xDC00..=0xDFFF))
+    )
 }
 
 fn is_ws(b: u8) -> bool {

@@ -371,7 +371,10 @@ pub const DECISIONS: &str = "\
   own lines only, with findings at the log's line numbers. A line is an event when it is, or ends
   with after a text prefix (a BOM, a time stamp, `[worker-3]`), a JSON object with a string
   `type` (a trailing CR and colour codes dropped; a Docker json-file `log` string unwrapped once);
-  anything else is skipped and counted, never a violation. Events without an envelope form the input's unnamed stream, judged only when it holds
+  anything else is skipped and counted, never a violation. Docker's json-file driver writes at most
+  16 KiB of a line per record and splits longer lines into partial records (no `\\n` at the end of
+  `log`); aoi does not join them yet, so such a record reads as a cut line. A record longer than
+  the reader holds (1 MiB, which Docker does not write) is read as it is, not unwrapped. Events without an envelope form the input's unnamed stream, judged only when it holds
   a framework event (otherwise it is another program's JSON). A final line that is no event is
   the truncation of the run written last. No stream at all, or runs past `--max-runs` left
   unjudged, is exit 74: nothing unverified passes.

@@ -329,3 +329,24 @@ fn spec_members_past_the_limit_are_kept() {
     assert_eq!(v["elapsed_ms"], 12.5);
     assert_eq!(v.get("x"), None);
 }
+
+/// A stand-in never cuts a surrogate pair in two (it would read as a lone
+/// surrogate), wherever the pair falls.
+#[test]
+fn a_stand_in_keeps_surrogate_pairs_whole() {
+    for shift in 0..12 {
+        let text = format!(
+            "{}{}",
+            "a".repeat(shift),
+            "\\ud83d\\ude00".repeat(VALUE_KEEP / 6)
+        );
+        let s = format!(r#"{{"t":"{text}","type":"x"}}"#);
+        let mut long = LongLine::new();
+        let (result, _, lone, object) = fed(&mut long, s.as_bytes(), &[]);
+        assert_eq!(result, Ok(()));
+        assert!(!lone);
+        let mut p = Peeker::new();
+        assert_eq!(p.peek(&object), Ok(()));
+        assert!(!p.lone_surrogate, "shift {shift}");
+    }
+}

@@ -263,3 +263,46 @@ fn a_reserved_name_repeated_is_one_finding() {
         }
     }
 }
+
+/// A log read whole or in pieces reads alike (issue 25 review): an event
+/// after a prefix longer than a piece; a lone surrogate in a value long
+/// enough to get a stand-in; a long tail of colour codes (decoration) and
+/// one that ends in prose (not); a CR-ended line (decorated); prose that
+/// names `aoi:error` far into it (a suspect skipped line).
+#[test]
+fn a_log_read_in_pieces_reads_as_a_whole() {
+    let long = "y".repeat(100 * 1024);
+    let sgr = "\x1b[0m".repeat(30);
+    let hit = |extra: &str| format!(r#"{{"aoi":{{"seq":1,"run":"{RUN}"}},"type":"hit"{extra}}}"#);
+    let lines = [
+        format!("{} {}", "p".repeat(300), hit("")),
+        hit(&format!(r#","t":"{long}\ud83d""#)),
+        hit(&format!(r#","t":"\ud83d\ude00{long}""#)),
+        format!("{}{sgr}", hit("")),
+        format!("{}{sgr} prose", hit("")),
+        format!("{}\r", hit("")),
+        format!("{} aoi:error {}", "q".repeat(500), "r".repeat(500)),
+    ];
+    for line in &lines {
+        let input = s().raw(line).bytes();
+        for args in [
+            &[
+                "merge-report",
+                "--log",
+                "--color",
+                "never",
+                "--format",
+                "table",
+            ][..],
+            &["strip", "--log"],
+            &["errors", "--log", "--color", "never"],
+        ] {
+            let whole = aoi(args, &input);
+            let pieces = aoi_env(args, &input, &[("AOI_HOLD_LINE_BYTES", "64")]);
+            let head: String = line.chars().take(60).collect();
+            assert_eq!(whole.code, pieces.code, "{args:?} {head:?}");
+            assert_eq!(whole.stderr, pieces.stderr, "{args:?} {head:?}");
+            assert!(whole.stdout == pieces.stdout, "{args:?} {head:?}");
+        }
+    }
+}
