@@ -172,7 +172,7 @@ _aoi() {
             fi
             case "${prev}" in
                 --category)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "usage validation config authn authz not_found conflict precondition_failed unsupported rate_limited unavailable timeout cancelled io internal" -- "${cur}"))
                     return 0
                     ;;
                 --code)
@@ -442,7 +442,7 @@ _aoi() {
             fi
             case "${prev}" in
                 --command)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "check strip summary errors filter merge-report" -- "${cur}"))
                     return 0
                     ;;
                 --output)
@@ -610,7 +610,7 @@ _aoi() {
                     return 0
                     ;;
                 --field)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "source tool tool_version aoi_version schema_name schema_version run outcome exit_code ok reason lines seq_reconciled domain_count warning_count error_count violation_count advisory_count checks_failed first_failed_check retryable retry_after_ms caused_by elapsed_ms summary" -- "${cur}"))
                     return 0
                     ;;
                 --max-runs)

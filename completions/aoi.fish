@@ -42,7 +42,7 @@ complete -c aoi -n "__fish_aoi_using_subcommand check" -l output -d 'Write a rep
 complete -c aoi -n "__fish_aoi_using_subcommand check" -l report -d 'Also write the report to FILE while relaying' -r -F
 complete -c aoi -n "__fish_aoi_using_subcommand check" -l show -d 'Findings shown on stderr per stream' -r
 complete -c aoi -n "__fish_aoi_using_subcommand check" -l max-per-rule -d 'Findings of one rule reported per stream (the rest are counted)' -r
-complete -c aoi -n "__fish_aoi_using_subcommand check" -l idle-timeout -d 'End the stream with the timeout outcome (exit 124) when the input is silent this long (ms, s, m); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default' -r
+complete -c aoi -n "__fish_aoi_using_subcommand check" -l idle-timeout -d 'End the stream with the timeout outcome (exit 124) when the input is silent this long (`500ms`, `30s`, `5m`, `1h`; a bare number is seconds); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default' -r
 complete -c aoi -n "__fish_aoi_using_subcommand check" -l threads -d 'Threads for reading an input: one reads and validates lines (for errors and merge-report: finds each line\'s event), one judges them, with the same results as one thread. 0 (the default) uses two when two CPUs are available: for a regular file of 8 MiB or more, for a pipe once it has carried 8 MiB; not when lines average over 2 KiB, nor with --idle-timeout. 1 always one; 2 (or more: two is the most used) two from the start on any input' -r
 complete -c aoi -n "__fish_aoi_using_subcommand check" -s q -l quiet -d 'Print nothing on stderr; the exit status still tells'
 complete -c aoi -n "__fish_aoi_using_subcommand check" -l no-relay -d 'Do not relay the input to stdout (verdict only)'
@@ -51,7 +51,7 @@ complete -c aoi -n "__fish_aoi_using_subcommand check" -l fail-on-partial -d 'Fa
 complete -c aoi -n "__fish_aoi_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aoi -n "__fish_aoi_using_subcommand check" -s V -l version -d 'Print version'
 complete -c aoi -n "__fish_aoi_using_subcommand strip" -l max-runs -d 'Runs judged per input; lines of further runs are still read, but those runs are not judged, which is reported (exit 74)' -r
-complete -c aoi -n "__fish_aoi_using_subcommand strip" -l idle-timeout -d 'End the stream with the timeout outcome (exit 124) when the input is silent this long (ms, s, m); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default' -r
+complete -c aoi -n "__fish_aoi_using_subcommand strip" -l idle-timeout -d 'End the stream with the timeout outcome (exit 124) when the input is silent this long (`500ms`, `30s`, `5m`, `1h`; a bare number is seconds); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default' -r
 complete -c aoi -n "__fish_aoi_using_subcommand strip" -l threads -d 'Threads for reading an input: one reads and validates lines (for errors and merge-report: finds each line\'s event), one judges them, with the same results as one thread. 0 (the default) uses two when two CPUs are available: for a regular file of 8 MiB or more, for a pipe once it has carried 8 MiB; not when lines average over 2 KiB, nor with --idle-timeout. 1 always one; 2 (or more: two is the most used) two from the start on any input' -r
 complete -c aoi -n "__fish_aoi_using_subcommand strip" -l keep-envelope -d 'Keep the `aoi` member on domain events'
 complete -c aoi -n "__fish_aoi_using_subcommand strip" -l control -d 'Keep only the control plane: every aoi:* event, exactly as it came'
@@ -65,9 +65,33 @@ complete -c aoi -n "__fish_aoi_using_subcommand strip" -s h -l help -d 'Print he
 complete -c aoi -n "__fish_aoi_using_subcommand strip" -s V -l version -d 'Print version'
 complete -c aoi -n "__fish_aoi_using_subcommand summary" -l output -d 'Output format instead of the readable line' -r -f -a "json\t'One JSON object per stream'
 jsonl\t'A conforming AOI stream'"
-complete -c aoi -n "__fish_aoi_using_subcommand summary" -l field -d 'Print one field of the outcome object raw (e.g. outcome, exit_code, retry_after_ms, tool, run)' -r
+complete -c aoi -n "__fish_aoi_using_subcommand summary" -l field -d 'Print one field of the outcome object raw (e.g. outcome, exit_code, retry_after_ms, tool, run): strings unquoted, others as JSON. A field absent from this outcome (retry_after_ms of a run that succeeded) prints nothing, not even a line feed; the exit status is the outcome\'s either way. A name that is no field of the object is a usage error (64)' -r -f -a "source\t''
+tool\t''
+tool_version\t''
+aoi_version\t''
+schema_name\t''
+schema_version\t''
+run\t''
+outcome\t''
+exit_code\t''
+ok\t''
+reason\t''
+lines\t''
+seq_reconciled\t''
+domain_count\t''
+warning_count\t''
+error_count\t''
+violation_count\t''
+advisory_count\t''
+checks_failed\t''
+first_failed_check\t''
+retryable\t''
+retry_after_ms\t''
+caused_by\t''
+elapsed_ms\t''
+summary\t''"
 complete -c aoi -n "__fish_aoi_using_subcommand summary" -l max-runs -d 'Runs judged per input; lines of further runs are still read, but those runs are not judged, which is reported (exit 74)' -r
-complete -c aoi -n "__fish_aoi_using_subcommand summary" -l idle-timeout -d 'End the stream with the timeout outcome (exit 124) when the input is silent this long (ms, s, m); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default' -r
+complete -c aoi -n "__fish_aoi_using_subcommand summary" -l idle-timeout -d 'End the stream with the timeout outcome (exit 124) when the input is silent this long (`500ms`, `30s`, `5m`, `1h`; a bare number is seconds); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default' -r
 complete -c aoi -n "__fish_aoi_using_subcommand summary" -l threads -d 'Threads for reading an input: one reads and validates lines (for errors and merge-report: finds each line\'s event), one judges them, with the same results as one thread. 0 (the default) uses two when two CPUs are available: for a regular file of 8 MiB or more, for a pipe once it has carried 8 MiB; not when lines average over 2 KiB, nor with --idle-timeout. 1 always one; 2 (or more: two is the most used) two from the start on any input' -r
 complete -c aoi -n "__fish_aoi_using_subcommand summary" -s q -l quiet -d 'Print nothing; the exit status tells'
 complete -c aoi -n "__fish_aoi_using_subcommand summary" -l log -d 'Read the inputs as logs: an event after a prefix (a BOM, a time stamp, `[worker-3]`, a CRI or Docker json-file record) is found, colour and CR are trimmed, prose and other lines are skipped, and both are counted and stated in the output; runs interleaved in one log are told apart by aoi.run and each is judged as `aoi check` judges a stream. Without it each input is one stream, judged exactly as `aoi check` judges it: a line that is no event is a violation (65)'
@@ -75,7 +99,21 @@ complete -c aoi -n "__fish_aoi_using_subcommand summary" -l unbounded -d 'The st
 complete -c aoi -n "__fish_aoi_using_subcommand summary" -l fail-on-partial -d 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)'
 complete -c aoi -n "__fish_aoi_using_subcommand summary" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aoi -n "__fish_aoi_using_subcommand summary" -s V -l version -d 'Print version'
-complete -c aoi -n "__fish_aoi_using_subcommand errors" -l category -d 'Only these categories (repeat or separate with commas)' -r
+complete -c aoi -n "__fish_aoi_using_subcommand errors" -l category -d 'Only these categories (repeat or separate with commas): the 15 of § 9.2' -r -f -a "usage\t''
+validation\t''
+config\t''
+authn\t''
+authz\t''
+not_found\t''
+conflict\t''
+precondition_failed\t''
+unsupported\t''
+rate_limited\t''
+unavailable\t''
+timeout\t''
+cancelled\t''
+io\t''
+internal\t''"
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -l code -d 'Only these codes (repeat or separate with commas)' -r
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -l scope -d 'Only errors of this scope (an absent scope is process, § 9.1)' -r -f -a "process\t''
 item\t''"
@@ -87,7 +125,7 @@ complete -c aoi -n "__fish_aoi_using_subcommand errors" -l color -d 'Colour the 
 always\t''
 never\t''"
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -l max-runs -d 'Runs judged per input; lines of further runs are still read, but those runs are not judged, which is reported (exit 74)' -r
-complete -c aoi -n "__fish_aoi_using_subcommand errors" -l idle-timeout -d 'End the stream with the timeout outcome (exit 124) when the input is silent this long (ms, s, m); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default' -r
+complete -c aoi -n "__fish_aoi_using_subcommand errors" -l idle-timeout -d 'End the stream with the timeout outcome (exit 124) when the input is silent this long (`500ms`, `30s`, `5m`, `1h`; a bare number is seconds); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default' -r
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -l threads -d 'Threads for reading an input: one reads and validates lines (for errors and merge-report: finds each line\'s event), one judges them, with the same results as one thread. 0 (the default) uses two when two CPUs are available: for a regular file of 8 MiB or more, for a pipe once it has carried 8 MiB; not when lines average over 2 KiB, nor with --idle-timeout. 1 always one; 2 (or more: two is the most used) two from the start on any input' -r
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -s w -l warnings -d 'Also extract aoi:warning events'
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -l retryable -d 'Only errors whose retry may help (retryable:true; § 9.3: the field is authoritative)'
@@ -105,13 +143,13 @@ complete -c aoi -n "__fish_aoi_using_subcommand filter" -l output -d 'Output for
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l arg -d 'Bind $NAME to the string VALUE' -r
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l argjson -d 'Bind $NAME to the JSON value TEXT' -r
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l max-line-bytes -d 'Longest event the filter holds in memory (K, M, G suffixes). A longer event is the filter\'s own item error (INPUT_TOO_LONG; with --raw, exit 65), not a fault of the stream, which is judged at any line length' -r
-complete -c aoi -n "__fish_aoi_using_subcommand filter" -l idle-timeout -d 'End the stream with the timeout outcome (exit 124) when the input is silent this long (ms, s, m); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default' -r
+complete -c aoi -n "__fish_aoi_using_subcommand filter" -l idle-timeout -d 'End the stream with the timeout outcome (exit 124) when the input is silent this long (`500ms`, `30s`, `5m`, `1h`; a bare number is seconds); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default' -r
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l threads -d 'Threads for reading an input: one reads and validates lines (for errors and merge-report: finds each line\'s event), one judges them, with the same results as one thread. 0 (the default) uses two when two CPUs are available: for a regular file of 8 MiB or more, for a pipe once it has carried 8 MiB; not when lines average over 2 KiB, nor with --idle-timeout. 1 always one; 2 (or more: two is the most used) two from the start on any input' -r
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l framework -d 'Run the filter on framework (aoi:*) events too; their results are domain events'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l continue-on-error -d 'Filter errors and upstream aoi:error events do not make the run fail (§ 13)'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l raw -d 'Plain jq over any JSON Lines input: no framing, output as `jq -c` prints it'
-complete -c aoi -n "__fish_aoi_using_subcommand filter" -s r -l raw-output -d 'With --raw: print strings without quotes'
-complete -c aoi -n "__fish_aoi_using_subcommand filter" -s n -l null-input -d 'With --raw: run the filter once on null (read the input with `input`/`inputs`)'
+complete -c aoi -n "__fish_aoi_using_subcommand filter" -s r -l raw-output -d 'As jq -r: print strings without quotes. Implies --raw (plain jq over every line, as a jq user means it; the stream is not judged)'
+complete -c aoi -n "__fish_aoi_using_subcommand filter" -s n -l null-input -d 'As jq -n: run the filter once on null (read the input with `input`/`inputs`). Implies --raw'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -s c -l compact-output -d 'Accepted for jq\'s sake: output is always compact, one value per line'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -s q -l quiet -d 'Print nothing on stderr but the filter\'s own messages (debug, stderr)'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l unbounded -d 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'
@@ -127,7 +165,7 @@ complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l color -d 'Colou
 always\t''
 never\t''"
 complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l max-runs -d 'Runs judged per input; lines of further runs are still read, but those runs are not judged, which is reported (exit 74)' -r
-complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l idle-timeout -d 'End the stream with the timeout outcome (exit 124) when the input is silent this long (ms, s, m); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default' -r
+complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l idle-timeout -d 'End the stream with the timeout outcome (exit 124) when the input is silent this long (`500ms`, `30s`, `5m`, `1h`; a bare number is seconds); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default' -r
 complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l threads -d 'Threads for reading an input: one reads and validates lines (for errors and merge-report: finds each line\'s event), one judges them, with the same results as one thread. 0 (the default) uses two when two CPUs are available: for a regular file of 8 MiB or more, for a pipe once it has carried 8 MiB; not when lines average over 2 KiB, nor with --idle-timeout. 1 always one; 2 (or more: two is the most used) two from the start on any input' -r
 complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l no-fail -d 'Exit 0 whatever the streams\' verdicts, an input without any AOI stream included (usage errors and unreadable inputs, 66, still fail)'
 complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -s q -l quiet -d 'Print nothing on stderr'
@@ -139,7 +177,12 @@ complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -s V -l version -d
 complete -c aoi -n "__fish_aoi_using_subcommand capabilities" -l output -d 'Output format (JSON is the only one; accepted for the `--output json` convention, § 3)' -r -f -a "json\t'One JSON object'"
 complete -c aoi -n "__fish_aoi_using_subcommand capabilities" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aoi -n "__fish_aoi_using_subcommand capabilities" -s V -l version -d 'Print version'
-complete -c aoi -n "__fish_aoi_using_subcommand input-schema" -l command -d 'The command whose input is described (one that reads JSON Lines)' -r
+complete -c aoi -n "__fish_aoi_using_subcommand input-schema" -l command -d 'The command whose input is described (one that reads JSON Lines)' -r -f -a "check\t''
+strip\t''
+summary\t''
+errors\t''
+filter\t''
+merge-report\t''"
 complete -c aoi -n "__fish_aoi_using_subcommand input-schema" -l output -d 'Output format (JSON is the only one; accepted for the `--output json` convention)' -r -f -a "json\t'One JSON object'"
 complete -c aoi -n "__fish_aoi_using_subcommand input-schema" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aoi -n "__fish_aoi_using_subcommand input-schema" -s V -l version -d 'Print version'
@@ -152,7 +195,7 @@ complete -c aoi -n "__fish_aoi_using_subcommand lint" -l tool -d 'The words that
 complete -c aoi -n "__fish_aoi_using_subcommand lint" -l machine-flag -d 'The tool\'s machine-mode flag, added to the invocation ("" for none). When the invocation fails with it and writes AOI without it (a wrapper that passes its arguments on), lint lints it without the flag and says so' -r
 complete -c aoi -n "__fish_aoi_using_subcommand lint" -l secret-flag -d 'The flag whose value the secret probe fills with a canary (check 9)' -r
 complete -c aoi -n "__fish_aoi_using_subcommand lint" -l stdin -d 'Feed FILE to the invocation\'s stdin (default: none)' -r -F
-complete -c aoi -n "__fish_aoi_using_subcommand lint" -l timeout -d 'Time each probe may take (ms, s or m suffix); a probe that takes longer is killed' -r
+complete -c aoi -n "__fish_aoi_using_subcommand lint" -l timeout -d 'Time each probe may take (`500ms`, `10s`, `2m`; a bare number is seconds); a probe that takes longer is killed' -r
 complete -c aoi -n "__fish_aoi_using_subcommand lint" -l output -d 'Machine output: a conforming AOI stream of aoi:check events (one per check) and a summary' -r -f -a "jsonl\t'An AOI stream (JSON Lines)'"
 complete -c aoi -n "__fish_aoi_using_subcommand lint" -l color -d 'Colour in the table: auto (a terminal, NO_COLOR unset), always, never' -r -f -a "auto\t'When stdout is a terminal and NO_COLOR is not set'
 always\t''
@@ -164,7 +207,7 @@ complete -c aoi -n "__fish_aoi_using_subcommand lint" -s q -l quiet -d 'Print no
 complete -c aoi -n "__fish_aoi_using_subcommand lint" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aoi -n "__fish_aoi_using_subcommand lint" -s V -l version -d 'Print version'
 complete -c aoi -n "__fish_aoi_using_subcommand rules" -l markdown -d 'Print the catalog as Markdown (the text of docs/rules.md)'
-complete -c aoi -n "__fish_aoi_using_subcommand rules" -s h -l help -d 'Print help'
+complete -c aoi -n "__fish_aoi_using_subcommand rules" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aoi -n "__fish_aoi_using_subcommand rules" -s V -l version -d 'Print version'
 complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema lint rules help" -f -a "check" -d 'Relay a stream unchanged and judge it: complete, conforming, successful'
 complete -c aoi -n "__fish_aoi_using_subcommand help; and not __fish_seen_subcommand_from check strip summary errors filter merge-report capabilities input-schema schema lint rules help" -f -a "strip" -d 'The data plane without the framework (or, with --control, the control plane alone)'

@@ -3,7 +3,40 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+
+pub mod examples;
+
+/// Subcommands that judge a stream and exit with [`EXIT_TABLE`]'s codes.
+pub const JUDGING: &[&str] = &[
+    "check",
+    "strip",
+    "summary",
+    "errors",
+    "filter",
+    "merge-report",
+];
+
+/// The command line as aoi parses it and documents it: the derive's
+/// definitions with each subcommand's examples (and, for those that judge
+/// a stream, the exit table) after its help, short and long.
+pub fn command() -> clap::Command {
+    let mut cmd = Cli::command();
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    for name in names {
+        let text = examples::help_text(examples::of(&name));
+        let long = if JUDGING.contains(&name.as_str()) {
+            format!("{text}\n\n{EXIT_TABLE}")
+        } else {
+            text.clone()
+        };
+        cmd = cmd.mut_subcommand(&name, |sub| sub.after_help(text).after_long_help(long));
+    }
+    cmd
+}
 
 /// The exit-status table shared by every command that judges a stream.
 pub const EXIT_TABLE: &str = "\
@@ -53,15 +86,8 @@ aoi:summary last (§ 13.1), seq contiguous and run constant (§ 8.1), counters r
 the error taxonomy (§ 9). The verdict goes to stderr and to the exit status. With stdout on a \
 terminal only the verdict is printed. `--output jsonl` makes stdout a report (itself an AOI \
 stream) instead of the relay; `--report FILE` writes that report while relaying. Several FILEs \
-are judged as separate streams (and relayed one after the other).",
-        after_help = "Examples:\n  \
-tool --output jsonl | aoi check | jq -c 'select(.type==\"hit\")'\n  \
-aoi check -q run.jsonl && echo complete\n  \
-aoi check --output jsonl run.jsonl | jq -c 'select(.type==\"violation\")'\n  \
-tool --output jsonl | aoi check --report check.jsonl > out.jsonl\n  \
-tool watch --output jsonl | aoi check --unbounded"
+are judged as separate streams (and relayed one after the other)."
     )]
-    #[command(after_long_help = EXIT_TABLE)]
     Check(CheckArgs),
     /// The data plane without the framework (or, with --control, the control plane alone).
     #[command(
@@ -73,14 +99,8 @@ prose, invalid JSON, an unterminated last line) belong to neither \
 plane: they are dropped, and the verdict reports them. The stream is judged as `aoi check` judges \
 it; the verdict is the exit status (the same table) and, on failure, a few lines on stderr. A CI \
 log with prefixes, prose and interleaved runs is read with `--log`: each event after its prefix \
-goes to its plane, each run is judged, and the lines skipped are counted on stderr.",
-        after_help = "Examples:\n  \
-tool --output jsonl | aoi strip | jq -c .\n  \
-tool --output jsonl | aoi strip --keep-envelope > data.jsonl\n  \
-aoi strip --log --control ci.log > control.jsonl\n  \
-tool --output jsonl | aoi strip --no-fail | wc -l"
+goes to its plane, each run is judged, and the lines skipped are counted on stderr."
     )]
-    #[command(after_long_help = EXIT_TABLE)]
     Strip(StripArgs),
     /// The outcome of a run: one line, a JSON object, or one field raw; exits with it.
     #[command(
@@ -92,14 +112,8 @@ plus what aoi established: outcome, exit_code, lines, seq_reconciled, violation_
 findings that fail the stream: contract violations and incompleteness), retry_after_ms, \
 caused_by); `--output jsonl` a conforming AOI stream (aoi:meta, one `outcome` \
 event per stream, aoi:summary); `--field NAME` one field of that object, raw, for scripts. The \
-exit status is the outcome's, from the same table as aoi check.",
-        after_help = "Examples:\n  \
-if tool --output jsonl | aoi summary -q; then echo done; fi\n  \
-aoi summary run.jsonl\n  \
-sleep \"$(( $(aoi summary --field retry_after_ms run.jsonl) / 1000 ))\"\n  \
-aoi summary --output json run.jsonl | jq .outcome"
+exit status is the outcome's, from the same table as aoi check."
     )]
-    #[command(after_long_help = EXIT_TABLE)]
     Summary(SummaryArgs),
     /// Errors and warnings out of AOI streams and real logs.
     #[command(
@@ -115,15 +129,8 @@ as its own stream, exactly as `aoi check` judges one, and the exit status is the
 (same table). On a terminal the errors are \
 an aligned table (upstream text sanitised); otherwise the events are written as they came, one \
 JSON object per line (`--output raw`), or as a conforming AOI stream (`--output jsonl`: aoi:meta, \
-the events with `origin` set to the tool that raised them, aoi:summary accounting for the input).",
-        after_help = "Examples:\n  \
-tool --output jsonl | aoi errors\n  \
-aoi errors --log --warnings --category rate_limited,unavailable ci.log\n  \
-aoi errors --count --retryable run.jsonl\n  \
-kubectl logs job/sync | aoi errors --log --output raw | jq -r .code\n  \
-aoi errors --output jsonl run.jsonl | aoi check -q"
+the events with `origin` set to the tool that raised them, aoi:summary accounting for the input)."
     )]
-    #[command(after_long_help = EXIT_TABLE)]
     Errors(ErrorsArgs),
     /// Run a jq filter over the domain events; the framework stays right around it.
     #[command(
@@ -138,15 +145,8 @@ failed, caused_by. A runtime error on one event is an item-level aoi:error (scop
 line_number, item_index) and the run goes on, ending ok:false unless --continue-on-error; so do \
 upstream aoi:error events. A filter that does not compile is exit 64 with the position. \
 `--raw` is plain jq over any JSON Lines input: no framing, output as `jq -c` prints it \
-(`-r` for raw strings, `-n` for null input, `input`/`inputs`).",
-        after_help = "Examples:\n  \
-tool --output jsonl | aoi filter 'select(.rank <= 3)'\n  \
-tool --output jsonl | aoi filter '{type: \"title\", text: .title}'\n  \
-aoi filter --framework 'select(.type == \"aoi:error\") | .code' run.jsonl\n  \
-aoi filter --raw -r '.title' data.jsonl\n  \
-aoi filter --arg min 3 'select(.rank >= ($min | tonumber))' run.jsonl"
+(`-r` for raw strings, `-n` for null input, `input`/`inputs`)."
     )]
-    #[command(after_long_help = EXIT_TABLE)]
     Filter(FilterArgs),
     /// Many runs, one verdict: a report per stream, totals, and the worst outcome.
     #[command(
@@ -161,15 +161,8 @@ for the whole (--format jsonl, itself a conforming AOI stream), a table, Markdow
 summary, JUnit XML or TAP (version 13, which prove and TAP 14 readers read). Everything is recomputed from the events, never taken from a \
 producer's totals unreconciled. A merge-report output given to merge-report again is carried, \
 not re-judged: merging is associative, so reports can be merged shard by shard. The exit status \
-is the most severe stream's (the shared table); no stream at all is exit 74.",
-        after_help = "Examples:\n  \
-aoi merge-report logs/*.jsonl\n  \
-aoi merge-report --log --format markdown ci.log >> \"$GITHUB_STEP_SUMMARY\"\n  \
-aoi merge-report --format junit runs/*.jsonl > aoi-junit.xml\n  \
-ls shard-*.jsonl | xargs -P4 -n25 sh -c 'aoi merge-report \"$@\" > \"$(mktemp -p parts)\"' _\n  \
-aoi merge-report parts/* > all.jsonl    # reports of reports: the same verdict"
+is the most severe stream's (the shared table); no stream at all is exit 74."
     )]
-    #[command(after_long_help = EXIT_TABLE)]
     MergeReport(MergeArgs),
     /// What aoi can do, as one JSON object (§ 17): commands, outputs, schemas, exit codes.
     #[command(
@@ -177,8 +170,7 @@ aoi merge-report parts/* > all.jsonl    # reports of reports: the same verdict"
 tool_version, aoi_versions, outputs, schemas, one entry per command (its role, whether it is \
 read-only and bounded, its input modes and how it treats malformed input lines, § 12.2, the \
 event types its machine output holds) and the exit-status table. Credential-free, network-free, \
-no input read (§ 3).",
-        after_help = "Examples:\n  aoi capabilities --output json\n  aoi capabilities | jq '.commands[].name'"
+no input read (§ 3)."
     )]
     Capabilities(CapabilitiesArgs),
     /// The input schema of a command that reads JSON Lines (§ 12).
@@ -187,8 +179,7 @@ no input read (§ 3).",
         long_about = "Print what a command that reads JSON Lines accepts (§ 12.1): JSON Schema \
 2020-12 for one input line (an AOI-CLI event: a string `type`, an optional `aoi` envelope), and \
 under x-aoi-input the input modes and what a malformed line does (§ 12.2). The judge's rules \
-(`aoi rules`) are the strict part of the contract.",
-        after_help = "Examples:\n  aoi input-schema --command check --output json\n  aoi input-schema --command errors | jq '.\"x-aoi-input\"'"
+(`aoi rules`) are the strict part of the contract."
     )]
     InputSchema(InputSchemaArgs),
     /// JSON Schema 2020-12 for every event aoi emits (§ 10).
@@ -196,8 +187,7 @@ under x-aoi-input the input modes and what a malformed line does (§ 12.2). The 
         long_about = "Print the JSON Schema (2020-12) of aoi's own streams, aoi.toolkit.events \
 1.0.0: every event aoi writes in machine mode, discriminated on `type` with a $defs entry per \
 event (§ 10.4), permissive for fields it does not name (§ 10.3), with an https $id that \
-identifies it and is never fetched (§ 10.2, § 5). Credential-free, network-free, no input (§ 3).",
-        after_help = "Examples:\n  aoi schema --output json\n  aoi schema --output json --schema-version 1 | jq '.[\"$defs\"] | keys'"
+identifies it and is never fetched (§ 10.2, § 5). Credential-free, network-free, no input (§ 3)."
     )]
     Schema(SchemaArgs),
     /// Check a tool against the conformance checks of § 18, per factor and per command.
@@ -211,17 +201,10 @@ close, SIGINT and SIGTERM mid-run, `--limit`, malformed and known upstream input
 that read JSON Lines (as the capabilities say), and with --allow-side-effects the confirmation \
 and dry-run of destructive commands. Every probe has a timeout: a hung tool is a finding. \
 Checks that a black box does not allow (idempotent replay, stable ids) are listed as not tested, \
-with why. Exit 0 when every check that ran passed, 1 when one failed, 64 on usage.",
-        after_help = "Examples:\n  \
-aoi lint -- mytool search 'agent tools'\n  \
-aoi lint --tool 'python3 mytool.py' -- python3 mytool.py search x\n  \
-aoi lint --machine-flag '--format jsonl' -- mytool list\n  \
-aoi lint --output jsonl -- mytool list | aoi check -q\n  \
-aoi lint --self"
+with why. Exit 0 when every check that ran passed, 1 when one failed, 64 on usage."
     )]
     Lint(LintArgs),
     /// List the rule catalog: ids, severity, spec section, what each requires.
-    #[command(after_help = "Examples:\n  aoi rules\n  aoi rules --markdown > docs/rules.md")]
     Rules(RulesArgs),
 }
 
@@ -242,7 +225,7 @@ pub struct JudgeArgs {
     #[arg(long)]
     pub fail_on_partial: bool,
     /// End the stream with the timeout outcome (exit 124) when the input is silent
-    /// this long (ms, s, m); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of
+    /// this long (`500ms`, `30s`, `5m`, `1h`; a bare number is seconds); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of
     /// interleaved runs, the runs still open time out. Off by default.
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub idle_timeout: Option<std::time::Duration>,
@@ -372,8 +355,11 @@ pub struct SummaryArgs {
     /// Output format instead of the readable line.
     #[arg(long, alias = "format", value_name = "FORMAT")]
     pub output: Option<SummaryFormat>,
-    /// Print one field of the outcome object raw (e.g. outcome, exit_code, retry_after_ms, tool, run).
-    #[arg(long, value_name = "NAME")]
+    /// Print one field of the outcome object raw (e.g. outcome, exit_code, retry_after_ms, tool,
+    /// run): strings unquoted, others as JSON. A field absent from this outcome (retry_after_ms
+    /// of a run that succeeded) prints nothing, not even a line feed; the exit status is the
+    /// outcome's either way. A name that is no field of the object is a usage error (64).
+    #[arg(long, value_name = "NAME", value_parser = crate::cmd::summary::OUTCOME_FIELDS.to_vec())]
     pub field: Option<String>,
     #[command(flatten)]
     pub logs: LogArgs,
@@ -431,8 +417,8 @@ pub struct ErrorsArgs {
     /// Also extract aoi:warning events.
     #[arg(short, long)]
     pub warnings: bool,
-    /// Only these categories (repeat or separate with commas).
-    #[arg(long, value_name = "CATEGORY", value_delimiter = ',')]
+    /// Only these categories (repeat or separate with commas): the 15 of § 9.2.
+    #[arg(long, value_name = "CATEGORY", value_delimiter = ',', value_parser = categories())]
     pub category: Vec<String>,
     /// Only these codes (repeat or separate with commas).
     #[arg(long, value_name = "CODE", value_delimiter = ',')]
@@ -493,11 +479,13 @@ pub struct FilterArgs {
     /// Plain jq over any JSON Lines input: no framing, output as `jq -c` prints it.
     #[arg(long)]
     pub raw: bool,
-    /// With --raw: print strings without quotes.
-    #[arg(short = 'r', long = "raw-output", requires = "raw")]
+    /// As jq -r: print strings without quotes. Implies --raw (plain jq over every line, as a
+    /// jq user means it; the stream is not judged).
+    #[arg(short = 'r', long = "raw-output", conflicts_with_all = ["framework", "continue_on_error", "output"])]
     pub raw_output: bool,
-    /// With --raw: run the filter once on null (read the input with `input`/`inputs`).
-    #[arg(short = 'n', long, requires = "raw")]
+    /// As jq -n: run the filter once on null (read the input with `input`/`inputs`). Implies
+    /// --raw.
+    #[arg(short = 'n', long, conflicts_with_all = ["framework", "continue_on_error", "output"])]
     pub null_input: bool,
     /// Output format: jsonl, the only one (accepted for the `--output jsonl` convention, § 16.1).
     #[arg(long, alias = "format", value_name = "FORMAT", conflicts_with = "raw")]
@@ -605,7 +593,7 @@ pub struct LintArgs {
     /// Feed FILE to the invocation's stdin (default: none).
     #[arg(long, value_name = "FILE")]
     pub stdin: Option<PathBuf>,
-    /// Time each probe may take (ms, s or m suffix); a probe that takes longer is killed.
+    /// Time each probe may take (`500ms`, `10s`, `2m`; a bare number is seconds); a probe that takes longer is killed.
     #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_duration)]
     pub timeout: std::time::Duration,
     /// Also run the probes that could change real state (checks 6–8): destructive
@@ -628,6 +616,16 @@ pub struct LintArgs {
 }
 
 /// A duration: a number with `ms`, `s` (the default) or `m`.
+/// The § 9.2 error categories, as `--category` accepts them (and the shell
+/// completions offer them).
+fn categories() -> clap::builder::PossibleValuesParser {
+    crate::spec::CATEGORIES
+        .iter()
+        .map(|(name, _)| *name)
+        .collect::<Vec<_>>()
+        .into()
+}
+
 pub fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
     let t = s.trim();
     let split = t
@@ -636,14 +634,19 @@ pub fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
     let (num, unit) = t.split_at(split);
     let n: f64 = num
         .parse()
-        .map_err(|_| format!("{s:?} is not a duration (e.g. 500ms, 10s, 2m)"))?;
+        .map_err(|_| format!("{s:?} is not a duration (e.g. 500ms, 10s, 2m, 1h)"))?;
     let secs = match unit {
         "ms" => n / 1000.0,
         "" | "s" => n,
         "m" => n * 60.0,
-        _ => return Err(format!("{s:?}: the unit is ms, s or m")),
+        "h" => n * 3600.0,
+        _ => {
+            return Err(format!(
+                "{s:?}: the unit is ms, s, m or h (a bare number is seconds)"
+            ));
+        }
     };
-    if !(secs.is_finite() && secs > 0.0 && secs < 86_400.0) {
+    if !(secs.is_finite() && secs > 0.0 && secs <= 86_400.0) {
         return Err(format!("{s:?}: between 1ms and 24h"));
     }
     Ok(std::time::Duration::from_secs_f64(secs))
@@ -652,7 +655,7 @@ pub fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
 #[derive(Args, Debug)]
 pub struct InputSchemaArgs {
     /// The command whose input is described (one that reads JSON Lines).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = JUDGING.to_vec())]
     pub command: String,
     /// Output format (JSON is the only one; accepted for the `--output json` convention).
     #[arg(long, alias = "format", value_name = "FORMAT")]

@@ -5,10 +5,13 @@ use std::process::ExitCode;
 use aoi::cli::{Cli, Command};
 use aoi::cmd;
 use aoi::spec::exit;
-use clap::Parser;
+use clap::FromArgMatches;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let parsed = aoi::cli::command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(c) => c,
         Err(e) => {
             // --help and --version are not errors; every usage error is 64.

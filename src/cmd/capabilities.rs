@@ -237,4 +237,16 @@ mod tests {
         let ours: Vec<String> = COMMANDS.iter().map(|s| s.name.to_string()).collect();
         assert_eq!(cli, ours);
     }
+
+    /// The commands whose help carries the exit table, and that
+    /// `input-schema --command` accepts, are those that read JSON Lines.
+    #[test]
+    fn judging_commands_are_the_readers() {
+        let readers: Vec<&str> = COMMANDS
+            .iter()
+            .filter(|c| c.reads_jsonl)
+            .map(|c| c.name)
+            .collect();
+        assert_eq!(readers, crate::cli::JUDGING);
+    }
 }

@@ -193,6 +193,19 @@ pub(crate) fn eprint_line(quiet: bool, s: &str) {
     }
 }
 
+/// Says, the same way for every command, that stdin is a terminal and is
+/// being read (a user who forgot the file is not left waiting in silence).
+pub(crate) fn say_reading_terminal(command: &str, named: bool, quiet: bool) {
+    if !named && io::stdin().is_terminal() && !quiet {
+        eprint_line(
+            false,
+            &format!(
+                "aoi {command}: reading a stream from the terminal (end with Ctrl-D; `aoi {command} FILE` reads a file)"
+            ),
+        );
+    }
+}
+
 fn finding_event(e: &mut Producer<Tee>, f: &Finding, source: &str) -> Result<(), Stop> {
     let r = f.rule.rule();
     let ty = if r.severity == Severity::Advisory {
@@ -582,12 +595,7 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
         args.files.iter().map(|p| p.as_path()).collect()
     };
     let named = !args.files.is_empty();
-    if !named && io::stdin().is_terminal() && !args.quiet {
-        eprint_line(
-            false,
-            "aoi check: reading a stream from the terminal (end with Ctrl-D; `aoi check FILE` reads a file)",
-        );
-    }
+    say_reading_terminal("check", named, args.quiet);
     let mut code = exit::OK;
     let mut verdicts: Vec<Verdict> = Vec::new();
     let mut streams: u64 = 0;

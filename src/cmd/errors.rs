@@ -129,12 +129,7 @@ pub fn run(args: &ErrorsArgs) -> i32 {
     } else {
         6
     };
-    if args.files.is_empty() && io::stdin().is_terminal() && !args.quiet {
-        eprint_line(
-            false,
-            "aoi errors: reading from the terminal (end with Ctrl-D; `aoi errors FILE` reads a file)",
-        );
-    }
+    crate::cmd::check::say_reading_terminal("errors", !args.files.is_empty(), args.quiet);
     let mut ctx = Ctx {
         args,
         format,

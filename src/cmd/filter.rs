@@ -110,7 +110,12 @@ fn compile_and_run(args: &FilterArgs) -> i32 {
         }
     };
     let vars = Vars::new(values);
-    if args.raw {
+    let reads_stdin = !args.null_input || args.filter.contains("input");
+    if reads_stdin {
+        crate::cmd::check::say_reading_terminal("filter", !args.files.is_empty(), args.quiet);
+    }
+    // jq's -r and -n mean jq's plain mode (a jq user types them first).
+    if args.raw || args.raw_output || args.null_input {
         run_raw(args, &filter, vars)
     } else {
         run_framed(args, &filter, vars)

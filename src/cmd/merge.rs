@@ -426,12 +426,7 @@ pub fn run(args: &MergeArgs) -> i32 {
     } else {
         args.files.iter().map(|p| p.as_path()).collect()
     };
-    if args.files.is_empty() && io::stdin().is_terminal() && !args.quiet {
-        eprint_line(
-            false,
-            "aoi merge-report: reading from the terminal (end with Ctrl-D; `aoi merge-report FILE…` reads files)",
-        );
-    }
+    crate::cmd::check::say_reading_terminal("merge-report", !args.files.is_empty(), args.quiet);
     let opts = args.logs.reading(&args.judge, SHOWN as u64);
     let mut entries: Vec<Entry> = Vec::new();
     let mut own: Vec<Own> = Vec::new();

@@ -23,6 +23,7 @@ use crate::spec::exit;
 
 /// Runs `aoi strip`; returns the exit status.
 pub fn run(args: &StripArgs) -> i32 {
+    crate::cmd::check::say_reading_terminal("strip", !args.files.is_empty(), args.quiet);
     let stdout = io::stdout();
     let out: Box<dyn Write> = if stdout.is_terminal() {
         Box::new(io::LineWriter::new(stdout.lock()))

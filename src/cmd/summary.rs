@@ -61,6 +61,36 @@ fn judge_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     streams.into_iter().map(|s| s.verdict).collect()
 }
 
+/// Every field [`outcome_json`] can write, for `--field` (a name outside
+/// this list is a usage error, not an empty answer).
+pub const OUTCOME_FIELDS: &[&str] = &[
+    "source",
+    "tool",
+    "tool_version",
+    "aoi_version",
+    "schema_name",
+    "schema_version",
+    "run",
+    "outcome",
+    "exit_code",
+    "ok",
+    "reason",
+    "lines",
+    "seq_reconciled",
+    "domain_count",
+    "warning_count",
+    "error_count",
+    "violation_count",
+    "advisory_count",
+    "checks_failed",
+    "first_failed_check",
+    "retryable",
+    "retry_after_ms",
+    "caused_by",
+    "elapsed_ms",
+    "summary",
+];
+
 /// What aoi established about one stream, as one JSON object.
 fn outcome_json(v: &Verdict, source: &str) -> Value {
     let id = upstream_identity(v);
@@ -181,6 +211,7 @@ pub fn run(args: &SummaryArgs) -> i32 {
     } else {
         args.files.iter().map(|p| p.as_path()).collect()
     };
+    crate::cmd::check::say_reading_terminal("summary", !args.files.is_empty(), args.quiet);
     let named = inputs.len() > 1;
     let mut code = exit::OK;
     let mut verdicts = Vec::new();
@@ -247,13 +278,16 @@ pub fn run(args: &SummaryArgs) -> i32 {
             if !args.quiet {
                 let obj = outcome_json(&v, &source);
                 if let Some(field) = &args.field {
-                    // Raw for scripts: strings unquoted, absent fields empty.
+                    // Raw for scripts: strings unquoted; an absent (or
+                    // null) field prints nothing, not even a line feed.
                     match obj.get(field.as_str()) {
                         Some(Value::String(s)) => text.push_str(&sanitize(s)),
                         Some(Value::Null) | None => {}
                         Some(other) => text.push_str(&other.to_string()),
                     }
-                    text.push('\n');
+                    if obj.get(field.as_str()).is_some_and(|v| !v.is_null()) {
+                        text.push('\n');
+                    }
                 } else {
                     match args.output {
                         Some(SummaryFormat::Json) => {

@@ -165,7 +165,10 @@ fn filters() {
     assert_eq!(count(&["--not-retryable", "--warnings"]), "2\n");
     assert_eq!(count(&["--scope", "item"]), "1\n");
     assert_eq!(count(&["--scope", "process"]), "1\n");
-    assert_eq!(count(&["--category", "nope"]), "0\n");
+    // A category outside § 9.2 is a typo, not an empty answer.
+    let out = errors(&["--log", "--count", "--category", "rate_limit"], &m);
+    assert_eq!(out.code, 64, "{}", out.stderr);
+    assert!(out.stderr.contains("rate_limited"), "{}", out.stderr);
     // --run narrows the input to one run: its verdict alone decides
     let out = errors(
         &["--log", "--count", "--run", "01JZQ7X4TQ9KZ8V6R2M3N4P5A"],

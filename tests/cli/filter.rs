@@ -273,7 +273,14 @@ fn a_filter_that_does_not_compile_is_a_usage_error_with_the_position() {
         "{}",
         out.stderr
     );
-    assert_eq!(filter(&["-r", "."], b"").code, 64, "-r needs --raw");
+    // jq's -r and -n mean jq's plain mode, as a jq user types them; with
+    // the options of the framed mode they are a usage error.
+    let out = filter(&["-r", ".a"], b"{\"a\":\"x\"}\n");
+    assert_eq!((out.code, out.stdout_str()), (0, "x\n".to_string()));
+    let out = filter(&["-n", "1+1"], b"");
+    assert_eq!((out.code, out.stdout_str()), (0, "2\n".to_string()));
+    assert_eq!(filter(&["-r", "--framework", "."], b"").code, 64);
+    assert_eq!(filter(&["-r", "--output", "jsonl", "."], b"").code, 64);
 }
 
 #[test]

@@ -64,12 +64,83 @@ fn json_object_and_raw_fields() {
     assert_eq!((out.code, out.stdout_str()), (75, "7200\n".to_string()));
     let out = summary(&["--field", "outcome", &example("search.jsonl")], b"");
     assert_eq!((out.code, out.stdout_str()), (0, "ok\n".to_string()));
-    // An absent field prints an empty line (the exit status still tells).
+    // An absent field prints nothing (the exit status still tells).
     let out = summary(
         &["--field", "retry_after_ms", &example("search.jsonl")],
         b"",
     );
-    assert_eq!((out.code, out.stdout_str()), (0, "\n".to_string()));
+    assert_eq!((out.code, out.stdout_str()), (0, String::new()));
+    // A name that is no field of the outcome is a typo: a usage error
+    // that says which names there are.
+    let out = summary(&["--field", "retry_after", &example("search.jsonl")], b"");
+    assert_eq!(out.code, 64, "{}", out.stderr);
+    assert!(out.stderr.contains("retry_after_ms"), "{}", out.stderr);
+    assert!(out.stdout.is_empty());
+}
+
+/// `--field` accepts exactly the names the outcome object can hold: every
+/// key `--output json` writes, on every example, is one of them.
+#[test]
+fn every_outcome_key_is_a_field_name() {
+    // The usage error lists the names on one line.
+    let help = aoi(&["summary", "--field", "?"], b"").stderr;
+    let names: Vec<String> = help
+        .split("[possible values: ")
+        .nth(1)
+        .and_then(|t| t.split(']').next())
+        .map(|t| t.split(", ").map(str::to_string).collect())
+        .unwrap_or_default();
+    assert!(names.len() > 20, "{help}");
+    for file in [
+        "search.jsonl",
+        "rate-limited.jsonl",
+        "truncated.jsonl",
+        "messy.log",
+    ] {
+        let out = summary(&["--output", "json", &example(file)], b"");
+        for line in out.stdout_str().lines() {
+            let v: Value = serde_json::from_str(line).expect("JSON");
+            for key in v.as_object().expect("object").keys() {
+                assert!(names.contains(key), "{file}: {key} is no --field name");
+            }
+        }
+    }
+}
+
+/// Every command that reads stdin says so when it is a terminal, the same
+/// way (a user who forgot the file is not left waiting in silence). The
+/// terminal is a pseudo-terminal whose first input is end-of-file.
+#[test]
+fn every_command_says_it_reads_a_terminal() {
+    let script = r#"
+import os, pty, subprocess, sys
+m, s = pty.openpty()
+p = subprocess.Popen(sys.argv[1:], stdin=s, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+os.close(s)
+os.write(m, b"\x04")
+sys.stdout.write(p.communicate(timeout=120)[1].decode())
+"#;
+    let bin = env!("CARGO_BIN_EXE_aoi");
+    for args in [
+        &["check"][..],
+        &["strip"],
+        &["summary"],
+        &["errors"],
+        &["filter", "."],
+        &["merge-report"],
+    ] {
+        let out = crate::util::command("python3")
+            .args(["-c", script, bin])
+            .args(args)
+            .output()
+            .expect("python3 runs");
+        let err = String::from_utf8_lossy(&out.stdout);
+        let want = format!(
+            "aoi {}: reading a stream from the terminal (end with Ctrl-D; `aoi {} FILE` reads a file)",
+            args[0], args[0]
+        );
+        assert!(err.contains(&want), "{args:?}: {err}");
+    }
 }
 
 /// A tail-only look would call this run a success: its summary says
