@@ -13,6 +13,8 @@
 //! - `merge`: many runs, one verdict; JUnit, TAP, Markdown; associativity,
 //! - `relay_props`: the relay is byte-identical for arbitrary bytes,
 //! - `discovery`: the capability manifest against the CLI and the outputs,
+//! - `docs`: the shell blocks of README.md, docs/guide.md and AGENTS.md run
+//!   as written, with the exit statuses and outputs they show,
 //! - `errors`: errors and warnings out of streams and messy logs,
 //! - `example_tool`: `examples/ls.rs`, a producer built on the library,
 //! - `faults`: closed and full outputs, odd inputs, huge and deep lines,
@@ -34,6 +36,8 @@ mod check;
 mod consumers;
 #[path = "cli/discovery.rs"]
 mod discovery;
+#[path = "cli/docs.rs"]
+mod docs;
 #[path = "cli/errors.rs"]
 mod errors;
 #[path = "cli/example_tool.rs"]
