@@ -21,6 +21,9 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
 
     $completions = @(switch ($command) {
         'aoi' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Before the command, for every command that colours a table (errors, merge-report, lint): auto (a terminal, NO_COLOR unset), always or never. The command''s own --color wins')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Before the command, for every command that has -q (as `aoi -q check`): print nothing on stderr; the exit status still tells')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Before the command, for every command that has -q (as `aoi -q check`): print nothing on stderr; the exit status still tells')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

@@ -95,12 +95,16 @@ _aoi() {
 
     case "${cmd}" in
         aoi)
-            opts="-h -V --help --version check strip summary errors filter merge-report capabilities input-schema schema lint rules help"
+            opts="-q -h -V --quiet --color --help --version check strip summary errors filter merge-report capabilities input-schema schema lint rules help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

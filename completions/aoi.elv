@@ -18,6 +18,9 @@ set edit:completion:arg-completer[aoi] = {|@words|
     }
     var completions = [
         &'aoi'= {
+            cand --color 'Before the command, for every command that colours a table (errors, merge-report, lint): auto (a terminal, NO_COLOR unset), always or never. The command''s own --color wins'
+            cand -q 'Before the command, for every command that has -q (as `aoi -q check`): print nothing on stderr; the exit status still tells'
+            cand --quiet 'Before the command, for every command that has -q (as `aoi -q check`): print nothing on stderr; the exit status still tells'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_aoi_global_optspecs
-    string join \n h/help V/version
+    string join \n q/quiet color= h/help V/version
 end
 
 function __fish_aoi_needs_command
@@ -24,6 +24,10 @@ function __fish_aoi_using_subcommand
     contains -- $cmd[1] $argv
 end
 
+complete -c aoi -n "__fish_aoi_needs_command" -l color -d 'Before the command, for every command that colours a table (errors, merge-report, lint): auto (a terminal, NO_COLOR unset), always or never. The command\'s own --color wins' -r -f -a "auto\t'When stdout is a terminal and NO_COLOR is not set'
+always\t''
+never\t''"
+complete -c aoi -n "__fish_aoi_needs_command" -s q -l quiet -d 'Before the command, for every command that has -q (as `aoi -q check`): print nothing on stderr; the exit status still tells'
 complete -c aoi -n "__fish_aoi_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aoi -n "__fish_aoi_needs_command" -s V -l version -d 'Print version'
 complete -c aoi -n "__fish_aoi_needs_command" -f -a "check" -d 'Relay a stream unchanged and judge it: complete, conforming, successful'

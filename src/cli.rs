@@ -72,8 +72,52 @@ says whether the stream was complete, conforming and successful.",
     propagate_version = true
 )]
 pub struct Cli {
+    /// Before the command, for every command that has -q (as `aoi -q check`): print nothing on
+    /// stderr; the exit status still tells.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Before the command, for every command that colours a table (errors, merge-report, lint):
+    /// auto (a terminal, NO_COLOR unset), always or never. The command's own --color wins.
+    #[arg(long, value_enum, value_name = "WHEN")]
+    pub color: Option<ColorChoice>,
     #[command(subcommand)]
     pub command: Command,
+}
+
+impl Cli {
+    /// The command with the options given before it applied: `-q` to a
+    /// command that has it, `--color` to one whose own was left at auto.
+    pub fn resolved(mut self) -> Command {
+        let (q, c) = (self.quiet, self.color);
+        let color = |own: &mut ColorChoice| {
+            if let Some(c) = c.filter(|_| *own == ColorChoice::Auto) {
+                *own = c;
+            }
+        };
+        match &mut self.command {
+            Command::Check(a) => a.quiet |= q,
+            Command::Strip(a) => a.quiet |= q,
+            Command::Summary(a) => a.quiet |= q,
+            Command::Errors(a) => {
+                a.quiet |= q;
+                color(&mut a.color);
+            }
+            Command::Filter(a) => a.quiet |= q,
+            Command::MergeReport(a) => {
+                a.quiet |= q;
+                color(&mut a.color);
+            }
+            Command::Lint(a) => {
+                a.quiet |= q;
+                color(&mut a.color);
+            }
+            Command::Capabilities(_)
+            | Command::InputSchema(_)
+            | Command::Schema(_)
+            | Command::Rules(_) => {}
+        }
+        self.command
+    }
 }
 
 #[derive(Subcommand, Debug)]

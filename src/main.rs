@@ -28,7 +28,8 @@ fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
         eprintln!("aoi: internal error: {info}");
     }));
-    let result = std::panic::catch_unwind(|| match &cli.command {
+    let command = cli.resolved();
+    let result = std::panic::catch_unwind(|| match &command {
         Command::Check(a) => cmd::check::run(a),
         Command::Errors(a) => cmd::errors::run(a),
         Command::Filter(a) => cmd::filter::run(a),

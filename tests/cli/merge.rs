@@ -848,3 +848,48 @@ fn markdown_stays_under_a_step_summary_limit() {
     assert!(text.contains("run(s) not listed"), "the cut is said");
     assert!(text.contains("--format jsonl"));
 }
+
+/// `-q` and `--color` before the command apply to it, as after it
+/// (issue 27: options every command shares are accepted in one place).
+#[test]
+fn shared_options_before_the_command_apply_to_it() {
+    let file = format!("{}/examples/rate-limited.jsonl", env!("CARGO_MANIFEST_DIR"));
+    let before = aoi(&["-q", "check", &file], b"");
+    let after = aoi(&["check", "-q", &file], b"");
+    assert_eq!((before.code, before.stderr.as_str()), (75, ""));
+    assert_eq!((after.code, after.stderr.as_str()), (75, ""));
+    let table = |args: &[&str]| aoi(args, b"").stdout_str();
+    let coloured = table(&[
+        "--color",
+        "always",
+        "merge-report",
+        "-q",
+        "--format",
+        "table",
+        &file,
+    ]);
+    let plain = table(&[
+        "--color",
+        "never",
+        "merge-report",
+        "-q",
+        "--format",
+        "table",
+        &file,
+    ]);
+    assert!(coloured.contains('\u{1b}'), "{coloured}");
+    assert!(!plain.contains('\u{1b}'), "{plain}");
+    // The command's own choice wins.
+    let own = table(&[
+        "--color",
+        "always",
+        "merge-report",
+        "-q",
+        "--color",
+        "never",
+        "--format",
+        "table",
+        &file,
+    ]);
+    assert!(!own.contains('\u{1b}'), "{own}");
+}
