@@ -230,7 +230,11 @@ fn man_pages_render_with_their_sections() {
         return;
     }
     let cmd = aoi::cli::command();
-    let mut pages = vec![("aoi".to_string(), "aoi <COMMAND>".to_string(), true)];
+    let mut pages = vec![(
+        "aoi".to_string(),
+        "aoi [OPTIONS] <COMMAND>".to_string(),
+        true,
+    )];
     for sub in cmd.get_subcommands() {
         let n = sub.get_name();
         let judging = aoi::cli::JUDGING.contains(&n);
