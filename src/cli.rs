@@ -78,8 +78,8 @@ pub struct Cli {
     pub quiet: bool,
     /// Before the command, for every command that colours a table (errors, merge-report, lint):
     /// auto (a terminal, NO_COLOR unset), always or never. The command's own --color wins.
-    #[arg(long, value_enum, value_name = "WHEN")]
-    pub color: Option<ColorChoice>,
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -90,7 +90,7 @@ impl Cli {
     pub fn resolved(mut self) -> Command {
         let (q, c) = (self.quiet, self.color);
         let color = |own: &mut ColorChoice| {
-            if let Some(c) = c.filter(|_| *own == ColorChoice::Auto) {
+            if *own == ColorChoice::Auto {
                 *own = c;
             }
         };

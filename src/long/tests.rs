@@ -170,7 +170,7 @@ fn every_byte_its_own_piece() {
     ];
     for s in lines {
         let cuts: Vec<usize> = (0..s.len()).collect();
-        agree(s, &cuts).unwrap();
+        agree(s, &cuts).expect("agrees");
     }
 }
 
@@ -190,8 +190,8 @@ fn long_values_get_stand_ins() {
     assert_eq!(result, Ok(()));
     assert_eq!(top, Some(Kind::Object));
     assert!(object.len() < 2 * STRING_KEEP + 200, "{}", object.len());
-    let v: serde_json::Value = serde_json::from_slice(&object).unwrap();
-    assert_eq!(v["data"].as_str().unwrap(), &big[..STRING_KEEP - 1]);
+    let v: serde_json::Value = serde_json::from_slice(&object).expect("JSON");
+    assert_eq!(v["data"].as_str().expect("a string"), &big[..STRING_KEEP - 1]);
     assert_eq!(v["list"], serde_json::json!([]));
     assert_eq!(v["obj"], serde_json::json!({}));
     assert_eq!(v["n"], serde_json::json!(-1));
@@ -211,7 +211,7 @@ fn many_members_keep_the_reserved_ones() {
     let (result, _, _, object) = fed(&mut long, s.as_bytes(), &[1 << 20]);
     assert_eq!(result, Ok(()));
     assert!(object.len() < KEPT_MAX + 100);
-    let v: serde_json::Value = serde_json::from_slice(&object).unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&object).expect("JSON");
     assert_eq!(v["type"], "demo");
     assert_eq!(v["aoi"]["seq"], 3);
     assert_eq!(v.get("last"), None);
@@ -323,7 +323,7 @@ fn spec_members_past_the_limit_are_kept() {
     let mut long = LongLine::new();
     let (result, _, _, object) = fed(&mut long, s.as_bytes(), &[1 << 20]);
     assert_eq!(result, Ok(()));
-    let v: serde_json::Value = serde_json::from_slice(&object).unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&object).expect("JSON");
     assert_eq!(v["ok"], false);
     assert_eq!(v["reason"], "failed");
     assert_eq!(v["elapsed_ms"], 12.5);
