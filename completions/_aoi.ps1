@@ -140,6 +140,8 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('--raw-output', '--raw-output', [CompletionResultType]::ParameterName, 'As jq -r: print strings without quotes. Implies --raw (plain jq over every line, as a jq user means it; the stream is not judged)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'As jq -n: run the filter once on null (read the input with `input`/`inputs`). Implies --raw')
             [CompletionResult]::new('--null-input', '--null-input', [CompletionResultType]::ParameterName, 'As jq -n: run the filter once on null (read the input with `input`/`inputs`). Implies --raw')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'As jq -s: read every input into one array and run the filter once on it (the whole input is held in memory). Implies --raw')
+            [CompletionResult]::new('--slurp', '--slurp', [CompletionResultType]::ParameterName, 'As jq -s: read every input into one array and run the filter once on it (the whole input is held in memory). Implies --raw')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Accepted for jq''s sake: output is always compact, one value per line')
             [CompletionResult]::new('--compact-output', '--compact-output', [CompletionResultType]::ParameterName, 'Accepted for jq''s sake: output is always compact, one value per line')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr but the filter''s own messages (debug, stderr)')

@@ -132,6 +132,8 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand --raw-output 'As jq -r: print strings without quotes. Implies --raw (plain jq over every line, as a jq user means it; the stream is not judged)'
             cand -n 'As jq -n: run the filter once on null (read the input with `input`/`inputs`). Implies --raw'
             cand --null-input 'As jq -n: run the filter once on null (read the input with `input`/`inputs`). Implies --raw'
+            cand -s 'As jq -s: read every input into one array and run the filter once on it (the whole input is held in memory). Implies --raw'
+            cand --slurp 'As jq -s: read every input into one array and run the filter once on it (the whole input is held in memory). Implies --raw'
             cand -c 'Accepted for jq''s sake: output is always compact, one value per line'
             cand --compact-output 'Accepted for jq''s sake: output is always compact, one value per line'
             cand -q 'Print nothing on stderr but the filter''s own messages (debug, stderr)'

@@ -154,6 +154,7 @@ complete -c aoi -n "__fish_aoi_using_subcommand filter" -l continue-on-error -d 
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l raw -d 'Plain jq over any JSON Lines input: no framing, output as `jq -c` prints it'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -s r -l raw-output -d 'As jq -r: print strings without quotes. Implies --raw (plain jq over every line, as a jq user means it; the stream is not judged)'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -s n -l null-input -d 'As jq -n: run the filter once on null (read the input with `input`/`inputs`). Implies --raw'
+complete -c aoi -n "__fish_aoi_using_subcommand filter" -s s -l slurp -d 'As jq -s: read every input into one array and run the filter once on it (the whole input is held in memory). Implies --raw'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -s c -l compact-output -d 'Accepted for jq\'s sake: output is always compact, one value per line'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -s q -l quiet -d 'Print nothing on stderr but the filter\'s own messages (debug, stderr)'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l unbounded -d 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'

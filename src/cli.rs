@@ -531,6 +531,10 @@ pub struct FilterArgs {
     /// --raw.
     #[arg(short = 'n', long, conflicts_with_all = ["framework", "continue_on_error", "output"])]
     pub null_input: bool,
+    /// As jq -s: read every input into one array and run the filter once on it (the whole
+    /// input is held in memory). Implies --raw.
+    #[arg(short = 's', long, conflicts_with_all = ["framework", "continue_on_error", "output", "null_input"])]
+    pub slurp: bool,
     /// Output format: jsonl, the only one (accepted for the `--output jsonl` convention, § 16.1).
     #[arg(long, alias = "format", value_name = "FORMAT", conflicts_with = "raw")]
     pub output: Option<Format>,

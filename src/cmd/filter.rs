@@ -115,7 +115,7 @@ fn compile_and_run(args: &FilterArgs) -> i32 {
         crate::cmd::check::say_reading_terminal("filter", !args.files.is_empty(), args.quiet);
     }
     // jq's -r and -n mean jq's plain mode (a jq user types them first).
-    if args.raw || args.raw_output || args.null_input {
+    if args.raw || args.raw_output || args.null_input || args.slurp {
         run_raw(args, &filter, vars)
     } else {
         run_framed(args, &filter, vars)
@@ -810,6 +810,16 @@ fn run_raw(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i32 {
     let result = (|| -> Result<Option<i32>, io::Error> {
         if args.null_input {
             return run_one(Val::Null, &mut out);
+        }
+        if args.slurp {
+            let mut all = Vec::new();
+            for item in &inputs {
+                match item {
+                    Ok(v) => all.push(v),
+                    Err(msg) => eprint_line(false, &format!("aoi filter: {msg}")),
+                }
+            }
+            return run_one(Val::Arr(all.into()), &mut out);
         }
         for item in &inputs {
             match item {

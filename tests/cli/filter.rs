@@ -279,6 +279,8 @@ fn a_filter_that_does_not_compile_is_a_usage_error_with_the_position() {
     assert_eq!((out.code, out.stdout_str()), (0, "x\n".to_string()));
     let out = filter(&["-n", "1+1"], b"");
     assert_eq!((out.code, out.stdout_str()), (0, "2\n".to_string()));
+    let out = filter(&["-s", "-c", "map(.a) | add"], b"{\"a\":1}\n{\"a\":2}\n");
+    assert_eq!((out.code, out.stdout_str()), (0, "3\n".to_string()));
     assert_eq!(filter(&["-r", "--framework", "."], b"").code, 64);
     assert_eq!(filter(&["-r", "--output", "jsonl", "."], b"").code, 64);
 }
