@@ -165,6 +165,9 @@ struct Probe {
     /// or still in the pipe).
     stdout_at_signal: usize,
     spawn_error: Option<String>,
+    /// Bytes of the stdin given that the tool left unread (when lint could
+    /// tell: a small input, written whole before the tool ended).
+    stdin_unread: Option<usize>,
 }
 
 impl Probe {
@@ -243,12 +246,18 @@ fn run_probe(argv: &[String], opts: &ProbeOpts, timeout: Duration) -> Probe {
             cmd.env("PATH", p);
         }
     }
-    cmd.stdin(if opts.stdin.is_some() {
-        Stdio::piped()
-    } else {
-        Stdio::null()
-    })
-    .stdout(Stdio::piped())
+    // stdin: a pipe of which lint keeps a reading end too, to tell after
+    // the run whether the tool read it at all (check 12).
+    let stdin_pipe = opts.stdin.as_ref().and_then(|_| stdin_pipe());
+    match (&opts.stdin, stdin_pipe.as_ref()) {
+        (Some(_), Some((child_end, _, _))) => match child_end.try_clone() {
+            Ok(fd) => cmd.stdin(Stdio::from(fd)),
+            Err(_) => cmd.stdin(Stdio::piped()),
+        },
+        (Some(_), None) => cmd.stdin(Stdio::piped()),
+        (None, _) => cmd.stdin(Stdio::null()),
+    };
+    cmd.stdout(Stdio::piped())
     .stderr(Stdio::piped())
     // Its own process group: a timeout kills everything it started.
     .process_group(0);
@@ -273,18 +282,33 @@ fn run_probe(argv: &[String], opts: &ProbeOpts, timeout: Duration) -> Probe {
             };
         }
     };
+    // The child's end of the stdin pipe is the child's alone now.
+    drop(cmd);
+    let (writer, peek_end): (Option<Box<dyn Write + Send>>, Option<std::os::fd::OwnedFd>) =
+        match stdin_pipe {
+            Some((child_end, peek, write)) => {
+                drop(child_end);
+                (Some(Box::new(std::fs::File::from(write))), Some(peek))
+            }
+            None => (
+                child.stdin.take().map(|s| Box::new(s) as Box<dyn Write + Send>),
+                None,
+            ),
+        };
     let pid = child.id() as i32;
     let start = Instant::now();
     let deadline = start + timeout;
     // stdin: written by a thread; closed when written unless kept open
     // (then it is closed once the process ended).
     let (stdin_done_tx, stdin_done_rx) = mpsc::channel::<()>();
-    let stdin_thread = match (child.stdin.take(), opts.stdin.clone()) {
+    let (written_tx, written_rx) = mpsc::channel::<()>();
+    let stdin_thread = match (writer, opts.stdin.clone()) {
         (Some(mut sin), Some(bytes)) => {
             let keep = opts.keep_stdin_open;
             Some(std::thread::spawn(move || {
                 let _ = sin.write_all(&bytes);
                 let _ = sin.flush();
+                let _ = written_tx.send(());
                 if keep {
                     let _ = stdin_done_rx.recv();
                 }
@@ -391,6 +415,14 @@ fn run_probe(argv: &[String], opts: &ProbeOpts, timeout: Duration) -> Probe {
         }
         std::thread::sleep(Duration::from_millis(5));
     };
+    // What the tool left of its stdin. An input of at most a page fits
+    // any pipe, so it was written whole whether or not the tool read it.
+    if let (Some(end), Some(bytes)) = (&peek_end, &opts.stdin) {
+        if bytes.len() <= 4096 && written_rx.recv().is_ok() {
+            probe.stdin_unread = Some(unread_in_pipe(std::os::fd::AsRawFd::as_raw_fd(end)));
+        }
+    }
+    drop(peek_end);
     // Whatever it started may still hold the pipes: end the group.
     // SAFETY: as above; the group may already be gone.
     unsafe {
@@ -453,6 +485,31 @@ fn runnable(program: &str) -> bool {
 }
 
 /// Bytes waiting in the pipe `fd` is the read end of (0 if unknown).
+/// A pipe for a probe's stdin: the child's reading end, a second reading
+/// end lint keeps (for [`unread_in_pipe`]), and the writing end; all
+/// close-on-exec (the child gets its end as a duplicate on fd 0).
+fn stdin_pipe() -> Option<(
+    std::os::fd::OwnedFd,
+    std::os::fd::OwnedFd,
+    std::os::fd::OwnedFd,
+)> {
+    use std::os::fd::FromRawFd;
+    let mut fds = [0 as libc::c_int; 2];
+    // SAFETY: pipe2 writes two descriptors into the array on success.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return None;
+    }
+    // SAFETY: both descriptors are fresh and owned here alone.
+    let (read, write) = unsafe {
+        (
+            std::os::fd::OwnedFd::from_raw_fd(fds[0]),
+            std::os::fd::OwnedFd::from_raw_fd(fds[1]),
+        )
+    };
+    let peek = read.try_clone().ok()?;
+    Some((read, peek, write))
+}
+
 fn unread_in_pipe(fd: std::os::fd::RawFd) -> usize {
     let mut n: libc::c_int = 0;
     // SAFETY: FIONREAD writes one int; a closed descriptor fails cleanly.
@@ -1818,8 +1875,11 @@ fn judge_invocation(
             let jj = judge_bytes(&p.stdout);
             let conforming = jj.findings.iter().all(|f| f.rule.severity() == Severity::Advisory);
             let said = reported(&p, &jj);
+            let sent = malformed_stream().len();
             if p.timed_out || stack_trace(&p.stderr_text()).is_some() {
                 Outcome::new(12, command, Status::Fail, format!("a malformed input line: {}", p.status()))
+            } else if p.stdin_unread == Some(sent) {
+                Outcome::new(12, command, Status::NotTested, "the invocation did not read its stdin (it names its input, e.g. a file): lint it reading stdin to test this")
             } else if !conforming {
                 Outcome::new(12, command, Status::Fail, "a malformed input line broke the tool's own stream").with(jj.findings.iter().map(evidence_of).collect())
             } else if mode.contains("fail-fast") && p.exit() == 0 {

@@ -296,6 +296,31 @@ fn aoi_passes_its_own_lint() {
     }
 }
 
+/// An invocation that names its input (a file) does not read the
+/// malformed line lint gives on stdin: check 12 is not tested, not failed
+/// (it did fail, a false alarm on `aoi lint -- aoi check FILE`).
+#[test]
+fn an_invocation_that_reads_a_file_is_not_failed_on_stdin() {
+    let file = format!("{}/examples/search.jsonl", env!("CARGO_MANIFEST_DIR"));
+    let grace = [("AOI_STOP_GRACE", "600")];
+    let bin = env!("CARGO_BIN_EXE_aoi");
+    let args = ["lint", "--output", "jsonl", "--", bin, "check", &file];
+    let out = aoi_env(&args, b"", &grace);
+    assert_conforming_report(&out.stdout, 0);
+    assert_eq!(out.code, 0, "{}", out.stdout_str());
+    let check12 = parse_jsonl(&out.stdout)
+        .into_iter()
+        .find(|e| e["type"] == "aoi:check" && e["properties"]["check"] == 12)
+        .expect("check 12");
+    assert_eq!(check12["properties"]["status"], "not_tested", "{check12}");
+    assert!(
+        check12["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("did not read its stdin")),
+        "{check12}"
+    );
+}
+
 #[test]
 fn usage_errors() {
     assert_eq!(aoi(&["lint"], b"").code, 64);
