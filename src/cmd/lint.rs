@@ -258,9 +258,9 @@ fn run_probe(argv: &[String], opts: &ProbeOpts, timeout: Duration) -> Probe {
         (None, _) => cmd.stdin(Stdio::null()),
     };
     cmd.stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    // Its own process group: a timeout kills everything it started.
-    .process_group(0);
+        .stderr(Stdio::piped())
+        // Its own process group: a timeout kills everything it started.
+        .process_group(0);
     // SIGINT and SIGTERM at their default action, whatever lint inherited:
     // run from a background job (`&`, nohup, some CI shells) they arrive
     // ignored, the tool could not handle them, and check 10 would blame
@@ -291,7 +291,10 @@ fn run_probe(argv: &[String], opts: &ProbeOpts, timeout: Duration) -> Probe {
                 (Some(Box::new(std::fs::File::from(write))), Some(peek))
             }
             None => (
-                child.stdin.take().map(|s| Box::new(s) as Box<dyn Write + Send>),
+                child
+                    .stdin
+                    .take()
+                    .map(|s| Box::new(s) as Box<dyn Write + Send>),
                 None,
             ),
         };

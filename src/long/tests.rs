@@ -191,7 +191,10 @@ fn long_values_get_stand_ins() {
     assert_eq!(top, Some(Kind::Object));
     assert!(object.len() < 2 * STRING_KEEP + 200, "{}", object.len());
     let v: serde_json::Value = serde_json::from_slice(&object).expect("JSON");
-    assert_eq!(v["data"].as_str().expect("a string"), &big[..STRING_KEEP - 1]);
+    assert_eq!(
+        v["data"].as_str().expect("a string"),
+        &big[..STRING_KEEP - 1]
+    );
     assert_eq!(v["list"], serde_json::json!([]));
     assert_eq!(v["obj"], serde_json::json!({}));
     assert_eq!(v["n"], serde_json::json!(-1));
