@@ -157,6 +157,10 @@ pub const EXAMPLES: &[(&str, Examples)] = &[
                 "aoi capabilities --output json | jq '.commands[].name'",
                 "the command names",
             ),
+            (
+                "aoi capabilities --output json | jq '.commands[] | select(.name == \"check\") | .outputs'",
+                "the output formats of one command",
+            ),
         ],
     ),
     (
@@ -170,6 +174,10 @@ pub const EXAMPLES: &[(&str, Examples)] = &[
                 "aoi input-schema --command errors --output json | jq '.\"x-aoi-input\"'",
                 "what the command reads",
             ),
+            (
+                "aoi input-schema --command filter --output json | jq '.\"x-aoi-input\".malformed_mode'",
+                "what it does with a malformed line (§ 12.2)",
+            ),
         ],
     ),
     (
@@ -182,6 +190,10 @@ pub const EXAMPLES: &[(&str, Examples)] = &[
             (
                 "aoi schema --output json | jq '.[\"$defs\"] | keys'",
                 "the event types it defines",
+            ),
+            (
+                "aoi schema --output json --name aoi.toolkit.events --schema-version 1",
+                "ask for it by name and version (§ 10.1); another is a usage error",
             ),
         ],
     ),
@@ -211,6 +223,10 @@ pub const EXAMPLES: &[(&str, Examples)] = &[
         "rules",
         &[
             ("aoi rules", "the rule catalog: id, severity, spec section"),
+            (
+                "aoi rules | grep '^seq\\.'",
+                "the rules about seq (§ 8.1)",
+            ),
             (
                 "aoi rules --markdown > rules.md",
                 "the catalog with the decisions, as Markdown",
