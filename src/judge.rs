@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 
 use crate::peek::{self, Kind, Member, Peeker, bytes_eq, key_is, object_members, span, unescape};
-use crate::rules::{RuleId, Severity};
+use crate::rules::{Factor, RuleId, Severity};
 use crate::spec::{self, exit};
 
 /// Options with the same meaning in every command that judges a stream.
@@ -2184,71 +2184,18 @@ under AOI 1's rules are not reported"
                 },
             }
         };
-        let has = |ids: &[RuleId]| ids.iter().any(|r| self.rule_counts[*r as usize] > 0);
-        use RuleId::*;
-        let typed = !has(&[
-            LineBlank,
-            LineNotJson,
-            LineBom,
-            LinePretty,
-            LineInvalidUtf8,
-            LineAnsi,
-            LineNotObject,
-            TypeMissing,
-            TypeNotString,
-            DuplicateReserved,
-            FrameworkDuplicateKey,
-            UnknownFramework,
-            EnvelopeNotObject,
-            EnvelopeDuplicateKey,
-            EnvelopeFieldType,
-            MetaFieldType,
-            SummaryOk,
-            SummaryReason,
-            SummaryFieldType,
-            SummaryUpstream,
-            SummaryCausedBy,
-            ErrorCategory,
-            ErrorCategoryPartial,
-            ErrorCode,
-            ErrorMessage,
-            ErrorRetryable,
-            ErrorRetryAfter,
-            ErrorScope,
-        ]) && self.object_lines > 0;
-        let verifiable = self.summary.is_some()
-            && self.seq_seen
-            && !has(&[
-                SeqMissing,
-                SeqGap,
-                SeqStart,
-                RunMissing,
-                RunChanged,
-                SummaryEventCount,
-                SummaryEventCountAbsent,
-                SummaryCount,
-                SummaryWarningCount,
-                SummaryErrorCount,
-                SummaryOk,
-                SummaryMissing,
-                LineUnterminated,
-                InputIo,
-            ]);
-        let versioned = self.meta_count > 0
-            && !has(&[
-                MetaIdentity,
-                SummaryIdentity,
-                MetaFieldType,
-                VersionUnsupported,
-            ]);
-        let composable = self.object_lines > 0
-            && !has(&[
-                MetaNotFirst,
-                MetaDuplicate,
-                SummaryNotLast,
-                SummaryDuplicate,
-            ]);
-        let bounded = self.summary.is_some() && !has(&[SummaryTruncatedCursor]);
+        // A factor holds unless a rule that breaks it fired (the catalog
+        // says which, `rules::breaks`), given what it needs at all.
+        let broken = |f: Factor| {
+            RuleId::ALL
+                .iter()
+                .any(|r| self.rule_counts[*r as usize] > 0 && r.factors().contains(&f))
+        };
+        let typed = !broken(Factor::Typed) && self.object_lines > 0;
+        let verifiable = self.summary.is_some() && self.seq_seen && !broken(Factor::Verifiable);
+        let versioned = self.meta_count > 0 && !broken(Factor::Versioned);
+        let composable = self.object_lines > 0 && !broken(Factor::Composable);
+        let bounded = self.summary.is_some() && !broken(Factor::Bounded);
         let mut events_by_type: Vec<(String, u64)> = self
             .types
             .iter()

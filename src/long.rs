@@ -20,7 +20,7 @@ use crate::peek::{JsonError, JsonErrorKind, Kind};
 /// A top-level value (or key) up to this many bytes is kept as written.
 pub const VALUE_KEEP: usize = 64 * 1024;
 /// How much of a longer string its stand-in keeps.
-const STRING_KEEP: usize = 1024;
+pub const STRING_KEEP: usize = 1024;
 /// Past this many bytes of copy, only members the spec defines for a
 /// framework event are kept, with values past [`STRING_KEEP`] stood in.
 pub const KEPT_MAX: usize = 1024 * 1024;

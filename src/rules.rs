@@ -7,7 +7,8 @@
 //! that is reported but never fails a stream.
 //!
 //! Where the spec leaves a choice open, the rule's `doc` says what aoi
-//! decided; `docs/rules.md` is generated from this table.
+//! decided; `docs/rules.md` is generated from this table. What a rule
+//! breaks (§ 18 factors, the lint check) is in `rules/breaks.rs`.
 
 /// What a finding does to the verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -47,6 +48,9 @@ pub struct Rule {
 }
 
 use Severity::*;
+
+mod breaks;
+pub use breaks::Factor;
 
 macro_rules! catalog {
     ($($name:ident = $id:literal, $sev:ident, $spec:literal, $doc:literal, $hint:literal;)*) => {

@@ -32,6 +32,17 @@ fn artefacts() -> Vec<(PathBuf, Vec<u8>)> {
         clap_complete::generate(shell, &mut c, "aoi", &mut buf);
         out.push((PathBuf::from(format!("completions/{file}")), buf));
     }
+    // Each rule with the lint check and the § 18 factors it breaks.
+    let map: String = aoi::rules::RULES
+        .iter()
+        .zip(aoi::rules::RuleId::ALL)
+        .map(|(r, id)| {
+            let factors: Vec<&str> = id.factors().iter().map(|f| f.name()).collect();
+            let factors = if factors.is_empty() { "-".to_string() } else { factors.join(",") };
+            format!("{} {} {}\n", r.id, id.check(), factors)
+        })
+        .collect();
+    out.push((PathBuf::from("tests/golden/rules.txt"), map.into_bytes()));
     out.push((
         PathBuf::from("docs/rules.md"),
         aoi::rules::catalog_markdown().into_bytes(),

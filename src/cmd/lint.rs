@@ -30,7 +30,7 @@ use crate::emit::{Reason, Summary};
 use crate::judge::{Finding, Judge, JudgeOptions, Verdict, drive, preview};
 
 mod invocation;
-use crate::rules::Severity;
+use crate::rules::{RuleId, Severity};
 use crate::spec::exit;
 
 /// The checks of § 18.2: number, name, factors.
@@ -584,49 +584,18 @@ fn judge_bytes(bytes: &[u8]) -> Judged {
     }
 }
 
-/// The § 18 check a finding of `j` belongs to: [`check_of`], except that
+/// The § 18 check a finding of `j` belongs to: [`RuleId::check`], except that
 /// the summary's counters are check 15's only when the stream carries
 /// `aoi.seq` (§ 18 #15: without it Verifiable is simply not claimed);
 /// otherwise they are the terminal summary's (check 3) (issue 25).
-fn check_in(rule: &str, j: &Judged) -> u8 {
+fn check_in(rule: RuleId, j: &Judged) -> u8 {
+    use RuleId::*;
     let counters = matches!(
         rule,
-        "summary.event-count" | "summary.count" | "summary.warning-count" | "summary.error-count"
+        SummaryEventCount | SummaryCount | SummaryWarningCount | SummaryErrorCount
     );
     let seq = j.events.iter().any(|e| e["aoi"]["seq"].is_u64());
-    if counters && !seq { 3 } else { check_of(rule) }
-}
-
-/// The § 18 check a rule of the catalog belongs to.
-fn check_of(rule: &str) -> u8 {
-    match rule {
-        r if r.starts_with("line.") && r != "line.unterminated" => 2,
-        "event.type-missing"
-        | "event.type-not-string"
-        | "event.duplicate-reserved-key"
-        | "event.unknown-framework-type"
-        | "version.unsupported" => 2,
-        "event.duplicate-framework-key" | "event.unknown-field" => 4,
-        r if r.starts_with("error.") => 5,
-        "meta.not-first" | "meta.duplicate" | "summary.not-last" | "summary.duplicate" => 14,
-        r if r.starts_with("seq.") || r.starts_with("run.") || r.starts_with("envelope.") => 15,
-        "summary.event-count"
-        | "summary.event-count-absent"
-        | "summary.count"
-        | "summary.warning-count"
-        | "summary.error-count" => 15,
-        "meta.identity"
-        | "meta.field-type"
-        | "summary.identity"
-        | "summary.identity-mismatch"
-        | "meta.missing" => 13,
-        "meta.args-secret" => 9,
-        "summary.truncated-no-cursor" => 11,
-        "summary.upstream" | "summary.caused-by" | "summary.caused-by-missing" => 16,
-        // summary.missing, summary.ok, summary.reason, summary.field-type,
-        // line.unterminated, input.io-error: the terminal summary.
-        _ => 3,
-    }
+    if counters && !seq { 3 } else { rule.check() }
 }
 
 /// A finding as evidence: `line N: message`.
@@ -645,7 +614,7 @@ fn from_findings(n: u8, command: &str, j: &Judged, pass_detail: &str) -> Outcome
     let mine: Vec<&Finding> = j
         .findings
         .iter()
-        .filter(|f| check_in(f.rule.id(), j) == n)
+        .filter(|f| check_in(f.rule, j) == n)
         .collect();
     let failing: Vec<String> = mine
         .iter()
@@ -1935,7 +1904,7 @@ fn judge_invocation(
     out.push({
         // Lines that are no event (check 2) also make the line count differ
         // from event_count: that is check 2's finding, not a second one.
-        let untyped = j.findings.iter().any(|f| check_of(f.rule.id()) == 2);
+        let untyped = j.findings.iter().any(|f| f.rule.check() == 2);
         let jf = Judged {
             verdict: j.verdict.clone(),
             findings: j
@@ -2414,20 +2383,17 @@ mod tests {
 
     #[test]
     fn rules_map_to_checks() {
-        assert_eq!(check_of("line.not-json"), 2);
-        assert_eq!(check_of("summary.missing"), 3);
-        assert_eq!(check_of("error.retry-after"), 5);
-        assert_eq!(check_of("seq.gap"), 15);
-        assert_eq!(check_of("meta.duplicate"), 14);
+        use RuleId::*;
         // A wrong count is check 15's only in a stream with seq (§ 18 #15).
         let with_seq = judge_bytes(b"{\"type\":\"aoi:meta\",\"aoi\":{\"seq\":0,\"run\":\"r\"}}\n");
         let without = judge_bytes(b"{\"type\":\"aoi:meta\"}\n");
-        assert_eq!(check_in("summary.count", &with_seq), 15);
-        assert_eq!(check_in("summary.count", &without), 3);
-        assert_eq!(check_in("seq.gap", &without), 15);
-        // Every rule maps to a check that exists.
-        for r in crate::rules::RULES {
-            assert!(CHECKS.iter().any(|c| c.0 == check_of(r.id)), "{}", r.id);
+        assert_eq!(check_in(SummaryCount, &with_seq), 15);
+        assert_eq!(check_in(SummaryCount, &without), 3);
+        assert_eq!(check_in(SeqGap, &without), 15);
+        // Every rule maps to a check that exists (the catalog's map is
+        // pinned in tests/golden/rules.txt).
+        for r in RuleId::ALL {
+            assert!(CHECKS.iter().any(|c| c.0 == r.check()), "{}", r.id());
         }
     }
 

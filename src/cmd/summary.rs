@@ -61,7 +61,7 @@ fn judge_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     streams.into_iter().map(|s| s.verdict).collect()
 }
 
-/// Every field [`outcome_json`] can write, for `--field` (a name outside
+/// Every field `outcome_json` can write, for `--field` (a name outside
 /// this list is a usage error, not an empty answer).
 pub const OUTCOME_FIELDS: &[&str] = &[
     "source",
