@@ -38,7 +38,11 @@ fn artefacts() -> Vec<(PathBuf, Vec<u8>)> {
         .zip(aoi::rules::RuleId::ALL)
         .map(|(r, id)| {
             let factors: Vec<&str> = id.factors().iter().map(|f| f.name()).collect();
-            let factors = if factors.is_empty() { "-".to_string() } else { factors.join(",") };
+            let factors = if factors.is_empty() {
+                "-".to_string()
+            } else {
+                factors.join(",")
+            };
             format!("{} {} {}\n", r.id, id.check(), factors)
         })
         .collect();

@@ -223,10 +223,7 @@ pub const EXAMPLES: &[(&str, Examples)] = &[
         "rules",
         &[
             ("aoi rules", "the rule catalog: id, severity, spec section"),
-            (
-                "aoi rules | grep '^seq\\.'",
-                "the rules about seq (§ 8.1)",
-            ),
+            ("aoi rules | grep '^seq\\.'", "the rules about seq (§ 8.1)"),
             (
                 "aoi rules --markdown > rules.md",
                 "the catalog with the decisions, as Markdown",

@@ -39,9 +39,54 @@ impl RuleId {
         use Factor::*;
         use RuleId::*;
         match self {
-            LineBlank | LineNotJson | LineBom | LinePretty | LineInvalidUtf8 | LineAnsi | LineNotObject | TypeMissing | TypeNotString | DuplicateReserved | FrameworkDuplicateKey | UnknownFramework | EnvelopeNotObject | EnvelopeDuplicateKey | EnvelopeFieldType | SummaryReason | SummaryFieldType | SummaryUpstream | SummaryCausedBy | ErrorCategory | ErrorCategoryPartial | ErrorCode | ErrorMessage | ErrorRetryable | ErrorRetryAfter | ErrorScope => &[Typed],
-            LineLoneSurrogate | UnknownField | SeqAbsent | MetaMissing | MetaArgsSecret | SummaryCausedByMissing | SummaryIdentityMismatch | ErrorCategoryUnknown | InputIdleTimeout => &[],
-            SeqStart | LineUnterminated | SeqMissing | SeqGap | RunMissing | RunChanged | SummaryMissing | SummaryEventCount | SummaryEventCountAbsent | SummaryCount | SummaryWarningCount | SummaryErrorCount | InputIo => &[Verifiable],
+            LineBlank
+            | LineNotJson
+            | LineBom
+            | LinePretty
+            | LineInvalidUtf8
+            | LineAnsi
+            | LineNotObject
+            | TypeMissing
+            | TypeNotString
+            | DuplicateReserved
+            | FrameworkDuplicateKey
+            | UnknownFramework
+            | EnvelopeNotObject
+            | EnvelopeDuplicateKey
+            | EnvelopeFieldType
+            | SummaryReason
+            | SummaryFieldType
+            | SummaryUpstream
+            | SummaryCausedBy
+            | ErrorCategory
+            | ErrorCategoryPartial
+            | ErrorCode
+            | ErrorMessage
+            | ErrorRetryable
+            | ErrorRetryAfter
+            | ErrorScope => &[Typed],
+            LineLoneSurrogate
+            | UnknownField
+            | SeqAbsent
+            | MetaMissing
+            | MetaArgsSecret
+            | SummaryCausedByMissing
+            | SummaryIdentityMismatch
+            | ErrorCategoryUnknown
+            | InputIdleTimeout => &[],
+            SeqStart
+            | LineUnterminated
+            | SeqMissing
+            | SeqGap
+            | RunMissing
+            | RunChanged
+            | SummaryMissing
+            | SummaryEventCount
+            | SummaryEventCountAbsent
+            | SummaryCount
+            | SummaryWarningCount
+            | SummaryErrorCount
+            | InputIo => &[Verifiable],
             MetaNotFirst | MetaDuplicate | SummaryNotLast | SummaryDuplicate => &[Composable],
             MetaIdentity | VersionUnsupported | SummaryIdentity => &[Versioned],
             MetaFieldType => &[Typed, Versioned],
@@ -54,15 +99,36 @@ impl RuleId {
     pub fn check(self) -> u8 {
         use RuleId::*;
         match self {
-            LineBlank | LineNotJson | LineLoneSurrogate | LineBom | LinePretty | LineInvalidUtf8 | LineAnsi | LineNotObject | TypeMissing | TypeNotString | DuplicateReserved | UnknownFramework | VersionUnsupported => 2,
-            LineUnterminated | SummaryMissing | SummaryOk | SummaryReason | SummaryFieldType | InputIo | InputIdleTimeout => 3,
+            LineBlank | LineNotJson | LineLoneSurrogate | LineBom | LinePretty
+            | LineInvalidUtf8 | LineAnsi | LineNotObject | TypeMissing | TypeNotString
+            | DuplicateReserved | UnknownFramework | VersionUnsupported => 2,
+            LineUnterminated | SummaryMissing | SummaryOk | SummaryReason | SummaryFieldType
+            | InputIo | InputIdleTimeout => 3,
             FrameworkDuplicateKey | UnknownField => 4,
-            ErrorCategory | ErrorCategoryPartial | ErrorCategoryUnknown | ErrorCode | ErrorMessage | ErrorRetryable | ErrorRetryAfter | ErrorScope => 5,
+            ErrorCategory | ErrorCategoryPartial | ErrorCategoryUnknown | ErrorCode
+            | ErrorMessage | ErrorRetryable | ErrorRetryAfter | ErrorScope => 5,
             MetaArgsSecret => 9,
             SummaryTruncatedCursor => 11,
-            MetaMissing | MetaIdentity | MetaFieldType | SummaryIdentity | SummaryIdentityMismatch => 13,
+            MetaMissing
+            | MetaIdentity
+            | MetaFieldType
+            | SummaryIdentity
+            | SummaryIdentityMismatch => 13,
             MetaNotFirst | MetaDuplicate | SummaryNotLast | SummaryDuplicate => 14,
-            SeqStart | EnvelopeNotObject | EnvelopeDuplicateKey | EnvelopeFieldType | SeqAbsent | SeqMissing | SeqGap | RunMissing | RunChanged | SummaryEventCount | SummaryEventCountAbsent | SummaryCount | SummaryWarningCount | SummaryErrorCount => 15,
+            SeqStart
+            | EnvelopeNotObject
+            | EnvelopeDuplicateKey
+            | EnvelopeFieldType
+            | SeqAbsent
+            | SeqMissing
+            | SeqGap
+            | RunMissing
+            | RunChanged
+            | SummaryEventCount
+            | SummaryEventCountAbsent
+            | SummaryCount
+            | SummaryWarningCount
+            | SummaryErrorCount => 15,
             SummaryUpstream | SummaryCausedBy | SummaryCausedByMissing => 16,
         }
     }
