@@ -670,7 +670,7 @@ fn log_and_errors() -> impl Strategy<Value = (Vec<u8>, Vec<String>)> {
                 st = st.ev(e);
             }
             let bytes = st.bytes();
-            let text = String::from_utf8(bytes).unwrap();
+            let text = String::from_utf8(bytes).expect("test input");
             let evs: Vec<&str> = text.lines().collect();
             let mut log = String::new();
             let mut want = Vec::new();

@@ -20,7 +20,7 @@ fn example(name: &str) -> String {
 /// A clean stream of run `run` with `n` hits, patched summary.
 fn stream(run: &str, n: usize, summary: &str) -> Vec<u8> {
     String::from_utf8(s().hits(n).summary(summary).bytes())
-        .unwrap()
+        .expect("test input")
         .replace(RUN, run)
         .into_bytes()
 }

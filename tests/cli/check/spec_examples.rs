@@ -69,8 +69,8 @@ fn rules_of(r: &crate::util::Report) -> Vec<(String, u64)> {
         .iter()
         .map(|f| {
             (
-                f["rule"].as_str().unwrap().to_string(),
-                f["line_number"].as_u64().unwrap(),
+                f["rule"].as_str().expect("rule").to_string(),
+                f["line_number"].as_u64().expect("line_number"),
             )
         })
         .collect();
