@@ -428,3 +428,46 @@ fn block_convention() {
     assert_eq!(expected_exit("t", 1, "x # exit 75: retry"), 75);
     assert_eq!(expected_exit("t", 1, "x || exit 1 # exit = worst"), 0);
 }
+
+/// The guide's Layout lists every file under `src/`, one line each, and
+/// nothing that is gone (issue 28).
+#[test]
+fn layout_names_every_source_file() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let guide = fs::read_to_string(root.join("docs/guide.md")).expect("docs/guide.md");
+    let section = guide
+        .split("\n## Layout\n")
+        .nth(1)
+        .and_then(|t| t.split("\n## ").next())
+        .expect("a Layout section");
+    let listed: Vec<&str> = section
+        .lines()
+        .filter(|l| l.starts_with("src/"))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let mut files = Vec::new();
+    let mut dirs = vec![root.join("src")];
+    while let Some(dir) = dirs.pop() {
+        for entry in fs::read_dir(&dir).expect("src/ reads") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let rel = path.strip_prefix(root).expect("under the root");
+                files.push(rel.to_string_lossy().into_owned());
+            }
+        }
+    }
+    for f in &files {
+        assert!(
+            listed.contains(&f.as_str()),
+            "docs/guide.md Layout does not name {f}"
+        );
+    }
+    for l in &listed {
+        assert!(
+            files.iter().any(|f| f == l),
+            "docs/guide.md Layout names {l}, which is gone"
+        );
+    }
+}
