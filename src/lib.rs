@@ -81,6 +81,7 @@ pub mod jq;
 pub mod judge;
 pub mod lines;
 pub mod long;
+pub(crate) mod out;
 pub mod parallel;
 pub mod peek;
 pub mod rules;

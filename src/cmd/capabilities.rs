@@ -220,7 +220,7 @@ pub fn manifest() -> Value {
 /// Prints the manifest; returns the exit status.
 pub fn run(_args: &CapabilitiesArgs) -> i32 {
     let text = format!("{}\n", manifest());
-    crate::cmd::check::print_stdout("capabilities", &text)
+    crate::out::print_stdout("capabilities", &text)
 }
 
 #[cfg(test)]

@@ -30,14 +30,14 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use crate::cli::{ErrorsArgs, ErrorsFormat, Scope};
-use crate::cmd::check::{
+use crate::demux;
+use crate::emit::{ErrorEvent, push_json};
+use crate::judge::{Cause, Ev, Outcome, Verdict, bool_value, str_ref, uint_value};
+use crate::out::{
     AsFdFile, Closing, Sinks, Stop, close_report, eprint_line, finding_line, install_cancel,
     open_input, sanitize, source_for, stop_code, unreadable_error, upstream_errors, verdict_line,
     write_err,
 };
-use crate::demux;
-use crate::emit::{ErrorEvent, push_json};
-use crate::judge::{Cause, Ev, Outcome, Verdict, bool_value, str_ref, uint_value};
 use crate::peek::{Kind, Peeker, key_is, object_members, span, unescape};
 use crate::spec::{self, exit};
 
@@ -129,7 +129,7 @@ pub fn run(args: &ErrorsArgs) -> i32 {
     } else {
         6
     };
-    crate::cmd::check::say_reading_terminal("errors", !args.files.is_empty(), args.quiet);
+    crate::out::say_reading_terminal("errors", !args.files.is_empty(), args.quiet);
     let mut ctx = Ctx {
         args,
         format,
@@ -293,7 +293,7 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
                     cause = worst.clone();
                 }
             }
-            super::check::say_upstream_errors("errors", args.quiet, code, upstream.as_ref());
+            crate::out::say_upstream_errors("errors", args.quiet, code, upstream.as_ref());
             // A failed doctor run fails on its aoi:check events, not on
             // errors: they are counted beside the errors (issue 25).
             let checks_failed: u64 = verdicts.iter().map(|v| v.failed_checks.0).sum();

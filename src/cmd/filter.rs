@@ -25,10 +25,6 @@ use jaq_std::input::RcIter;
 use serde_json::json;
 
 use crate::cli::FilterArgs;
-use crate::cmd::check::{
-    Closing, Sinks, Stop, cancelled, close_report, eprint_line, finding_line, install_cancel,
-    open_input, source_holding, stdout_writer, unreadable_error, upstream_errors, verdict_line,
-};
 use crate::cmd::errors::{EventKind, event_kind, forwarded_body, one_line_of, push_member};
 use crate::emit::ErrorEvent;
 use crate::jq::{self, Data, Filter, Kind};
@@ -36,6 +32,10 @@ use crate::judge::{
     Cause, Ev, Finding, Judge, LineClass, Outcome, Verdict, drive_source, envelope_run,
 };
 use crate::lines::{Chunk, LineReader};
+use crate::out::{
+    Closing, Sinks, Stop, cancelled, close_report, eprint_line, finding_line, install_cancel,
+    open_input, source_holding, stdout_writer, unreadable_error, upstream_errors, verdict_line,
+};
 use crate::spec::exit;
 
 /// Exit status of `--raw` when the filter failed on an input (jq's).
@@ -112,7 +112,7 @@ fn compile_and_run(args: &FilterArgs) -> i32 {
     let vars = Vars::new(values);
     let reads_stdin = !args.null_input || args.filter.contains("input");
     if reads_stdin {
-        crate::cmd::check::say_reading_terminal("filter", !args.files.is_empty(), args.quiet);
+        crate::out::say_reading_terminal("filter", !args.files.is_empty(), args.quiet);
     }
     // jq's -r and -n mean jq's plain mode (a jq user types them first).
     if args.raw || args.raw_output || args.null_input || args.slurp {
@@ -293,7 +293,7 @@ fn framed_inputs(f: &mut Framed<'_>) -> Result<i32, Stop> {
         let first = f.first_item_code.as_deref().unwrap_or("FILTER_ERROR");
         own_cause.get_or_insert_with(|| Cause::own("validation", first));
     }
-    super::check::say_upstream_errors("filter", args.quiet, code, upstream.as_ref());
+    crate::out::say_upstream_errors("filter", args.quiet, code, upstream.as_ref());
     // The upstream error is the cause only when it decides the status: an
     // input aoi could not read (66), a cut stream (74) or the filter's own
     // errors (1, over a retryable 75) outrank it.

@@ -62,5 +62,5 @@ pub fn run(args: &InputSchemaArgs) -> i32 {
         return exit::USAGE;
     };
     let text = format!("{schema}\n");
-    crate::cmd::check::print_stdout("input-schema", &text)
+    crate::out::print_stdout("input-schema", &text)
 }

@@ -25,9 +25,9 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 
 use crate::cli::{Format, LintArgs};
-use crate::cmd::check::{Sinks, Stop, eprint_line, sanitize};
 use crate::emit::{Reason, Summary};
 use crate::judge::{Finding, Judge, JudgeOptions, Verdict, drive, preview};
+use crate::out::{Sinks, Stop, eprint_line, sanitize};
 
 mod invocation;
 use crate::rules::{RuleId, Severity};
@@ -2211,7 +2211,7 @@ pub fn run(args: &LintArgs) -> i32 {
     }
     let color = args.color.enabled(tty);
     let text = table(&title, &results, &commands, color);
-    match crate::cmd::check::print_stdout("lint", &text) {
+    match crate::out::print_stdout("lint", &text) {
         exit::OK => code,
         other => other,
     }

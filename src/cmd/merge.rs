@@ -23,13 +23,13 @@ use std::path::Path;
 use serde_json::{Map, Value, json};
 
 use crate::cli::{MergeArgs, MergeFormat};
-use crate::cmd::check::{
+use crate::cmd::errors::{cell, paint};
+use crate::demux;
+use crate::out::{
     Sinks, Stop, cause_json, eprint_line, finding_line, install_cancel, open_input, reason_for,
     sanitize, source_for, stdout_writer, stop_code, unreadable_error, upstream_identity,
     verdict_line, write_err,
 };
-use crate::cmd::errors::{cell, paint};
-use crate::demux;
 
 mod markdown;
 use crate::emit::{ErrorEvent, SCHEMA_NAME, Summary};
@@ -426,7 +426,7 @@ pub fn run(args: &MergeArgs) -> i32 {
     } else {
         args.files.iter().map(|p| p.as_path()).collect()
     };
-    crate::cmd::check::say_reading_terminal("merge-report", !args.files.is_empty(), args.quiet);
+    crate::out::say_reading_terminal("merge-report", !args.files.is_empty(), args.quiet);
     let opts = args.logs.reading(&args.judge, SHOWN as u64);
     let mut entries: Vec<Entry> = Vec::new();
     let mut own: Vec<Own> = Vec::new();
@@ -731,7 +731,7 @@ fn report_events(
         };
         out.error(&e)?;
     }
-    crate::cmd::check::cancelled()?;
+    crate::out::cancelled()?;
     let ok = code == exit::OK;
     let worst = entries.iter().max_by_key(|e| exit::rank(e.exit_code));
     let mut summary = if ok {

@@ -21,5 +21,5 @@ pub fn run(args: &RulesArgs) -> i32 {
         }
         s
     };
-    crate::cmd::check::print_stdout("rules", &text)
+    crate::out::print_stdout("rules", &text)
 }

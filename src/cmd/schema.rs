@@ -286,5 +286,5 @@ pub fn run(args: &SchemaArgs) -> i32 {
         }
     }
     let text = format!("{}\n", schema());
-    crate::cmd::check::print_stdout("schema", &text)
+    crate::out::print_stdout("schema", &text)
 }

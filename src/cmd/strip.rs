@@ -11,19 +11,19 @@
 //! `aoi:*` events, byte for byte. The upstream verdict reaches the caller as
 //! the exit status of the shared table and one line on stderr.
 
-use crate::cmd::check::source_for;
+use crate::out::source_for;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::Path;
 
 use crate::cli::StripArgs;
-use crate::cmd::check::{AsFdFile, eprint_line, finding_line, open_input, verdict_line};
 use crate::judge::{Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict, drive_source};
+use crate::out::{AsFdFile, eprint_line, finding_line, open_input, verdict_line};
 use crate::peek::without_member;
 use crate::spec::exit;
 
 /// Runs `aoi strip`; returns the exit status.
 pub fn run(args: &StripArgs) -> i32 {
-    crate::cmd::check::say_reading_terminal("strip", !args.files.is_empty(), args.quiet);
+    crate::out::say_reading_terminal("strip", !args.files.is_empty(), args.quiet);
     let stdout = io::stdout();
     let out: Box<dyn Write> = if stdout.is_terminal() {
         Box::new(io::LineWriter::new(stdout.lock()))

@@ -13,11 +13,11 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use crate::cli::{SummaryArgs, SummaryFormat};
-use crate::cmd::check::{
+use crate::judge::{Judge, Outcome, Verdict, drive_source};
+use crate::out::{
     Sinks, Stop, cancelled, cause_json, eprint_line, finish_report, install_cancel, open_input,
     sanitize, source_for, unreadable_error, upstream_identity, verdict_line,
 };
-use crate::judge::{Judge, Outcome, Verdict, drive_source};
 use crate::rules::RuleId;
 use crate::spec::exit;
 
@@ -211,7 +211,7 @@ pub fn run(args: &SummaryArgs) -> i32 {
     } else {
         args.files.iter().map(|p| p.as_path()).collect()
     };
-    crate::cmd::check::say_reading_terminal("summary", !args.files.is_empty(), args.quiet);
+    crate::out::say_reading_terminal("summary", !args.files.is_empty(), args.quiet);
     let named = inputs.len() > 1;
     let mut code = exit::OK;
     let mut verdicts = Vec::new();
