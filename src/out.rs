@@ -2,13 +2,17 @@
 //! people, the common pieces of aoi's report, and opening inputs. Engines
 //! for the commands in `cmd/`, which import this and never each other.
 
+mod forward;
 mod input;
 mod report;
 mod sinks;
+mod table;
 mod text;
 
 pub(crate) use crate::emit::stdout_writer;
+pub(crate) use forward::*;
 pub(crate) use input::*;
 pub(crate) use report::*;
 pub(crate) use sinks::*;
+pub(crate) use table::*;
 pub(crate) use text::*;

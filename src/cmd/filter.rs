@@ -25,7 +25,6 @@ use jaq_std::input::RcIter;
 use serde_json::json;
 
 use crate::cli::FilterArgs;
-use crate::cmd::errors::{EventKind, event_kind, forwarded_body, one_line_of, push_member};
 use crate::emit::ErrorEvent;
 use crate::jq::{self, Data, Filter, Kind};
 use crate::judge::{
@@ -36,6 +35,7 @@ use crate::out::{
     Closing, Sinks, Stop, cancelled, close_report, eprint_line, finding_line, install_cancel,
     open_input, source_holding, stdout_writer, unreadable_error, upstream_errors, verdict_line,
 };
+use crate::out::{EventKind, event_kind, forwarded_body, one_line_of, push_member};
 use crate::spec::exit;
 
 /// Exit status of `--raw` when the filter failed on an input (jq's).

@@ -23,13 +23,13 @@ use std::path::Path;
 use serde_json::{Map, Value, json};
 
 use crate::cli::{MergeArgs, MergeFormat};
-use crate::cmd::errors::{cell, paint};
 use crate::demux;
 use crate::out::{
     Sinks, Stop, cause_json, eprint_line, finding_line, install_cancel, open_input, reason_for,
     sanitize, source_for, stdout_writer, stop_code, unreadable_error, upstream_identity,
     verdict_line, write_err,
 };
+use crate::out::{cell, paint};
 
 mod markdown;
 use crate::emit::{ErrorEvent, SCHEMA_NAME, Summary};
@@ -888,7 +888,7 @@ fn table(entries: &[Entry], own: &[Own], code: i32, color: bool, note: Option<&s
     // Terminal columns, not characters: a name in CJK takes two a character.
     let w_src = entries
         .iter()
-        .map(|e| super::errors::width(&sanitize(&e.source)))
+        .map(|e| crate::out::width(&sanitize(&e.source)))
         .max()
         .unwrap_or(6)
         .clamp(6, 40);

@@ -1,0 +1,223 @@
+//! Forwarding upstream errors and warnings (§ 13.1): which events are
+//! errors or warnings, and the forwarded event's bytes (its fields as
+//! written, `origin` set, unknown members kept under `properties`), for
+//! `aoi errors --output jsonl` and `aoi filter`.
+
+use serde_json::Value;
+
+use crate::emit::push_json;
+use crate::judge::{Ev, bool_value, str_ref, uint_value};
+use crate::peek::{Kind, Peeker, key_is, object_members, span, unescape};
+use crate::spec::{self};
+
+/// Which framework event a line is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum EventKind {
+    Error,
+    Warning,
+}
+
+/// Whether the located event is an `aoi:error` (or, when asked, an
+/// `aoi:warning`).
+pub(crate) fn event_kind(obj: &[u8], peeker: &Peeker, warnings: bool) -> Option<EventKind> {
+    let ty = peeker.type_member.and_then(|i| peeker.members.get(i))?;
+    let raw = span(obj, &ty.value);
+    match ty.kind {
+        // The common case, decided on the bytes: no escapes to decode.
+        Kind::String { escaped: false } => {
+            return match raw {
+                b"\"aoi:error\"" => Some(EventKind::Error),
+                b"\"aoi:warning\"" if warnings => Some(EventKind::Warning),
+                _ => None,
+            };
+        }
+        Kind::String { escaped: true } => {}
+        _ => return None,
+    }
+    let name = str_ref(obj, ty)?;
+    match name.as_ref() {
+        "aoi:error" => Some(EventKind::Error),
+        "aoi:warning" if warnings => Some(EventKind::Warning),
+        _ => None,
+    }
+}
+
+/// The members of a forwarded event after aoi's own envelope: `origin`
+/// (§ 13.1: MUST when forwarded) unless the event already names one, then
+/// every upstream member the spec defines but `type` and `aoi`, byte for
+/// byte, in order, with aoi's provenance in `properties.forwarded`
+/// (`source`, `line`, the upstream `run`).
+///
+/// A forwarded event is aoi's own output and must conform, whatever the
+/// upstream wrote: a member the spec does not define (§ 8.1: it belongs in
+/// `properties`), a second occurrence of a key, or, on an `aoi:error`, a
+/// spec field of the wrong shape (§ 9.1: `category` not a string or the
+/// removed `partial`, `code` not `[A-Z][A-Z0-9_]*`, `message` not one
+/// line, `retryable` not a boolean, `retry_after_ms` without
+/// `retryable:true`, an unknown `scope`, a non-string `origin`) moves,
+/// byte for byte, into `properties.forwarded.fields`, never dropped. A
+/// required error field left missing is then supplied: `category`
+/// `internal` (§ 9.4 routes the unknown as internal), `code`
+/// `UNSPECIFIED`, the message sanitised to one line (or `(no message)`),
+/// `retryable:false` (§ 9.3: what a producer must say when it cannot
+/// tell).
+pub(crate) fn forwarded_body(
+    ev: &Ev<'_>,
+    kind: EventKind,
+    tool: Option<&str>,
+    run: Option<&[u8]>,
+    line_no: u64,
+    source: &str,
+) -> Vec<u8> {
+    let line = ev.line;
+    let known = spec::known_fields(b"aoi:error").unwrap_or_default();
+    let text = |m: &crate::peek::Member| str_ref(line, m);
+    let error = kind == EventKind::Error;
+    let retryable_true = ev.get("retryable").and_then(bool_value).is_some_and(|b| b);
+    // Decide, member by member: kept at the top level or moved.
+    // Each key decoded once; the checks below compare these names.
+    let names: Vec<std::borrow::Cow<'_, str>> = ev
+        .members
+        .iter()
+        .map(|m| unescape(span(line, &m.key)))
+        .collect();
+    let mut keep = Vec::with_capacity(ev.members.len());
+    for (i, (m, name)) in ev.members.iter().zip(&names).enumerate() {
+        let first = !names.get(..i).unwrap_or_default().contains(name);
+        let spec_field = known.contains(&name.as_ref());
+        let well_formed = match name.as_ref() {
+            "properties" => m.kind == Kind::Object,
+            "origin" => text(m).is_some(),
+            "category" if error => text(m).is_some_and(|c| c != "partial"),
+            "code" if error => text(m).is_some_and(|c| spec::valid_code(c.as_bytes())),
+            "message" if error => text(m).is_some_and(|t| single_line(&t)),
+            "retryable" if error => bool_value(m).is_some(),
+            "retry_after_ms" if error => uint_value(line, m).is_some() && retryable_true,
+            "scope" if error => text(m).is_some_and(|t| spec::SCOPES.contains(&t.as_ref())),
+            _ => true,
+        };
+        keep.push(first && spec_field && well_formed);
+    }
+    let kept = |name: &str| names.iter().zip(&keep).any(|(n, k)| *k && n == name);
+    let mut b = Vec::with_capacity(line.len() + 160);
+    if !kept("origin") {
+        b.extend_from_slice(b",\"origin\":");
+        push_json(&mut b, &Value::from(origin(ev, tool)));
+    }
+    let mut moved = Vec::new();
+    let reserved = |n: &str| n == "type" || n == "aoi";
+    for ((m, k), n) in ev.members.iter().zip(&keep).zip(&names) {
+        if !k && !reserved(n) {
+            push_member(&mut moved, span(line, &m.key), span(line, &m.value));
+        }
+    }
+    let mut fwd = b"{\"source\":".to_vec();
+    push_json(&mut fwd, &Value::from(source));
+    fwd.extend_from_slice(b",\"line\":");
+    fwd.extend_from_slice(itoa::Buffer::new().format(line_no).as_bytes());
+    if let Some(r) = run {
+        fwd.extend_from_slice(b",\"run\":");
+        fwd.extend_from_slice(r);
+    }
+    if let Some(rest) = moved.strip_prefix(b",") {
+        fwd.extend_from_slice(b",\"fields\":{");
+        fwd.extend_from_slice(rest);
+        fwd.push(b'}');
+    }
+    fwd.push(b'}');
+    let mut props_done = false;
+    for ((m, k), n) in ev.members.iter().zip(&keep).zip(&names) {
+        if !k || reserved(n) {
+            continue;
+        }
+        let value = span(line, &m.value);
+        if n == "properties" {
+            // Our provenance first, then the upstream's own properties but
+            // an earlier hop's `forwarded`.
+            b.extend_from_slice(b",\"properties\":{\"forwarded\":");
+            b.extend_from_slice(&fwd);
+            for pm in object_members(value) {
+                let pk = span(value, &pm.key);
+                if !key_is(pk, pm.key_escaped, "forwarded") {
+                    push_member(&mut b, pk, span(value, &pm.value));
+                }
+            }
+            b.push(b'}');
+            props_done = true;
+        } else {
+            push_member(&mut b, span(line, &m.key), value);
+        }
+    }
+    if error {
+        if !kept("category") {
+            b.extend_from_slice(b",\"category\":\"internal\"");
+        }
+        if !kept("code") {
+            b.extend_from_slice(b",\"code\":\"UNSPECIFIED\"");
+        }
+        if !kept("message") {
+            let msg = ev
+                .get("message")
+                .and_then(text)
+                .map(|t| one_line_of(&t))
+                .filter(|t| !t.is_empty())
+                .unwrap_or_else(|| "(no message)".to_string());
+            b.extend_from_slice(b",\"message\":");
+            push_json(&mut b, &Value::from(msg));
+        }
+        if !kept("retryable") {
+            b.extend_from_slice(b",\"retryable\":false");
+        }
+    }
+    if !props_done {
+        b.extend_from_slice(b",\"properties\":{\"forwarded\":");
+        b.extend_from_slice(&fwd);
+        b.push(b'}');
+    }
+    b
+}
+
+/// A message the spec accepts: one line, no ANSI or C1 controls (§ 9.1).
+fn single_line(s: &str) -> bool {
+    !s.chars().any(|c| {
+        matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}' | '\u{1b}')
+            || ('\u{80}'..='\u{9f}').contains(&c)
+    })
+}
+
+/// `s` made one line: every control or separator character a space.
+pub(crate) fn one_line_of(s: &str) -> String {
+    let t: String = s
+        .chars()
+        .map(|c| {
+            if single_line(c.encode_utf8(&mut [0; 4])) && !c.is_control() {
+                c
+            } else {
+                ' '
+            }
+        })
+        .collect();
+    t.trim().to_string()
+}
+
+/// `,"key":value` with the key's bytes as they came (still escaped).
+pub(crate) fn push_member(b: &mut Vec<u8>, key: &[u8], value: &[u8]) {
+    b.extend_from_slice(b",\"");
+    b.extend_from_slice(key);
+    b.extend_from_slice(b"\":");
+    b.extend_from_slice(value);
+}
+
+// --- the table ------------------------------------------------------------
+
+/// The tool that raised the event: its own `origin` when it was already
+/// forwarded, else its run's `aoi:meta.tool`, else its `domain` (§ 9.1:
+/// the namespace of `code`, which defaults to the tool), else "unknown".
+pub(crate) fn origin(ev: &Ev<'_>, tool: Option<&str>) -> String {
+    let field = |name: &str| ev.get(name).and_then(|m| str_ref(ev.line, m));
+    field("origin")
+        .map(|o| o.into_owned())
+        .or_else(|| tool.map(str::to_string))
+        .or_else(|| field("domain").map(|d| d.into_owned()))
+        .unwrap_or_else(|| "unknown".to_string())
+}
