@@ -132,6 +132,12 @@ pub enum Outcome {
     Violation,
 }
 
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl Outcome {
     /// Every outcome, best first.
     pub const ALL: [Outcome; 8] = [

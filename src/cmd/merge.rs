@@ -68,7 +68,7 @@ struct Entry {
     source: String,
     run: Option<String>,
     identity: [(&'static str, Option<String>); 4],
-    outcome: String,
+    outcome: Outcome,
     exit_code: i32,
     reason: String,
     lines: u64,
@@ -105,7 +105,7 @@ impl Entry {
                 ("schema_name", id.schema_name),
                 ("schema_version", id.schema_version),
             ],
-            outcome: v.outcome.name().to_string(),
+            outcome: v.outcome,
             exit_code: v.exit_code,
             reason: v.reason.clone(),
             lines: v.lines,
@@ -179,7 +179,7 @@ impl Entry {
                 f.push((k, v.clone().into()));
             }
         }
-        f.push(("outcome", self.outcome.clone().into()));
+        f.push(("outcome", self.outcome.name().into()));
         f.push(("exit_code", self.exit_code.into()));
         f.push(("ok", (self.exit_code == 0).into()));
         f.push(("reason", self.reason.clone().into()));
@@ -240,7 +240,7 @@ impl Entry {
                 source: s("source").unwrap_or_else(|| "(unnamed)".to_string()),
                 run: s("run"),
                 identity: IDENTITY.map(|k| (k, s(k))),
-                outcome: outcome.name().to_string(),
+                outcome,
                 exit_code: outcome.exit_code(),
                 reason: format!("a carried report event does not hold together: {why}"),
                 lines: 0,
@@ -309,7 +309,7 @@ impl Entry {
             source: s("source").ok_or("no source")?,
             run: s("run"),
             identity: IDENTITY.map(|k| (k, s(k))),
-            outcome: outcome.name().to_string(),
+            outcome,
             exit_code,
             reason: s("reason").unwrap_or_default(),
             lines: n("lines")?,
@@ -662,12 +662,12 @@ fn gather<R: Read + Send + std::os::fd::AsRawFd + 'static>(
 }
 
 /// The outcomes and how many streams had each, worst first.
-fn tally(entries: &[Entry]) -> Vec<(String, u64, i32)> {
-    let mut t: Vec<(String, u64, i32)> = Vec::new();
+fn tally(entries: &[Entry]) -> Vec<(Outcome, u64, i32)> {
+    let mut t: Vec<(Outcome, u64, i32)> = Vec::new();
     for e in entries {
         match t.iter_mut().find(|(o, _, _)| *o == e.outcome) {
             Some(x) => x.1 += 1,
-            None => t.push((e.outcome.clone(), 1, e.exit_code)),
+            None => t.push((e.outcome, 1, e.exit_code)),
         }
     }
     t.sort_by_key(|(_, _, c)| std::cmp::Reverse(exit::rank(*c)));
@@ -737,10 +737,8 @@ fn report_events(
     let mut summary = if ok {
         Summary::ok()
     } else {
-        let outcome = worst.and_then(|e| match e.outcome.as_str() {
-            "denied" => Some(Outcome::Denied),
-            "timeout" => Some(Outcome::Timeout),
-            "cancelled" => Some(Outcome::Cancelled),
+        let outcome = worst.and_then(|e| match e.outcome {
+            Outcome::Denied | Outcome::Timeout | Outcome::Cancelled => Some(e.outcome),
             _ => None,
         });
         let outcome = outcome.filter(|_| worst.is_some_and(|e| e.exit_code == code));
@@ -778,7 +776,7 @@ fn report_events(
     }
     let outcomes: Map<String, Value> = tally(entries)
         .into_iter()
-        .map(|(o, n, _)| (o, n.into()))
+        .map(|(o, n, _)| (o.name().to_string(), n.into()))
         .collect();
     summary = summary.field(
         "properties",
@@ -909,7 +907,7 @@ fn table(entries: &[Entry], own: &[Own], code: i32, color: bool, note: Option<&s
     s.push_str(&paint(color, "1", &header));
     s.push('\n');
     for e in entries {
-        let outcome = cell(&e.outcome, 10);
+        let outcome = cell(e.outcome.name(), 10);
         let sgr = match e.exit_code {
             0 => "32",
             75 => "33",
@@ -1022,15 +1020,15 @@ fn junit(entries: &[Entry], own: &[Own], note: Option<&str>) -> String {
             .map(|f| xml(f))
             .collect::<Vec<_>>()
             .join("\n");
-        match e.outcome.as_str() {
-            "ok" => cases.push_str("/>\n"),
-            "violation" | "incomplete" => {
+        match e.outcome {
+            Outcome::Ok => cases.push_str("/>\n"),
+            Outcome::Violation | Outcome::Incomplete => {
                 er += 1;
                 let _ = write!(
                     cases,
                     ">\n      <error message=\"{}\" type=\"{}\">{}</error>\n    </testcase>\n",
                     xml(&e.reason),
-                    xml(&e.outcome),
+                    xml(e.outcome.name()),
                     detail
                 );
             }
@@ -1044,7 +1042,7 @@ fn junit(entries: &[Entry], own: &[Own], note: Option<&str>) -> String {
                             |k: &str| c.get(k).and_then(Value::as_str).unwrap_or("?").to_string();
                         format!("{}/{}", s("category"), s("code"))
                     })
-                    .unwrap_or_else(|| e.outcome.clone());
+                    .unwrap_or_else(|| e.outcome.name().to_string());
                 let _ = write!(
                     cases,
                     ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
@@ -1184,7 +1182,7 @@ fn tap(entries: &[Entry], own: &[Own], note: Option<&str>) -> String {
             e.exit_code
         );
         s.push_str("  ---\n");
-        let _ = writeln!(s, "  outcome: {}", yaml_str(&e.outcome));
+        let _ = writeln!(s, "  outcome: {}", yaml_str(e.outcome.name()));
         let _ = writeln!(s, "  exit_code: {}", e.exit_code);
         let _ = writeln!(s, "  reason: {}", yaml_str(&e.reason));
         if let Some(c) = e.caused_by.as_ref().and_then(Value::as_object) {
