@@ -46,6 +46,8 @@ mod example_tool;
 mod faults;
 #[path = "cli/filter.rs"]
 mod filter;
+#[path = "cli/golden.rs"]
+mod golden;
 #[path = "cli/json_suite.rs"]
 mod json_suite;
 #[path = "cli/lint.rs"]
