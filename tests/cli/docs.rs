@@ -7,15 +7,18 @@
 //! convention, for whoever writes those blocks:
 //!
 //! - **Not run.** A block whose first line is `# not run: WHY` is skipped,
-//!   and only such a block: one that installs something, needs the
-//!   network, runs `cargo`, or needs a tool a test machine may not have.
+//!   and only such a block: one that needs the network, runs `cargo`, or
+//!   stands for a program the reader has (`mytool`).
 //!   Every other ```` ```sh ```` block runs. (Write shell blocks as
 //!   ```` ```sh ````: a ```` ```bash ```` or ```` ```shell ```` block fails
 //!   the test rather than go unrun.)
+//! - **Needs.** A block whose first line is `# needs: PROGRAM` runs where
+//!   PROGRAM is installed and is skipped with a notice elsewhere.
 //! - **Where.** A block runs as one script under `bash -o pipefail`, so its
 //!   commands share variables, functions and a directory: a fresh scratch
-//!   directory holding a copy of `examples/`, so `examples/…` reads as it
-//!   does from the repository's root, and whatever a command writes stays
+//!   directory holding a copy of `examples/`, `man/` and `completions/`
+//!   (also `HOME`), so `examples/…` reads as it does from the repository's
+//!   root, and whatever a command writes stays
 //!   out of the checkout. `PATH` starts with the directory of the `aoi`
 //!   under test, `GITHUB_STEP_SUMMARY` names a file in the scratch
 //!   directory (as on a GitHub runner), `LC_ALL=C`, stdin is empty.
@@ -46,6 +49,10 @@ use crate::util::*;
 
 /// How the doc marks a block that must not run.
 const NOT_RUN: &str = "# not run:";
+/// How the doc marks a block that needs a program beside aoi and bash
+/// (`# needs: jq`): run where it is installed (`.ci/run` installs it),
+/// skipped with a notice elsewhere.
+const NEEDS: &str = "# needs:";
 
 /// How the doc marks a line of a command's output.
 const OUTPUT: &str = "# →";
@@ -239,7 +246,9 @@ fn run_block(file: &str, b: &Block, cmds: &[Cmd]) -> Vec<String> {
     let dir = scratch("docs");
     let work = dir.join("work");
     let out = dir.join("out");
-    copy_dir(&repo().join("examples"), &work.join("examples"));
+    for d in ["examples", "man", "completions"] {
+        copy_dir(&repo().join(d), &work.join(d));
+    }
     fs::create_dir_all(&out).expect("mkdir out");
     let mut script = String::new();
     for (i, c) in cmds.iter().enumerate() {
@@ -260,6 +269,8 @@ fn run_block(file: &str, b: &Block, cmds: &[Cmd]) -> Vec<String> {
         .env("PATH", path)
         .env("GITHUB_STEP_SUMMARY", dir.join("step-summary.md"))
         .env("LC_ALL", "C")
+        // An install step writes into the scratch directory, not the home.
+        .env("HOME", &work)
         .env_remove("NO_COLOR")
         .env_remove("AOI_STOP_GRACE")
         .env_remove("AOI_STOP_DRAIN")
@@ -349,6 +360,20 @@ fn run_doc(file: &str) {
         if let Some(why) = b.lines.first().and_then(|l| l.trim().strip_prefix(NOT_RUN)) {
             skipped.push(format!("{file}:{}: {}", b.first_line, why.trim()));
             continue;
+        }
+        let needs = b.lines.first().and_then(|l| l.trim().strip_prefix(NEEDS));
+        if let Some(program) = needs.map(str::trim) {
+            let here = command("sh")
+                .args(["-c", &format!("command -v {program}")])
+                .output()
+                .is_ok_and(|o| o.status.success());
+            if !here {
+                skipped.push(format!(
+                    "{file}:{}: {program} is not installed here",
+                    b.first_line
+                ));
+                continue;
+            }
         }
         let cmds = commands(file, &b);
         assert!(
