@@ -422,11 +422,6 @@ impl Prep for LocateLines {
 }
 
 impl Input {
-    /// What was counted besides the streams.
-    pub fn counts(&self) -> Counts {
-        self.counts
-    }
-
     /// Closes every stream: the judged ones, with up to `shown` findings
     /// each, in order of first appearance. The unnamed stream without a
     /// framework event is not an AOI stream: its lines are added to the

@@ -833,7 +833,7 @@ impl Judge {
     }
 
     /// Judges one line that was peeked elsewhere (by the reading thread of
-    /// [`crate::parallel`]): `peeker` holds what [`Peeker::peek`] found and
+    /// `crate::parallel`): `peeker` holds what [`Peeker::peek`] found and
     /// `result` what it returned. Exactly [`Judge::line`] otherwise. The
     /// judge takes the peeker and leaves its previous one in its place.
     pub fn line_prepeeked(
@@ -2478,7 +2478,7 @@ pub(crate) fn read_failed(judge: &mut Judge, e: &std::io::Error) {
 }
 
 /// Where a stream's bytes come from, and on how many threads they are read
-/// ([`crate::parallel`]).
+/// (`crate::parallel`).
 pub struct Source<R> {
     /// The stream's line reader.
     pub reader: crate::lines::LineReader<R>,

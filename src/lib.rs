@@ -54,9 +54,10 @@
 //! - [`lines`]: the block reader (large reads, memchr, borrowed slices).
 //! - [`peek`]: strict RFC 8259 validation and the envelope peek in one pass.
 //! - [`judge`]: the stream-level state machine and its [`judge::Verdict`].
-//! - [`parallel`]: a large file on two threads, one reading and validating,
-//!   one judging, with the same results as one.
-//! - [`demux`]: the log reader: AOI streams out of real logs, a judge per run.
+//! - `parallel` (internal): a large file on two threads, one reading and
+//!   validating, one judging, with the same results as one.
+//! - `demux` (internal): the log reader: AOI streams out of real logs, a
+//!   judge per run.
 //! - [`jq`]: the jq language (jaq) embedded, and strict JSON writing.
 //! - [`rules`]: the rule catalog, stable ids with spec sections.
 //! - [`emit`]: the producer side, aoi's own output and any tool's: ULID
@@ -75,15 +76,15 @@ pub mod cli;
 /// One module per subcommand: the binary's, not a library API.
 #[doc(hidden)]
 pub mod cmd;
-pub mod demux;
+pub(crate) mod demux;
 pub mod emit;
 pub mod jq;
 pub mod judge;
 pub mod lines;
 pub mod long;
 pub(crate) mod out;
-pub mod parallel;
+pub(crate) mod parallel;
 pub mod peek;
 pub mod rules;
 pub mod spec;
-pub mod spool;
+pub(crate) mod spool;

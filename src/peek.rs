@@ -464,7 +464,7 @@ impl Peeker {
     }
 
     /// Gives back memory a very wide or deep line left behind (one of many
-    /// peekers kept for reuse, [`crate::parallel`]). New vectors rather
+    /// peekers kept for reuse, `crate::parallel`). New vectors rather
     /// than `shrink_to`: mimalloc kept the memory of a shrunk block (0.5 GB
     /// over a file of wide objects).
     pub fn trim(&mut self) {
@@ -492,7 +492,7 @@ impl Peeker {
     const KEEP: usize = 16;
 
     /// Asks the CPU to bring a peek made on another core closer, before it
-    /// is read ([`crate::parallel`]): with `near`, its first members (this
+    /// is read (`crate::parallel`): with `near`, its first members (this
     /// reads the peeker, so ask for it first); else the peeker itself
     /// (only its address is used). A hint: it changes nothing.
     #[inline(always)]

@@ -2,7 +2,7 @@
 //!
 //! The spec leaves fan-in undefined (§ 13.1); orchestrators still run many
 //! tools at once and tee their output into files or one log. Each input is
-//! read by the log reader ([`crate::demux`]): split into streams by
+//! read by the log reader (`crate::demux`): split into streams by
 //! `aoi.run`, each judged exactly as `aoi check` judges a stream. Every
 //! figure is recomputed from the events; a producer's own totals are only
 //! believed once the judge has reconciled them.
