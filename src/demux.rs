@@ -30,6 +30,8 @@
 //! Memory: one judge per run, at most `max_runs` per input; lines of further
 //! runs are still given to the visitor (with no stream) and counted.
 
+mod docker;
+
 use std::collections::HashMap;
 use std::io::Read;
 
@@ -231,6 +233,8 @@ pub struct Input {
     /// the previous piece are kept).
     long_suspect: bool,
     long_edge: Vec<u8>,
+    /// Docker records of a split line, held until its last piece.
+    docker: docker::Pieces,
     /// The event of such a line: its reduced copy ([`crate::long`]).
     long_obj: Vec<u8>,
     /// Where the event being routed is, when it is such a copy.
@@ -283,6 +287,7 @@ pub fn read<R: Read + Send, E>(
         long_open: false,
         long_suspect: false,
         long_edge: Vec::new(),
+        docker: docker::Pieces::default(),
         long_obj: Vec::new(),
         long_event: None,
         long_len: None,
@@ -786,6 +791,20 @@ impl Input {
         visit: &mut impl FnMut(Visit<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
         let line_no = self.line_no;
+        let found = match found {
+            Some(f) => Some(f),
+            None if self.long_len.is_none() => match self.docker.join(line, &mut self.peeker) {
+                // A piece of a split line: held, neither event nor prose
+                // (the event is counted once, at its last piece).
+                docker::Join::Held => return Ok(()),
+                docker::Join::Whole(text) => {
+                    self.scratch = text;
+                    self.unwrap_joined()
+                }
+                docker::Join::No => None,
+            },
+            None => None,
+        };
         let Some(found) = found else {
             // § 2: a cut final line is the truncation of the stream that
             // was writing last (if it has not ended); its judge reports it
@@ -830,6 +849,21 @@ impl Input {
         let r = self.route(obj, terminated, line_no, visit);
         self.scratch = scratch;
         r
+    }
+
+    /// A joined Docker line in `self.scratch`, located as an unwrapped
+    /// record's event is (see `locate`), `self.peeker` describing it.
+    fn unwrap_joined(&mut self) -> Option<Found> {
+        let s = &mut self.scratch;
+        let complete = s.last() == Some(&b'\n');
+        while matches!(s.last(), Some(b'\n' | b'\r')) {
+            s.pop();
+        }
+        let inner = locate_in(s, &mut self.peeker, false)?;
+        self.peeker.type_member?;
+        s.drain(..inner);
+        self.peeker.peek(s).ok()?;
+        Some(Found::Unwrapped(complete))
     }
 
     /// Keeps `key`'s stream among the [`Input::recent`] ones, in place of

@@ -370,18 +370,19 @@ pub const DECISIONS: &str = "\
   reported. `aoi lint` counts that finding against check 2 (the output is not AOI 1's typed
   output); check 13 judges `schema_version` alone, and the checks that read the tool's streams
   say \"not tested\" rather than fail on another version's meanings.
-- **Logs (`--log`).** A log is split into streams by `aoi.run` (§ 8.1: `run` makes every
-  line attributable on its own); each run is judged as `aoi check` judges one stream, over its
-  own lines only, with findings at the log's line numbers. A line is an event when it is, or ends
-  with after a text prefix (a BOM, a time stamp, `[worker-3]`), a JSON object with a string
-  `type` (a trailing CR and colour codes dropped; a Docker json-file `log` string unwrapped once);
-  anything else is skipped and counted, never a violation. Docker's json-file driver writes at most
-  16 KiB of a line per record and splits longer lines into partial records (no `\\n` at the end of
-  `log`); aoi does not join them yet, so such a record reads as a cut line. A record longer than
-  the reader holds (1 MiB, which Docker does not write) is read as it is, not unwrapped. Events without an envelope form the input's unnamed stream, judged only when it holds
-  a framework event (otherwise it is another program's JSON). A final line that is no event is
-  the truncation of the run written last. No stream at all, or runs past `--max-runs` left
-  unjudged, is exit 74: nothing unverified passes.
+- **Logs (`--log`).** A log is split into streams by `aoi.run` (§ 8.1: `run` makes every line
+  attributable on its own); each run is judged as `aoi check` judges one stream, over its own lines
+  only, with findings at the log's line numbers. A line is an event when it is, or ends with after a
+  text prefix (a BOM, a time stamp, `[worker-3]`), a JSON object with a string `type` (a trailing CR
+  and colour codes dropped; a Docker json-file `log` string unwrapped once); anything else is
+  skipped and counted, never a violation. Docker's json-file driver writes at most 16 KiB of a line
+  per record and splits longer lines into partial records (no `\\n` at the end of `log`): they are
+  joined, per `stream`, in order, and the whole read as one line (up to 64 MiB; a longer one is
+  given up, its last record counted as skipped). A record longer than the reader holds (1 MiB, which
+  Docker does not write) is read as it is, not unwrapped. Events without an envelope form the
+  input's unnamed stream, judged only when it holds a framework event (otherwise it is another
+  program's JSON). A final line that is no event is the truncation of the run written last. No
+  stream at all, or runs past `--max-runs` left unjudged, is exit 74: nothing unverified passes.
 - **Forwarding (`aoi errors --output jsonl`).** `origin` (§ 13.1) is the event's own `origin`
   when it has one (it was forwarded before), else its run's `aoi:meta.tool`, else its `domain`
   (§ 9.1: `domain` defaults to the tool), else `unknown`. Members the spec defines are copied

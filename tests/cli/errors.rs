@@ -999,3 +999,48 @@ fn jsonl_fails_on_upstream_errors_unless_continue_on_error() {
         assert_eq!(parse_jsonl(&out.stdout).last().unwrap()["ok"], true);
     }
 }
+
+/// Docker's json-file driver splits a line over 16 KiB into records whose
+/// `log` lacks the `\n` until the last piece: the pieces are one event,
+/// not prose and a seq gap (a false violation before), by every command
+/// that reads a log.
+#[test]
+fn docker_records_of_a_split_line_are_one_event() {
+    let big = "x".repeat(40_000);
+    let st = s()
+        .ev(&format!(r#"{{"type":"hit","body":"{big}"}}"#))
+        .ev(&rate_limited(2))
+        .summary(r#"{"ok":false,"reason":"failed"}"#)
+        .bytes();
+    let text = String::from_utf8(st).expect("UTF-8");
+    let mut log = String::new();
+    for l in text.lines() {
+        let line = format!("{l}\n");
+        let chars: Vec<char> = line.chars().collect();
+        for piece in chars.chunks(16 * 1024) {
+            let piece: String = piece.iter().collect();
+            let rec = serde_json::json!({"log": piece, "stream": "stdout", "time": "2026-12-05T00:00:00Z"});
+            log.push_str(&format!("{rec}\n"));
+            // Another stream's record between the pieces.
+            log.push_str("{\"log\":\"progress 50%\\n\",\"stream\":\"stderr\",\"time\":\"2026-12-05T00:00:00Z\"}\n");
+        }
+    }
+    let out = errors(&["--log", "--output", "jsonl"], log.as_bytes());
+    assert_eq!(out.code, 75, "{}", out.stderr);
+    assert!(!out.stderr.contains("seq.gap"), "{}", out.stderr);
+    let out = aoi(
+        &["merge-report", "--log", "--format", "jsonl"],
+        log.as_bytes(),
+    );
+    let reports: Vec<serde_json::Value> = parse_jsonl(&out.stdout)
+        .into_iter()
+        .filter(|e| e["type"] == "report")
+        .collect();
+    assert_eq!(reports.len(), 1, "{}", out.stderr);
+    assert_eq!(reports[0]["outcome"], "retryable", "{}", reports[0]);
+    assert_eq!(reports[0]["domain_count"], 1, "{}", reports[0]);
+    let out = aoi(&["strip", "--log"], log.as_bytes());
+    let hits = parse_jsonl(&out.stdout);
+    assert_eq!(hits.len(), 1, "{}", out.stderr);
+    assert_eq!(hits[0]["body"].as_str().map(str::len), Some(40_000));
+}
