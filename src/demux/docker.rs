@@ -75,8 +75,7 @@ fn record(line: &[u8], peeker: &mut Peeker) -> Option<(Vec<u8>, Vec<u8>)> {
     }
     let member = |name: &str| {
         peeker.members.iter().find(|m| {
-            key_is(span(obj, &m.key), m.key_escaped, name)
-                && matches!(m.kind, Kind::String { .. })
+            key_is(span(obj, &m.key), m.key_escaped, name) && matches!(m.kind, Kind::String { .. })
         })
     };
     let log = member("log")?;
@@ -103,9 +102,18 @@ mod tests {
     fn pieces_join_per_stream() {
         let mut p = Pieces::default();
         let mut peeker = Peeker::new();
-        assert!(matches!(p.join(&rec("{\"type\":", "stdout"), &mut peeker), Join::Held));
-        assert!(matches!(p.join(&rec("noise\n", "stderr"), &mut peeker), Join::No));
-        assert!(matches!(p.join(&rec("\"x\",", "stdout"), &mut peeker), Join::Held));
+        assert!(matches!(
+            p.join(&rec("{\"type\":", "stdout"), &mut peeker),
+            Join::Held
+        ));
+        assert!(matches!(
+            p.join(&rec("noise\n", "stderr"), &mut peeker),
+            Join::No
+        ));
+        assert!(matches!(
+            p.join(&rec("\"x\",", "stdout"), &mut peeker),
+            Join::Held
+        ));
         match p.join(&rec("\"n\":1}\n", "stdout"), &mut peeker) {
             Join::Whole(t) => assert_eq!(t, b"{\"type\":\"x\",\"n\":1}\n"),
             _ => panic!("the last piece ends the line"),
