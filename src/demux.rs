@@ -271,6 +271,17 @@ pub fn read<R: Read + Send, E>(
     opts: &Options,
     mut visit: impl FnMut(Visit<'_>) -> Result<(), E>,
 ) -> Result<Input, E> {
+    let mut input = read_all(src, opts, &mut visit)?;
+    input.docker_end(&mut visit)?;
+    Ok(input)
+}
+
+/// [`read`] up to the input's end.
+fn read_all<R: Read + Send, E>(
+    src: Source<R>,
+    opts: &Options,
+    mut visit: impl FnMut(Visit<'_>) -> Result<(), E>,
+) -> Result<Input, E> {
     let mut input = Input {
         opts: opts.clone(),
         streams: Vec::new(),
@@ -791,9 +802,13 @@ impl Input {
         visit: &mut impl FnMut(Visit<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
         let line_no = self.line_no;
+        // A Docker record without its `\n` is a piece of a split line,
+        // even when the piece happens to hold an object (a cut right after
+        // a nested one, or a line of exactly 16 KiB): it is joined first.
+        let piece = matches!(found, None | Some(Found::Unwrapped(false)));
         let found = match found {
-            Some(f) => Some(f),
-            None if self.long_len.is_none() => match self.docker.join(line, &mut self.peeker) {
+            Some(f) if !piece => Some(f),
+            _ if self.long_len.is_none() => match self.docker.join(line, &mut self.peeker) {
                 // A piece of a split line: held, neither event nor prose
                 // (the event is counted once, at its last piece).
                 docker::Join::Held => return Ok(()),
@@ -801,9 +816,9 @@ impl Input {
                     self.scratch = text;
                     self.unwrap_joined()
                 }
-                docker::Join::No => None,
+                docker::Join::No => found.and_then(|_| self.relocate(line)),
             },
-            None => None,
+            _ => found,
         };
         let Some(found) = found else {
             // § 2: a cut final line is the truncation of the stream that
@@ -849,6 +864,27 @@ impl Input {
         let r = self.route(obj, terminated, line_no, visit);
         self.scratch = scratch;
         r
+    }
+
+    /// `line` located again (the join above read it with `self.peeker`).
+    fn relocate(&mut self, line: &[u8]) -> Option<Found> {
+        locate(line, &mut self.peeker, &mut self.scratch, false)
+    }
+
+    /// At the input's end, the pieces of a split Docker line still held
+    /// are that line, cut (§ 2): judged as a cut final line is.
+    fn docker_end<E>(
+        &mut self,
+        visit: &mut impl FnMut(Visit<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        for mut text in self.docker.take_open() {
+            while matches!(text.last(), Some(b'\n' | b'\r')) {
+                text.pop();
+            }
+            let found = locate(&text, &mut self.peeker, &mut self.scratch, false);
+            self.found_line(&text, false, found, false, visit)?;
+        }
+        Ok(())
     }
 
     /// A joined Docker line in `self.scratch`, located as an unwrapped

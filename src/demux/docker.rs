@@ -62,6 +62,16 @@ impl Pieces {
     }
 }
 
+impl Pieces {
+    /// The texts still held (the input ended), oldest stream first.
+    pub(super) fn take_open(&mut self) -> Vec<Vec<u8>> {
+        std::mem::take(&mut self.open)
+            .into_iter()
+            .map(|(_, text)| text)
+            .collect()
+    }
+}
+
 /// A Docker json-file record's `stream` (as written) and its decoded
 /// `log` text; `None` for anything else, an event included.
 fn record(line: &[u8], peeker: &mut Peeker) -> Option<(Vec<u8>, Vec<u8>)> {

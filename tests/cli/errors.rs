@@ -1044,3 +1044,60 @@ fn docker_records_of_a_split_line_are_one_event() {
     assert_eq!(hits.len(), 1, "{}", out.stderr);
     assert_eq!(hits[0]["body"].as_str().map(str::len), Some(40_000));
 }
+
+/// Docker cuts by size wherever 16 KiB falls: right after a nested object
+/// that has a `type` (the first piece then holds an object), or after the
+/// whole line of exactly 16 KiB (the last piece is `"\n"` alone). Either
+/// way the pieces are one event (independent review: both were false
+/// violations); pieces left at the end are the cut line they are.
+#[test]
+fn docker_pieces_that_hold_an_object_are_still_pieces() {
+    let rec = |log: &str| {
+        let r = serde_json::json!({"log": log, "stream": "stdout", "time": "2026-12-05T00:00:00Z"});
+        format!("{r}\n")
+    };
+    let text = String::from_utf8(
+        s().ev(r#"{"type":"hit","data":{"type":"inner","v":1},"rank":1}"#)
+            .bytes(),
+    )
+    .expect("UTF-8");
+    let lines: Vec<&str> = text.lines().collect();
+    let hit = lines[1];
+    let cut = hit.find(r#","rank""#).expect("rank");
+    let mut nested = String::new();
+    let mut exact = String::new();
+    for (i, l) in lines.iter().enumerate() {
+        if i == 1 {
+            nested.push_str(&rec(&hit[..cut]));
+            nested.push_str(&rec(&format!("{}\n", &hit[cut..])));
+            exact.push_str(&rec(hit));
+            exact.push_str(&rec("\n"));
+        } else {
+            nested.push_str(&rec(&format!("{l}\n")));
+            exact.push_str(&rec(&format!("{l}\n")));
+        }
+    }
+    for (what, log) in [("nested", &nested), ("exact", &exact)] {
+        for args in [
+            &["merge-report", "--log", "-q", "--format", "jsonl"][..],
+            &["errors", "--log", "-q"],
+            &["summary", "--log", "-q"],
+        ] {
+            let out = aoi(args, log.as_bytes());
+            assert_eq!(out.code, 0, "{what} {args:?}: {}", out.stdout_str());
+        }
+        let out = aoi(&["strip", "--log"], log.as_bytes());
+        assert_eq!(out.code, 0, "{what}: {}", out.stderr);
+        assert_eq!(parse_jsonl(&out.stdout).len(), 1, "{what}");
+    }
+    // The input ends inside a split line: that line is cut (§ 2).
+    let mut cut_short = String::new();
+    for l in &lines[..lines.len() - 1] {
+        cut_short.push_str(&rec(&format!("{l}\n")));
+    }
+    let last = lines[lines.len() - 1];
+    cut_short.push_str(&rec(&last[..last.len() / 2]));
+    let out = errors(&["--log"], cut_short.as_bytes());
+    assert_eq!(out.code, 74, "{}", out.stderr);
+    assert!(out.stderr.contains("line.unterminated"), "{}", out.stderr);
+}
