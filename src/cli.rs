@@ -403,7 +403,7 @@ pub struct SummaryArgs {
     /// run): strings unquoted, others as JSON. A field absent from this outcome (retry_after_ms
     /// of a run that succeeded) prints nothing, not even a line feed; the exit status is the
     /// outcome's either way. A name that is no field of the object is a usage error (64).
-    #[arg(long, value_name = "NAME", value_parser = crate::cmd::summary::OUTCOME_FIELDS.to_vec())]
+    #[arg(long, value_name = "NAME", value_parser = OUTCOME_FIELDS.to_vec())]
     pub field: Option<String>,
     #[command(flatten)]
     pub logs: LogArgs,
@@ -664,6 +664,37 @@ pub struct LintArgs {
 }
 
 /// A duration: a number with `ms`, `s` (the default) or `m`.
+/// Every field of the outcome object `aoi summary` writes, for `--field` (a
+/// name outside this list is a usage error, not an empty answer); held to
+/// the object by `summary::every_outcome_key_is_a_field_name`.
+pub const OUTCOME_FIELDS: &[&str] = &[
+    "source",
+    "tool",
+    "tool_version",
+    "aoi_version",
+    "schema_name",
+    "schema_version",
+    "run",
+    "outcome",
+    "exit_code",
+    "ok",
+    "reason",
+    "lines",
+    "seq_reconciled",
+    "domain_count",
+    "warning_count",
+    "error_count",
+    "violation_count",
+    "advisory_count",
+    "checks_failed",
+    "first_failed_check",
+    "retryable",
+    "retry_after_ms",
+    "caused_by",
+    "elapsed_ms",
+    "summary",
+];
+
 /// The § 9.2 error categories, as `--category` accepts them (and the shell
 /// completions offer them).
 fn categories() -> clap::builder::PossibleValuesParser {

@@ -61,36 +61,6 @@ fn judge_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     streams.into_iter().map(|s| s.verdict).collect()
 }
 
-/// Every field `outcome_json` can write, for `--field` (a name outside
-/// this list is a usage error, not an empty answer).
-pub const OUTCOME_FIELDS: &[&str] = &[
-    "source",
-    "tool",
-    "tool_version",
-    "aoi_version",
-    "schema_name",
-    "schema_version",
-    "run",
-    "outcome",
-    "exit_code",
-    "ok",
-    "reason",
-    "lines",
-    "seq_reconciled",
-    "domain_count",
-    "warning_count",
-    "error_count",
-    "violation_count",
-    "advisory_count",
-    "checks_failed",
-    "first_failed_check",
-    "retryable",
-    "retry_after_ms",
-    "caused_by",
-    "elapsed_ms",
-    "summary",
-];
-
 /// What aoi established about one stream, as one JSON object.
 fn outcome_json(v: &Verdict, source: &str) -> Value {
     let id = upstream_identity(v);
