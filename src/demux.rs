@@ -890,16 +890,7 @@ impl Input {
     /// A joined Docker line in `self.scratch`, located as an unwrapped
     /// record's event is (see `locate`), `self.peeker` describing it.
     fn unwrap_joined(&mut self) -> Option<Found> {
-        let s = &mut self.scratch;
-        let complete = s.last() == Some(&b'\n');
-        while matches!(s.last(), Some(b'\n' | b'\r')) {
-            s.pop();
-        }
-        let inner = locate_in(s, &mut self.peeker, false)?;
-        self.peeker.type_member?;
-        s.drain(..inner);
-        self.peeker.peek(s).ok()?;
-        Some(Found::Unwrapped(complete))
+        locate_unwrapped(&mut self.scratch, &mut self.peeker)
     }
 
     /// Keeps `key`'s stream among the [`Input::recent`] ones, in place of
@@ -1039,6 +1030,13 @@ fn locate(
     let body = raw.get(1..raw.len().saturating_sub(1))?;
     scratch.clear();
     unescape_into(body, scratch);
+    locate_unwrapped(scratch, peeker)
+}
+
+/// The event in an unwrapped Docker line (`scratch`, its decoded `log`):
+/// left alone in `scratch` and described by `peeker`; a cut line when
+/// its `\n` is missing.
+fn locate_unwrapped(scratch: &mut Vec<u8>, peeker: &mut Peeker) -> Option<Found> {
     let complete = scratch.last() == Some(&b'\n');
     while matches!(scratch.last(), Some(b'\n' | b'\r')) {
         scratch.pop();
