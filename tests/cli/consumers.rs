@@ -307,41 +307,179 @@ fn junit_validates_against_the_xunit_schema_and_is_ascii() {
     }
 }
 
+/// The report rendered by GitHub's renderer (cmark-gfm) and by marked and
+/// markdown-it (bare-URL linkify on): every upstream text shows as written,
+/// with no link, emphasis or HTML of its own.
 #[test]
 fn markdown_renders_inert_on_github() {
-    // A directory long enough that every path is cut, wherever the
-    // checkout is: a cell keeps a path's end, the file name.
-    let dir = scratch("consumers-md").join("d".repeat(90));
-    std::fs::create_dir_all(&dir).expect("mkdir");
-    let (files, _) = inputs(&dir, 5);
-    let (_, md) = report("markdown", &files);
+    let (_, _, failing, md) = markdown_of("consumers-md", 5);
     assert_no_controls("markdown", &md);
+    let mut rendered = Vec::new();
+    if let Some(html) = cmark_gfm(&md) {
+        rendered.push(("cmark-gfm".to_string(), html));
+    }
+    let modules = consumers().join("node_modules");
+    if have(
+        "marked and markdown-it (npm)",
+        modules.join("markdown-it").is_dir(),
+    ) {
+        let (c, out) = run(
+            "node",
+            &[&script("markdown.js")],
+            &[("NODE_PATH", modules)],
+            &md,
+        );
+        assert_eq!(c, 0, "{out}");
+        let v: Value = serde_json::from_str(&out).expect("markdown.js JSON");
+        for (name, html) in v.as_object().expect("renderings") {
+            rendered.push((name.clone(), html.as_str().expect("HTML").to_string()));
+        }
+    }
+    for (renderer, html) in &rendered {
+        for tag in ["<a ", "<em>", "<del>", "<script", "<img", "<b>"] {
+            assert!(
+                !html.contains(tag),
+                "{renderer}: {tag} in the rendered report:\n{html}"
+            );
+        }
+        // Bold: aoi's count of failed runs and each failed run's outcome.
+        assert_eq!(
+            html.matches("<strong>").count(),
+            1 + failing,
+            "{renderer}: {html}"
+        );
+        // The text shows as written, in code spans.
+        assert!(
+            html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+            "{renderer}: {html}"
+        );
+        assert!(
+            html.contains("__init__0 [x](https:evil)"),
+            "{renderer}: {html}"
+        );
+        assert!(html.contains("<code>…dd"), "{renderer}: {html}");
+    }
+}
+
+/// The Markdown report of [`inputs`] with `many` passing runs, in a
+/// directory long enough that every path is cut wherever the checkout is
+/// (a path keeps its end, the file name): the directory, the files, how
+/// many fail, the report.
+fn markdown_of(name: &str, many: usize) -> (PathBuf, Vec<String>, usize, Vec<u8>) {
+    let dir = scratch(name).join("d".repeat(90));
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let (files, failing) = inputs(&dir, many);
+    let (_, md) = report("markdown", &files);
+    (dir, files, failing, md)
+}
+
+/// GitHub's renderer (cmark-gfm, from PyPI's cmarkgfm) on `md`, if here,
+/// passing raw HTML as GitHub does before its sanitiser: safe mode would
+/// drop aoi's `<details>`, and hide HTML that upstream text smuggled in.
+fn cmark_gfm(md: &[u8]) -> Option<String> {
     let py = consumers().join("py");
     if !have("cmarkgfm (PyPI)", py.join("cmarkgfm").is_dir()) {
-        return;
+        return None;
     }
     let (c, html) = run(
         "python3",
         &[
             "-c",
-            "import sys, cmarkgfm; print(cmarkgfm.github_flavored_markdown_to_html(sys.stdin.read()))",
+            "import sys, cmarkgfm; from cmarkgfm.cmark import Options; \
+             print(cmarkgfm.github_flavored_markdown_to_html(sys.stdin.read(), options=Options.CMARK_OPT_UNSAFE))",
         ],
         &[("PYTHONPATH", py)],
-        &md,
+        md,
     );
     assert_eq!(c, 0, "{html}");
-    for tag in ["<a ", "<em>", "<del>", "<script", "<img", "<b>"] {
-        assert!(!html.contains(tag), "{tag} in the rendered report:\n{html}");
+    Some(html)
+}
+
+/// What a reader sees of `md` rendered by cmark-gfm with GitHub's
+/// Markdown CSS in a column `width` px wide, measured in headless Chromium
+/// (tests/consumers/page.html); `None` where either is missing.
+fn in_browser(dir: &Path, md: &[u8], width: u32) -> Option<Value> {
+    let css = consumers().join("node_modules/github-markdown-css/github-markdown-light.css");
+    let ok = run("chromium-headless-shell", &["--version"], &[], b"").0 == 0;
+    if !have("chromium-headless-shell (Debian)", ok)
+        || !have("github-markdown-css (npm)", css.is_file())
+    {
+        return None;
     }
-    // The one bold text is aoi's count of failed runs.
-    assert_eq!(html.matches("<strong>").count(), 1, "{html}");
-    // The text shows as written, in code spans.
-    assert!(
-        html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
-        "{html}"
+    let html = cmark_gfm(md)?;
+    let page = std::fs::read_to_string(script("page.html"))
+        .expect("page.html")
+        .replace("CSS", &format!("file://{}", css.display()))
+        .replace("WIDTH", &width.to_string())
+        .replace("BODY", &html);
+    let file = write_file(dir, "page.html", page.as_bytes());
+    let (c, dom) = run(
+        "chromium-headless-shell",
+        &[
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--window-size=1200,900",
+            "--allow-file-access-from-files",
+            "--dump-dom",
+            &format!("file://{file}"),
+        ],
+        &[],
+        b"",
     );
-    assert!(html.contains("__init__0 [x](https:evil)"), "{html}");
-    assert!(html.contains("<code>…dd"), "{html}");
+    assert_eq!(c, 0, "{dom}");
+    let start = dom.find("<pre id=\"facts\">").expect("facts") + "<pre id=\"facts\">".len();
+    let end = start + dom[start..].find("</pre>").expect("</pre>");
+    let facts = dom[start..end]
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&");
+    Some(serde_json::from_str(&facts).unwrap_or_else(|e| panic!("{e}: {facts}")))
+}
+
+/// Issue 26, point 5: the job summary, rendered as GitHub shows it, reads
+/// at a glance: the verdict first, failed runs next in a list that fits
+/// the column (no horizontal scroll, whatever the tool names and paths),
+/// passing runs folded away, nothing upstream turned into markup.
+#[test]
+fn markdown_reads_at_a_glance_in_a_browser() {
+    let (dir, files, failing, md) = markdown_of("consumers-browser", 20);
+    let Some(f) = in_browser(&dir, &md, 820) else {
+        return;
+    };
+    let first = f["first"].as_str().expect("first");
+    assert!(first.starts_with("H3 ❌ AOI merge report: FAIL"), "{f}");
+    let order: Vec<&str> = f["order"]
+        .as_array()
+        .expect("order")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(order, ["H3", "P", "H4", "UL", "DETAILS"], "{f}");
+    assert_eq!(f["scrolls"], false, "the report scrolls sideways: {f}");
+    assert_eq!(f["past_column"], 0, "elements past the column: {f}");
+    assert_eq!(f["details_open"], json!([false]), "{f}");
+    assert_eq!(f["items"], json!([failing, files.len() - failing]), "{f}");
+    assert_eq!(
+        f["visible_items"],
+        json!([failing, 0]),
+        "passing runs are folded: {f}"
+    );
+    // Bold: aoi's count of failed runs and each failed run's outcome.
+    let tags = json!({"a":0,"em":0,"strong":1 + failing,"del":0,"img":0,"script":0,"b":0,"iframe":0,"table":0});
+    assert_eq!(f["tags"], tags, "{f}");
+    let text = f["text"].as_str().expect("text");
+    assert!(
+        text.contains("<script>alert(1)</script>"),
+        "shown as written"
+    );
+    // A passing report says so first, its runs shown, nothing to unfold.
+    let (_, ok) = report("markdown", &files[files.len() - 3..]);
+    let f = in_browser(&dir, &ok, 820).expect("as above");
+    assert_eq!(f["first"], "H3 ✅ AOI merge report: ok", "{f}");
+    assert_eq!(f["order"], json!(["H3", "P", "H4", "UL"]), "{f}");
+    assert_eq!(f["visible_items"], json!([3]), "{f}");
 }
 
 /// No control character of the hostile inputs reaches any format, the

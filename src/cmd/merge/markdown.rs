@@ -1,16 +1,18 @@
 //! The Markdown report: a CI job summary (GitHub's step summary) that a
 //! person reads in five seconds. A one-line verdict and counts; the failed
-//! runs first, each with its cause and retry advice; the passing runs in
-//! a compact table, folded away when there are failures or many of them;
-//! cells capped; the whole under GitHub's 1 MiB step-summary limit, saying
-//! what was left out and where to find it. Upstream text is inert (code
-//! spans, [`md`]).
+//! runs first, each with its cause and retry advice; the passing runs one
+//! line each, folded away when there are failures or many of them; texts
+//! capped; the whole under GitHub's 1 MiB step-summary limit, saying what
+//! was left out and where to find it. Upstream text is inert (code spans,
+//! [`md`]). Lists, not tables: a table cell cannot break a long word, so
+//! one long file or tool name scrolled the whole table sideways, while a
+//! list item wraps it in the column.
 
 use std::fmt::Write as _;
 
 use super::{Entry, Own, sanitize, short_run, summary_line, verdict_word};
 
-/// Characters kept of upstream text in a cell (with `…`).
+/// Characters kept of upstream text in a field (with `…`).
 const CELL: usize = 80;
 /// Characters kept of a cause.
 const CAUSE: usize = 160;
@@ -55,16 +57,20 @@ pub(super) fn markdown(entries: &[Entry], own: &[Own], code: i32, note: Option<&
     let mut left = 0;
     if !failed.is_empty() {
         let _ = writeln!(s, "#### Failed runs ({})\n", failed.len());
-        s.push_str("| | source | run | tool | outcome | cause |\n|---|---|---|---|---|---|\n");
         for e in &failed {
+            // The cause on the item's second line: a backslash at a line's
+            // end is a hard break (CommonMark § 6.7).
+            let cause = e.cause_cell();
+            let cause = if cause.is_empty() {
+                String::new()
+            } else {
+                format!("\\\n  {}", md(&cause, CAUSE))
+            };
             let row = format!(
-                "| ❌ | {} | {} | {} | {}, exit {} | {} |\n",
-                md_path(&e.source),
-                md(&short_run(&e.run), CELL),
-                md(&tool(e), CELL),
+                "- ❌ **{}, exit {}** · {}{cause}\n",
                 e.outcome,
                 e.exit_code,
-                md(&e.cause_cell(), CAUSE)
+                identity(e),
             );
             left += push_within(&mut s, &row);
         }
@@ -81,18 +87,19 @@ pub(super) fn markdown(entries: &[Entry], own: &[Own], code: i32, note: Option<&
         } else {
             let _ = writeln!(s, "#### Passed runs ({})\n", passed.len());
         }
-        s.push_str("| source | run | tool | lines | domain | warnings | note |\n");
-        s.push_str("|---|---|---|---:|---:|---:|---|\n");
         for e in &passed {
+            let note = e.cause_cell();
+            let note = if note.is_empty() {
+                String::new()
+            } else {
+                format!(" · {}", md(&note, CAUSE))
+            };
             let row = format!(
-                "| {} | {} | {} | {} | {} | {} | {} |\n",
-                md_path(&e.source),
-                md(&short_run(&e.run), CELL),
-                md(&tool(e), CELL),
+                "- ✅ {} · {} line(s), {} domain, {} warning(s){note}\n",
+                identity(e),
                 e.lines,
                 e.domain,
                 e.warnings,
-                md(&e.cause_cell(), CAUSE)
             );
             left += push_within(&mut s, &row);
         }
@@ -118,6 +125,16 @@ fn push_within(s: &mut String, row: &str) -> usize {
     0
 }
 
+/// Which run a list item is about: its file, run id and tool.
+fn identity(e: &Entry) -> String {
+    format!(
+        "{} · run {} · {}",
+        md_path(&e.source),
+        md(&short_run(&e.run), CELL),
+        md(&tool(e), CELL)
+    )
+}
+
 /// The tool and its version, as the stream named them.
 fn tool(e: &Entry) -> String {
     match (&e.identity[0].1, &e.identity[1].1) {
@@ -134,7 +151,6 @@ fn tool(e: &Entry) -> String {
 /// link, no emphasis: `__init__.jsonl` and `https://x` show as written).
 /// The fence is one backtick longer than any run inside, with a space
 /// inside it when the text starts or ends with one (CommonMark § 6.1);
-/// `|` is escaped, which a table cell needs even in a code span (GFM).
 /// At most `max` characters are kept (with `…`).
 fn md(s: &str, max: usize) -> String {
     code_span(&super::cap(&sanitize(s), max))
@@ -153,9 +169,9 @@ fn md_path(s: &str) -> String {
 }
 
 /// `text` as an inline code span whose fence is longer than any run of
-/// backticks in it, with `|` escaped for table cells.
+/// backticks in it. Outside a table `|` needs no escape (and a code span
+/// would show the backslash).
 fn code_span(text: &str) -> String {
-    let text = text.replace('|', "\\|");
     if text.is_empty() {
         return String::new();
     }
