@@ -1,0 +1,325 @@
+//! `aoi merge-report`: many runs, one verdict.
+//!
+//! The spec leaves fan-in undefined (§ 13.1); orchestrators still run many
+//! tools at once and tee their output into files or one log. Each input is
+//! read by the log reader (`crate::demux`): split into streams by
+//! `aoi.run`, each judged exactly as `aoi check` judges a stream. Every
+//! figure is recomputed from the events; a producer's own totals are only
+//! believed once the judge has reconciled them.
+//!
+//! One entry per stream, in order of input and of first appearance. A
+//! merge-report output read again is recognised (its `aoi:meta` says
+//! `command: "merge-report"` in schema `aoi.toolkit.events`): its `report`
+//! events are carried as entries, not judged as domain data, and the
+//! report stream itself adds an entry only when it is broken (cut or
+//! non-conforming). So merging is associative: merge(merge(A, B), C) has
+//! the entries, totals and outcome of merge(A, B, C).
+
+use std::collections::{HashMap, HashSet};
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::cli::{MergeArgs, MergeFormat};
+use crate::demux;
+use crate::out::{
+    eprint_line, finding_line, install_cancel, open_input, sanitize, source_for, stdout_writer,
+    stop_code, verdict_line, write_err,
+};
+
+mod entry;
+mod jsonl;
+mod junit;
+mod markdown;
+mod table;
+mod tap;
+mod words;
+
+use crate::emit::SCHEMA_NAME;
+use crate::judge::Outcome;
+use crate::peek::span;
+use crate::spec::exit;
+use entry::{Check, Checks, Entry, MAX_CHECKS, MAX_TEXT, Own, SHOWN};
+use jsonl::write_jsonl;
+use junit::junit;
+use table::table;
+use tap::tap;
+use words::{cap, short_run, summary_line, verdict_word, why_line};
+
+/// What the visitor gathers per stream (keyed by its run).
+#[derive(Default)]
+struct Gathered {
+    checks: HashMap<Option<String>, Checks>,
+    /// Streams that are merge-report outputs.
+    containers: HashSet<Option<String>>,
+    /// Entries carried from their `report` events.
+    carried: HashMap<Option<String>, Vec<Entry>>,
+    /// Their own failures (`aoi:error` events of aoi's), carried too.
+    carried_own: HashMap<Option<String>, Vec<Own>>,
+    /// What their own inputs read as logs passed over
+    /// (`properties.skipped_lines`, `properties.trimmed_lines`).
+    carried_log: demux::Counts,
+}
+
+/// Runs `aoi merge-report`; returns the exit status.
+pub fn run(args: &MergeArgs) -> i32 {
+    let tty = io::stdout().is_terminal();
+    let format = args.format.unwrap_or(if tty {
+        MergeFormat::Table
+    } else {
+        MergeFormat::Jsonl
+    });
+    if format == MergeFormat::Jsonl {
+        install_cancel("merge-report");
+    }
+    let inputs: Vec<&Path> = if args.files.is_empty() {
+        vec![Path::new("-")]
+    } else {
+        args.files.iter().map(|p| p.as_path()).collect()
+    };
+    crate::out::say_reading_terminal("merge-report", !args.files.is_empty(), args.quiet);
+    let opts = args.logs.reading(&args.judge, SHOWN as u64);
+    let mut entries: Vec<Entry> = Vec::new();
+    let mut own: Vec<Own> = Vec::new();
+    // What reading as a log passed over, summed over the inputs.
+    let mut log = demux::Counts::default();
+    for path in &inputs {
+        let source = path.display().to_string();
+        let mut g = Gathered::default();
+        let read = if *path == Path::new("-") {
+            gather(io::stdin(), &args.judge, &opts, &mut g)
+        } else {
+            match open_input(path) {
+                Ok(f) => gather(f, &args.judge, &opts, &mut g),
+                Err(msg) => {
+                    eprint_line(args.quiet, &format!("aoi merge-report: {msg}"));
+                    own.push(Own::new(
+                        "not_found",
+                        "INPUT_UNREADABLE",
+                        msg,
+                        source,
+                        exit::NOINPUT,
+                    ));
+                    continue;
+                }
+            }
+        };
+        // Stopped by SIGINT/SIGTERM: the report says cancelled.
+        if crate::cancel::requested().is_some() {
+            break;
+        }
+        let (streams, counts) = read.finish(SHOWN);
+        log.add(&counts);
+        log.add(&g.carried_log);
+        if !args.quiet && (counts.skipped > 0 || counts.trimmed > 0) {
+            eprint_line(
+                false,
+                &format!("aoi merge-report: {source}: {}", counts.log_note()),
+            );
+        }
+        let before = entries.len();
+        for st in streams {
+            let carried = g.carried.remove(&st.run).unwrap_or_default();
+            let container = g.containers.contains(&st.run) || !carried.is_empty();
+            let v = &st.verdict;
+            let broken = matches!(v.outcome, Outcome::Violation | Outcome::Incomplete);
+            // stderr: only what the report cannot show, why a stream is
+            // broken or cut (its findings); outcomes are in the report.
+            if !args.quiet && broken {
+                let name = match &st.run {
+                    Some(r) => format!("{source} run {r}"),
+                    None => source.clone(),
+                };
+                let mut err = io::stderr().lock();
+                for f in &st.findings {
+                    let _ = writeln!(err, "{}", finding_line(f, Some(&name)));
+                }
+                let _ = writeln!(err, "{}", verdict_line("merge-report", v, Some(&name)));
+            }
+            entries.extend(carried);
+            own.extend(g.carried_own.remove(&st.run).unwrap_or_default());
+            if !container || broken {
+                let checks = g.checks.remove(&st.run).unwrap_or_default();
+                entries.push(Entry::from_verdict(
+                    &source,
+                    st.run,
+                    v,
+                    checks,
+                    &st.findings,
+                ));
+            }
+        }
+        if counts.untracked > 0 {
+            let msg = format!(
+                "more than --max-runs {} runs: {} line(s) of further runs were not judged",
+                args.logs.max_runs, counts.untracked
+            );
+            eprint_line(args.quiet, &format!("aoi merge-report: {source}: {msg}"));
+            own.push(Own::new(
+                "io",
+                "TOO_MANY_RUNS",
+                msg,
+                source.clone(),
+                exit::IOERR,
+            ));
+        }
+        if entries.len() == before && counts.untracked == 0 {
+            let msg = format!("no AOI stream in {source}");
+            eprint_line(args.quiet, &format!("aoi merge-report: {msg}"));
+            own.push(Own::new(
+                "io",
+                "NO_AOI_STREAM",
+                msg,
+                source.clone(),
+                exit::IOERR,
+            ));
+        }
+    }
+    let code = own
+        .iter()
+        .map(|o| o.exit)
+        .chain(entries.iter().map(|e| e.exit_code))
+        .fold(exit::OK, exit::worst);
+    let color = format == MergeFormat::Table && args.color.enabled(tty);
+    // Stated in every format whenever lines were read as a log, here or
+    // by a report merged in (issue 24: leniency shows).
+    let note = (args.logs.log || log.skipped > 0 || log.trimmed > 0).then(|| log.log_note());
+    let note = note.as_deref();
+    let written = match format {
+        MergeFormat::Jsonl => {
+            let r = write_jsonl(args, &entries, &own, code, &log);
+            // Not after a stop (a closed pipe, a signal): that is its own exit.
+            if r == code || (args.no_fail && r == exit::OK) {
+                say_why(args, &entries, code);
+            }
+            return r;
+        }
+        other => {
+            let text = match other {
+                MergeFormat::Table => table(&entries, &own, code, color, note),
+                MergeFormat::Markdown => markdown::markdown(&entries, &own, code, note),
+                MergeFormat::Junit => junit(&entries, &own, note),
+                _ => tap(&entries, &own, note),
+            };
+            let mut out = stdout_writer();
+            out.write_all(text.as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(|e| write_err(e, "stdout"))
+        }
+    };
+    // The table on a terminal already ends with the verdict.
+    if written.is_ok() && !(tty && format == MergeFormat::Table) {
+        say_why(args, &entries, code);
+    }
+    match written {
+        Ok(()) if args.no_fail && code != exit::NOINPUT => exit::OK,
+        Ok(()) => code,
+        Err(stop) => stop_code("merge-report", &stop),
+    }
+}
+
+/// Reads one input, gathering checks, containers and carried reports.
+fn gather<R: Read + Send + std::os::fd::AsRawFd + 'static>(
+    src: R,
+    judge: &crate::cli::JudgeArgs,
+    opts: &demux::Options,
+    g: &mut Gathered,
+) -> demux::Input {
+    let reader = source_for(src, judge);
+    let r: Result<demux::Input, std::convert::Infallible> = demux::read(reader, opts, |visit| {
+        // The reports are written at the end: nothing to flush.
+        let demux::Visit::Event(ev) = visit else {
+            return Ok(());
+        };
+        let Some(stream) = ev.stream else {
+            return Ok(());
+        };
+        if !ev.terminated {
+            return Ok(());
+        }
+        let key = &stream.run;
+        match ev.type_name().as_deref() {
+            Some("aoi:check") => {
+                let v: Value = serde_json::from_slice(ev.obj).unwrap_or(Value::Null);
+                let checks = g.checks.entry(key.clone()).or_default();
+                if v.get("ok").and_then(Value::as_bool) != Some(true) {
+                    checks.failed += 1;
+                }
+                if checks.kept.len() >= MAX_CHECKS {
+                    checks.dropped += 1;
+                } else if let Some(name) = v.get("name").and_then(Value::as_str) {
+                    // Capped, so a report line stays far below any line limit.
+                    let s = |k: &str| v.get(k).and_then(Value::as_str).map(|t| cap(t, MAX_TEXT));
+                    checks.kept.push(Check {
+                        name: cap(name, MAX_TEXT),
+                        ok: v.get("ok").and_then(Value::as_bool).unwrap_or(false),
+                        severity: s("severity"),
+                        detail: s("detail"),
+                    });
+                }
+            }
+            Some("aoi:meta") => {
+                let own_schema =
+                    stream.judge.identity().schema_name.as_deref() == Some(SCHEMA_NAME);
+                let command = ev
+                    .peek
+                    .members
+                    .iter()
+                    .find(|m| crate::peek::key_is(span(ev.obj, &m.key), m.key_escaped, "command"))
+                    .map(|m| span(ev.obj, &m.value));
+                if own_schema && command == Some(b"\"merge-report\"") {
+                    g.containers.insert(key.clone());
+                }
+            }
+            // What an earlier merge-report carried: its entries, its own
+            // failures, its skipped-line count.
+            Some(ty @ ("aoi:error" | "aoi:summary" | "report")) if g.containers.contains(key) => {
+                let Ok(v) = serde_json::from_slice::<Value>(ev.obj) else {
+                    return Ok(());
+                };
+                match ty {
+                    "aoi:error" => g
+                        .carried_own
+                        .entry(key.clone())
+                        .or_default()
+                        .extend(Own::from_event(&v)),
+                    "report" => g
+                        .carried
+                        .entry(key.clone())
+                        .or_default()
+                        .push(Entry::from_report(&v)),
+                    _ => {
+                        let n = |k: &str| {
+                            v.pointer(&format!("/properties/{k}"))
+                                .and_then(Value::as_u64)
+                                .unwrap_or(0)
+                        };
+                        g.carried_log.add(&demux::Counts {
+                            skipped: n("skipped_lines"),
+                            trimmed: n("trimmed_lines"),
+                            ..Default::default()
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    });
+    match r {
+        Ok(input) => input,
+        Err(never) => match never {},
+    }
+}
+
+/// Why the exit is non-zero, in one line on stderr, where the report may
+/// be in a file (issue 24: every non-zero exit says why).
+fn say_why(args: &MergeArgs, entries: &[Entry], code: i32) {
+    if code != exit::OK && !args.quiet {
+        eprint_line(
+            false,
+            &format!("aoi merge-report: {}", why_line(entries, code)),
+        );
+    }
+}
