@@ -80,143 +80,177 @@ pub fn run(args: &MergeArgs) -> i32 {
     };
     crate::out::say_reading_terminal("merge-report", !args.files.is_empty(), args.quiet);
     let opts = args.logs.reading(&args.judge, SHOWN as u64);
-    let mut entries: Vec<Entry> = Vec::new();
-    let mut own: Vec<Own> = Vec::new();
-    // What reading as a log passed over, summed over the inputs.
-    let mut log = demux::Counts::default();
+    let mut merged = Merged::default();
     for path in &inputs {
-        let source = path.display().to_string();
-        let mut g = Gathered::default();
-        let read = if *path == Path::new("-") {
-            gather(io::stdin(), &args.judge, &opts, &mut g)
-        } else {
-            match open_input(path) {
-                Ok(f) => gather(f, &args.judge, &opts, &mut g),
-                Err(msg) => {
-                    eprint_line(args.quiet, &format!("aoi merge-report: {msg}"));
-                    own.push(Own::new(
-                        "not_found",
-                        "INPUT_UNREADABLE",
-                        msg,
-                        source,
-                        exit::NOINPUT,
-                    ));
-                    continue;
-                }
-            }
-        };
+        merged.read(path, args, &opts);
         // Stopped by SIGINT/SIGTERM: the report says cancelled.
         if crate::cancel::requested().is_some() {
             break;
         }
-        let (streams, counts) = read.finish(SHOWN);
-        log.add(&counts);
-        log.add(&g.carried_log);
-        if !args.quiet && (counts.skipped > 0 || counts.trimmed > 0) {
-            eprint_line(
-                false,
-                &format!("aoi merge-report: {source}: {}", counts.log_note()),
-            );
-        }
-        let before = entries.len();
-        for st in streams {
-            let carried = g.carried.remove(&st.run).unwrap_or_default();
-            let container = g.containers.contains(&st.run) || !carried.is_empty();
-            let v = &st.verdict;
-            let broken = matches!(v.outcome, Outcome::Violation | Outcome::Incomplete);
-            // stderr: only what the report cannot show, why a stream is
-            // broken or cut (its findings); outcomes are in the report.
-            if !args.quiet && broken {
-                let name = match &st.run {
-                    Some(r) => format!("{source} run {r}"),
-                    None => source.clone(),
-                };
-                let mut err = io::stderr().lock();
-                for f in &st.findings {
-                    let _ = writeln!(err, "{}", finding_line(f, Some(&name)));
+    }
+    merged.write(args, format, tty)
+}
+
+/// The report being built: one entry per stream, aoi's own failures, and
+/// what reading as a log passed over, summed over the inputs.
+#[derive(Default)]
+struct Merged {
+    entries: Vec<Entry>,
+    own: Vec<Own>,
+    log: demux::Counts,
+}
+
+impl Merged {
+    /// Reads the input at `path` into the report.
+    fn read(&mut self, path: &Path, args: &MergeArgs, opts: &demux::Options) {
+        let source = path.display().to_string();
+        let mut g = Gathered::default();
+        let read = if path == Path::new("-") {
+            gather(io::stdin(), &args.judge, opts, &mut g)
+        } else {
+            match open_input(path) {
+                Ok(f) => gather(f, &args.judge, opts, &mut g),
+                Err(msg) => {
+                    eprint_line(args.quiet, &format!("aoi merge-report: {msg}"));
+                    let own = Own::new("not_found", "INPUT_UNREADABLE", msg, source, exit::NOINPUT);
+                    self.own.push(own);
+                    return;
                 }
-                let _ = writeln!(err, "{}", verdict_line("merge-report", v, Some(&name)));
             }
-            entries.extend(carried);
-            own.extend(g.carried_own.remove(&st.run).unwrap_or_default());
-            if !container || broken {
-                let checks = g.checks.remove(&st.run).unwrap_or_default();
-                entries.push(Entry::from_verdict(
-                    &source,
-                    st.run,
-                    v,
-                    checks,
-                    &st.findings,
-                ));
-            }
+        };
+        if crate::cancel::requested().is_some() {
+            return;
         }
+        let (streams, counts) = read.finish(SHOWN);
+        self.log.add(&counts);
+        self.log.add(&g.carried_log);
+        if !args.quiet && (counts.skipped > 0 || counts.trimmed > 0) {
+            let note = counts.log_note();
+            eprint_line(false, &format!("aoi merge-report: {source}: {note}"));
+        }
+        let before = self.entries.len();
+        for st in streams {
+            self.add(&source, st, &mut g, args.quiet);
+        }
+        self.limits(&source, &counts, self.entries.len() > before, args);
+    }
+
+    /// Adds one stream: the entries it carried when it is an earlier
+    /// report, else (or when it is itself broken) its own entry.
+    fn add(&mut self, source: &str, st: demux::Judged, g: &mut Gathered, quiet: bool) {
+        let carried = g.carried.remove(&st.run).unwrap_or_default();
+        let container = g.containers.contains(&st.run) || !carried.is_empty();
+        let v = &st.verdict;
+        let broken = matches!(v.outcome, Outcome::Violation | Outcome::Incomplete);
+        if !quiet && broken {
+            say_broken(source, &st);
+        }
+        self.entries.extend(carried);
+        self.own
+            .extend(g.carried_own.remove(&st.run).unwrap_or_default());
+        if !container || broken {
+            let checks = g.checks.remove(&st.run).unwrap_or_default();
+            let entry = Entry::from_verdict(source, st.run.clone(), v, checks, &st.findings);
+            self.entries.push(entry);
+        }
+    }
+
+    /// aoi's own failures of an input: runs past `--max-runs` not judged,
+    /// or no AOI stream at all.
+    fn limits(&mut self, source: &str, counts: &demux::Counts, any: bool, args: &MergeArgs) {
         if counts.untracked > 0 {
             let msg = format!(
                 "more than --max-runs {} runs: {} line(s) of further runs were not judged",
                 args.logs.max_runs, counts.untracked
             );
             eprint_line(args.quiet, &format!("aoi merge-report: {source}: {msg}"));
-            own.push(Own::new(
+            self.own.push(Own::new(
                 "io",
                 "TOO_MANY_RUNS",
                 msg,
-                source.clone(),
+                source.to_string(),
                 exit::IOERR,
             ));
-        }
-        if entries.len() == before && counts.untracked == 0 {
+        } else if !any {
             let msg = format!("no AOI stream in {source}");
             eprint_line(args.quiet, &format!("aoi merge-report: {msg}"));
-            own.push(Own::new(
+            self.own.push(Own::new(
                 "io",
                 "NO_AOI_STREAM",
                 msg,
-                source.clone(),
+                source.to_string(),
                 exit::IOERR,
             ));
         }
     }
-    let code = own
-        .iter()
-        .map(|o| o.exit)
-        .chain(entries.iter().map(|e| e.exit_code))
-        .fold(exit::OK, exit::worst);
-    let color = format == MergeFormat::Table && args.color.enabled(tty);
-    // Stated in every format whenever lines were read as a log, here or
-    // by a report merged in (issue 24: leniency shows).
-    let note = (args.logs.log || log.skipped > 0 || log.trimmed > 0).then(|| log.log_note());
-    let note = note.as_deref();
-    let written = match format {
-        MergeFormat::Jsonl => {
-            let r = write_jsonl(args, &entries, &own, code, &log);
+
+    /// The most severe exit of every stream and of aoi's own failures.
+    fn code(&self) -> i32 {
+        self.own
+            .iter()
+            .map(|o| o.exit)
+            .chain(self.entries.iter().map(|e| e.exit_code))
+            .fold(exit::OK, exit::worst)
+    }
+
+    /// Writes the report in `format`; returns the exit status.
+    fn write(&self, args: &MergeArgs, format: MergeFormat, tty: bool) -> i32 {
+        let (entries, own, code) = (&self.entries, &self.own, self.code());
+        if format == MergeFormat::Jsonl {
+            let r = write_jsonl(args, entries, own, code, &self.log);
             // Not after a stop (a closed pipe, a signal): that is its own exit.
             if r == code || (args.no_fail && r == exit::OK) {
-                say_why(args, &entries, code);
+                say_why(args, entries, code);
             }
             return r;
         }
-        other => {
-            let text = match other {
-                MergeFormat::Table => table(&entries, &own, code, color, note),
-                MergeFormat::Markdown => markdown::markdown(&entries, &own, code, note),
-                MergeFormat::Junit => junit(&entries, &own, note),
-                _ => tap(&entries, &own, note),
-            };
-            let mut out = stdout_writer();
-            out.write_all(text.as_bytes())
-                .and_then(|()| out.flush())
-                .map_err(|e| write_err(e, "stdout"))
+        // Stated in every format whenever lines were read as a log, here or
+        // by a report merged in (issue 24: leniency shows).
+        let log = &self.log;
+        let note = (args.logs.log || log.skipped > 0 || log.trimmed > 0).then(|| log.log_note());
+        let note = note.as_deref();
+        let text = match format {
+            MergeFormat::Table => {
+                let color = args.color.enabled(tty);
+                table(entries, own, code, color, note)
+            }
+            MergeFormat::Markdown => markdown::markdown(entries, own, code, note),
+            MergeFormat::Junit => junit(entries, own, note),
+            _ => tap(entries, own, note),
+        };
+        let mut out = stdout_writer();
+        let written = out
+            .write_all(text.as_bytes())
+            .and_then(|()| out.flush())
+            .map_err(|e| write_err(e, "stdout"));
+        // The table on a terminal already ends with the verdict.
+        if written.is_ok() && !(tty && format == MergeFormat::Table) {
+            say_why(args, entries, code);
         }
+        match written {
+            Ok(()) if args.no_fail && code != exit::NOINPUT => exit::OK,
+            Ok(()) => code,
+            Err(stop) => stop_code("merge-report", &stop),
+        }
+    }
+}
+
+/// stderr: only what the report cannot show, why a stream is broken or
+/// cut (its findings); outcomes are in the report.
+fn say_broken(source: &str, st: &demux::Judged) {
+    let name = match &st.run {
+        Some(r) => format!("{source} run {r}"),
+        None => source.to_string(),
     };
-    // The table on a terminal already ends with the verdict.
-    if written.is_ok() && !(tty && format == MergeFormat::Table) {
-        say_why(args, &entries, code);
+    let mut err = io::stderr().lock();
+    for f in &st.findings {
+        let _ = writeln!(err, "{}", finding_line(f, Some(&name)));
     }
-    match written {
-        Ok(()) if args.no_fail && code != exit::NOINPUT => exit::OK,
-        Ok(()) => code,
-        Err(stop) => stop_code("merge-report", &stop),
-    }
+    let _ = writeln!(
+        err,
+        "{}",
+        verdict_line("merge-report", &st.verdict, Some(&name))
+    );
 }
 
 /// Reads one input, gathering checks, containers and carried reports.
