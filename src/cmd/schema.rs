@@ -7,7 +7,7 @@
 //! not meant to be fetched (§ 5: the identity is `schema_name` and
 //! `schema_version`).
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::cli::SchemaArgs;
 use crate::emit::{SCHEMA_NAME, SCHEMA_VERSION};
@@ -33,64 +33,48 @@ fn event(required: &[&str], props: Value) -> Value {
 
 /// The schema (§ 10), built once from the vocabulary in [`crate::spec`].
 pub fn schema() -> Value {
-    let categories: Vec<&str> = spec::CATEGORIES.iter().map(|(c, _)| *c).collect();
-    let mut reasons: Vec<&str> = spec::FAILURE_REASONS.to_vec();
-    reasons.push(spec::SUCCESS_REASON);
-    let identity = json!({
-        "tool": string(), "tool_version": string(), "aoi_version": string(),
-        "schema_name": string(), "schema_version": string(),
-    });
-    let cause = json!({
-        "type": "object",
-        "required": ["retryable"],
-        "properties": {
-            "origin": string(), "category": string(),
-            "code": {"type": "string", "pattern": "^[A-Z][A-Z0-9_]*$"},
-            "retryable": {"type": "boolean"}, "retry_after_ms": count(),
-        },
-    });
-    // A stream's cause as the judge read it: data about the upstream, so
-    // its code is the upstream's, well-formed or not.
-    let reported_cause = json!({
-        "type": "object",
-        "properties": {
-            "origin": string(), "category": string(), "code": string(),
-            "retryable": {"type": "boolean"}, "retry_after_ms": count(),
-        },
-    });
-    let counts = |extra: &[(&str, Value)]| -> Value {
-        let mut m = json!({
-            "lines": count(), "domain_count": count(), "warning_count": count(),
-            "error_count": count(), "violation_count": count(),
-            "outcome": {"enum": ["ok", "failed", "retryable", "denied", "timeout", "cancelled", "incomplete", "violation"]},
-            "exit_code": {"type": "integer"}, "ok": {"type": "boolean"}, "reason": string(),
-            "source": string(), "run": string(), "caused_by": reported_cause.clone(),
-            "elapsed_ms": {"type": "number", "minimum": 0},
-        });
-        for (k, v) in extra {
-            m[*k] = v.clone();
-        }
-        for (k, v) in identity.as_object().into_iter().flatten() {
-            m[k] = v.clone();
-        }
-        m
-    };
-    let finding = event(
-        &[
-            "rule",
-            "severity",
-            "source",
-            "line_number",
-            "message",
-            "spec",
-        ],
+    let mut defs = framework_defs();
+    defs.append(&mut toolkit_defs());
+    let dispatch: Vec<Value> = [
+        ("aoi:meta", "aoi_meta"),
+        ("aoi:summary", "aoi_summary"),
+        ("aoi:error", "aoi_error"),
+        ("aoi:warning", "aoi_warning"),
+        ("aoi:check", "aoi_check"),
+        ("violation", "violation"),
+        ("advisory", "advisory"),
+        ("stream", "stream"),
+        ("outcome", "outcome"),
+        ("report", "report"),
+        ("value", "value"),
+    ]
+    .iter()
+    .map(|(ty, def)| {
         json!({
-            "rule": string(), "severity": {"enum": ["violation", "incomplete", "advisory"]},
-            "source": string(), "line_number": count(), "seq": count(), "message": string(),
-            "spec": string(), "hint": string(),
-        }),
-    );
-    let mut defs = serde_json::Map::new();
+            "if": {"properties": {"type": {"const": ty}}, "required": ["type"]},
+            "then": {"$ref": format!("#/$defs/{def}")},
+        })
+    })
+    .collect();
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": ID,
+        "title": format!("{SCHEMA_NAME} {SCHEMA_VERSION}"),
+        "description": "Every event aoi writes in machine mode (AOI-CLI v1.0-alpha). Domain events of `aoi filter` carry the type the filter gave them and are not constrained here, except that an event of one of the types aoi names for its own events (value, report, outcome, stream, violation, advisory) is read as aoi's, which a filter's event of that name may not be: a schema cannot tell them apart. Fields not named are allowed (§ 10.3).",
+        "x-schema-name": SCHEMA_NAME,
+        "x-schema-version": SCHEMA_VERSION,
+        "type": "object",
+        "required": ["type", "aoi"],
+        "properties": {"type": {"type": "string"}, "aoi": {"$ref": "#/$defs/envelope"}},
+        "allOf": dispatch,
+        "$defs": defs,
+    })
+}
+
+/// The framework events aoi writes (§ 8): the envelope, `aoi:meta`,
+/// `aoi:summary`, `aoi:error`, `aoi:warning` and lint's `aoi:check`.
+fn framework_defs() -> Map<String, Value> {
+    let mut defs = Map::new();
     defs.insert(
         "envelope".into(),
         json!({
@@ -99,80 +83,24 @@ pub fn schema() -> Value {
                            "t": {"type": "number", "minimum": 0}, "trace_id": string()},
         }),
     );
-    defs.insert("aoi_meta".into(), {
-        let mut p = identity.clone();
-        p["command"] = string();
-        event(
-            &[
-                "tool",
-                "tool_version",
-                "aoi_version",
-                "schema_name",
-                "schema_version",
-                "command",
-            ],
-            p,
-        )
-    });
-    defs.insert("aoi_summary".into(), {
-        let mut p = identity.clone();
-        for (k, v) in [
-            ("ok", json!({"type": "boolean"})),
-            ("reason", json!({"enum": reasons})),
-            ("count", count()),
-            ("input_count", count()),
-            ("warning_count", count()),
-            ("error_count", count()),
-            ("event_count", count()),
-            ("elapsed_ms", count()),
-            ("caused_by", cause.clone()),
-            (
-                "upstream",
-                json!({"type": "object", "properties": identity.clone()}),
-            ),
-            ("properties", json!({"type": "object"})),
-        ] {
-            p[k] = v;
-        }
-        event(
-            &[
-                "ok",
-                "event_count",
-                "count",
-                "tool",
-                "tool_version",
-                "aoi_version",
-                "schema_version",
-            ],
-            p,
-        )
-    });
-    let error_props = json!({
-        "category": {"type": "string", "not": {"const": "partial"}, "examples": categories},
-        "code": {"type": "string", "pattern": "^[A-Z][A-Z0-9_]*$"},
-        "message": {"type": "string", "pattern": "^[^\\n\\r\\u001b]*$"},
-        "retryable": {"type": "boolean"}, "retry_after_ms": count(),
-        "origin": string(), "scope": {"enum": spec::SCOPES}, "target": string(),
-        "item_index": count(), "line_number": count(), "domain": string(),
-        "properties": {"type": "object"},
-    });
-    defs.insert("aoi_error".into(), {
-        let mut e = event(
-            &["category", "code", "message", "retryable"],
-            error_props.clone(),
-        );
-        // § 9.1: retry_after_ms only with retryable:true.
-        e["if"] = json!({"properties": {"retryable": {"const": false}}});
-        e["then"] = json!({"not": {"required": ["retry_after_ms"]}});
-        e
-    });
+    defs.insert("aoi_meta".into(), meta());
+    defs.insert("aoi_summary".into(), summary());
+    defs.insert("aoi_error".into(), error());
     // § 8.3 leaves aoi:warning's fields open; forwarded ones keep theirs.
     defs.insert(
         "aoi_warning".into(),
         event(&[], json!({"origin": string()})),
     );
-    defs.insert("violation".into(), finding.clone());
-    defs.insert("advisory".into(), finding);
+    defs.insert("aoi_check".into(), check());
+    defs
+}
+
+/// aoi's own event types: findings, per-stream verdicts, merged reports
+/// and `filter`'s raw values.
+fn toolkit_defs() -> Map<String, Value> {
+    let mut defs = Map::new();
+    defs.insert("violation".into(), finding());
+    defs.insert("advisory".into(), finding());
     defs.insert(
         "stream".into(),
         event(
@@ -213,61 +141,162 @@ pub fn schema() -> Value {
         ),
     );
     defs.insert("value".into(), event(&["value"], json!({})));
-    // aoi lint's results (§ 8.3 aoi:check; § 18 in properties).
-    defs.insert(
-        "aoi_check".into(),
-        event(
-            &["name", "ok"],
-            json!({
-                "name": string(), "ok": {"type": "boolean"},
-                "severity": {"enum": ["info", "warning", "error"]}, "detail": string(),
-                "properties": {
-                    "type": "object",
-                    "properties": {
-                        "check": {"type": "integer", "minimum": 1, "maximum": 16},
-                        "factors": {"type": "array", "items": string()},
-                        "command": string(),
-                        "status": {"enum": ["pass", "fail", "not_applicable", "not_tested"]},
-                        "evidence": {"type": "array", "items": string()},
-                    },
-                },
-            }),
-        ),
-    );
-    let dispatch: Vec<Value> = [
-        ("aoi:meta", "aoi_meta"),
-        ("aoi:summary", "aoi_summary"),
-        ("aoi:error", "aoi_error"),
-        ("aoi:warning", "aoi_warning"),
-        ("aoi:check", "aoi_check"),
-        ("violation", "violation"),
-        ("advisory", "advisory"),
-        ("stream", "stream"),
-        ("outcome", "outcome"),
-        ("report", "report"),
-        ("value", "value"),
-    ]
-    .iter()
-    .map(|(ty, def)| {
-        json!({
-            "if": {"properties": {"type": {"const": ty}}, "required": ["type"]},
-            "then": {"$ref": format!("#/$defs/{def}")},
-        })
-    })
-    .collect();
+    defs
+}
+
+/// The identity fields of `aoi:meta` and `aoi:summary` (§ 5).
+fn identity() -> Value {
     json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": ID,
-        "title": format!("{SCHEMA_NAME} {SCHEMA_VERSION}"),
-        "description": "Every event aoi writes in machine mode (AOI-CLI v1.0-alpha). Domain events of `aoi filter` carry the type the filter gave them and are not constrained here, except that an event of one of the types aoi names for its own events (value, report, outcome, stream, violation, advisory) is read as aoi's, which a filter's event of that name may not be: a schema cannot tell them apart. Fields not named are allowed (§ 10.3).",
-        "x-schema-name": SCHEMA_NAME,
-        "x-schema-version": SCHEMA_VERSION,
-        "type": "object",
-        "required": ["type", "aoi"],
-        "properties": {"type": {"type": "string"}, "aoi": {"$ref": "#/$defs/envelope"}},
-        "allOf": dispatch,
-        "$defs": defs,
+        "tool": string(), "tool_version": string(), "aoi_version": string(),
+        "schema_name": string(), "schema_version": string(),
     })
+}
+
+/// `aoi:meta` (§ 8.1).
+fn meta() -> Value {
+    let mut p = identity();
+    p["command"] = string();
+    let required = [
+        "tool",
+        "tool_version",
+        "aoi_version",
+        "schema_name",
+        "schema_version",
+        "command",
+    ];
+    event(&required, p)
+}
+
+/// `aoi:summary` (§ 8.2), with aoi's own `caused_by` (§ 9.1).
+fn summary() -> Value {
+    let mut reasons: Vec<&str> = spec::FAILURE_REASONS.to_vec();
+    reasons.push(spec::SUCCESS_REASON);
+    let cause = json!({
+        "type": "object",
+        "required": ["retryable"],
+        "properties": {
+            "origin": string(), "category": string(),
+            "code": {"type": "string", "pattern": "^[A-Z][A-Z0-9_]*$"},
+            "retryable": {"type": "boolean"}, "retry_after_ms": count(),
+        },
+    });
+    let mut p = identity();
+    for (k, v) in [
+        ("ok", json!({"type": "boolean"})),
+        ("reason", json!({"enum": reasons})),
+        ("count", count()),
+        ("input_count", count()),
+        ("warning_count", count()),
+        ("error_count", count()),
+        ("event_count", count()),
+        ("elapsed_ms", count()),
+        ("caused_by", cause),
+        (
+            "upstream",
+            json!({"type": "object", "properties": identity()}),
+        ),
+        ("properties", json!({"type": "object"})),
+    ] {
+        p[k] = v;
+    }
+    let required = [
+        "ok",
+        "event_count",
+        "count",
+        "tool",
+        "tool_version",
+        "aoi_version",
+        "schema_version",
+    ];
+    event(&required, p)
+}
+
+/// `aoi:error` (§ 9.1).
+fn error() -> Value {
+    let categories: Vec<&str> = spec::CATEGORIES.iter().map(|(c, _)| *c).collect();
+    let props = json!({
+        "category": {"type": "string", "not": {"const": "partial"}, "examples": categories},
+        "code": {"type": "string", "pattern": "^[A-Z][A-Z0-9_]*$"},
+        "message": {"type": "string", "pattern": "^[^\\n\\r\\u001b]*$"},
+        "retryable": {"type": "boolean"}, "retry_after_ms": count(),
+        "origin": string(), "scope": {"enum": spec::SCOPES}, "target": string(),
+        "item_index": count(), "line_number": count(), "domain": string(),
+        "properties": {"type": "object"},
+    });
+    let mut e = event(&["category", "code", "message", "retryable"], props);
+    // § 9.1: retry_after_ms only with retryable:true.
+    e["if"] = json!({"properties": {"retryable": {"const": false}}});
+    e["then"] = json!({"not": {"required": ["retry_after_ms"]}});
+    e
+}
+
+/// aoi lint's results (§ 8.3 aoi:check; § 18 in properties).
+fn check() -> Value {
+    event(
+        &["name", "ok"],
+        json!({
+            "name": string(), "ok": {"type": "boolean"},
+            "severity": {"enum": ["info", "warning", "error"]}, "detail": string(),
+            "properties": {
+                "type": "object",
+                "properties": {
+                    "check": {"type": "integer", "minimum": 1, "maximum": 16},
+                    "factors": {"type": "array", "items": string()},
+                    "command": string(),
+                    "status": {"enum": ["pass", "fail", "not_applicable", "not_tested"]},
+                    "evidence": {"type": "array", "items": string()},
+                },
+            },
+        }),
+    )
+}
+
+/// A `violation` or `advisory` finding of the judge.
+fn finding() -> Value {
+    event(
+        &[
+            "rule",
+            "severity",
+            "source",
+            "line_number",
+            "message",
+            "spec",
+        ],
+        json!({
+            "rule": string(), "severity": {"enum": ["violation", "incomplete", "advisory"]},
+            "source": string(), "line_number": count(), "seq": count(), "message": string(),
+            "spec": string(), "hint": string(),
+        }),
+    )
+}
+
+/// The fields every per-stream verdict shares (`stream`, `outcome`,
+/// `report`), with `extra` and the stream's identity.
+fn counts(extra: &[(&str, Value)]) -> Value {
+    // A stream's cause as the judge read it: data about the upstream, so
+    // its code is the upstream's, well-formed or not.
+    let reported_cause = json!({
+        "type": "object",
+        "properties": {
+            "origin": string(), "category": string(), "code": string(),
+            "retryable": {"type": "boolean"}, "retry_after_ms": count(),
+        },
+    });
+    let mut m = json!({
+        "lines": count(), "domain_count": count(), "warning_count": count(),
+        "error_count": count(), "violation_count": count(),
+        "outcome": {"enum": ["ok", "failed", "retryable", "denied", "timeout", "cancelled", "incomplete", "violation"]},
+        "exit_code": {"type": "integer"}, "ok": {"type": "boolean"}, "reason": string(),
+        "source": string(), "run": string(), "caused_by": reported_cause,
+        "elapsed_ms": {"type": "number", "minimum": 0},
+    });
+    for (k, v) in extra {
+        m[*k] = v.clone();
+    }
+    for (k, v) in identity().as_object().into_iter().flatten() {
+        m[k] = v.clone();
+    }
+    m
 }
 
 /// Prints the schema; returns the exit status.
