@@ -142,16 +142,31 @@ pub fn run(args: &ErrorsArgs) -> i32 {
     }
 }
 
+/// What the inputs read so far add up to.
+#[derive(Default)]
+struct Tally {
+    /// The report's code is the streams' verdict; --no-fail changes only
+    /// the process exit status, never what the report says (§ 13.1).
+    code: i32,
+    verdicts: Vec<Verdict>,
+    log: demux::Counts,
+    /// Events of runs past `--max-runs`: (domain, warnings, errors).
+    extra: (u64, u64, u64),
+    /// aoi's own first error: what caused_by names when aoi itself failed.
+    own_cause: Option<Cause>,
+}
+
+impl Tally {
+    /// One of aoi's own failures: the exit it sets and the cause it names.
+    fn own(&mut self, exit_code: i32, category: &str, code: &str) {
+        self.code = exit::worst(self.code, exit_code);
+        self.own_cause
+            .get_or_insert_with(|| Cause::own(category, code));
+    }
+}
+
 fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
-    let args = ctx.args;
-    // The report's code is the streams' verdict; --no-fail changes only the
-    // process exit status, never what the report says (§ 13.1).
-    let mut code = exit::OK;
-    let mut verdicts: Vec<Verdict> = Vec::new();
-    let mut log_total = crate::demux::Counts::default();
-    let mut extra = (0u64, 0u64, 0u64);
-    // aoi's own first error: what caused_by names when aoi itself failed.
-    let mut own_cause: Option<Cause> = None;
+    let mut t = Tally::default();
     for path in inputs {
         let source = path.display().to_string();
         let input = if *path == Path::new("-") {
@@ -160,9 +175,8 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
             match open_input(path) {
                 Ok(f) => read_input(ctx, f, &source)?,
                 Err(msg) => {
-                    eprint_line(args.quiet, &format!("aoi errors: {msg}"));
-                    code = exit::worst(code, exit::NOINPUT);
-                    own_cause.get_or_insert_with(|| Cause::own("not_found", "INPUT_UNREADABLE"));
+                    eprint_line(ctx.args.quiet, &format!("aoi errors: {msg}"));
+                    t.own(exit::NOINPUT, "not_found", "INPUT_UNREADABLE");
                     if let Sink::Report(sinks) = &mut ctx.sink {
                         sinks.out.error(&unreadable_error(&msg, &source))?;
                     }
@@ -173,99 +187,142 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
         // Stopped by SIGINT/SIGTERM: the input was not read to its end;
         // what was read of it, and before it, counts as consumed.
         if let Some(sig) = crate::cancel::requested() {
-            if let Sink::Report(sinks) = &mut ctx.sink {
-                for v in &verdicts {
-                    sinks.add_consumed(v);
-                }
-                sinks.add_counts(extra);
-                let (streams, input) = input.finish(SHOWN);
-                for st in &streams {
-                    sinks.add_consumed(&st.verdict);
-                }
-                sinks.add_counts(input.untracked_events);
-            }
+            consume_on_stop(ctx, &t, input);
             return Err(Stop::Cancelled(sig));
         }
-        let name = |run: &Option<String>| -> Option<String> {
-            let mut parts = Vec::new();
-            if !args.files.is_empty() {
-                parts.push(source.clone());
-            }
-            if let Some(r) = run {
-                parts.push(format!("run {r}"));
-            }
-            (!parts.is_empty()).then(|| parts.join(" "))
-        };
-        // Messages about the input name it when files were given.
-        let label = if args.files.is_empty() {
-            String::new()
-        } else {
-            format!("{}: ", sanitize(&source))
-        };
+        judge_input(ctx, &source, input, &mut t)?;
+    }
+    let code = close(ctx, t)?;
+    Ok(if ctx.args.no_fail && code != exit::NOINPUT {
+        exit::OK
+    } else {
+        code
+    })
+}
+
+/// After a stop, what was read counts as consumed in the report (§ 8.3).
+fn consume_on_stop(ctx: &mut Ctx<'_>, t: &Tally, input: demux::Input) {
+    if let Sink::Report(sinks) = &mut ctx.sink {
+        for v in &t.verdicts {
+            sinks.add_consumed(v);
+        }
+        sinks.add_counts(t.extra);
         let (streams, input) = input.finish(SHOWN);
-        let judged = streams.len();
-        let mut lines_read = input.skipped + input.untracked + input.other_runs;
-        for stream in streams {
-            let v = stream.verdict;
-            lines_read += v.lines;
-            if !args.quiet && v.outcome != Outcome::Ok {
-                let n = name(&stream.run);
-                let mut err = io::stderr().lock();
-                for f in &stream.findings {
-                    let _ = writeln!(err, "{}", finding_line(f, n.as_deref()));
-                }
-                let _ = writeln!(err, "{}", verdict_line("errors", &v, n.as_deref()));
+        for st in &streams {
+            sinks.add_consumed(&st.verdict);
+        }
+        sinks.add_counts(input.untracked_events);
+    }
+}
+
+/// Judges the streams of one input read to its end: their findings and
+/// verdicts on stderr, aoi's own failures (runs past `--max-runs`, no
+/// stream) and what reading as a log passed over.
+fn judge_input(
+    ctx: &mut Ctx<'_>,
+    source: &str,
+    input: demux::Input,
+    t: &mut Tally,
+) -> Result<(), Stop> {
+    let args = ctx.args;
+    let (streams, input) = input.finish(SHOWN);
+    let judged = streams.len();
+    let mut lines_read = input.skipped + input.untracked + input.other_runs;
+    for stream in streams {
+        let v = stream.verdict;
+        lines_read += v.lines;
+        if !args.quiet && v.outcome != Outcome::Ok {
+            let n = stream_name(args, source, &stream.run);
+            let mut err = io::stderr().lock();
+            for f in &stream.findings {
+                let _ = writeln!(err, "{}", finding_line(f, n.as_deref()));
             }
-            code = exit::worst(code, v.exit_code);
-            verdicts.push(v);
+            let _ = writeln!(err, "{}", verdict_line("errors", &v, n.as_deref()));
         }
-        log_total.add(&input);
-        let mut problems: Vec<(String, &str)> = Vec::new();
-        if input.untracked > 0 {
-            problems.push((
-                format!(
-                    "more than --max-runs {} runs: {} line(s) of further runs were searched for errors but not judged",
-                    args.logs.max_runs, input.untracked
-                ),
-                "TOO_MANY_RUNS",
-            ));
-        }
-        if judged == 0 && input.untracked == 0 {
-            let what = match &args.run {
-                Some(r) => format!("no run matching --run {r}"),
-                None => "no AOI stream".to_string(),
-            };
-            problems.push((format!("{what} in {lines_read} line(s)"), "NO_AOI_STREAM"));
-        }
-        for (msg, ecode) in problems {
-            eprint_line(args.quiet, &format!("aoi errors: {label}{msg}"));
-            code = exit::worst(code, exit::IOERR);
-            own_cause.get_or_insert_with(|| Cause::own("io", ecode));
-            if let Sink::Report(sinks) = &mut ctx.sink {
-                sinks.out.error(
-                    &ErrorEvent::new("io", ecode, msg.clone())
-                        .retryable(false)
-                        .field("target", source.clone()),
-                )?;
-            }
-        }
-        extra.0 += input.untracked_events.0;
-        extra.1 += input.untracked_events.1;
-        extra.2 += input.untracked_events.2;
-        if input.suspect > 0 {
-            eprint_line(
-                args.quiet,
-                &format!(
-                    "aoi errors: {label}warning: {} skipped line(s) mention aoi:error but hold no valid event; an error may be lost",
-                    input.suspect
-                ),
-            );
-        }
-        // Reading as a log shows (issue 24).
-        if let Some(note) = input.passed_over() {
-            eprint_line(args.quiet, &format!("aoi errors: {label}{note}"));
+        t.code = exit::worst(t.code, v.exit_code);
+        t.verdicts.push(v);
+    }
+    t.log.add(&input);
+    // Messages about the input name it when files were given.
+    let label = if args.files.is_empty() {
+        String::new()
+    } else {
+        format!("{}: ", sanitize(source))
+    };
+    for (msg, ecode) in own_problems(args, &input, judged, lines_read) {
+        eprint_line(args.quiet, &format!("aoi errors: {label}{msg}"));
+        t.own(exit::IOERR, "io", ecode);
+        if let Sink::Report(sinks) = &mut ctx.sink {
+            let event = ErrorEvent::new("io", ecode, msg).retryable(false);
+            sinks
+                .out
+                .error(&event.field("target", source.to_string()))?;
         }
     }
+    t.extra.0 += input.untracked_events.0;
+    t.extra.1 += input.untracked_events.1;
+    t.extra.2 += input.untracked_events.2;
+    if input.suspect > 0 {
+        eprint_line(
+            args.quiet,
+            &format!(
+                "aoi errors: {label}warning: {} skipped line(s) mention aoi:error but hold no valid event; an error may be lost",
+                input.suspect
+            ),
+        );
+    }
+    // Reading as a log shows (issue 24).
+    if let Some(note) = input.passed_over() {
+        eprint_line(args.quiet, &format!("aoi errors: {label}{note}"));
+    }
+    Ok(())
+}
+
+/// How stderr names a stream: the file when files were given, the run.
+fn stream_name(args: &ErrorsArgs, source: &str, run: &Option<String>) -> Option<String> {
+    let mut parts = Vec::new();
+    if !args.files.is_empty() {
+        parts.push(source.to_string());
+    }
+    if let Some(r) = run {
+        parts.push(format!("run {r}"));
+    }
+    (!parts.is_empty()).then(|| parts.join(" "))
+}
+
+/// aoi's own failures of an input, with their codes: runs past
+/// `--max-runs` not judged, or no stream at all.
+fn own_problems(
+    args: &ErrorsArgs,
+    input: &demux::Counts,
+    judged: usize,
+    lines_read: u64,
+) -> Vec<(String, &'static str)> {
+    let mut problems = Vec::new();
+    if input.untracked > 0 {
+        problems.push((
+            format!(
+                "more than --max-runs {} runs: {} line(s) of further runs were searched for errors but not judged",
+                args.logs.max_runs, input.untracked
+            ),
+            "TOO_MANY_RUNS",
+        ));
+    }
+    if judged == 0 && input.untracked == 0 {
+        let what = match &args.run {
+            Some(r) => format!("no run matching --run {r}"),
+            None => "no AOI stream".to_string(),
+        };
+        problems.push((format!("{what} in {lines_read} line(s)"), "NO_AOI_STREAM"));
+    }
+    problems
+}
+
+/// Ends the output: the count and a flush for text, the closing summary
+/// for the report; returns the verdict's code.
+fn close(ctx: &mut Ctx<'_>, t: Tally) -> Result<i32, Stop> {
+    let args = ctx.args;
+    let mut code = t.code;
     match &mut ctx.sink {
         Sink::Text(w) => {
             if args.count {
@@ -277,7 +334,7 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
             // An AOI producer accounts for upstream errors in its own
             // outcome (§ 13.1), as `filter` does.
             let mut cause = None;
-            let upstream = upstream_errors(&verdicts).filter(|_| !args.continue_on_error);
+            let upstream = upstream_errors(&t.verdicts).filter(|_| !args.continue_on_error);
             if let Some((upstream_code, worst)) = &upstream {
                 code = exit::worst(code, *upstream_code);
                 // Only when they decide the status: an input aoi could not
@@ -289,31 +346,27 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
             crate::out::say_upstream_errors("errors", args.quiet, code, upstream.as_ref());
             // A failed doctor run fails on its aoi:check events, not on
             // errors: they are counted beside the errors (issue 25).
-            let checks_failed: u64 = verdicts.iter().map(|v| v.failed_checks.0).sum();
+            let checks_failed: u64 = t.verdicts.iter().map(|v| v.failed_checks.0).sum();
             let properties = json!({
-                "streams": verdicts.len(),
+                "streams": t.verdicts.len(),
                 "matched": ctx.matched,
                 "checks_failed": checks_failed,
                 "read_as_log": args.logs.log,
-                "skipped_lines": log_total.skipped,
-                "trimmed_lines": log_total.trimmed,
-                "suspect_lines": log_total.suspect,
+                "skipped_lines": t.log.skipped,
+                "trimmed_lines": t.log.trimmed,
+                "suspect_lines": t.log.suspect,
                 "exit_code": code,
             });
             let closing = Closing {
                 code,
                 properties,
-                cause: cause.or(own_cause),
-                extra,
+                cause: cause.or(t.own_cause),
+                extra: t.extra,
             };
-            close_report(sinks, &verdicts, closing)?;
+            close_report(sinks, &t.verdicts, closing)?;
         }
     }
-    Ok(if args.no_fail && code != exit::NOINPUT {
-        exit::OK
-    } else {
-        code
-    })
+    Ok(code)
 }
 
 /// Reads one input through the log reader: every line located,
