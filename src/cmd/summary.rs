@@ -183,10 +183,6 @@ pub fn run(args: &SummaryArgs) -> i32 {
     };
     crate::out::say_reading_terminal("summary", !args.files.is_empty(), args.quiet);
     let named = inputs.len() > 1;
-    let mut code = exit::OK;
-    let mut verdicts = Vec::new();
-    // Inputs that could not be opened: (message, source).
-    let mut unreadable: Vec<(String, String)> = Vec::new();
     let jsonl = args.output == Some(SummaryFormat::Jsonl) && args.field.is_none() && !args.quiet;
     if jsonl {
         install_cancel("summary");
@@ -195,11 +191,61 @@ pub fn run(args: &SummaryArgs) -> i32 {
     // readable line on a terminal already does.
     let said =
         args.output.is_none() && args.field.is_none() && io::IsTerminal::is_terminal(&io::stdout());
-    let mut out = io::stdout().lock();
+    let mut r = Judged::default();
     let mut text = String::new();
-    // The stream being read when a stop came: consumed, not judged.
-    let mut partial: Vec<Verdict> = Vec::new();
     'inputs: for path in inputs {
+        let source = path.display().to_string();
+        let Some(vs) = r.judge_input(path, args) else {
+            continue;
+        };
+        for v in vs {
+            // Stopped by SIGINT/SIGTERM: the stream was not judged to its end.
+            if crate::cancel::requested().is_some() {
+                r.partial.push(v);
+                break 'inputs;
+            }
+            r.code = exit::worst(r.code, v.exit_code);
+            if !args.quiet && v.exit_code != exit::OK && !said {
+                let name = (!args.files.is_empty()).then_some(source.as_str());
+                eprint_line(false, &verdict_line("summary", &v, name));
+            }
+            if !args.quiet {
+                text.push_str(&shown(&v, &source, args, named));
+            }
+            r.verdicts.push((v, source.clone()));
+        }
+    }
+    if jsonl {
+        return r.write_report();
+    }
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => r.code,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::PIPE,
+        Err(e) => {
+            eprint_line(false, &format!("aoi summary: cannot write stdout: {e}"));
+            exit::IOERR
+        }
+    }
+}
+
+/// The inputs judged so far.
+#[derive(Default)]
+struct Judged {
+    code: i32,
+    /// Each stream's verdict, with its source.
+    verdicts: Vec<(Verdict, String)>,
+    /// Inputs that could not be opened: (message, source).
+    unreadable: Vec<(String, String)>,
+    /// The stream being read when a stop came: consumed, not judged.
+    partial: Vec<Verdict>,
+}
+
+impl Judged {
+    /// The verdicts of the input at `path`: one stream, or one per run of
+    /// a log with `--log`; `None` when it could not be read or (as a log)
+    /// held no stream.
+    fn judge_input(&mut self, path: &Path, args: &SummaryArgs) -> Option<Vec<Verdict>> {
         let source = path.display().to_string();
         let label = if args.files.is_empty() {
             String::new()
@@ -218,9 +264,9 @@ pub fn run(args: &SummaryArgs) -> i32 {
                 Ok(f) => vec![judge(source_for(f, &args.judge), args)],
                 Err(msg) => {
                     eprint_line(false, &format!("aoi summary: {msg}"));
-                    code = exit::worst(code, exit::NOINPUT);
-                    unreadable.push((msg, source));
-                    continue;
+                    self.code = exit::worst(self.code, exit::NOINPUT);
+                    self.unreadable.push((msg, source));
+                    return None;
                 }
             }
         };
@@ -231,94 +277,69 @@ pub fn run(args: &SummaryArgs) -> i32 {
                 args.quiet,
                 &format!("aoi summary: {label}no AOI stream in the log"),
             );
-            code = exit::worst(code, exit::IOERR);
-            continue;
+            self.code = exit::worst(self.code, exit::IOERR);
+            return None;
         }
-        for v in vs {
-            // Stopped by SIGINT/SIGTERM: the stream was not judged to its end.
-            if crate::cancel::requested().is_some() {
-                partial.push(v);
-                break 'inputs;
-            }
-            code = exit::worst(code, v.exit_code);
-            if !args.quiet && v.exit_code != exit::OK && !said {
-                let name = (!args.files.is_empty()).then_some(source.as_str());
-                eprint_line(false, &verdict_line("summary", &v, name));
-            }
-            if !args.quiet {
-                let obj = outcome_json(&v, &source);
-                if let Some(field) = &args.field {
-                    // Raw for scripts: strings unquoted; an absent (or
-                    // null) field prints nothing, not even a line feed.
-                    match obj.get(field.as_str()) {
-                        Some(Value::String(s)) => text.push_str(&sanitize(s)),
-                        Some(Value::Null) | None => {}
-                        Some(other) => text.push_str(&other.to_string()),
-                    }
-                    if obj.get(field.as_str()).is_some_and(|v| !v.is_null()) {
-                        text.push('\n');
-                    }
-                } else {
-                    match args.output {
-                        Some(SummaryFormat::Json) => {
-                            text.push_str(&obj.to_string());
-                            text.push('\n');
-                        }
-                        Some(SummaryFormat::Jsonl) => {}
-                        None => {
-                            text.push_str(&human(&v, named.then_some(source.as_str())));
-                            text.push('\n');
-                        }
-                    }
-                }
-            }
-            verdicts.push((v, source.clone()));
-        }
+        Some(vs)
     }
-    if jsonl {
-        drop(out);
+
+    /// Writes the outcomes as aoi's own stream; returns the exit status.
+    fn write_report(&self) -> i32 {
         let mut sinks = Sinks::report_to_stdout();
         // After a stop, what was read is still reported, then the summary
         // says cancelled (§ 7) and counts what was consumed (§ 8.3).
         sinks.out.write_after_stop();
-        for (v, _) in &verdicts {
+        for (v, _) in &self.verdicts {
             sinks.add_consumed(v);
         }
-        for v in &partial {
+        for v in &self.partial {
             sinks.add_consumed(v);
         }
-        let r = (|| -> Result<(), Stop> {
-            sinks.out.meta("summary", Vec::new())?;
-            for (msg, source) in &unreadable {
-                sinks.out.error(&unreadable_error(msg, source))?;
-            }
-            for (v, source) in &verdicts {
-                let obj = outcome_json(v, source);
-                let fields: Vec<(&str, Value)> = obj
-                    .as_object()
-                    .map(|o| o.iter().map(|(k, val)| (k.as_str(), val.clone())).collect())
-                    .unwrap_or_default();
-                sinks.out.event("outcome", &fields)?;
-            }
-            cancelled()?;
-            let vs: Vec<Verdict> = verdicts.iter().map(|(v, _)| v.clone()).collect();
-            let props = serde_json::json!({
-                "streams": vs.len(), "violations": 0, "advisories": 0, "exit_code": code,
-            });
-            finish_report(&mut sinks, &vs, code, props)
-        })();
-        return match r {
-            Ok(()) => code,
+        match self.report_events(&mut sinks) {
+            Ok(()) => self.code,
             Err(stop) => sinks.end("summary", stop),
+        }
+    }
+
+    fn report_events(&self, sinks: &mut Sinks) -> Result<(), Stop> {
+        sinks.out.meta("summary", Vec::new())?;
+        for (msg, source) in &self.unreadable {
+            sinks.out.error(&unreadable_error(msg, source))?;
+        }
+        for (v, source) in &self.verdicts {
+            let obj = outcome_json(v, source);
+            let fields: Vec<(&str, Value)> = obj
+                .as_object()
+                .map(|o| o.iter().map(|(k, val)| (k.as_str(), val.clone())).collect())
+                .unwrap_or_default();
+            sinks.out.event("outcome", &fields)?;
+        }
+        cancelled()?;
+        let vs: Vec<Verdict> = self.verdicts.iter().map(|(v, _)| v.clone()).collect();
+        let props = serde_json::json!({
+            "streams": vs.len(), "violations": 0, "advisories": 0, "exit_code": self.code,
+        });
+        finish_report(sinks, &vs, self.code, props)
+    }
+}
+
+/// What stdout shows of one verdict: the `--field` raw, one JSON object,
+/// or the readable line (nothing for `--output jsonl`, written at the end).
+fn shown(v: &Verdict, source: &str, args: &SummaryArgs, named: bool) -> String {
+    let obj = outcome_json(v, source);
+    if let Some(field) = &args.field {
+        // Raw for scripts: strings unquoted; an absent (or null) field
+        // prints nothing, not even a line feed.
+        return match obj.get(field.as_str()) {
+            Some(Value::String(s)) => format!("{}\n", sanitize(s)),
+            Some(Value::Null) | None => String::new(),
+            Some(other) => format!("{other}\n"),
         };
     }
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => code,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::PIPE,
-        Err(e) => {
-            eprint_line(false, &format!("aoi summary: cannot write stdout: {e}"));
-            exit::IOERR
-        }
+    match args.output {
+        Some(SummaryFormat::Json) => format!("{obj}\n"),
+        Some(SummaryFormat::Jsonl) => String::new(),
+        None => format!("{}\n", human(v, named.then_some(source))),
     }
 }
 
