@@ -497,33 +497,8 @@ impl LongLine {
     fn step(&mut self, st: St, b: u8) -> bool {
         let at = self.pos;
         match st {
-            St::Start | St::Value | St::ArrFirst => {
-                if is_ws(b) {
-                    self.space(b);
-                    return true;
-                }
-                if st == St::ArrFirst && b == b']' {
-                    self.close(b);
-                    return true;
-                }
-                self.value_start(b, at);
-            }
-            St::ObjFirst | St::Key => match b {
-                _ if is_ws(b) => self.space(b),
-                b'}' if st == St::ObjFirst => self.close(b),
-                b'"' => {
-                    if self.depth == 1 {
-                        self.key_at = self.out.len();
-                        self.key_raw = at;
-                        if let Some(a) = self.aoi.as_mut().filter(|a| a.value_end.is_some()) {
-                            a.next_key.get_or_insert(at);
-                        }
-                    }
-                    self.in_key = true;
-                    self.string_open(at);
-                }
-                _ => self.fail(JsonErrorKind::Unexpected, at),
-            },
+            St::Start | St::Value | St::ArrFirst => self.value_byte(st, b, at),
+            St::ObjFirst | St::Key => self.key_byte(st, b, at),
             St::Colon => match b {
                 _ if is_ws(b) => self.space(b),
                 b':' => {
@@ -533,100 +508,157 @@ impl LongLine {
                 _ => self.fail(JsonErrorKind::Unexpected, at),
             },
             St::After => self.after(b, at),
-            St::Str => match b {
-                b'"' => {
-                    if self.pending_high {
-                        self.lone_surrogate = true;
-                    }
-                    self.copy(&[b]);
-                    self.string_closed();
-                }
-                b'\\' => {
-                    self.mark = at;
-                    if self.depth == 0 {
-                        self.top = Some(Kind::String { escaped: true });
-                    }
-                    self.copy(&[b]);
-                    self.st = Some(St::Esc);
-                }
-                _ => self.fail(JsonErrorKind::ControlInString, at),
-            },
-            St::Esc => match b {
-                b'u' => {
-                    self.copy(&[b]);
-                    self.st = Some(St::Hex(0, 0));
-                }
-                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
-                    self.no_low();
-                    self.copy(&[b]);
-                    self.st = Some(St::Str);
-                }
-                _ => self.fail(JsonErrorKind::BadEscape, self.mark),
-            },
-            St::Hex(n, v) => {
-                let Some(d) = (b as char).to_digit(16) else {
-                    self.fail(JsonErrorKind::BadEscape, self.mark);
-                    return true;
-                };
-                self.copy(&[b]);
-                let v = (v << 4) | d as u16;
-                if n < 3 {
-                    self.st = Some(St::Hex(n + 1, v));
-                } else {
-                    self.surrogate(v);
-                    self.st = Some(St::Str);
-                }
-            }
-            St::Minus => match b {
-                b'0' => self.num(b, St::Zero),
-                b'1'..=b'9' => self.num(b, St::Int),
-                _ => self.fail(JsonErrorKind::BadNumber, at),
-            },
-            St::Zero | St::Int | St::Frac | St::ExpDigits => match b {
-                b'0'..=b'9' if st == St::Zero => self.fail(JsonErrorKind::BadNumber, at),
-                b'0'..=b'9' => self.num(b, st),
-                b'.' if matches!(st, St::Zero | St::Int) => {
-                    self.num_float = true;
-                    self.num(b, St::Dot);
-                }
-                b'e' | b'E' if st != St::ExpDigits => {
-                    self.num_float = true;
-                    self.num(b, St::Exp);
-                }
-                _ => {
-                    self.value_end();
-                    return false;
-                }
-            },
-            St::Dot => match b {
-                b'0'..=b'9' => self.num(b, St::Frac),
-                _ => self.fail(JsonErrorKind::BadNumber, at),
-            },
-            St::Exp => match b {
-                b'+' | b'-' => self.num(b, St::ExpSign),
-                b'0'..=b'9' => self.num(b, St::ExpDigits),
-                _ => self.fail(JsonErrorKind::BadNumber, at),
-            },
-            St::ExpSign => match b {
-                b'0'..=b'9' => self.num(b, St::ExpDigits),
-                _ => self.fail(JsonErrorKind::BadNumber, at),
-            },
-            St::Lit(lit, n) => {
-                if lit.get(n as usize) != Some(&b) {
-                    self.fail(JsonErrorKind::Unexpected, self.mark);
-                    return true;
-                }
-                self.copy(&[b]);
-                if n as usize + 1 == lit.len() {
-                    self.value_end();
-                } else {
-                    self.st = Some(St::Lit(lit, n + 1));
-                }
-            }
+            St::Str => self.string_byte(b, at),
+            St::Esc => self.escape_byte(b),
+            St::Hex(n, v) => self.hex_byte(n, v, b),
+            St::Minus
+            | St::Zero
+            | St::Int
+            | St::Frac
+            | St::Dot
+            | St::Exp
+            | St::ExpSign
+            | St::ExpDigits => return self.number_byte(st, b, at),
+            St::Lit(lit, n) => self.literal_byte(lit, n, b),
             St::Done => self.after_value(b, at),
             St::Failed => {}
         }
         true
+    }
+
+    /// Where a value may start (or an empty array end).
+    #[inline]
+    fn value_byte(&mut self, st: St, b: u8, at: u64) {
+        if is_ws(b) {
+            self.space(b);
+        } else if st == St::ArrFirst && b == b']' {
+            self.close(b);
+        } else {
+            self.value_start(b, at);
+        }
+    }
+
+    /// Where an object's key may start (or an empty object end).
+    #[inline]
+    fn key_byte(&mut self, st: St, b: u8, at: u64) {
+        match b {
+            _ if is_ws(b) => self.space(b),
+            b'}' if st == St::ObjFirst => self.close(b),
+            b'"' => {
+                if self.depth == 1 {
+                    self.key_at = self.out.len();
+                    self.key_raw = at;
+                    if let Some(a) = self.aoi.as_mut().filter(|a| a.value_end.is_some()) {
+                        a.next_key.get_or_insert(at);
+                    }
+                }
+                self.in_key = true;
+                self.string_open(at);
+            }
+            _ => self.fail(JsonErrorKind::Unexpected, at),
+        }
+    }
+
+    /// A byte inside a string that the fast scan stopped at: its end, an
+    /// escape, or a control character.
+    #[inline]
+    fn string_byte(&mut self, b: u8, at: u64) {
+        match b {
+            b'"' => {
+                if self.pending_high {
+                    self.lone_surrogate = true;
+                }
+                self.copy(&[b]);
+                self.string_closed();
+            }
+            b'\\' => {
+                self.mark = at;
+                if self.depth == 0 {
+                    self.top = Some(Kind::String { escaped: true });
+                }
+                self.copy(&[b]);
+                self.st = Some(St::Esc);
+            }
+            _ => self.fail(JsonErrorKind::ControlInString, at),
+        }
+    }
+
+    /// The byte after a backslash.
+    #[inline]
+    fn escape_byte(&mut self, b: u8) {
+        match b {
+            b'u' => {
+                self.copy(&[b]);
+                self.st = Some(St::Hex(0, 0));
+            }
+            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
+                self.no_low();
+                self.copy(&[b]);
+                self.st = Some(St::Str);
+            }
+            _ => self.fail(JsonErrorKind::BadEscape, self.mark),
+        }
+    }
+
+    /// The `n`th hex digit of a `\u` escape, `v` the digits so far.
+    #[inline]
+    fn hex_byte(&mut self, n: u8, v: u16, b: u8) {
+        let Some(d) = (b as char).to_digit(16) else {
+            self.fail(JsonErrorKind::BadEscape, self.mark);
+            return;
+        };
+        self.copy(&[b]);
+        let v = (v << 4) | d as u16;
+        if n < 3 {
+            self.st = Some(St::Hex(n + 1, v));
+        } else {
+            self.surrogate(v);
+            self.st = Some(St::Str);
+        }
+    }
+
+    /// A byte of a number (RFC 8259 § 6); false for the byte that ends it,
+    /// to be read again.
+    #[inline]
+    fn number_byte(&mut self, st: St, b: u8, at: u64) -> bool {
+        match (st, b) {
+            (St::Minus, b'0') => self.num(b, St::Zero),
+            (St::Minus, b'1'..=b'9') => self.num(b, St::Int),
+            (St::Zero, b'0'..=b'9') => self.fail(JsonErrorKind::BadNumber, at),
+            (St::Int | St::Frac | St::ExpDigits, b'0'..=b'9') => self.num(b, st),
+            (St::Zero | St::Int, b'.') => {
+                self.num_float = true;
+                self.num(b, St::Dot);
+            }
+            (St::Zero | St::Int | St::Frac, b'e' | b'E') => {
+                self.num_float = true;
+                self.num(b, St::Exp);
+            }
+            (St::Zero | St::Int | St::Frac | St::ExpDigits, _) => {
+                self.value_end();
+                return false;
+            }
+            (St::Dot, b'0'..=b'9') => self.num(b, St::Frac),
+            (St::Exp, b'+' | b'-') => self.num(b, St::ExpSign),
+            (St::Exp | St::ExpSign, b'0'..=b'9') => self.num(b, St::ExpDigits),
+            _ => self.fail(JsonErrorKind::BadNumber, at),
+        }
+        true
+    }
+
+    /// The `n`th byte of `true`, `false` or `null`.
+    #[inline]
+    fn literal_byte(&mut self, lit: &'static [u8], n: u8, b: u8) {
+        if lit.get(n as usize) != Some(&b) {
+            self.fail(JsonErrorKind::Unexpected, self.mark);
+            return;
+        }
+        self.copy(&[b]);
+        if n as usize + 1 == lit.len() {
+            self.value_end();
+        } else {
+            self.st = Some(St::Lit(lit, n + 1));
+        }
     }
 
     /// A byte after the top-level value: whitespace, then perhaps a log's
