@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
+pub mod commands;
 pub mod examples;
 
 /// Subcommands that judge a stream and exit with [`EXIT_TABLE`]'s codes.

@@ -10,7 +10,7 @@
 use serde_json::{Value, json};
 
 use crate::cli::InputSchemaArgs;
-use crate::cmd::capabilities::COMMANDS;
+use crate::cli::commands::COMMANDS;
 use crate::spec::{AOI_VERSION, exit};
 
 /// The input schema of `command`, or `None` if it reads no JSON Lines.

@@ -6,7 +6,6 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
 
-use super::words::{cap, cause_text};
 use crate::judge::{Cause, Finding, Outcome, Verdict};
 use crate::out::{cause_json, upstream_identity};
 use crate::spec::exit;
@@ -364,4 +363,37 @@ pub(super) struct Checks {
     pub(super) kept: Vec<Check>,
     pub(super) dropped: u64,
     pub(super) failed: u64,
+}
+
+/// `s` cut to `n` characters, with `…` when cut.
+pub(super) fn cap(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        return s.to_string();
+    }
+    let mut t: String = s.chars().take(n).collect();
+    t.push('…');
+    t
+}
+
+/// A one-line description of why a stream failed.
+pub(super) fn cause_text(e: &Entry) -> String {
+    if e.exit_code == 0 {
+        return String::new();
+    }
+    let Some(c) = &e.caused_by else {
+        return e.reason.clone();
+    };
+    let s = |k: &str| c.get(k).and_then(Value::as_str).unwrap_or("?");
+    let mut t = format!("{} {}", s("category"), s("code"));
+    match (
+        c.get("retryable").and_then(Value::as_bool),
+        c.get("retry_after_ms").and_then(Value::as_u64),
+    ) {
+        (Some(true), Some(ms)) => {
+            let _ = write!(t, ", retry after {:.1} s", ms as f64 / 1000.0);
+        }
+        (Some(true), None) => t.push_str(", retry may help"),
+        _ => {}
+    }
+    t
 }

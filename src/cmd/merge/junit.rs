@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
+use super::entry::cause_text;
 use super::entry::{Entry, Own};
-use super::words::cause_text;
 use crate::judge::Outcome;
 use crate::out::sanitize;
 

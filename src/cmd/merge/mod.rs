@@ -40,12 +40,13 @@ use crate::emit::SCHEMA_NAME;
 use crate::judge::Outcome;
 use crate::peek::span;
 use crate::spec::exit;
+use entry::cap;
 use entry::{Check, Checks, Entry, MAX_CHECKS, MAX_TEXT, Own, SHOWN};
 use jsonl::write_jsonl;
 use junit::junit;
 use table::table;
 use tap::tap;
-use words::{cap, short_run, summary_line, verdict_word, why_line};
+use words::{short_run, summary_line, verdict_word, why_line};
 
 /// What the visitor gathers per stream (keyed by its run).
 #[derive(Default)]

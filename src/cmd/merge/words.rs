@@ -1,23 +1,12 @@
 //! The words and figures every format shares: the verdict word, the
-//! counts line, the tally of outcomes, a cause as text, a short run id.
+//! counts line, the tally of outcomes, a short run id.
 
 use std::fmt::Write as _;
 
-use serde_json::Value;
-
-use super::entry::Entry;
+use super::entry::{Entry, cause_text};
 use crate::judge::Outcome;
 use crate::out::sanitize;
 use crate::spec::exit;
-
-pub(super) fn cap(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        return s.to_string();
-    }
-    let mut t: String = s.chars().take(n).collect();
-    t.push('…');
-    t
-}
 
 /// The outcomes and how many streams had each, worst first.
 pub(super) fn tally(entries: &[Entry]) -> Vec<(Outcome, u64, i32)> {
@@ -54,29 +43,6 @@ pub(super) fn short_run(run: &Option<String>) -> String {
         }
         None => "-".to_string(),
     }
-}
-
-/// A one-line description of why a stream failed.
-pub(super) fn cause_text(e: &Entry) -> String {
-    if e.exit_code == 0 {
-        return String::new();
-    }
-    let Some(c) = &e.caused_by else {
-        return e.reason.clone();
-    };
-    let s = |k: &str| c.get(k).and_then(Value::as_str).unwrap_or("?");
-    let mut t = format!("{} {}", s("category"), s("code"));
-    match (
-        c.get("retryable").and_then(Value::as_bool),
-        c.get("retry_after_ms").and_then(Value::as_u64),
-    ) {
-        (Some(true), Some(ms)) => {
-            let _ = write!(t, ", retry after {:.1} s", ms as f64 / 1000.0);
-        }
-        (Some(true), None) => t.push_str(", retry may help"),
-        _ => {}
-    }
-    t
 }
 
 pub(super) fn verdict_word(code: i32) -> String {
