@@ -51,24 +51,34 @@
 //! bytes ──► lines ──► peeked events ──► stream judge ──► command ──► sink
 //! ```
 //!
-//! - [`lines`]: the block reader (large reads, memchr, borrowed slices).
-//! - [`peek`]: strict RFC 8259 validation and the envelope peek in one pass.
+//! - `lines` (internal): the block reader (large reads, memchr, borrowed
+//!   slices), and `long` for lines past what it holds.
+//! - `peek` (internal): strict RFC 8259 validation and the envelope peek in
+//!   one pass.
 //! - [`judge`]: the stream-level state machine and its [`judge::Verdict`].
 //! - `parallel` (internal): a large file on two threads, one reading and
 //!   validating, one judging, with the same results as one.
 //! - `demux` (internal): the log reader: AOI streams out of real logs, a
 //!   judge per run.
-//! - [`jq`]: the jq language (jaq) embedded, and strict JSON writing.
+//! - `jq` (internal): the jq language (jaq) embedded, and strict JSON
+//!   writing.
 //! - [`rules`]: the rule catalog, stable ids with spec sections.
 //! - [`emit`]: the producer side, aoi's own output and any tool's: ULID
 //!   run, contiguous seq, counters, redaction, a guaranteed summary.
 //! - [`cancel`]: SIGINT/SIGTERM as a request to stop (§ 7).
 //! - [`spec`]: the vocabulary of the standard, written down once.
 //!
-//! The `cli` and `cmd` modules are the binary's and not part of the
-//! library's API.
+//! The `cli` and `cmd` modules are the binary's; they and the internal
+//! modules are public only for the binary, the fuzz targets, benches and
+//! tests, hidden from the documentation and not part of the library's API.
 
+// The library's API: produce, judge, the verdict, the rules.
 pub mod cancel;
+pub mod emit;
+pub mod judge;
+pub mod rules;
+pub mod spec;
+
 /// The command line (clap definitions): the binary's, not a library API;
 /// public for `main.rs` and the man-page and completion generators.
 #[doc(hidden)]
@@ -76,15 +86,19 @@ pub mod cli;
 /// One module per subcommand: the binary's, not a library API.
 #[doc(hidden)]
 pub mod cmd;
-pub(crate) mod demux;
-pub mod emit;
+
+// Plumbing, public only for aoi's fuzz targets, benches and tests: hidden
+// from the documentation, not a library API, and free to change.
+#[doc(hidden)]
 pub mod jq;
-pub mod judge;
+#[doc(hidden)]
 pub mod lines;
+#[doc(hidden)]
 pub mod long;
+#[doc(hidden)]
+pub mod peek;
+
+pub(crate) mod demux;
 pub(crate) mod out;
 pub(crate) mod parallel;
-pub mod peek;
-pub mod rules;
-pub mod spec;
 pub(crate) mod spool;
