@@ -6,13 +6,13 @@
 //! pieces and written from a temporary file), the same output and verdict.
 #![no_main]
 
-use aoi::cmd::strip::{strip_bytes, strip_bytes_holding};
+use aoi::cmd::strip::{Plane, strip_bytes, strip_bytes_holding};
 use aoi::peek::{Kind, Peeker};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 
 fuzz_target!(|data: &[u8]| {
-    let (out, _) = strip_bytes(data, false, false);
+    let (out, _) = strip_bytes(data, Plane::Data);
     // The domain events of the input, parsed, `aoi` removed.
     let mut want: Vec<Value> = Vec::new();
     for line in data.split(|&b| b == b'\n') {
@@ -52,7 +52,7 @@ fuzz_target!(|data: &[u8]| {
             "strip wrote an event the input does not hold: {g}"
         );
     }
-    let (ctl, _) = strip_bytes(data, false, true);
+    let (ctl, _) = strip_bytes(data, Plane::Control);
     for line in ctl.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
         assert!(
             data.split(|&b| b == b'\n').any(|l| l == line),
@@ -60,9 +60,9 @@ fuzz_target!(|data: &[u8]| {
         );
     }
     // A line's length changes nothing (issue 25).
-    for control in [false, true] {
-        let (whole, v) = strip_bytes(data, false, control);
-        let (pieces, w) = strip_bytes_holding(data, false, control, 64);
+    for plane in [Plane::Data, Plane::Control] {
+        let (whole, v) = strip_bytes(data, plane);
+        let (pieces, w) = strip_bytes_holding(data, plane, 64);
         assert_eq!(whole, pieces, "a 64-byte hold strips differently");
         assert_eq!(v.exit_code, w.exit_code);
     }

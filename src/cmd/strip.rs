@@ -120,24 +120,30 @@ fn say_verdict(args: &StripArgs, v: &Verdict, shown: &[Finding], name: Option<&s
     let _ = writeln!(err, "{}", verdict_line("strip", v, name));
 }
 
-/// Strips `input` in memory (the fuzz target's entry): the data plane, or
-/// with `control` the control plane, and the verdict.
-pub fn strip_bytes(input: &[u8], keep_envelope: bool, control: bool) -> (Vec<u8>, Verdict) {
-    strip_bytes_holding(input, keep_envelope, control, crate::lines::hold())
+/// Which plane `strip` keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Plane {
+    /// The domain events, their `aoi` member removed (the default).
+    Data,
+    /// The domain events as they came (`--keep-envelope`).
+    DataWithEnvelope,
+    /// Every `aoi:*` event, byte for byte (`--control`).
+    Control,
+}
+
+/// Strips `input` in memory (the fuzz target's entry): the `plane` kept,
+/// and the verdict.
+pub fn strip_bytes(input: &[u8], plane: Plane) -> (Vec<u8>, Verdict) {
+    strip_bytes_holding(input, plane, crate::lines::hold())
 }
 
 /// [`strip_bytes`] with lines past `hold` bytes read in pieces (the fuzz
 /// target holds a small hold to the default one: issue 25).
-pub fn strip_bytes_holding(
-    input: &[u8],
-    keep_envelope: bool,
-    control: bool,
-    hold: usize,
-) -> (Vec<u8>, Verdict) {
+pub fn strip_bytes_holding(input: &[u8], plane: Plane, hold: usize) -> (Vec<u8>, Verdict) {
     let args = StripArgs {
         files: Vec::new(),
-        keep_envelope,
-        control,
+        keep_envelope: plane == Plane::DataWithEnvelope,
+        control: plane == Plane::Control,
         no_fail: true,
         quiet: true,
         verbose: false,
