@@ -537,6 +537,100 @@ proptest! {
     }
 }
 
+/// A jsonl report with what differs from one merge to the next taken out:
+/// aoi's own run id, its envelope's `t` and its summary's `elapsed_ms`
+/// (issue 29: associative byte for byte apart from run ids and times).
+fn normalized(report: &[u8]) -> String {
+    let text = String::from_utf8(report.to_vec()).expect("UTF-8");
+    let first: Value = serde_json::from_str(text.lines().next().unwrap_or("{}")).expect("meta");
+    let own = first["aoi"]["run"].as_str().unwrap_or("-").to_string();
+    text.replace(&own, "RUN")
+        .lines()
+        .map(|l| {
+            let l = cut_number(l, ",\"t\":");
+            if l.starts_with("{\"type\":\"aoi:summary\"") {
+                cut_number(&l, ",\"elapsed_ms\":")
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `line` without the first `key` and the number after it.
+fn cut_number(line: &str, key: &str) -> String {
+    let Some(at) = line.find(key) else {
+        return line.to_string();
+    };
+    let rest = &line[at + key.len()..];
+    let n = rest
+        .find(|c: char| !(c.is_ascii_digit() || ".eE+-".contains(c)))
+        .unwrap_or(rest.len());
+    format!("{}{}", &line[..at], &rest[n..])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 10, ..ProptestConfig::default() })]
+
+    /// Issue 29: any contiguous partition into shards, merged, and the
+    /// shards' reports partitioned and merged again, gives merging at once
+    /// byte for byte but for run ids and times.
+    #[test]
+    fn merging_in_shards_is_merging_at_once(
+        outcomes in proptest::collection::vec(0usize..6, 1..12),
+        cuts in proptest::collection::vec(any::<bool>(), 12),
+        again in proptest::collection::vec(any::<bool>(), 12),
+    ) {
+        let patches = [
+            "{}",
+            r#"{"ok":false,"reason":"failed"}"#,
+            r#"{"ok":false,"reason":"timeout"}"#,
+            r#"{"event_count":99}"#,
+            r#"{"ok":true,"partial":true}"#,
+            // Cut before its summary (below).
+            "{}",
+        ];
+        let dir = scratch("merge-shards");
+        let files: Vec<String> = outcomes
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let mut bytes = stream(&run_id(i), i % 4, patches[*o]);
+                if *o == 5 {
+                    bytes.truncate(bytes.len() / 2);
+                }
+                write_file(&dir, &format!("s{i}.jsonl"), &bytes)
+            })
+            .collect();
+        let jsonl = |files: &[String]| {
+            let mut a = vec!["-q", "--format", "jsonl"];
+            a.extend(files.iter().map(String::as_str));
+            merge(&a, b"")
+        };
+        // Contiguous shards, cut where `cuts` says.
+        let shard = |files: &[String], cuts: &[bool], name: &str| -> Vec<String> {
+            let mut out = Vec::new();
+            let mut group: Vec<String> = Vec::new();
+            for (i, f) in files.iter().enumerate() {
+                group.push(f.clone());
+                if cuts[i % cuts.len()] || i + 1 == files.len() {
+                    let r = jsonl(&group);
+                    out.push(write_file(&dir, &format!("{name}{}.jsonl", out.len()), &r.stdout));
+                    group.clear();
+                }
+            }
+            out
+        };
+        let at_once = jsonl(&files);
+        let level1 = shard(&files, &cuts, "a");
+        let level2 = shard(&level1, &again, "b");
+        let in_shards = jsonl(&level2);
+        prop_assert_eq!(in_shards.code, at_once.code);
+        prop_assert_eq!(normalized(&in_shards.stdout), normalized(&at_once.stdout));
+    }
+}
+
 #[test]
 fn an_earlier_merges_own_failures_are_carried() {
     let dir = scratch("merge-own");
