@@ -155,6 +155,7 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             break
         }
         'aoi;merge-report' {
+            [CompletionResult]::new('--files-from', '--files-from', [CompletionResultType]::ParameterName, 'Read more input names from LIST, one per line (`-`: stdin), after the FILEs: for more run files than a command line holds (`find runs -name ''*.jsonl'' | aoi merge-report --files-from -`)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format (default: table on a terminal, jsonl otherwise)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the table''s outcomes')
             [CompletionResult]::new('--max-runs', '--max-runs', [CompletionResultType]::ParameterName, 'Runs judged per input; lines of further runs are still read, but those runs are not judged, which is reported (exit 74)')

@@ -503,12 +503,16 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__merge__subcmd__report)
-            opts="-q -h -V --format --color --no-fail --quiet --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --help --version"
+            opts="-q -h -V --files-from --format --color --no-fail --quiet --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --files-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "jsonl table markdown junit tap" -- "${cur}"))
                     return 0

@@ -146,6 +146,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand --version 'Print version'
         }
         &'aoi;merge-report'= {
+            cand --files-from 'Read more input names from LIST, one per line (`-`: stdin), after the FILEs: for more run files than a command line holds (`find runs -name ''*.jsonl'' | aoi merge-report --files-from -`)'
             cand --format 'Output format (default: table on a terminal, jsonl otherwise)'
             cand --color 'Colour the table''s outcomes'
             cand --max-runs 'Runs judged per input; lines of further runs are still read, but those runs are not judged, which is reported (exit 74)'

@@ -161,6 +161,7 @@ complete -c aoi -n "__fish_aoi_using_subcommand filter" -l unbounded -d 'The str
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l fail-on-partial -d 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -s V -l version -d 'Print version'
+complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l files-from -d 'Read more input names from LIST, one per line (`-`: stdin), after the FILEs: for more run files than a command line holds (`find runs -name \'*.jsonl\' | aoi merge-report --files-from -`)' -r -F
 complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l format -d 'Output format (default: table on a terminal, jsonl otherwise)' -r -f -a "jsonl\t'A conforming AOI stream: a `report` event per stream, then aoi:summary (the default off a terminal)'
 table\t'An aligned table, one row per stream, with totals (the default on a terminal)'
 markdown\t'A Markdown section for a CI job summary'

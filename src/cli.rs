@@ -580,6 +580,11 @@ pub struct MergeArgs {
     /// Inputs: streams, logs, earlier merge-report outputs; `-` or none reads stdin.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    /// Read more input names from LIST, one per line (`-`: stdin), after the FILEs:
+    /// for more run files than a command line holds (`find runs -name '*.jsonl' |
+    /// aoi merge-report --files-from -`).
+    #[arg(long, value_name = "LIST")]
+    pub files_from: Option<PathBuf>,
     /// Output format (default: table on a terminal, jsonl otherwise).
     #[arg(long, alias = "output", value_name = "FORMAT")]
     pub format: Option<MergeFormat>,

@@ -22,6 +22,7 @@
 //! - `parallel`: two threads on a file judge exactly like one,
 //! - `signals`: SIGINT/SIGTERM mid-stream end in a cancelled summary,
 //! - `strip`: the data plane and the control plane apart,
+//! - `fleet`: the fan-out examples on GNU parallel and Spark (examples/fleet),
 //! - `summary`: a run's outcome for people and scripts,
 //! - `verdict`: one verdict from every command and format (`--log` apart).
 
@@ -46,6 +47,8 @@ mod example_tool;
 mod faults;
 #[path = "cli/filter.rs"]
 mod filter;
+#[path = "cli/fleet.rs"]
+mod fleet;
 #[path = "cli/golden.rs"]
 mod golden;
 #[path = "cli/json_suite.rs"]

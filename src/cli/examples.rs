@@ -137,6 +137,10 @@ pub const EXAMPLES: &[(&str, Examples)] = &[
                 "a JUnit report for the CI server",
             ),
             (
+                "find runs -name '*.jsonl' | aoi merge-report --files-from - --format jsonl > part.jsonl",
+                "more files than a command line holds; merge such parts again for the fleet's verdict",
+            ),
+            (
                 "aoi merge-report --format tap runs/*.jsonl | prove --exec cat -",
                 "TAP for a TAP harness",
             ),

@@ -4,7 +4,8 @@ use proptest::prelude::*;
 use serde_json::Value;
 
 use crate::util::{
-    RUN, aoi, assert_conforming_report, fed_back_code, parse_jsonl, s, scratch, write_file,
+    RUN, aoi, assert_conforming_report, fed_back_code, normalized, parse_jsonl, s, scratch,
+    write_file,
 };
 
 fn merge(args: &[&str], input: &[u8]) -> crate::util::Out {
@@ -537,39 +538,6 @@ proptest! {
     }
 }
 
-/// A jsonl report with what differs from one merge to the next taken out:
-/// aoi's own run id, its envelope's `t` and its summary's `elapsed_ms`
-/// (issue 29: associative byte for byte apart from run ids and times).
-fn normalized(report: &[u8]) -> String {
-    let text = String::from_utf8(report.to_vec()).expect("UTF-8");
-    let first: Value = serde_json::from_str(text.lines().next().unwrap_or("{}")).expect("meta");
-    let own = first["aoi"]["run"].as_str().unwrap_or("-").to_string();
-    text.replace(&own, "RUN")
-        .lines()
-        .map(|l| {
-            let l = cut_number(l, ",\"t\":");
-            if l.starts_with("{\"type\":\"aoi:summary\"") {
-                cut_number(&l, ",\"elapsed_ms\":")
-            } else {
-                l
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// `line` without the first `key` and the number after it.
-fn cut_number(line: &str, key: &str) -> String {
-    let Some(at) = line.find(key) else {
-        return line.to_string();
-    };
-    let rest = &line[at + key.len()..];
-    let n = rest
-        .find(|c: char| !(c.is_ascii_digit() || ".eE+-".contains(c)))
-        .unwrap_or(rest.len());
-    format!("{}{}", &line[..at], &rest[n..])
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 10, ..ProptestConfig::default() })]
 
@@ -984,4 +952,62 @@ fn shared_options_before_the_command_apply_to_it() {
         &file,
     ]);
     assert!(!own.contains('\u{1b}'), "{own}");
+}
+
+/// `--files-from` (issue 29): names read from a list or stdin, after the
+/// FILEs, give the report those names as arguments give; an empty or
+/// unreadable list is 66, never an empty report that passes.
+#[test]
+fn files_from_lists_the_inputs() {
+    let (a, b, c) = (
+        example("search.jsonl"),
+        example("rate-limited.jsonl"),
+        example("truncated.jsonl"),
+    );
+    let args = merge(&["--format", "table", "--color", "never", &a, &b, &c], b"");
+    assert_eq!(args.code, 74);
+    let dir = scratch("merge-files-from");
+    let list = write_file(&dir, "list", format!("{b}\r\n\n{c}\n").as_bytes());
+    let from_file = merge(
+        &[
+            "--format",
+            "table",
+            "--color",
+            "never",
+            "--files-from",
+            &list,
+            &a,
+        ],
+        b"",
+    );
+    let stdin = format!("{b}\n{c}");
+    let from_stdin = merge(
+        &[
+            "--format",
+            "table",
+            "--color",
+            "never",
+            "--files-from",
+            "-",
+            &a,
+        ],
+        stdin.as_bytes(),
+    );
+    for out in [&from_file, &from_stdin] {
+        assert_eq!(out.code, 74, "{}", out.stderr);
+        assert_eq!(out.stdout, args.stdout);
+    }
+    let empty = merge(&["--files-from", "-"], b"\n");
+    assert_eq!(empty.code, 66);
+    assert!(empty.stderr.contains("names no file"), "{}", empty.stderr);
+    let gone = merge(&["--files-from", "/nonexistent/list"], b"");
+    assert_eq!(gone.code, 66);
+    assert!(
+        gone.stderr.contains("cannot read --files-from"),
+        "{}",
+        gone.stderr
+    );
+    // The report of a listed fleet is a conforming stream.
+    let jsonl = merge(&["-q", "--format", "jsonl", "--files-from", &list], b"");
+    assert_conforming_report(&jsonl.stdout, fed_back_code(jsonl.code));
 }

@@ -831,3 +831,36 @@ pub fn assert_quiet_when_stdout_is_gone(args: &[&str], input: Vec<u8>) {
     drop(child.stdout.take());
     assert_ends_quietly(args, child, writer);
 }
+
+/// A jsonl report with what differs from one merge to the next taken out:
+/// aoi's own run id, its envelope's `t` and its summary's `elapsed_ms`
+/// (issue 29: associative byte for byte apart from run ids and times).
+pub fn normalized(report: &[u8]) -> String {
+    let text = String::from_utf8(report.to_vec()).expect("UTF-8");
+    let first: Value = serde_json::from_str(text.lines().next().unwrap_or("{}")).expect("meta");
+    let own = first["aoi"]["run"].as_str().unwrap_or("-").to_string();
+    text.replace(&own, "RUN")
+        .lines()
+        .map(|l| {
+            let l = cut_number(l, ",\"t\":");
+            if l.starts_with("{\"type\":\"aoi:summary\"") {
+                cut_number(&l, ",\"elapsed_ms\":")
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `line` without the first `key` and the number after it.
+fn cut_number(line: &str, key: &str) -> String {
+    let Some(at) = line.find(key) else {
+        return line.to_string();
+    };
+    let rest = &line[at + key.len()..];
+    let n = rest
+        .find(|c: char| !(c.is_ascii_digit() || ".eE+-".contains(c)))
+        .unwrap_or(rest.len());
+    format!("{}{}", &line[..at], &rest[n..])
+}

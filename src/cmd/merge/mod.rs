@@ -17,7 +17,8 @@
 
 use std::collections::{HashMap, HashSet};
 use std::io::{self, IsTerminal, Read, Write};
-use std::path::Path;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -74,12 +75,15 @@ pub fn run(args: &MergeArgs) -> i32 {
     if format == MergeFormat::Jsonl {
         install_cancel("merge-report");
     }
-    let inputs: Vec<&Path> = if args.files.is_empty() {
-        vec![Path::new("-")]
-    } else {
-        args.files.iter().map(|p| p.as_path()).collect()
+    let inputs = match inputs(args) {
+        Ok(inputs) => inputs,
+        Err(msg) => {
+            eprint_line(false, &format!("aoi merge-report: {msg}"));
+            return exit::NOINPUT;
+        }
     };
-    crate::out::say_reading_terminal("merge-report", !args.files.is_empty(), args.quiet);
+    let named = !args.files.is_empty() || args.files_from.is_some();
+    crate::out::say_reading_terminal("merge-report", named, args.quiet);
     let opts = args.logs.reading(&args.judge, SHOWN as u64);
     let mut merged = Merged::default();
     for path in &inputs {
@@ -90,6 +94,37 @@ pub fn run(args: &MergeArgs) -> i32 {
         }
     }
     merged.write(args, format, tty)
+}
+
+/// The inputs: the FILEs, then the names `--files-from` lists (one per
+/// line, empty lines skipped); stdin when there are none. An unreadable
+/// or empty list is an error (66).
+fn inputs(args: &MergeArgs) -> Result<Vec<PathBuf>, String> {
+    let mut inputs = args.files.clone();
+    if let Some(list) = &args.files_from {
+        let text = if list == Path::new("-") {
+            let mut buf = Vec::new();
+            io::stdin().read_to_end(&mut buf).map(|_| buf)
+        } else {
+            std::fs::read(list)
+        };
+        let text = text.map_err(|e| format!("cannot read --files-from {}: {e}", list.display()))?;
+        let names = text
+            .split(|&b| b == b'\n')
+            .map(|l| l.strip_suffix(b"\r").unwrap_or(l));
+        inputs.extend(
+            names
+                .filter(|l| !l.is_empty())
+                .map(|l| PathBuf::from(std::ffi::OsStr::from_bytes(l))),
+        );
+        // An empty list is no input, never an empty report that passes.
+        if inputs.is_empty() {
+            return Err(format!("--files-from {} names no file", list.display()));
+        }
+    } else if inputs.is_empty() {
+        inputs.push(PathBuf::from("-"));
+    }
+    Ok(inputs)
 }
 
 /// The report being built: one entry per stream, aoi's own failures, and
