@@ -27,8 +27,9 @@ use serde_json::json;
 use crate::cli::FilterArgs;
 use crate::emit::ErrorEvent;
 use crate::jq::{self, Data, Filter, Kind};
+use crate::judge::fields::Ev;
 use crate::judge::{
-    Cause, Ev, Finding, Judge, LineClass, Outcome, Verdict, drive_source, envelope_run,
+    Cause, Finding, Judge, LineClass, Outcome, Verdict, drive_source, envelope_run,
 };
 use crate::lines::{Chunk, LineReader};
 use crate::out::{
@@ -536,7 +537,7 @@ impl Framed<'_> {
         let mut ty = std::borrow::Cow::Borrowed("");
         for (i, m) in peek.members.iter().enumerate() {
             if Some(i) == peek.type_member {
-                ty = crate::judge::str_ref(line, m).unwrap_or_default();
+                ty = crate::judge::fields::str_ref(line, m).unwrap_or_default();
                 continue;
             }
             if Some(i) == peek.aoi_member {

@@ -1,0 +1,197 @@
+//! `aoi:error` (§ 9) and the cause a failed run is reported with: the
+//! taxonomy's fields in their forms, and which error is the cause when
+//! there are several (§ 9.3, § 13.1).
+
+use super::fields::{Ev, bool_value, plain, preview, str_ref, str_value, uint_value};
+use super::{Cause, Judge};
+use crate::peek::{Kind, Member};
+use crate::rules::RuleId;
+use crate::spec;
+
+/// Reads the retry-critical fields of an error object (top-level members of
+/// an `aoi:error` line, or of a `caused_by` object).
+pub(super) fn read_cause(line: &[u8], members: &[Member], line_no: u64) -> Cause {
+    let ev = Ev { line, members };
+    let s = |k: &str| ev.get(k).and_then(|m| str_value(line, m));
+    Cause {
+        origin: s("origin"),
+        category: s("category"),
+        code: s("code"),
+        retryable: ev.get("retryable").and_then(bool_value),
+        retry_after_ms: ev.get("retry_after_ms").and_then(|m| uint_value(line, m)),
+        message: s("message"),
+        line: line_no,
+        process_scope: ev
+            .get("scope")
+            .and_then(|m| str_value(line, m))
+            .is_none_or(|s| s != "item"),
+    }
+}
+impl Cause {
+    /// Severity order for picking the error a `caused_by` reproduces: a
+    /// process-scoped error outranks an item-scoped one, and a non-retryable
+    /// one outranks a retryable one (retry cannot help while it stands); the
+    /// first such error wins ties.
+    fn rank(&self) -> u8 {
+        Self::rank_of(self.process_scope, self.retryable)
+    }
+
+    fn rank_of(process_scope: bool, retryable: Option<bool>) -> u8 {
+        (process_scope as u8) * 2 + (retryable != Some(true)) as u8
+    }
+}
+
+impl Judge {
+    pub(super) fn error(&mut self, ev: &Ev<'_>) {
+        let line = ev.line;
+        let [
+            category,
+            code,
+            message,
+            retryable,
+            retry_after,
+            scope,
+            origin,
+        ] = ev.fields([
+            "category",
+            "code",
+            "message",
+            "retryable",
+            "retry_after_ms",
+            "scope",
+            "origin",
+        ]);
+        // The usual values, plain strings, are accepted on their bytes;
+        // anything else takes the general path.
+        let known_category = |m: &Member| {
+            plain(line, m)
+                .is_some_and(|c| c != b"partial" && spec::category_default_retryable(c).is_some())
+        };
+        match category {
+            None => self.here(RuleId::ErrorCategory, "aoi:error has no category".into()),
+            Some(m) if known_category(m) => {}
+            Some(m) => match str_ref(line, m) {
+                None => self.here(
+                    RuleId::ErrorCategory,
+                    format!("category is a {}, not a string", m.kind.name()),
+                ),
+                Some(c) if c == "partial" => self.here(
+                    RuleId::ErrorCategoryPartial,
+                    "category \"partial\" was removed in v1.0-alpha".into(),
+                ),
+                Some(c) if spec::category_default_retryable(c.as_bytes()).is_none() => {
+                    let hint = if c == "temporary" {
+                        " (v0.2's temporary is now unavailable)"
+                    } else {
+                        ""
+                    };
+                    self.here(
+                        RuleId::ErrorCategoryUnknown,
+                        format!("unrecognised category \"{c}\", routed as internal{hint}"),
+                    )
+                }
+                Some(_) => {}
+            },
+        }
+        match code {
+            None => self.here(RuleId::ErrorCode, "aoi:error has no code".into()),
+            Some(m) if plain(line, m).is_some_and(spec::valid_code) => {}
+            Some(m) => match str_ref(line, m) {
+                Some(c) if spec::valid_code(c.as_bytes()) => {}
+                Some(c) => self.here(
+                    RuleId::ErrorCode,
+                    format!("code \"{c}\" does not match [A-Z][A-Z0-9_]*"),
+                ),
+                None => self.here(
+                    RuleId::ErrorCode,
+                    format!("code is a {}, not a string", m.kind.name()),
+                ),
+            },
+        }
+        match message {
+            None => self.here(RuleId::ErrorMessage, "aoi:error has no message".into()),
+            // Printable ASCII without escapes has neither line breaks nor
+            // ANSI escapes: skip the per-character checks below.
+            Some(m)
+                if m.kind == (Kind::String { escaped: false })
+                    && ev.raw(m).iter().all(|&b| (0x20..0x7F).contains(&b)) => {}
+            Some(m) => match str_ref(line, m) {
+                Some(s) if s.contains(['\n', '\r', '\u{2028}', '\u{2029}', '\u{85}']) => {
+                    self.here(RuleId::ErrorMessage, "message spans several lines".into())
+                }
+                Some(s) if s.contains('\u{1b}') => self.here(
+                    RuleId::ErrorMessage,
+                    "message contains an ANSI escape (\\u001b)".into(),
+                ),
+                // C1 controls (CSI is \u009b) drive terminals as ESC does.
+                Some(s) if s.contains(|c: char| ('\u{80}'..='\u{9f}').contains(&c)) => self.here(
+                    RuleId::ErrorMessage,
+                    "message contains a C1 control character (\\u0080-\\u009f)".into(),
+                ),
+                Some(_) => {}
+                None => self.here(
+                    RuleId::ErrorMessage,
+                    format!("message is a {}, not a string", m.kind.name()),
+                ),
+            },
+        }
+        let retryable = match retryable {
+            None => {
+                self.here(RuleId::ErrorRetryable, "aoi:error has no retryable".into());
+                None
+            }
+            Some(m) => {
+                let b = bool_value(m);
+                if b.is_none() {
+                    self.here(
+                        RuleId::ErrorRetryable,
+                        format!("retryable is a {}, not a boolean", m.kind.name()),
+                    );
+                }
+                b
+            }
+        };
+        if let Some(m) = retry_after {
+            if uint_value(line, m).is_none() {
+                self.here(
+                    RuleId::ErrorRetryAfter,
+                    format!(
+                        "retry_after_ms is {}, not an integer >= 0",
+                        preview(ev.raw(m))
+                    ),
+                );
+            } else if retryable == Some(false) {
+                self.here(
+                    RuleId::ErrorRetryAfter,
+                    "retry_after_ms with retryable:false".into(),
+                );
+            }
+        }
+        let in_scopes = |s: &[u8]| spec::SCOPES.iter().any(|n| n.as_bytes() == s);
+        if let Some(m) = scope.filter(|m| !plain(line, m).is_some_and(in_scopes)) {
+            let s = str_ref(line, m);
+            if !s.as_deref().is_some_and(|s| in_scopes(s.as_bytes())) {
+                self.here(
+                    RuleId::ErrorScope,
+                    format!(
+                        "scope is {}, not \"process\" or \"item\"",
+                        preview(ev.raw(m))
+                    ),
+                );
+            }
+        }
+        if origin.is_some() {
+            self.forwarded_errors += 1;
+        }
+        // Only an error that outranks the current worst is copied out.
+        let process_scope = match scope.map(|m| (m, plain(line, m))) {
+            None => true,
+            Some((_, Some(s))) => s != b"item",
+            Some((m, None)) => str_ref(line, m).is_none_or(|s| s != "item"),
+        };
+        let rank = Cause::rank_of(process_scope, retryable);
+        if self.worst_error.as_ref().is_none_or(|w| rank > w.rank()) {
+            self.worst_error = Some(read_cause(line, ev.members, self.pos));
+        }
+    }
+}
