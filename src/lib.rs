@@ -12,7 +12,8 @@
 //!
 //! ```
 //! use aoi::emit::{Producer, Summary, ToolIdentity};
-//! use aoi::judge::{Judge, JudgeOptions, Outcome, drive};
+//! use aoi::drive::drive;
+//! use aoi::judge::{Judge, JudgeOptions, Outcome};
 //!
 //! // Produce: aoi:meta, two domain events, aoi:summary.
 //! let id = ToolIdentity::new("search", "1.2.0", "org.example.search.events", "1.0.0");
@@ -54,6 +55,8 @@
 //! - [`lines`]: the block reader (large reads, memchr, borrowed slices).
 //! - [`peek`]: strict RFC 8259 validation and the envelope peek in one pass.
 //! - [`judge`]: the stream-level state machine and its [`judge::Verdict`].
+//! - [`drive`]: a stream read through a judge, the loop every command
+//!   shares.
 //! - `parallel` (internal): a large file on two threads, one reading and
 //!   validating, one judging, with the same results as one.
 //! - `demux` (internal): the log reader: AOI streams out of real logs, a
@@ -77,6 +80,7 @@ pub mod cli;
 #[doc(hidden)]
 pub mod cmd;
 pub(crate) mod demux;
+pub mod drive;
 pub mod emit;
 pub mod jq;
 pub mod judge;

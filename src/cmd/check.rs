@@ -13,8 +13,9 @@ use std::path::Path;
 use serde_json::{Map, Value, json};
 
 use crate::cli::{CheckArgs, Format};
+use crate::drive::drive_source;
 use crate::emit::{Ended, ErrorEvent, Producer, Reason, Summary};
-use crate::judge::{Finding, Judge, Outcome, Verdict, drive_source};
+use crate::judge::{Finding, Judge, Outcome, Verdict};
 use crate::out::*;
 use crate::rules::Severity;
 use crate::spec::exit;
@@ -112,7 +113,7 @@ fn stream_event(e: &mut Producer<Tee>, v: &Verdict, source: &str) -> Result<(), 
 
 /// Judges one stream, relaying it and reporting findings as they come.
 fn judge_stream<R: Read + Send>(
-    reader: crate::judge::Source<R>,
+    reader: crate::drive::Source<R>,
     args: &CheckArgs,
     sinks: &mut Sinks,
     source: &str,
