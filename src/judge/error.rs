@@ -2,15 +2,17 @@
 //! taxonomy's fields in their forms, and which error is the cause when
 //! there are several (§ 9.3, § 13.1).
 
-use super::fields::{Ev, bool_value, plain, preview, str_ref, str_value, uint_value};
+use super::fields::{
+    Ev, bool_value, duplicate_key, keep, plain, preview, str_ref, str_value, uint_value,
+};
 use super::{Cause, Judge};
-use crate::peek::{Kind, Member};
+use crate::peek::{Kind, Member, object_members};
 use crate::rules::RuleId;
 use crate::spec;
 
 /// Reads the retry-critical fields of an error object (top-level members of
 /// an `aoi:error` line, or of a `caused_by` object).
-pub(super) fn read_cause(line: &[u8], members: &[Member], line_no: u64) -> Cause {
+fn read_cause(line: &[u8], members: &[Member], line_no: u64) -> Cause {
     let ev = Ev { line, members };
     let s = |k: &str| ev.get(k).and_then(|m| str_value(line, m));
     Cause {
@@ -192,6 +194,104 @@ impl Judge {
         let rank = Cause::rank_of(process_scope, retryable);
         if self.worst_error.as_ref().is_none_or(|w| rank > w.rank()) {
             self.worst_error = Some(read_cause(line, ev.members, self.pos));
+        }
+    }
+
+    /// `caused_by` (§ 13.1): an object reproducing the causing error's
+    /// retry-critical fields, read as the run's cause.
+    pub(super) fn caused_by(&mut self, ev: &Ev<'_>) -> Option<Cause> {
+        let m = ev.get("caused_by")?;
+        if m.kind != Kind::Object {
+            self.here(
+                RuleId::SummaryCausedBy,
+                format!("caused_by is a {}, not an object", m.kind.name()),
+            );
+            return None;
+        }
+        let obj = ev.raw(m);
+        let inner: Vec<Member> = object_members(obj).collect();
+        let sub = Ev {
+            line: obj,
+            members: &inner,
+        };
+        self.caused_by_retry(&sub);
+        // It reproduces an aoi:error's fields (§ 13.1), in their
+        // forms (§ 9.1, § 9.2), each once: a consumer reading the
+        // last of two `retryable`s would retry what this judge
+        // reads as final, or the reverse.
+        if let Some(dup) = duplicate_key(obj, &inner) {
+            self.here(
+                RuleId::SummaryCausedBy,
+                format!("caused_by has \"{}\" more than once", keep(&dup)),
+            );
+        }
+        self.caused_by_forms(&sub);
+        Some(read_cause(obj, &inner, 0))
+    }
+
+    /// `caused_by.retryable` present and a boolean, `retry_after_ms` an
+    /// integer and only with a retryable cause (§ 9.3).
+    fn caused_by_retry(&mut self, sub: &Ev<'_>) {
+        if let Some(r) = sub.get("retryable") {
+            if bool_value(r).is_none() {
+                self.here(
+                    RuleId::SummaryCausedBy,
+                    "caused_by.retryable is not a boolean".into(),
+                );
+            }
+        }
+        if let Some(r) = sub.get("retry_after_ms") {
+            if uint_value(sub.line, r).is_none() {
+                self.here(
+                    RuleId::SummaryCausedBy,
+                    "caused_by.retry_after_ms is not an integer >= 0".into(),
+                );
+            } else if sub.get("retryable").and_then(bool_value) == Some(false) {
+                self.here(
+                    RuleId::SummaryCausedBy,
+                    "caused_by has retry_after_ms with retryable:false".into(),
+                );
+            }
+        }
+        if sub.get("retryable").is_none() {
+            self.here(
+                RuleId::SummaryCausedBy,
+                "caused_by lacks retryable, the retry-critical field it must reproduce".into(),
+            );
+        }
+    }
+
+    /// `caused_by.code` of the § 9.1 form and `category` not the removed
+    /// `partial` (§ 9.2).
+    fn caused_by_forms(&mut self, sub: &Ev<'_>) {
+        if let Some(m) = sub.get("code") {
+            match str_ref(sub.line, m) {
+                Some(c) if spec::valid_code(c.as_bytes()) => {}
+                Some(c) => self.here(
+                    RuleId::SummaryCausedBy,
+                    format!(
+                        "caused_by.code \"{}\" does not match [A-Z][A-Z0-9_]*",
+                        keep(&c)
+                    ),
+                ),
+                None => self.here(
+                    RuleId::SummaryCausedBy,
+                    format!("caused_by.code is a {}, not a string", m.kind.name()),
+                ),
+            }
+        }
+        if let Some(m) = sub.get("category") {
+            match str_ref(sub.line, m) {
+                Some(c) if c == "partial" => self.here(
+                    RuleId::SummaryCausedBy,
+                    "caused_by.category \"partial\" was removed in v1.0-alpha".into(),
+                ),
+                Some(_) => {}
+                None => self.here(
+                    RuleId::SummaryCausedBy,
+                    format!("caused_by.category is a {}, not a string", m.kind.name()),
+                ),
+            }
         }
     }
 }

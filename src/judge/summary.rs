@@ -2,16 +2,26 @@
 //! its counters reconciled with what the stream held, its provenance, and
 //! its identity, the same as the meta's.
 
-use super::error::read_cause;
 use super::fields::{
-    Ev, bool_value, duplicate_key, keep, number_value, preview, str_ref, str_value, uint_value,
+    Ev, bool_value, duplicate_key, keep, number_value, preview, str_value, uint_value,
 };
 use super::{Judge, SummaryInfo};
 use crate::peek::{Kind, Member, object_members};
 use crate::rules::RuleId;
 use crate::spec;
 
+/// The summary's counters as written (`None`: absent or not a count).
+struct Counters {
+    event_count: Option<u64>,
+    count: Option<u64>,
+    warning_count: Option<u64>,
+    error_count: Option<u64>,
+}
+
 impl Judge {
+    /// Judges the stream's `aoi:summary`, the steps in the spec's order:
+    /// its fields, its counters against the stream, its provenance, its
+    /// identity. It is then kept for the verdict.
     pub(super) fn summary(&mut self, ev: &Ev<'_>) {
         if self.summary.is_some() {
             self.here(
@@ -20,12 +30,25 @@ impl Judge {
             );
             return;
         }
-        let line = ev.line;
         let mut info = SummaryInfo {
             line: self.pos,
-            raw: line.to_vec(),
+            raw: ev.line.to_vec(),
             ..SummaryInfo::default()
         };
+        self.summary_ok(ev, &mut info);
+        self.summary_reason(ev, &mut info);
+        let counters = self.summary_counters(ev, &mut info);
+        self.summary_flags(ev, &mut info);
+        self.reconcile(ev, &counters);
+        self.summary_upstream(ev);
+        info.caused_by = self.caused_by(ev);
+        self.caused_by_missing(ev, &info);
+        self.summary_identity(ev, &mut info);
+        self.summary = Some(info);
+    }
+
+    /// `ok`: present and a boolean (§ 8.3).
+    fn summary_ok(&mut self, ev: &Ev<'_>, info: &mut SummaryInfo) {
         match ev.get("ok") {
             Some(m) => match bool_value(m) {
                 Some(b) => info.ok = Some(b),
@@ -36,8 +59,12 @@ impl Judge {
             },
             None => self.here(RuleId::SummaryOk, "aoi:summary has no \"ok\"".into()),
         }
-        let reason = ev.get("reason");
-        match (info.ok, reason) {
+    }
+
+    /// `reason`: required with `ok:false` and one of the closed set; with
+    /// `ok:true` only `skipped` (§ 8.3).
+    fn summary_reason(&mut self, ev: &Ev<'_>, info: &mut SummaryInfo) {
+        match (info.ok, ev.get("reason")) {
             (_, Some(m)) if !matches!(m.kind, Kind::String { .. }) => self.here(
                 RuleId::SummaryReason,
                 format!("\"reason\" is a {}, not a string", m.kind.name()),
@@ -46,7 +73,7 @@ impl Judge {
                 self.here(RuleId::SummaryReason, "ok:false without \"reason\"".into())
             }
             (Some(false), Some(m)) => {
-                let r = str_value(line, m).unwrap_or_default();
+                let r = str_value(ev.line, m).unwrap_or_default();
                 if !spec::FAILURE_REASONS.contains(&r.as_str()) {
                     self.here(
                         RuleId::SummaryReason,
@@ -56,7 +83,7 @@ impl Judge {
                 info.reason = Some(r);
             }
             (Some(true), Some(m)) => {
-                let r = str_value(line, m).unwrap_or_default();
+                let r = str_value(ev.line, m).unwrap_or_default();
                 if r != spec::SUCCESS_REASON {
                     self.here(
                         RuleId::SummaryReason,
@@ -67,33 +94,58 @@ impl Judge {
             }
             _ => {}
         }
-        // Counters and flags (§ 8.3, § 15): the counters count events;
-        // elapsed_ms has no type in the spec, so any non-negative number.
-        let typed = |j: &mut Judge, name: &str, what: &str| -> Option<(&Member, f64)> {
-            let m = ev.get(name)?;
-            let n = number_value(line, m).filter(|n| *n >= 0.0);
-            let whole = what != "integer" || uint_value(line, m).is_some();
-            if n.is_none() || !whole {
-                j.here(
-                    RuleId::SummaryFieldType,
-                    format!(
-                        "{name} is {}, not a non-negative {what}",
-                        preview(ev.raw(m))
-                    ),
-                );
-                return None;
-            }
-            Some((m, n?))
-        };
+    }
+
+    /// The counters and `elapsed_ms` in their types (§ 8.3, § 15): the
+    /// counters count events; `elapsed_ms` has no type in the spec, so any
+    /// non-negative number.
+    fn summary_counters(&mut self, ev: &Ev<'_>, info: &mut SummaryInfo) -> Counters {
         let counter = |j: &mut Judge, name: &str| {
-            typed(j, name, "integer").and_then(|(m, _)| uint_value(line, m))
+            j.summary_number(ev, name, "integer")
+                .and_then(|(m, _)| uint_value(ev.line, m))
         };
-        let event_count = counter(self, "event_count");
-        let count = counter(self, "count");
-        let _ = counter(self, "input_count");
-        let warning_count = counter(self, "warning_count");
-        let error_count = counter(self, "error_count");
-        info.elapsed_ms = typed(self, "elapsed_ms", "number").map(|(_, n)| n);
+        let counters = Counters {
+            event_count: counter(self, "event_count"),
+            count: counter(self, "count"),
+            warning_count: {
+                let _ = counter(self, "input_count");
+                counter(self, "warning_count")
+            },
+            error_count: counter(self, "error_count"),
+        };
+        info.elapsed_ms = self
+            .summary_number(ev, "elapsed_ms", "number")
+            .map(|(_, n)| n);
+        counters
+    }
+
+    /// The member `name` when it is a non-negative number (`what`:
+    /// "integer" or "number"), with its value; else a finding, if present.
+    fn summary_number<'a>(
+        &mut self,
+        ev: &Ev<'a>,
+        name: &str,
+        what: &str,
+    ) -> Option<(&'a Member, f64)> {
+        let m = ev.get(name)?;
+        let n = number_value(ev.line, m).filter(|n| *n >= 0.0);
+        let whole = what != "integer" || uint_value(ev.line, m).is_some();
+        if n.is_none() || !whole {
+            self.here(
+                RuleId::SummaryFieldType,
+                format!(
+                    "{name} is {}, not a non-negative {what}",
+                    preview(ev.raw(m))
+                ),
+            );
+            return None;
+        }
+        Some((m, n?))
+    }
+
+    /// `partial` and `truncated` booleans, `next_cursor` a string, and a
+    /// cursor with `truncated:true` (§ 8.3).
+    fn summary_flags(&mut self, ev: &Ev<'_>, info: &mut SummaryInfo) {
         for (name, slot) in [
             ("partial", &mut info.partial),
             ("truncated", &mut info.truncated),
@@ -123,8 +175,13 @@ impl Judge {
                 "truncated:true without next_cursor".into(),
             );
         }
-        // Reconciliation (§ 8.3).
-        match event_count {
+    }
+
+    /// Reconciliation (§ 8.3): the counters against what the stream held.
+    /// Lines that could not be read are reported already: a difference of
+    /// exactly those is their effect, not another cause.
+    fn reconcile(&mut self, ev: &Ev<'_>, c: &Counters) {
+        match c.event_count {
             // Extra lines that could not be read (prose among the events)
             // are reported already: they are not another cause.
             Some(n) if n < self.line_no && self.line_no - n <= self.unreadable => {}
@@ -145,7 +202,7 @@ impl Judge {
                 }
             }
         }
-        if let Some(n) = count {
+        if let Some(n) = c.count {
             // Not when the difference is lines that could not be read:
             // they may have been domain events, and are reported already.
             let unread = n > self.domain && n - self.domain <= self.unreadable;
@@ -157,7 +214,13 @@ impl Judge {
                 );
             }
         }
-        if let Some(n) = warning_count {
+        self.reconcile_at_least(c);
+    }
+
+    /// `warning_count` and `error_count`: at least the lines present (a
+    /// producer may count warnings and errors it did not write).
+    fn reconcile_at_least(&mut self, c: &Counters) {
+        if let Some(n) = c.warning_count {
             if n < self.warnings {
                 let w = self.warnings;
                 self.here(
@@ -166,7 +229,7 @@ impl Judge {
                 );
             }
         }
-        if let Some(n) = error_count {
+        if let Some(n) = c.error_count {
             if n < self.errors {
                 let e = self.errors;
                 self.here(
@@ -175,116 +238,42 @@ impl Judge {
                 );
             }
         }
-        // Provenance (§ 13.1).
-        if let Some(m) = ev.get("upstream") {
-            if m.kind == Kind::Object {
-                let obj = ev.raw(m);
-                let inner: Vec<Member> = object_members(obj).collect();
-                let sub = Ev {
-                    line: obj,
-                    members: &inner,
-                };
-                // Read for its field types; the judge reports its own upstream.
-                let _ = self.identity_of(&sub, "aoi:summary.upstream");
-                // Parsers disagree which of two values wins (§ 8.1).
-                if let Some(dup) = duplicate_key(obj, &inner) {
-                    self.here(
-                        RuleId::SummaryUpstream,
-                        format!("upstream has \"{}\" more than once", keep(&dup)),
-                    );
-                }
-            } else {
-                self.here(
-                    RuleId::SummaryUpstream,
-                    format!("upstream is {}; omit it when unknown", m.kind.name()),
-                );
-            }
+    }
+
+    /// Provenance (§ 13.1): `upstream` an object of identity fields, never
+    /// null.
+    fn summary_upstream(&mut self, ev: &Ev<'_>) {
+        let Some(m) = ev.get("upstream") else {
+            return;
+        };
+        if m.kind != Kind::Object {
+            self.here(
+                RuleId::SummaryUpstream,
+                format!("upstream is {}; omit it when unknown", m.kind.name()),
+            );
+            return;
         }
-        if let Some(m) = ev.get("caused_by") {
-            if m.kind == Kind::Object {
-                let obj = ev.raw(m);
-                let inner: Vec<Member> = object_members(obj).collect();
-                let sub = Ev {
-                    line: obj,
-                    members: &inner,
-                };
-                if let Some(r) = sub.get("retryable") {
-                    if bool_value(r).is_none() {
-                        self.here(
-                            RuleId::SummaryCausedBy,
-                            "caused_by.retryable is not a boolean".into(),
-                        );
-                    }
-                }
-                if let Some(r) = sub.get("retry_after_ms") {
-                    if uint_value(obj, r).is_none() {
-                        self.here(
-                            RuleId::SummaryCausedBy,
-                            "caused_by.retry_after_ms is not an integer >= 0".into(),
-                        );
-                    } else if sub.get("retryable").and_then(bool_value) == Some(false) {
-                        self.here(
-                            RuleId::SummaryCausedBy,
-                            "caused_by has retry_after_ms with retryable:false".into(),
-                        );
-                    }
-                }
-                if sub.get("retryable").is_none() {
-                    self.here(
-                        RuleId::SummaryCausedBy,
-                        "caused_by lacks retryable, the retry-critical field it must reproduce"
-                            .into(),
-                    );
-                }
-                // It reproduces an aoi:error's fields (§ 13.1), in their
-                // forms (§ 9.1, § 9.2), each once: a consumer reading the
-                // last of two `retryable`s would retry what this judge
-                // reads as final, or the reverse.
-                if let Some(dup) = duplicate_key(obj, &inner) {
-                    self.here(
-                        RuleId::SummaryCausedBy,
-                        format!("caused_by has \"{}\" more than once", keep(&dup)),
-                    );
-                }
-                if let Some(m) = sub.get("code") {
-                    match str_ref(obj, m) {
-                        Some(c) if spec::valid_code(c.as_bytes()) => {}
-                        Some(c) => self.here(
-                            RuleId::SummaryCausedBy,
-                            format!(
-                                "caused_by.code \"{}\" does not match [A-Z][A-Z0-9_]*",
-                                keep(&c)
-                            ),
-                        ),
-                        None => self.here(
-                            RuleId::SummaryCausedBy,
-                            format!("caused_by.code is a {}, not a string", m.kind.name()),
-                        ),
-                    }
-                }
-                if let Some(m) = sub.get("category") {
-                    match str_ref(obj, m) {
-                        Some(c) if c == "partial" => self.here(
-                            RuleId::SummaryCausedBy,
-                            "caused_by.category \"partial\" was removed in v1.0-alpha".into(),
-                        ),
-                        Some(_) => {}
-                        None => self.here(
-                            RuleId::SummaryCausedBy,
-                            format!("caused_by.category is a {}, not a string", m.kind.name()),
-                        ),
-                    }
-                }
-                info.caused_by = Some(read_cause(obj, &inner, 0));
-            } else {
-                self.here(
-                    RuleId::SummaryCausedBy,
-                    format!("caused_by is a {}, not an object", m.kind.name()),
-                );
-            }
+        let obj = ev.raw(m);
+        let inner: Vec<Member> = object_members(obj).collect();
+        let sub = Ev {
+            line: obj,
+            members: &inner,
+        };
+        // Read for its field types; the judge reports its own upstream.
+        let _ = self.identity_of(&sub, "aoi:summary.upstream");
+        // Parsers disagree which of two values wins (§ 8.1).
+        if let Some(dup) = duplicate_key(obj, &inner) {
+            self.here(
+                RuleId::SummaryUpstream,
+                format!("upstream has \"{}\" more than once", keep(&dup)),
+            );
         }
-        // A cancellation says itself why the run failed: no upstream error
-        // to reproduce (aoi's choice, § 7, § 13.1).
+    }
+
+    /// `ok:false` after forwarded upstream errors should say which one
+    /// caused it (§ 13.1). A cancellation says itself why the run failed:
+    /// no upstream error to reproduce (aoi's choice, § 7, § 13.1).
+    fn caused_by_missing(&mut self, ev: &Ev<'_>, info: &SummaryInfo) {
         if info.ok == Some(false)
             && info.reason.as_deref() != Some("cancelled")
             && ev.get("caused_by").is_none()
@@ -296,30 +285,19 @@ impl Judge {
                 format!("ok:false after {n} forwarded upstream aoi:error(s) (with origin) but no caused_by"),
             );
         }
+    }
+
+    /// The identity on the closing end (§ 5): the same as the meta's, AOI
+    /// 1.x, and at least the triple that versions the stream.
+    fn summary_identity(&mut self, ev: &Ev<'_>, info: &mut SummaryInfo) {
         info.identity = self.identity_of(ev, "aoi:summary");
-        // The two ends describe one stream (§ 5): the same identity, AOI 1.x.
+        let (meta, end) = (&self.identity, &info.identity);
         let mismatched: Vec<&str> = [
-            ("tool", &self.identity.tool, &info.identity.tool),
-            (
-                "tool_version",
-                &self.identity.tool_version,
-                &info.identity.tool_version,
-            ),
-            (
-                "aoi_version",
-                &self.identity.aoi_version,
-                &info.identity.aoi_version,
-            ),
-            (
-                "schema_name",
-                &self.identity.schema_name,
-                &info.identity.schema_name,
-            ),
-            (
-                "schema_version",
-                &self.identity.schema_version,
-                &info.identity.schema_version,
-            ),
+            ("tool", &meta.tool, &end.tool),
+            ("tool_version", &meta.tool_version, &end.tool_version),
+            ("aoi_version", &meta.aoi_version, &end.aoi_version),
+            ("schema_name", &meta.schema_name, &end.schema_name),
+            ("schema_version", &meta.schema_version, &end.schema_version),
         ]
         .iter()
         .filter(|(_, a, b)| a.is_some() && b.is_some() && a != b)
@@ -349,6 +327,5 @@ impl Judge {
                     .into(),
             );
         }
-        self.summary = Some(info);
     }
 }
