@@ -7,15 +7,37 @@ use super::fields::{keep, preview, uint_value};
 use crate::peek::{Kind, Member, key_is, object_members, span, unescape};
 use crate::rules::RuleId;
 
+/// What an envelope says of seq and run (§ 8.1). `has_*`: the member is
+/// there, whatever its type: a run of the wrong type is a field-type
+/// finding, not also "missing".
+#[derive(Default)]
+struct Envelope<'a> {
+    seq: Option<u64>,
+    has_seq: bool,
+    run: Option<&'a [u8]>,
+    has_run: bool,
+}
+
 impl Judge {
     /// The `aoi` envelope: object, unique keys, field types, seq and run
     /// continuity (§ 8.1).
     pub(super) fn envelope(&mut self, line: &[u8], env: Option<&Member>) {
-        let mut seq: Option<u64> = None;
-        let mut has_seq = false;
-        let mut run: Option<&[u8]> = None;
-        // A run of the wrong type is a field-type finding, not also "missing".
-        let mut has_run = false;
+        let e = self.read_envelope(line, env);
+        self.cur_seq = e.seq;
+        // seq: contiguous from 0, on every line once used (§ 8.1).
+        if e.has_seq {
+            self.seq_present(e.seq, e.has_run);
+        } else {
+            self.seq_absent();
+        }
+        if let Some(r) = e.run {
+            self.run_continuity(r);
+        }
+    }
+
+    /// Reads seq and run: from the usual shape without a walk, else from
+    /// each member, reporting what is not of its type.
+    fn read_envelope<'a>(&mut self, line: &'a [u8], env: Option<&Member>) -> Envelope<'a> {
         // The peek read the usual shape already; else try it here.
         let fast = match &self.peeker.envelope {
             Some((v, r)) => Some((*v, span(line, r))),
@@ -23,152 +45,169 @@ impl Judge {
                 .filter(|e| e.kind == Kind::Object)
                 .and_then(|e| canonical_envelope(span(line, &e.value))),
         };
-        if let Some((v, r)) = fast {
-            (seq, has_seq, run, has_run) = (Some(v), true, Some(r), true);
-        } else if let Some(env) = env {
-            if env.kind != Kind::Object {
+        match (fast, env) {
+            (Some((v, r)), _) => Envelope {
+                seq: Some(v),
+                has_seq: true,
+                run: Some(r),
+                has_run: true,
+            },
+            (None, Some(env)) if env.kind != Kind::Object => {
                 self.here(
                     RuleId::EnvelopeNotObject,
                     format!("\"aoi\" is a {}, not an object", env.kind.name()),
                 );
-            } else {
-                let obj = span(line, &env.value);
-                // The general path (the canonical shape took the fast one).
-                let mut seen: Vec<std::borrow::Cow<'_, str>> = Vec::new();
-                for m in object_members(obj) {
-                    let k = span(obj, &m.key);
-                    let name = unescape(k);
-                    let dup = seen.contains(&name);
-                    if dup {
-                        self.here(
-                            RuleId::EnvelopeDuplicateKey,
-                            format!("\"aoi.{}\" appears more than once", keep(&unescape(k))),
-                        );
-                        continue;
-                    }
-                    seen.push(name);
-                    if key_is(k, m.key_escaped, "seq") {
-                        has_seq = true;
-                        match uint_value(obj, &m) {
-                            Some(v) => seq = Some(v),
-                            None => self.here(
-                                RuleId::EnvelopeFieldType,
-                                format!(
-                                    "aoi.seq is {}, not a non-negative integer",
-                                    preview(span(obj, &m.value))
-                                ),
-                            ),
-                        }
-                    } else if key_is(k, m.key_escaped, "run") {
-                        has_run = true;
-                        match m.kind {
-                            Kind::String { .. } if m.value.len() > 2 => {
-                                run = Some(span(obj, &m.value))
-                            }
-                            _ => self.here(
-                                RuleId::EnvelopeFieldType,
-                                format!(
-                                    "aoi.run is {}, not a non-empty string",
-                                    preview(span(obj, &m.value))
-                                ),
-                            ),
-                        }
-                    } else if key_is(k, m.key_escaped, "t") {
-                        let v = span(obj, &m.value);
-                        if !matches!(m.kind, Kind::Number { .. }) || v.first() == Some(&b'-') {
-                            self.here(
-                                RuleId::EnvelopeFieldType,
-                                format!("aoi.t is {}, not a non-negative number", preview(v)),
-                            );
-                        }
-                    } else if key_is(k, m.key_escaped, "trace_id")
-                        && !matches!(m.kind, Kind::String { .. })
-                    {
-                        self.here(
-                            RuleId::EnvelopeFieldType,
-                            "aoi.trace_id is not a string".into(),
-                        );
-                    }
-                }
+                Envelope::default()
             }
+            // The general path (the canonical shape took the fast one).
+            (None, Some(env)) => self.envelope_members(span(line, &env.value)),
+            (None, None) => Envelope::default(),
         }
-        self.cur_seq = seq;
-        // seq: contiguous from 0, on every line once used (§ 8.1).
-        if has_seq {
-            if !self.seq_seen && self.lines_without_seq > 0 {
-                let at = self.first_without_seq;
-                let n = self.lines_without_seq;
-                self.report(
-                    RuleId::SeqMissing,
-                    at,
-                    format!("{n} event line(s) before this one carry no aoi.seq"),
-                );
-                // Numbered as if those lines held their seqs (0 to n-1),
-                // this one is in order: the one defect is reported once,
-                // as it is in mid-stream. (Numbered from 0, it is too.)
-                if seq == Some(n) {
-                    self.next_seq = n;
-                }
-            }
-            self.seq_seen = true;
-            if let Some(v) = seq {
-                let unread = std::mem::take(&mut self.unreadable_since_seq);
-                let first = self.next_seq == 0 && v == 1 && self.object_lines <= 1 && unread == 0;
-                if first {
-                    // The stream counts from 1: one finding, and its seqs
-                    // are taken as numbered from there.
-                    self.here(
-                        RuleId::SeqStart,
-                        "aoi.seq starts at 1, not 0; the seqs that follow are in order".into(),
-                    );
-                } else if v > self.next_seq && v - self.next_seq <= unread {
-                    // The lines in between are there but unreadable, each
-                    // already reported: no line is missing.
-                } else if v != self.next_seq {
-                    let expected = self.next_seq;
-                    let what = if v > expected {
-                        format!(
-                            "expected aoi.seq {expected}, found {v}: {} line(s) missing",
-                            v - expected
-                        )
-                    } else {
-                        format!("expected aoi.seq {expected}, found {v}: repeated or out of order")
-                    };
-                    self.here(RuleId::SeqGap, what);
-                }
-                self.next_seq = v.saturating_add(1);
-            } else {
-                self.next_seq = self.next_seq.saturating_add(1);
-            }
-            if !has_run {
-                self.here(RuleId::RunMissing, "aoi.seq without aoi.run".into());
-            }
-        } else {
-            if self.seq_seen {
-                let expected = self.next_seq;
+    }
+
+    /// The general path: each key once, seq, run, t and trace_id in their
+    /// types.
+    fn envelope_members<'a>(&mut self, obj: &'a [u8]) -> Envelope<'a> {
+        let mut e = Envelope::default();
+        let mut seen: Vec<std::borrow::Cow<'_, str>> = Vec::new();
+        for m in object_members(obj) {
+            let k = span(obj, &m.key);
+            let name = unescape(k);
+            let dup = seen.contains(&name);
+            if dup {
                 self.here(
-                    RuleId::SeqMissing,
-                    format!("event has no aoi.seq (expected {expected})"),
+                    RuleId::EnvelopeDuplicateKey,
+                    format!("\"aoi.{}\" appears more than once", keep(&unescape(k))),
                 );
-                self.next_seq = self.next_seq.saturating_add(1);
-            } else if self.lines_without_seq == 0 {
-                self.first_without_seq = self.pos;
+                continue;
             }
-            self.lines_without_seq += 1;
-        }
-        if let Some(r) = run {
-            match &self.run {
-                None => self.run = Some(r.to_vec()),
-                Some(first) if !self.run_changed && !same_json_string(first, r) => {
-                    self.run_changed = true;
-                    let (a, b) = (preview(first), preview(r));
+            seen.push(name);
+            let v = span(obj, &m.value);
+            let wrong = |what: &str| format!("{what} is {}", preview(v));
+            if key_is(k, m.key_escaped, "seq") {
+                e.has_seq = true;
+                match uint_value(obj, &m) {
+                    Some(n) => e.seq = Some(n),
+                    None => self.here(
+                        RuleId::EnvelopeFieldType,
+                        wrong("aoi.seq") + ", not a non-negative integer",
+                    ),
+                }
+            } else if key_is(k, m.key_escaped, "run") {
+                e.has_run = true;
+                match m.kind {
+                    Kind::String { .. } if m.value.len() > 2 => e.run = Some(v),
+                    _ => self.here(
+                        RuleId::EnvelopeFieldType,
+                        wrong("aoi.run") + ", not a non-empty string",
+                    ),
+                }
+            } else if key_is(k, m.key_escaped, "t") {
+                if !matches!(m.kind, Kind::Number { .. }) || v.first() == Some(&b'-') {
                     self.here(
-                        RuleId::RunChanged,
-                        format!("aoi.run changed from {a} to {b}"),
+                        RuleId::EnvelopeFieldType,
+                        wrong("aoi.t") + ", not a non-negative number",
                     );
                 }
-                _ => {}
+            } else if key_is(k, m.key_escaped, "trace_id") && !matches!(m.kind, Kind::String { .. })
+            {
+                self.here(
+                    RuleId::EnvelopeFieldType,
+                    "aoi.trace_id is not a string".into(),
+                );
             }
+        }
+        e
+    }
+
+    /// A line with `aoi.seq` (a number or not): the lines before it that
+    /// had none, its place in the order, and its run alongside.
+    fn seq_present(&mut self, seq: Option<u64>, has_run: bool) {
+        if !self.seq_seen && self.lines_without_seq > 0 {
+            let at = self.first_without_seq;
+            let n = self.lines_without_seq;
+            self.report(
+                RuleId::SeqMissing,
+                at,
+                format!("{n} event line(s) before this one carry no aoi.seq"),
+            );
+            // Numbered as if those lines held their seqs (0 to n-1),
+            // this one is in order: the one defect is reported once,
+            // as it is in mid-stream. (Numbered from 0, it is too.)
+            if seq == Some(n) {
+                self.next_seq = n;
+            }
+        }
+        self.seq_seen = true;
+        match seq {
+            Some(v) => {
+                self.seq_order(v);
+                self.next_seq = v.saturating_add(1);
+            }
+            None => self.next_seq = self.next_seq.saturating_add(1),
+        }
+        if !has_run {
+            self.here(RuleId::RunMissing, "aoi.seq without aoi.run".into());
+        }
+    }
+
+    /// Seq `v` against the one expected: from 0, contiguous.
+    fn seq_order(&mut self, v: u64) {
+        let unread = std::mem::take(&mut self.unreadable_since_seq);
+        let first = self.next_seq == 0 && v == 1 && self.object_lines <= 1 && unread == 0;
+        if first {
+            // The stream counts from 1: one finding, and its seqs
+            // are taken as numbered from there.
+            self.here(
+                RuleId::SeqStart,
+                "aoi.seq starts at 1, not 0; the seqs that follow are in order".into(),
+            );
+        } else if v > self.next_seq && v - self.next_seq <= unread {
+            // The lines in between are there but unreadable, each
+            // already reported: no line is missing.
+        } else if v != self.next_seq {
+            let expected = self.next_seq;
+            let what = if v > expected {
+                format!(
+                    "expected aoi.seq {expected}, found {v}: {} line(s) missing",
+                    v - expected
+                )
+            } else {
+                format!("expected aoi.seq {expected}, found {v}: repeated or out of order")
+            };
+            self.here(RuleId::SeqGap, what);
+        }
+    }
+
+    /// A line without `aoi.seq`: missing once seq is in use; before that,
+    /// counted, to be reported when the first seq comes.
+    fn seq_absent(&mut self) {
+        if self.seq_seen {
+            let expected = self.next_seq;
+            self.here(
+                RuleId::SeqMissing,
+                format!("event has no aoi.seq (expected {expected})"),
+            );
+            self.next_seq = self.next_seq.saturating_add(1);
+        } else if self.lines_without_seq == 0 {
+            self.first_without_seq = self.pos;
+        }
+        self.lines_without_seq += 1;
+    }
+
+    /// `aoi.run` the same on every line: the first change is reported.
+    fn run_continuity(&mut self, r: &[u8]) {
+        match &self.run {
+            None => self.run = Some(r.to_vec()),
+            Some(first) if !self.run_changed && !same_json_string(first, r) => {
+                self.run_changed = true;
+                let (a, b) = (preview(first), preview(r));
+                self.here(
+                    RuleId::RunChanged,
+                    format!("aoi.run changed from {a} to {b}"),
+                );
+            }
+            _ => {}
         }
     }
 }
