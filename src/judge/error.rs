@@ -44,6 +44,8 @@ impl Cause {
 }
 
 impl Judge {
+    /// Judges an `aoi:error` (§ 9.1): each field of the taxonomy in its
+    /// form, then whether it is the run's cause so far.
     pub(super) fn error(&mut self, ev: &Ev<'_>) {
         let line = ev.line;
         let [
@@ -63,6 +65,28 @@ impl Judge {
             "scope",
             "origin",
         ]);
+        self.error_category(line, category);
+        self.error_code(line, code);
+        self.error_message(ev, message);
+        let retryable = self.error_retry(ev, retryable, retry_after);
+        self.error_scope(ev, scope);
+        if origin.is_some() {
+            self.forwarded_errors += 1;
+        }
+        // Only an error that outranks the current worst is copied out.
+        let process_scope = match scope.map(|m| (m, plain(line, m))) {
+            None => true,
+            Some((_, Some(s))) => s != b"item",
+            Some((m, None)) => str_ref(line, m).is_none_or(|s| s != "item"),
+        };
+        let rank = Cause::rank_of(process_scope, retryable);
+        if self.worst_error.as_ref().is_none_or(|w| rank > w.rank()) {
+            self.worst_error = Some(read_cause(line, ev.members, self.pos));
+        }
+    }
+
+    /// `category`: present, one of § 9.2's, not the removed `partial`.
+    fn error_category(&mut self, line: &[u8], category: Option<&Member>) {
         // The usual values, plain strings, are accepted on their bytes;
         // anything else takes the general path.
         let known_category = |m: &Member| {
@@ -95,6 +119,10 @@ impl Judge {
                 Some(_) => {}
             },
         }
+    }
+
+    /// `code`: present, of the form `[A-Z][A-Z0-9_]*` (§ 9.1).
+    fn error_code(&mut self, line: &[u8], code: Option<&Member>) {
         match code {
             None => self.here(RuleId::ErrorCode, "aoi:error has no code".into()),
             Some(m) if plain(line, m).is_some_and(spec::valid_code) => {}
@@ -110,6 +138,11 @@ impl Judge {
                 ),
             },
         }
+    }
+
+    /// `message`: present, one line, no terminal control (§ 9.1).
+    fn error_message(&mut self, ev: &Ev<'_>, message: Option<&Member>) {
+        let line = ev.line;
         match message {
             None => self.here(RuleId::ErrorMessage, "aoi:error has no message".into()),
             // Printable ASCII without escapes has neither line breaks nor
@@ -137,6 +170,17 @@ impl Judge {
                 ),
             },
         }
+    }
+
+    /// `retryable`: present and a boolean, authoritative (§ 9.3);
+    /// `retry_after_ms` an integer, and only with `retryable:true`.
+    fn error_retry(
+        &mut self,
+        ev: &Ev<'_>,
+        retryable: Option<&Member>,
+        retry_after: Option<&Member>,
+    ) -> Option<bool> {
+        let line = ev.line;
         let retryable = match retryable {
             None => {
                 self.here(RuleId::ErrorRetryable, "aoi:error has no retryable".into());
@@ -169,6 +213,12 @@ impl Judge {
                 );
             }
         }
+        retryable
+    }
+
+    /// `scope`: `process` or `item` when present (§ 9.1).
+    fn error_scope(&mut self, ev: &Ev<'_>, scope: Option<&Member>) {
+        let line = ev.line;
         let in_scopes = |s: &[u8]| spec::SCOPES.iter().any(|n| n.as_bytes() == s);
         if let Some(m) = scope.filter(|m| !plain(line, m).is_some_and(in_scopes)) {
             let s = str_ref(line, m);
@@ -181,19 +231,6 @@ impl Judge {
                     ),
                 );
             }
-        }
-        if origin.is_some() {
-            self.forwarded_errors += 1;
-        }
-        // Only an error that outranks the current worst is copied out.
-        let process_scope = match scope.map(|m| (m, plain(line, m))) {
-            None => true,
-            Some((_, Some(s))) => s != b"item",
-            Some((m, None)) => str_ref(line, m).is_none_or(|s| s != "item"),
-        };
-        let rank = Cause::rank_of(process_scope, retryable);
-        if self.worst_error.as_ref().is_none_or(|w| rank > w.rank()) {
-            self.worst_error = Some(read_cause(line, ev.members, self.pos));
         }
     }
 

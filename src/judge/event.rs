@@ -9,25 +9,15 @@ use crate::rules::RuleId;
 use crate::spec;
 
 impl Judge {
+    /// Judges a line that is a JSON object as an event (§ 8.1): reserved
+    /// names, envelope, `type`; then a domain event is counted and a
+    /// framework one judged by its type.
     pub(super) fn event(&mut self, line: &[u8], members: &[Member]) {
         self.object_lines += 1;
         let ev = Ev { line, members };
-        // Reserved names: once each (§ 8.1); one finding per name, however
-        // often it repeats.
         let ty = self.peeker.type_member.and_then(|i| members.get(i));
         let env = self.peeker.aoi_member.and_then(|i| members.get(i));
-        let dups = &self.peeker.reserved_dups;
-        let repeated = ["type", "aoi"].map(|n| dups.contains(&n));
-        for name in ["type", "aoi"]
-            .into_iter()
-            .zip(repeated)
-            .filter_map(|(n, r)| r.then_some(n))
-        {
-            self.here(
-                RuleId::DuplicateReserved,
-                format!("top-level \"{name}\" appears more than once"),
-            );
-        }
+        self.reserved_once();
         self.envelope(line, env);
 
         let Some(ty) = ty else {
@@ -60,6 +50,13 @@ impl Judge {
             self.last_class = LineClass::Domain;
             return;
         }
+        self.framework_event(&ev, tname);
+    }
+
+    /// A framework event (§ 8.1): its keys once each and the spec's, its
+    /// type's own rules (meta, summary, error: their families), counted.
+    fn framework_event(&mut self, ev: &Ev<'_>, tname: &[u8]) {
+        let (line, members) = (ev.line, ev.members);
         self.framework += 1;
         self.last_class = LineClass::Framework;
         // The name as text, for messages only (the peek validated it as
@@ -82,11 +79,11 @@ impl Judge {
             );
         }
         match tname {
-            b"aoi:meta" => self.meta(&ev),
-            b"aoi:summary" => self.summary(&ev),
+            b"aoi:meta" => self.meta(ev),
+            b"aoi:summary" => self.summary(ev),
             b"aoi:error" => {
                 self.errors += 1;
-                self.error(&ev);
+                self.error(ev);
             }
             b"aoi:warning" => self.warnings += 1,
             b"aoi:check" => {
@@ -109,36 +106,61 @@ impl Judge {
             }
         }
         if let Some(known) = table.filter(|_| !plain).map(|t| t.names) {
-            let is_known = |m: &Member| {
-                let k = span(line, &m.key);
-                if m.key_escaped {
-                    known.contains(&&*unescape(k))
-                } else {
-                    known.iter().any(|n| bytes_eq(n.as_bytes(), k))
-                }
-            };
-            if !members.iter().all(is_known) {
-                // The first few by name, so a line of a million keys makes
-                // a message of a line's length, not of megabytes.
-                const NAMED: usize = 16;
-                let unknown: Vec<&Member> = members.iter().filter(|m| !is_known(m)).collect();
-                let mut list = unknown
-                    .iter()
-                    .take(NAMED)
-                    .map(|m| keep(&unescape(span(line, &m.key))))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                if unknown.len() > NAMED {
-                    list = format!("{} … and {} more", keep(&list), unknown.len() - NAMED);
-                }
-                self.here(
-                    RuleId::UnknownField,
-                    format!(
-                        "{} has fields the spec does not define: {list} (belong in \"properties\")",
-                        tstr()
-                    ),
-                );
+            self.unknown_fields(ev, tname, known);
+        }
+    }
+
+    /// The members of a framework event its type does not define (they
+    /// belong in `properties`, § 8.1), the first few by name.
+    fn unknown_fields(&mut self, ev: &Ev<'_>, tname: &[u8], known: &[&str]) {
+        let (line, members) = (ev.line, ev.members);
+        let tstr = || String::from_utf8_lossy(tname);
+        let is_known = |m: &Member| {
+            let k = span(line, &m.key);
+            if m.key_escaped {
+                known.contains(&&*unescape(k))
+            } else {
+                known.iter().any(|n| bytes_eq(n.as_bytes(), k))
             }
+        };
+        if !members.iter().all(is_known) {
+            // The first few by name, so a line of a million keys makes
+            // a message of a line's length, not of megabytes.
+            const NAMED: usize = 16;
+            let unknown: Vec<&Member> = members.iter().filter(|m| !is_known(m)).collect();
+            let mut list = unknown
+                .iter()
+                .take(NAMED)
+                .map(|m| keep(&unescape(span(line, &m.key))))
+                .collect::<Vec<_>>()
+                .join(", ");
+            if unknown.len() > NAMED {
+                list = format!("{} … and {} more", keep(&list), unknown.len() - NAMED);
+            }
+            self.here(
+                RuleId::UnknownField,
+                format!(
+                    "{} has fields the spec does not define: {list} (belong in \"properties\")",
+                    tstr()
+                ),
+            );
+        }
+    }
+
+    /// The reserved names once each (§ 8.1); one finding per name, however
+    /// often it repeats.
+    fn reserved_once(&mut self) {
+        let dups = &self.peeker.reserved_dups;
+        let repeated = ["type", "aoi"].map(|n| dups.contains(&n));
+        for name in ["type", "aoi"]
+            .into_iter()
+            .zip(repeated)
+            .filter_map(|(n, r)| r.then_some(n))
+        {
+            self.here(
+                RuleId::DuplicateReserved,
+                format!("top-level \"{name}\" appears more than once"),
+            );
         }
     }
 
