@@ -95,7 +95,11 @@ fn stream_event(e: &mut Producer<Tee>, v: &Verdict, source: &str) -> Result<(), 
             f.push(("upstream_ok", ok.into()));
         }
         if let Some(r) = &s.reason {
-            f.push(("upstream_reason", r.clone().into()));
+            let text = match r {
+                Ok(r) => r.as_str(),
+                Err(other) => other,
+            };
+            f.push(("upstream_reason", text.into()));
         }
         f.push(("partial", s.partial.into()));
         f.push(("truncated", s.truncated.into()));

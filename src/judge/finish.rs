@@ -4,6 +4,7 @@
 
 use super::fields::keep;
 use super::{Cause, Factors, Finding, Judge, Outcome, Verdict};
+use crate::emit::Reason;
 use crate::peek::unescape;
 use crate::rules::{Factor, RuleId, Severity};
 
@@ -228,17 +229,22 @@ impl Judge {
                 "unbounded stream ended without a summary".to_string(),
             );
         };
-        match (s.ok, s.reason.as_deref()) {
+        match (
+            s.ok,
+            s.reason.as_ref().and_then(|r| r.as_ref().ok().copied()),
+        ) {
             (Some(true), _) if s.partial && self.opts.fail_on_partial => (
                 Outcome::Failed,
                 "ok:true but partial:true (--fail-on-partial)".to_string(),
             ),
-            (Some(true), Some("skipped")) => (Outcome::Ok, "ok:true, skipped".to_string()),
+            (Some(true), Some(Reason::Skipped)) => (Outcome::Ok, "ok:true, skipped".to_string()),
             (Some(true), _) if s.partial => (Outcome::Ok, "ok:true, partial results".to_string()),
             (Some(true), _) => (Outcome::Ok, "complete and conforming, ok:true".to_string()),
-            (_, Some("denied")) => (Outcome::Denied, "upstream reason denied".to_string()),
-            (_, Some("timeout")) => (Outcome::Timeout, "upstream reason timeout".to_string()),
-            (_, Some("cancelled")) => (Outcome::Cancelled, "upstream reason cancelled".to_string()),
+            (_, Some(Reason::Denied)) => (Outcome::Denied, "upstream reason denied".to_string()),
+            (_, Some(Reason::Timeout)) => (Outcome::Timeout, "upstream reason timeout".to_string()),
+            (_, Some(Reason::Cancelled)) => {
+                (Outcome::Cancelled, "upstream reason cancelled".to_string())
+            }
             _ if retryable => (
                 Outcome::Retryable,
                 "upstream failed; retry may help".to_string(),

@@ -6,6 +6,7 @@ use super::fields::{
     Ev, bool_value, duplicate_key, keep, number_value, preview, str_value, uint_value,
 };
 use super::{Judge, SummaryInfo};
+use crate::emit::Reason;
 use crate::peek::{Kind, Member, object_members};
 use crate::rules::RuleId;
 use crate::spec;
@@ -80,7 +81,7 @@ impl Judge {
                         format!("reason \"{r}\" is not one of failed, cancelled, timeout, denied"),
                     );
                 }
-                info.reason = Some(r);
+                info.reason = Some(reason_of(r));
             }
             (Some(true), Some(m)) => {
                 let r = str_value(ev.line, m).unwrap_or_default();
@@ -90,7 +91,7 @@ impl Judge {
                         format!("ok:true allows only reason \"skipped\", not \"{r}\""),
                     );
                 }
-                info.reason = Some(r);
+                info.reason = Some(reason_of(r));
             }
             _ => {}
         }
@@ -275,7 +276,7 @@ impl Judge {
     /// no upstream error to reproduce (aoi's choice, § 7, § 13.1).
     fn caused_by_missing(&mut self, ev: &Ev<'_>, info: &SummaryInfo) {
         if info.ok == Some(false)
-            && info.reason.as_deref() != Some("cancelled")
+            && info.reason != Some(Ok(Reason::Cancelled))
             && ev.get("caused_by").is_none()
             && self.forwarded_errors > 0
         {
@@ -328,4 +329,19 @@ impl Judge {
             );
         }
     }
+}
+
+/// A summary's `reason` as § 8.3's closed set names it, or its text as
+/// written when it is none of them (reports carry it as the upstream's).
+fn reason_of(text: String) -> Result<Reason, String> {
+    [
+        Reason::Failed,
+        Reason::Cancelled,
+        Reason::Timeout,
+        Reason::Denied,
+        Reason::Skipped,
+    ]
+    .into_iter()
+    .find(|r| r.as_str() == text)
+    .ok_or(text)
 }

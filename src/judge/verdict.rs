@@ -188,8 +188,9 @@ pub struct SummaryInfo {
     pub line: u64,
     /// `ok`.
     pub ok: Option<bool>,
-    /// `reason`.
-    pub reason: Option<String>,
+    /// `reason`: one of § 8.3's closed set, or (`Err`) any other text as
+    /// written, kept because reports carry the upstream's reason as it was.
+    pub reason: Option<Result<crate::emit::Reason, String>>,
     /// `partial`.
     pub partial: bool,
     /// `truncated`.
