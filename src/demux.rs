@@ -35,9 +35,9 @@ mod docker;
 use std::collections::HashMap;
 use std::io::Read;
 
-use crate::judge::{
-    Finding, Judge, JudgeOptions, LineClass, Source, Verdict, envelope_run, str_ref,
-};
+use crate::drive::Source;
+use crate::judge::fields::str_ref;
+use crate::judge::{Finding, Judge, JudgeOptions, LineClass, Verdict, envelope_run};
 use crate::lines::{Chunk, LineReader, split_lines_checked};
 use crate::long::LongLine;
 use crate::parallel::{Driven, Later, Piece, Prep, Threads};

@@ -12,7 +12,8 @@
 //!
 //! ```
 //! use aoi::emit::{Producer, Summary, ToolIdentity};
-//! use aoi::judge::{Judge, JudgeOptions, Outcome, drive};
+//! use aoi::drive::drive;
+//! use aoi::judge::{Judge, JudgeOptions, Outcome};
 //!
 //! // Produce: aoi:meta, two domain events, aoi:summary.
 //! let id = ToolIdentity::new("search", "1.2.0", "org.example.search.events", "1.0.0");
@@ -56,6 +57,8 @@
 //! - `peek` (internal): strict RFC 8259 validation and the envelope peek in
 //!   one pass.
 //! - [`judge`]: the stream-level state machine and its [`judge::Verdict`].
+//! - [`drive`]: a stream read through a judge, the loop every command
+//!   shares.
 //! - `parallel` (internal): a large file on two threads, one reading and
 //!   validating, one judging, with the same results as one.
 //! - `demux` (internal): the log reader: AOI streams out of real logs, a
@@ -72,8 +75,10 @@
 //! modules are public only for the binary, the fuzz targets, benches and
 //! tests, hidden from the documentation and not part of the library's API.
 
-// The library's API: produce, judge, the verdict, the rules.
+// The library's API: produce, judge (read a stream through a judge), the
+// verdict, the rules.
 pub mod cancel;
+pub mod drive;
 pub mod emit;
 pub mod judge;
 pub mod rules;

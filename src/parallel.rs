@@ -1,9 +1,9 @@
 //! Two cores on one input: a worker thread reads and prepares lines, the
 //! caller's thread judges them.
 //!
-//! Validating a line ([`Peeker::peek`]) depends on the line alone; judging
-//! it ([`Judge`]) depends on every line before it. So a large input is read
-//! as a pipeline: the worker reads blocks of whole lines with the ordinary
+//! Validating a line ([`crate::peek::Peeker::peek`]) depends on the line
+//! alone; judging it depends on every line before it. So a large input is
+//! read as a pipeline: the worker reads blocks of whole lines with the ordinary
 //! [`LineReader`] and does each line's independent work (a `Prep`: the
 //! peek for `check`, `strip`, `summary` and `filter`; the log reader's
 //! search for the event and its peek for `errors` and `merge-report`,
@@ -27,9 +27,7 @@ use std::sync::mpsc::{
     Receiver, Sender, SyncSender, TryRecvError, TrySendError, channel, sync_channel,
 };
 
-use crate::judge::Judge;
 use crate::lines::{Chunk, LineReader, split_lines};
-use crate::peek::{JsonError, Peeker};
 
 /// Bytes of whole lines per block handed from the worker to the consumer.
 const BLOCK: usize = 128 * 1024;
@@ -75,14 +73,14 @@ pub(crate) trait Prep: Sync {
     /// checked with its block ([`crate::lines::utf8_prefix`]).
     fn prep(&self, slot: &mut Self::Slot, line: &[u8], utf8_checked: bool);
     /// Gives back memory an unusual line left in `slot` (see
-    /// [`Peeker::trim`]).
+    /// [`crate::peek::Peeker::trim`]).
     fn trim(slot: &mut Self::Slot);
     /// Whether `slot` holds memory that [`Prep::trim`] would give back.
     fn wants_trim(slot: &Self::Slot) -> bool;
     /// Hints that `slot`, filled on the worker's core, is read soon on the
     /// consumer's: with `near` (two slots ahead of the line being taken),
     /// the memory its peek points to; else (four ahead), its peeker (see
-    /// [`Peeker::prefetch`]). Nothing by default.
+    /// [`crate::peek::Peeker::prefetch`]). Nothing by default.
     #[inline(always)]
     fn prefetch(_slot: &Self::Slot, _near: bool) {}
 }
@@ -501,104 +499,6 @@ where
             },
         }
     })
-}
-
-/// The peek of every line the judge peeks: the work [`drive_judged`] moves
-/// to the worker for the commands that judge one stream.
-struct PeekLines;
-
-/// A line's peek: the peeker that holds it, and what [`Peeker::peek`]
-/// returned. Boxed, so the judge can take it by a swap.
-pub(crate) struct Peeked {
-    peeker: Box<Peeker>,
-    result: Result<(), JsonError>,
-}
-
-impl Default for Peeked {
-    fn default() -> Self {
-        Peeked {
-            peeker: Box::new(Peeker::new()),
-            result: Ok(()),
-        }
-    }
-}
-
-impl Prep for PeekLines {
-    type Slot = Peeked;
-
-    /// Whether the judge peeks this line (see `Judge::begin_line`).
-    #[inline(always)]
-    fn wants(&self, _line: &[u8], terminated: bool) -> bool {
-        terminated
-    }
-
-    fn prep(&self, slot: &mut Peeked, line: &[u8], utf8_checked: bool) {
-        slot.result = slot.peeker.peek_checked(line, utf8_checked);
-    }
-
-    fn trim(slot: &mut Peeked) {
-        slot.peeker.trim();
-    }
-
-    fn wants_trim(slot: &Peeked) -> bool {
-        slot.peeker.wants_trim()
-    }
-
-    #[inline(always)]
-    fn prefetch(slot: &Peeked, near: bool) {
-        slot.peeker.prefetch(near);
-    }
-}
-
-/// [`crate::judge::drive_reader`] on two threads: the same calls of
-/// `on_line` and `on_bytes` after the same judge calls, with `on_bytes`
-/// given whole blocks of lines (`whole_blocks`: lines wait for a whole
-/// block, else go on as each read brings them).
-pub fn drive_judged<R: Read + Send, E>(
-    reader: LineReader<R>,
-    whole_blocks: bool,
-    judge: &mut Judge,
-    mut on_line: impl FnMut(&Judge, &[u8]) -> Result<(), E>,
-    mut on_bytes: impl FnMut(&mut Judge, &[u8]) -> Result<(), E>,
-) -> Result<(), E> {
-    let prep = PeekLines;
-    let driven = drive(reader, whole_blocks, &prep, |piece| match piece {
-        Piece::Lines(mut lines) => {
-            lines.each(&prep, |line, terminated, slot, utf8_checked| {
-                match slot {
-                    Some(p) => {
-                        judge.line_prepeeked(line, &mut p.peeker, p.result);
-                        on_line(judge, line)?;
-                        // The peeker goes back to its slot: boxes stay
-                        // with their batch, where they are trimmed.
-                        judge.swap_peeker(&mut p.peeker);
-                    }
-                    None => {
-                        judge.line_checked(line, terminated, utf8_checked);
-                        on_line(judge, line)?;
-                    }
-                }
-                Ok(())
-            })?;
-            on_bytes(judge, lines.bytes())
-        }
-        Piece::Long(bytes, end) => {
-            judge.long_part(bytes, end);
-            on_bytes(judge, bytes)?;
-            if end {
-                on_line(judge, judge.long_object())?;
-            }
-            Ok(())
-        }
-        Piece::Failed(e) => {
-            crate::judge::read_failed(judge, &e);
-            Ok(())
-        }
-    });
-    match driven {
-        Driven::Done(r) => r,
-        Driven::NotStarted(reader) => crate::judge::drive_reader(reader, judge, on_line, on_bytes),
-    }
 }
 
 /// Sends `msg`; false when the consumer is gone. A full queue means the

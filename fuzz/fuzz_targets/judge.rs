@@ -6,7 +6,8 @@
 //! the same findings and the same exit code (issue 25).
 #![no_main]
 
-use aoi::judge::{Judge, JudgeOptions, drive_reader};
+use aoi::drive::drive_reader;
+use aoi::judge::{Judge, JudgeOptions};
 use aoi::lines::{HOLD, LineReader};
 use libfuzzer_sys::fuzz_target;
 

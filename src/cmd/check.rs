@@ -13,8 +13,9 @@ use std::path::Path;
 use serde_json::{Map, Value, json};
 
 use crate::cli::{CheckArgs, Format};
+use crate::drive::drive_source;
 use crate::emit::{Ended, ErrorEvent, Producer, Reason, Summary};
-use crate::judge::{Finding, Judge, Outcome, Verdict, drive_source};
+use crate::judge::{Finding, Judge, Outcome, Verdict};
 use crate::out::*;
 use crate::rules::Severity;
 use crate::spec::exit;
@@ -94,7 +95,11 @@ fn stream_event(e: &mut Producer<Tee>, v: &Verdict, source: &str) -> Result<(), 
             f.push(("upstream_ok", ok.into()));
         }
         if let Some(r) = &s.reason {
-            f.push(("upstream_reason", r.clone().into()));
+            let text = match r {
+                Ok(r) => r.as_str(),
+                Err(other) => other,
+            };
+            f.push(("upstream_reason", text.into()));
         }
         f.push(("partial", s.partial.into()));
         f.push(("truncated", s.truncated.into()));
@@ -112,7 +117,7 @@ fn stream_event(e: &mut Producer<Tee>, v: &Verdict, source: &str) -> Result<(), 
 
 /// Judges one stream, relaying it and reporting findings as they come.
 fn judge_stream<R: Read + Send>(
-    reader: crate::judge::Source<R>,
+    reader: crate::drive::Source<R>,
     args: &CheckArgs,
     sinks: &mut Sinks,
     source: &str,

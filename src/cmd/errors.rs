@@ -32,7 +32,8 @@ use serde_json::json;
 use crate::cli::{ErrorsArgs, ErrorsFormat, Scope};
 use crate::demux;
 use crate::emit::ErrorEvent;
-use crate::judge::{Cause, Ev, Outcome, Verdict, bool_value, str_ref, uint_value};
+use crate::judge::fields::{Ev, bool_value, str_ref, uint_value};
+use crate::judge::{Cause, Outcome, Verdict};
 use crate::out::{
     AsFdFile, Closing, EventKind, Sinks, Stop, cell, close_report, eprint_line, event_kind,
     finding_line, forwarded_body, install_cancel, open_input, origin, paint, sanitize, source_for,

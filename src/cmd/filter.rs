@@ -25,11 +25,11 @@ use jaq_std::input::RcIter;
 use serde_json::json;
 
 use crate::cli::FilterArgs;
+use crate::drive::drive_source;
 use crate::emit::ErrorEvent;
 use crate::jq::{self, Data, Filter, Kind};
-use crate::judge::{
-    Cause, Ev, Finding, Judge, LineClass, Outcome, Verdict, drive_source, envelope_run,
-};
+use crate::judge::fields::Ev;
+use crate::judge::{Cause, Finding, Judge, LineClass, Outcome, Verdict, envelope_run};
 use crate::lines::{Chunk, LineReader};
 use crate::out::{
     Closing, Sinks, Stop, cancelled, close_report, eprint_line, finding_line, install_cancel,
@@ -364,7 +364,7 @@ fn error_text(err: jaq_core::Error<Val>) -> String {
 /// Filters one input stream; returns its verdict and the first findings.
 fn framed_stream<R: Read + Send>(
     f: &mut Framed<'_>,
-    reader: crate::judge::Source<R>,
+    reader: crate::drive::Source<R>,
     source: &str,
 ) -> Result<(Verdict, Vec<Finding>), Stop> {
     let mut judge = Judge::new(f.args.judge.options(10));
@@ -536,7 +536,7 @@ impl Framed<'_> {
         let mut ty = std::borrow::Cow::Borrowed("");
         for (i, m) in peek.members.iter().enumerate() {
             if Some(i) == peek.type_member {
-                ty = crate::judge::str_ref(line, m).unwrap_or_default();
+                ty = crate::judge::fields::str_ref(line, m).unwrap_or_default();
                 continue;
             }
             if Some(i) == peek.aoi_member {

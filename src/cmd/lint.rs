@@ -25,8 +25,9 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 
 use crate::cli::{Format, LintArgs};
+use crate::drive::drive;
 use crate::emit::{Reason, Summary};
-use crate::judge::{Finding, Judge, JudgeOptions, Verdict, drive, preview};
+use crate::judge::{Finding, Judge, JudgeOptions, Verdict, preview};
 use crate::out::{Sinks, Stop, eprint_line, sanitize};
 
 mod invocation;

@@ -16,7 +16,8 @@ use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::Path;
 
 use crate::cli::StripArgs;
-use crate::judge::{Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict, drive_source};
+use crate::drive::drive_source;
+use crate::judge::{Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict};
 use crate::out::{AsFdFile, eprint_line, finding_line, open_input, verdict_line};
 use crate::peek::without_member;
 use crate::spec::exit;
@@ -161,7 +162,7 @@ pub fn strip_bytes_holding(input: &[u8], plane: Plane, hold: usize) -> (Vec<u8>,
     let mut out = Vec::new();
     // Writing to a Vec cannot fail.
     let reader = crate::lines::LineReader::new(input, hold);
-    match strip_stream(crate::judge::Source::one(reader), &args, &mut out) {
+    match strip_stream(crate::drive::Source::one(reader), &args, &mut out) {
         Ok((v, _)) => (out, v),
         Err(_) => (out, Judge::new(JudgeOptions::default()).finish().0),
     }
@@ -171,7 +172,7 @@ pub fn strip_bytes_holding(input: &[u8], plane: Plane, hold: usize) -> (Vec<u8>,
 /// (for stderr). Only write errors are errors here: read errors end the
 /// stream as incomplete, like `aoi check`.
 fn strip_stream<R: Read + Send>(
-    reader: crate::judge::Source<R>,
+    reader: crate::drive::Source<R>,
     args: &StripArgs,
     out: &mut dyn Write,
 ) -> io::Result<(Verdict, Vec<Finding>)> {

@@ -13,7 +13,8 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use crate::cli::{SummaryArgs, SummaryFormat};
-use crate::judge::{Judge, Outcome, Verdict, drive_source};
+use crate::drive::drive_source;
+use crate::judge::{Judge, Outcome, Verdict};
 use crate::out::{
     Sinks, Stop, cancelled, cause_json, eprint_line, finish_report, install_cancel, open_input,
     sanitize, source_for, unreadable_error, upstream_identity, verdict_line,
@@ -22,7 +23,7 @@ use crate::rules::RuleId;
 use crate::spec::exit;
 
 /// Judges one stream to its verdict (nothing is relayed).
-fn judge<R: Read + Send>(reader: crate::judge::Source<R>, args: &SummaryArgs) -> Verdict {
+fn judge<R: Read + Send>(reader: crate::drive::Source<R>, args: &SummaryArgs) -> Verdict {
     let mut judge = Judge::new(args.judge.options(0));
     // Nothing is routed: the callbacks cannot fail.
     let _: Result<(), ()> = drive_source(reader, &mut judge, |_, _| Ok(()), |_, _| Ok(()));

@@ -128,8 +128,8 @@ proptest! {
         feed_cut(&mut long, s, &cuts);
         let shape = long.end().shape;
         let want = Shape {
-            pretty: crate::judge::looks_pretty(s),
-            continues: crate::judge::continues_pretty(s),
+            pretty: crate::judge::line::looks_pretty(s),
+            continues: crate::judge::line::continues_pretty(s),
         };
         prop_assert_eq!(shape, want, "{:?}", String::from_utf8_lossy(s));
     }

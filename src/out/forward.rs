@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use crate::emit::push_json;
-use crate::judge::{Ev, bool_value, str_ref, uint_value};
+use crate::judge::fields::{Ev, bool_value, str_ref, uint_value};
 use crate::peek::{Kind, Peeker, key_is, object_members, span, unescape};
 use crate::spec::{self};
 

@@ -25,7 +25,7 @@ pub(crate) fn install_cancel(cmd: &str) {
 pub(crate) fn source_for<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     src: R,
     judge: &crate::cli::JudgeArgs,
-) -> crate::judge::Source<Box<dyn Read + Send>> {
+) -> crate::drive::Source<Box<dyn Read + Send>> {
     source_holding(src, judge, crate::lines::hold())
 }
 
@@ -35,7 +35,7 @@ pub(crate) fn source_holding<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     src: R,
     judge: &crate::cli::JudgeArgs,
     hold: usize,
-) -> crate::judge::Source<Box<dyn Read + Send>> {
+) -> crate::drive::Source<Box<dyn Read + Send>> {
     use crate::parallel::{Threads, threads_for};
     use std::os::fd::AsRawFd;
     match dup_of(&src) {
@@ -45,7 +45,7 @@ pub(crate) fn source_holding<R: Read + Send + std::os::fd::AsRawFd + 'static>(
                 None => threads_for(&file, judge.threads),
             };
             let fd = file.as_raw_fd();
-            crate::judge::Source {
+            crate::drive::Source {
                 reader: with_idle_timeout(Box::new(file), fd, judge, hold),
                 threads,
             }
@@ -53,7 +53,7 @@ pub(crate) fn source_holding<R: Read + Send + std::os::fd::AsRawFd + 'static>(
         // No duplicate (a descriptor limit): `src` itself, on one thread.
         None => {
             let fd = src.as_raw_fd();
-            crate::judge::Source::one(with_idle_timeout(Box::new(src), fd, judge, hold))
+            crate::drive::Source::one(with_idle_timeout(Box::new(src), fd, judge, hold))
         }
     }
 }

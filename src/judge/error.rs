@@ -1,0 +1,334 @@
+//! `aoi:error` (§ 9) and the cause a failed run is reported with: the
+//! taxonomy's fields in their forms, and which error is the cause when
+//! there are several (§ 9.3, § 13.1).
+
+use super::fields::{
+    Ev, bool_value, duplicate_key, keep, plain, preview, str_ref, str_value, uint_value,
+};
+use super::{Cause, Judge};
+use crate::peek::{Kind, Member, object_members};
+use crate::rules::RuleId;
+use crate::spec;
+
+/// Reads the retry-critical fields of an error object (top-level members of
+/// an `aoi:error` line, or of a `caused_by` object).
+fn read_cause(line: &[u8], members: &[Member], line_no: u64) -> Cause {
+    let ev = Ev { line, members };
+    let s = |k: &str| ev.get(k).and_then(|m| str_value(line, m));
+    Cause {
+        origin: s("origin"),
+        category: s("category"),
+        code: s("code"),
+        retryable: ev.get("retryable").and_then(bool_value),
+        retry_after_ms: ev.get("retry_after_ms").and_then(|m| uint_value(line, m)),
+        message: s("message"),
+        line: line_no,
+        process_scope: ev
+            .get("scope")
+            .and_then(|m| str_value(line, m))
+            .is_none_or(|s| s != "item"),
+    }
+}
+impl Cause {
+    /// Severity order for picking the error a `caused_by` reproduces: a
+    /// process-scoped error outranks an item-scoped one, and a non-retryable
+    /// one outranks a retryable one (retry cannot help while it stands); the
+    /// first such error wins ties.
+    fn rank(&self) -> u8 {
+        Self::rank_of(self.process_scope, self.retryable)
+    }
+
+    fn rank_of(process_scope: bool, retryable: Option<bool>) -> u8 {
+        (process_scope as u8) * 2 + (retryable != Some(true)) as u8
+    }
+}
+
+impl Judge {
+    /// Judges an `aoi:error` (§ 9.1): each field of the taxonomy in its
+    /// form, then whether it is the run's cause so far.
+    pub(super) fn error(&mut self, ev: &Ev<'_>) {
+        let line = ev.line;
+        let [
+            category,
+            code,
+            message,
+            retryable,
+            retry_after,
+            scope,
+            origin,
+        ] = ev.fields([
+            "category",
+            "code",
+            "message",
+            "retryable",
+            "retry_after_ms",
+            "scope",
+            "origin",
+        ]);
+        self.error_category(line, category);
+        self.error_code(line, code);
+        self.error_message(ev, message);
+        let retryable = self.error_retry(ev, retryable, retry_after);
+        self.error_scope(ev, scope);
+        if origin.is_some() {
+            self.forwarded_errors += 1;
+        }
+        // Only an error that outranks the current worst is copied out.
+        let process_scope = match scope.map(|m| (m, plain(line, m))) {
+            None => true,
+            Some((_, Some(s))) => s != b"item",
+            Some((m, None)) => str_ref(line, m).is_none_or(|s| s != "item"),
+        };
+        let rank = Cause::rank_of(process_scope, retryable);
+        if self.worst_error.as_ref().is_none_or(|w| rank > w.rank()) {
+            self.worst_error = Some(read_cause(line, ev.members, self.pos));
+        }
+    }
+
+    /// `category`: present, one of § 9.2's, not the removed `partial`.
+    fn error_category(&mut self, line: &[u8], category: Option<&Member>) {
+        // The usual values, plain strings, are accepted on their bytes;
+        // anything else takes the general path.
+        let known_category = |m: &Member| {
+            plain(line, m)
+                .is_some_and(|c| c != b"partial" && spec::category_default_retryable(c).is_some())
+        };
+        match category {
+            None => self.here(RuleId::ErrorCategory, "aoi:error has no category".into()),
+            Some(m) if known_category(m) => {}
+            Some(m) => match str_ref(line, m) {
+                None => self.here(
+                    RuleId::ErrorCategory,
+                    format!("category is a {}, not a string", m.kind.name()),
+                ),
+                Some(c) if c == "partial" => self.here(
+                    RuleId::ErrorCategoryPartial,
+                    "category \"partial\" was removed in v1.0-alpha".into(),
+                ),
+                Some(c) if spec::category_default_retryable(c.as_bytes()).is_none() => {
+                    let hint = if c == "temporary" {
+                        " (v0.2's temporary is now unavailable)"
+                    } else {
+                        ""
+                    };
+                    self.here(
+                        RuleId::ErrorCategoryUnknown,
+                        format!("unrecognised category \"{c}\", routed as internal{hint}"),
+                    )
+                }
+                Some(_) => {}
+            },
+        }
+    }
+
+    /// `code`: present, of the form `[A-Z][A-Z0-9_]*` (§ 9.1).
+    fn error_code(&mut self, line: &[u8], code: Option<&Member>) {
+        match code {
+            None => self.here(RuleId::ErrorCode, "aoi:error has no code".into()),
+            Some(m) if plain(line, m).is_some_and(spec::valid_code) => {}
+            Some(m) => match str_ref(line, m) {
+                Some(c) if spec::valid_code(c.as_bytes()) => {}
+                Some(c) => self.here(
+                    RuleId::ErrorCode,
+                    format!("code \"{c}\" does not match [A-Z][A-Z0-9_]*"),
+                ),
+                None => self.here(
+                    RuleId::ErrorCode,
+                    format!("code is a {}, not a string", m.kind.name()),
+                ),
+            },
+        }
+    }
+
+    /// `message`: present, one line, no terminal control (§ 9.1).
+    fn error_message(&mut self, ev: &Ev<'_>, message: Option<&Member>) {
+        let line = ev.line;
+        match message {
+            None => self.here(RuleId::ErrorMessage, "aoi:error has no message".into()),
+            // Printable ASCII without escapes has neither line breaks nor
+            // ANSI escapes: skip the per-character checks below.
+            Some(m)
+                if m.kind == (Kind::String { escaped: false })
+                    && ev.raw(m).iter().all(|&b| (0x20..0x7F).contains(&b)) => {}
+            Some(m) => match str_ref(line, m) {
+                Some(s) if s.contains(['\n', '\r', '\u{2028}', '\u{2029}', '\u{85}']) => {
+                    self.here(RuleId::ErrorMessage, "message spans several lines".into())
+                }
+                Some(s) if s.contains('\u{1b}') => self.here(
+                    RuleId::ErrorMessage,
+                    "message contains an ANSI escape (\\u001b)".into(),
+                ),
+                // C1 controls (CSI is \u009b) drive terminals as ESC does.
+                Some(s) if s.contains(|c: char| ('\u{80}'..='\u{9f}').contains(&c)) => self.here(
+                    RuleId::ErrorMessage,
+                    "message contains a C1 control character (\\u0080-\\u009f)".into(),
+                ),
+                Some(_) => {}
+                None => self.here(
+                    RuleId::ErrorMessage,
+                    format!("message is a {}, not a string", m.kind.name()),
+                ),
+            },
+        }
+    }
+
+    /// `retryable`: present and a boolean, authoritative (§ 9.3);
+    /// `retry_after_ms` an integer, and only with `retryable:true`.
+    fn error_retry(
+        &mut self,
+        ev: &Ev<'_>,
+        retryable: Option<&Member>,
+        retry_after: Option<&Member>,
+    ) -> Option<bool> {
+        let line = ev.line;
+        let retryable = match retryable {
+            None => {
+                self.here(RuleId::ErrorRetryable, "aoi:error has no retryable".into());
+                None
+            }
+            Some(m) => {
+                let b = bool_value(m);
+                if b.is_none() {
+                    self.here(
+                        RuleId::ErrorRetryable,
+                        format!("retryable is a {}, not a boolean", m.kind.name()),
+                    );
+                }
+                b
+            }
+        };
+        if let Some(m) = retry_after {
+            if uint_value(line, m).is_none() {
+                self.here(
+                    RuleId::ErrorRetryAfter,
+                    format!(
+                        "retry_after_ms is {}, not an integer >= 0",
+                        preview(ev.raw(m))
+                    ),
+                );
+            } else if retryable == Some(false) {
+                self.here(
+                    RuleId::ErrorRetryAfter,
+                    "retry_after_ms with retryable:false".into(),
+                );
+            }
+        }
+        retryable
+    }
+
+    /// `scope`: `process` or `item` when present (§ 9.1).
+    fn error_scope(&mut self, ev: &Ev<'_>, scope: Option<&Member>) {
+        let line = ev.line;
+        let in_scopes = |s: &[u8]| spec::SCOPES.iter().any(|n| n.as_bytes() == s);
+        if let Some(m) = scope.filter(|m| !plain(line, m).is_some_and(in_scopes)) {
+            let s = str_ref(line, m);
+            if !s.as_deref().is_some_and(|s| in_scopes(s.as_bytes())) {
+                self.here(
+                    RuleId::ErrorScope,
+                    format!(
+                        "scope is {}, not \"process\" or \"item\"",
+                        preview(ev.raw(m))
+                    ),
+                );
+            }
+        }
+    }
+
+    /// `caused_by` (§ 13.1): an object reproducing the causing error's
+    /// retry-critical fields, read as the run's cause.
+    pub(super) fn caused_by(&mut self, ev: &Ev<'_>) -> Option<Cause> {
+        let m = ev.get("caused_by")?;
+        if m.kind != Kind::Object {
+            self.here(
+                RuleId::SummaryCausedBy,
+                format!("caused_by is a {}, not an object", m.kind.name()),
+            );
+            return None;
+        }
+        let obj = ev.raw(m);
+        let inner: Vec<Member> = object_members(obj).collect();
+        let sub = Ev {
+            line: obj,
+            members: &inner,
+        };
+        self.caused_by_retry(&sub);
+        // It reproduces an aoi:error's fields (§ 13.1), in their
+        // forms (§ 9.1, § 9.2), each once: a consumer reading the
+        // last of two `retryable`s would retry what this judge
+        // reads as final, or the reverse.
+        if let Some(dup) = duplicate_key(obj, &inner) {
+            self.here(
+                RuleId::SummaryCausedBy,
+                format!("caused_by has \"{}\" more than once", keep(&dup)),
+            );
+        }
+        self.caused_by_forms(&sub);
+        Some(read_cause(obj, &inner, 0))
+    }
+
+    /// `caused_by.retryable` present and a boolean, `retry_after_ms` an
+    /// integer and only with a retryable cause (§ 9.3).
+    fn caused_by_retry(&mut self, sub: &Ev<'_>) {
+        if let Some(r) = sub.get("retryable") {
+            if bool_value(r).is_none() {
+                self.here(
+                    RuleId::SummaryCausedBy,
+                    "caused_by.retryable is not a boolean".into(),
+                );
+            }
+        }
+        if let Some(r) = sub.get("retry_after_ms") {
+            if uint_value(sub.line, r).is_none() {
+                self.here(
+                    RuleId::SummaryCausedBy,
+                    "caused_by.retry_after_ms is not an integer >= 0".into(),
+                );
+            } else if sub.get("retryable").and_then(bool_value) == Some(false) {
+                self.here(
+                    RuleId::SummaryCausedBy,
+                    "caused_by has retry_after_ms with retryable:false".into(),
+                );
+            }
+        }
+        if sub.get("retryable").is_none() {
+            self.here(
+                RuleId::SummaryCausedBy,
+                "caused_by lacks retryable, the retry-critical field it must reproduce".into(),
+            );
+        }
+    }
+
+    /// `caused_by.code` of the § 9.1 form and `category` not the removed
+    /// `partial` (§ 9.2).
+    fn caused_by_forms(&mut self, sub: &Ev<'_>) {
+        if let Some(m) = sub.get("code") {
+            match str_ref(sub.line, m) {
+                Some(c) if spec::valid_code(c.as_bytes()) => {}
+                Some(c) => self.here(
+                    RuleId::SummaryCausedBy,
+                    format!(
+                        "caused_by.code \"{}\" does not match [A-Z][A-Z0-9_]*",
+                        keep(&c)
+                    ),
+                ),
+                None => self.here(
+                    RuleId::SummaryCausedBy,
+                    format!("caused_by.code is a {}, not a string", m.kind.name()),
+                ),
+            }
+        }
+        if let Some(m) = sub.get("category") {
+            match str_ref(sub.line, m) {
+                Some(c) if c == "partial" => self.here(
+                    RuleId::SummaryCausedBy,
+                    "caused_by.category \"partial\" was removed in v1.0-alpha".into(),
+                ),
+                Some(_) => {}
+                None => self.here(
+                    RuleId::SummaryCausedBy,
+                    format!("caused_by.category is a {}, not a string", m.kind.name()),
+                ),
+            }
+        }
+    }
+}

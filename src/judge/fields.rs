@@ -1,0 +1,234 @@
+//! Reading an event's fields: a view of its top-level members, values
+//! decoded as the spec's types, upstream strings capped for keeping, and
+//! the key checks of framework events. Shared with the commands that read
+//! events themselves (`errors`, `filter`, the log reader, forwarding).
+
+use crate::peek::{Kind, Member, bytes_eq, key_is, span, unescape};
+use crate::spec;
+
+/// Longest upstream string the judge keeps (identity, codes, messages).
+const MAX_KEPT: usize = 1024;
+
+pub(crate) fn keep(s: &str) -> String {
+    if s.len() <= MAX_KEPT {
+        return s.to_string();
+    }
+    let mut end = MAX_KEPT;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", s.get(..end).unwrap_or_default())
+}
+
+/// A borrowed view of one event's top-level members.
+pub(crate) struct Ev<'a> {
+    pub(crate) line: &'a [u8],
+    pub(crate) members: &'a [Member],
+}
+
+impl<'a> Ev<'a> {
+    pub(crate) fn get(&self, name: &str) -> Option<&'a Member> {
+        self.members
+            .iter()
+            .find(|m| key_is(span(self.line, &m.key), m.key_escaped, name))
+    }
+    /// [`Ev::get`] for each of `names`, in one pass over the members.
+    pub(crate) fn fields<const N: usize>(&self, names: [&str; N]) -> [Option<&'a Member>; N] {
+        let mut found = [None; N];
+        for m in self.members {
+            let k = span(self.line, &m.key);
+            if let Some(slot) = found
+                .iter_mut()
+                .zip(names)
+                .find_map(|(slot, name)| key_is(k, m.key_escaped, name).then_some(slot))
+            {
+                // The first of a name counts, as for `get`.
+                slot.get_or_insert(m);
+            }
+        }
+        found
+    }
+    pub(crate) fn raw(&self, m: &Member) -> &'a [u8] {
+        span(self.line, &m.value)
+    }
+}
+
+/// The bytes of a string member's value when it holds no escape: its text
+/// as written (UTF-8: the peek validated it), compared without decoding.
+pub(crate) fn plain<'a>(line: &'a [u8], m: &Member) -> Option<&'a [u8]> {
+    match m.kind {
+        Kind::String { escaped: false } => {
+            let raw = span(line, &m.value);
+            raw.get(1..raw.len().saturating_sub(1))
+        }
+        _ => None,
+    }
+}
+
+/// The string value of a member, decoded, borrowed when it has no escapes
+/// (the peek validated it as UTF-8).
+pub(crate) fn str_ref<'a>(line: &'a [u8], m: &Member) -> Option<std::borrow::Cow<'a, str>> {
+    match m.kind {
+        Kind::String { escaped } => {
+            let raw = span(line, &m.value);
+            let body = raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default();
+            if escaped {
+                Some(unescape(body))
+            } else {
+                std::str::from_utf8(body)
+                    .ok()
+                    .map(std::borrow::Cow::Borrowed)
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The string value of a member, decoded and owned (capped for keeping).
+pub(crate) fn str_value(line: &[u8], m: &Member) -> Option<String> {
+    str_ref(line, m).map(|v| keep(&v))
+}
+
+/// A non-negative integer literal, if the member is one that fits u64.
+pub(crate) fn uint_value(line: &[u8], m: &Member) -> Option<u64> {
+    match m.kind {
+        Kind::Number { integer: true } => {
+            // A validated integer literal: optional '-', then digits.
+            let mut v: u64 = 0;
+            for &c in span(line, &m.value) {
+                if !c.is_ascii_digit() {
+                    return None;
+                }
+                v = v.checked_mul(10)?.checked_add(u64::from(c - b'0'))?;
+            }
+            Some(v)
+        }
+        _ => None,
+    }
+}
+
+/// A JSON number member as an `f64` (finite: a literal past its range is
+/// `None`).
+pub(crate) fn number_value(line: &[u8], m: &Member) -> Option<f64> {
+    if !matches!(m.kind, Kind::Number { .. }) {
+        return None;
+    }
+    let text = std::str::from_utf8(span(line, &m.value)).ok()?;
+    text.parse::<f64>().ok().filter(|n| n.is_finite())
+}
+
+/// A duration in milliseconds as JSON: an integer when it is whole (as
+/// most producers write it), else the number with its fraction.
+pub fn ms_json(ms: f64) -> serde_json::Value {
+    if ms.fract() == 0.0 && (0.0..9_007_199_254_740_992.0).contains(&ms) {
+        serde_json::Value::from(ms as u64)
+    } else {
+        serde_json::Value::from(ms)
+    }
+}
+
+pub(crate) fn bool_value(m: &Member) -> Option<bool> {
+    match m.kind {
+        Kind::True => Some(true),
+        Kind::False => Some(false),
+        _ => None,
+    }
+}
+
+/// Whether the top-level keys of a framework event are certainly distinct
+/// and, when the type has a `table`, all in it: each key's [`spec::field_hash`]
+/// sets a bit, so no bit set twice means no two keys are equal, and each
+/// key is looked up by its hash. `false` says only "not proved": the exact
+/// checks ([`duplicate_key`] and the field list) then decide and word the
+/// finding. A key with escapes is never proved here.
+pub(super) fn keys_plain(
+    line: &[u8],
+    members: &[Member],
+    table: Option<&spec::FieldTable>,
+) -> bool {
+    let mut seen = [0u64; 4];
+    for m in members {
+        if m.key_escaped {
+            return false;
+        }
+        let k = span(line, &m.key);
+        let h = spec::field_hash(k);
+        if table.is_some_and(|t| !t.has(k, h)) {
+            return false;
+        }
+        let (word, bit) = (usize::from(h >> 6), 1u64 << (h & 63));
+        let Some(w) = seen.get_mut(word) else {
+            return false;
+        };
+        if *w & bit != 0 {
+            return false;
+        }
+        *w |= bit;
+    }
+    true
+}
+
+/// The first key that occurs twice among `members` (decoded), if any,
+/// ignoring `type` and `aoi` (they have their own rule). Raw bytes are
+/// compared unless a key has escapes.
+pub(super) fn duplicate_key(line: &[u8], members: &[Member]) -> Option<String> {
+    let reserved = |k: &str| k == "type" || k == "aoi";
+    if members.len() > 16 {
+        // Sort-and-scan keeps hostile lines with many keys linear-logarithmic.
+        let mut keys: Vec<std::borrow::Cow<'_, str>> = members
+            .iter()
+            .map(|m| unescape(span(line, &m.key)))
+            .collect();
+        keys.sort_unstable();
+        return keys
+            .windows(2)
+            .find(|w| w[0] == w[1] && !reserved(&w[0]))
+            .map(|w| w[0].to_string());
+    }
+    let same = |a: &Member, b: &Member| {
+        let (ka, kb) = (span(line, &a.key), span(line, &b.key));
+        if a.key_escaped || b.key_escaped {
+            unescape(ka) == unescape(kb)
+        } else {
+            bytes_eq(ka, kb)
+        }
+    };
+    // A signature per key (length, first and last byte): keys whose
+    // signatures differ differ, unless one has escapes (`ANY`); only equal
+    // signatures are compared byte for byte.
+    const ANY: u64 = u64::MAX;
+    let mut sigs = [0u64; 16];
+    for (sig, m) in sigs.iter_mut().zip(members) {
+        let k = span(line, &m.key);
+        *sig = if m.key_escaped {
+            ANY
+        } else {
+            let ends = |b: Option<&u8>| u64::from(b.copied().unwrap_or(0));
+            ((k.len() as u64) << 16) | (ends(k.first()) << 8) | ends(k.last())
+        };
+    }
+    for (i, (a, &sa)) in members.iter().zip(&sigs).enumerate() {
+        let maybe = |&(_, &sb): &(&Member, &u64)| sa == sb || sa == ANY || sb == ANY;
+        let later = members.iter().zip(&sigs).skip(i + 1);
+        if later.filter(maybe).any(|(b, _)| same(a, b)) {
+            let k = unescape(span(line, &a.key));
+            if !reserved(&k) {
+                return Some(k.into_owned());
+            }
+        }
+    }
+    None
+}
+
+/// A short, printable excerpt of upstream bytes for messages.
+pub fn preview(b: &[u8]) -> String {
+    let s = String::from_utf8_lossy(b.get(..b.len().min(60)).unwrap_or_default());
+    let mut out: String = s
+        .chars()
+        .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
+        .collect();
+    if b.len() > 60 {
+        out.push('…');
+    }
+    out
+}
