@@ -40,24 +40,23 @@ pub const TOOL: &str = "aoi";
 pub const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// A new ULID (§ 8.1 recommends one for `aoi.run`): 48 bits of Unix
-/// milliseconds and 80 random bits, Crockford base32. The randomness comes
-/// from the standard library's per-process random hash keys, so no extra
-/// dependency is needed for an identifier that only has to be unique.
+/// milliseconds and 80 random bits from the operating system (getrandom,
+/// which `tempfile` already brings), Crockford base32.
 pub fn ulid() -> String {
     const ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
     let ms = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64);
-    let rs = std::collections::hash_map::RandomState::new();
-    let mut h1 = rs.build_hasher();
-    h1.write_u64(ms);
-    h1.write_u32(std::process::id());
-    let r1 = h1.finish();
-    let mut h2 = rs.build_hasher();
-    h2.write_u64(r1);
-    let r2 = h2.finish();
-    let value: u128 =
-        ((ms as u128 & 0xFFFF_FFFF_FFFF) << 80) | ((r1 as u128) << 16) | (r2 as u128 & 0xFFFF);
+    let mut random = [0u8; 16];
+    if getrandom::fill(&mut random[6..]).is_err() {
+        // No system randomness (a sandbox without getrandom(2) and
+        // /dev/urandom): the standard library's hash keys still differ
+        // per process and per call, which is enough for an identifier.
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u32(std::process::id());
+        random[8..].copy_from_slice(&h.finish().to_be_bytes());
+    }
+    let value = ((ms as u128 & 0xFFFF_FFFF_FFFF) << 80) | u128::from_be_bytes(random);
     (0..26)
         .rev()
         .map(|i| ALPHABET[((value >> (i * 5)) & 31) as usize] as char)
