@@ -2030,7 +2030,7 @@ fn self_invocations() -> Vec<(String, Vec<String>)> {
 }
 
 /// The example stream `--self` feeds (a complete, conforming search).
-const SELF_INPUT: &[u8] = include_bytes!("../../examples/search.jsonl");
+const SELF_INPUT: &[u8] = include_bytes!("../../../examples/search.jsonl");
 
 /// Splits `--tool` words (whitespace; single and double quotes group).
 fn split_words(s: &str) -> Vec<String> {
