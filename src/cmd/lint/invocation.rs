@@ -1,7 +1,135 @@
 //! How an invocation given to `aoi lint` is read: the words that run the
 //! tool (an interpreter and its script, found when `--tool` is not given),
-//! and whether the machine-mode flag lint appends breaks it (a wrapper
-//! that passes its arguments on, a tool that is AOI-only).
+//! the command named, the stdin given, and whether the machine-mode flag
+//! lint appends breaks it (a wrapper that passes its arguments on, a tool
+//! that is AOI-only). Also the invocations `--self` checks.
+
+use super::probe::{ProbeOpts, run_probe};
+use crate::cli::LintArgs;
+use crate::out::{eprint_line, sanitize};
+use crate::spec::exit;
+
+/// An invocation to lint, as read from the command line.
+pub(super) struct Target {
+    /// The words that run the tool (`mytool`, `node cli.js`).
+    pub(super) prefix: Vec<String>,
+    /// The words run, with the machine-mode flag unless it breaks them.
+    pub(super) argv: Vec<String>,
+    /// The command's name: the first word after the prefix that is no
+    /// option.
+    pub(super) command: String,
+    /// What `--stdin` gives the tool.
+    pub(super) stdin: Option<Vec<u8>>,
+    /// Why the machine-mode flag was left off, when it broke the
+    /// invocation (evidence for check 2).
+    pub(super) broke: Option<String>,
+}
+
+/// Reads the invocation of `args`; an error is the exit status, its
+/// message already on stderr.
+pub(super) fn target(args: &LintArgs) -> Result<Target, i32> {
+    if args.invocation.is_empty() {
+        eprint_line(
+            false,
+            "aoi lint: give the invocation to check after `--` (e.g. `aoi lint -- mytool search x`), or --self",
+        );
+        return Err(exit::USAGE);
+    }
+    let prefix = tool_words(args)?;
+    let stdin = read_stdin(args)?;
+    let rest = args.invocation.get(prefix.len()..).unwrap_or_default();
+    let command = rest
+        .iter()
+        .find(|a| !a.starts_with('-'))
+        .cloned()
+        .unwrap_or_else(|| "(default)".into());
+    let mut argv = args.invocation.clone();
+    let machine = split_words(&args.machine_flag);
+    let appended =
+        !machine.is_empty() && !argv.windows(machine.len()).any(|w| w == machine.as_slice());
+    if appended {
+        argv.extend(machine);
+    }
+    // A tool that is not there is one message, not 16 rows of "could
+    // not run" (issue 25).
+    if let Some(program) = argv.first().filter(|p| !runnable(p)) {
+        eprint_line(
+            false,
+            &format!(
+                "aoi lint: {}: command not found (not an executable path, nor in PATH)",
+                sanitize(program)
+            ),
+        );
+        return Err(exit::NOINPUT);
+    }
+    let broke = if appended {
+        flag_breaks(args, &argv, stdin.as_ref())
+    } else {
+        None
+    };
+    if let Some(why) = &broke {
+        // Lint what the tool writes, not the symptom of the flag.
+        argv = args.invocation.clone();
+        eprint_line(args.quiet, &format!("aoi lint: {why}"));
+    }
+    Ok(Target {
+        prefix,
+        argv,
+        command,
+        stdin,
+        broke,
+    })
+}
+
+/// The words that run the tool: `--tool`, or an interpreter and its
+/// script, or the program alone; they must begin the invocation.
+fn tool_words(args: &LintArgs) -> Result<Vec<String>, i32> {
+    // An interpreter runs the tool's script: the tool is both words
+    // (`node cli.js`), not `node` (issue 25).
+    let found = match &args.tool {
+        Some(_) => None,
+        None => interpreter_prefix(&args.invocation),
+    };
+    let prefix: Vec<String> = match (&args.tool, found) {
+        (Some(t), _) => split_words(t),
+        (None, Some(n)) => args.invocation.iter().take(n).cloned().collect(),
+        (None, None) => args.invocation.iter().take(1).cloned().collect(),
+    };
+    if found.is_some() {
+        eprint_line(
+            args.quiet,
+            &format!(
+                "aoi lint: the tool is `{}` (an interpreter and what it runs); --tool gives other words",
+                sanitize(&prefix.join(" "))
+            ),
+        );
+    }
+    if prefix.is_empty() || !args.invocation.starts_with(&prefix) {
+        eprint_line(
+            false,
+            "aoi lint: --tool must be the first words of the invocation",
+        );
+        return Err(exit::USAGE);
+    }
+    Ok(prefix)
+}
+
+/// The file `--stdin` names, read whole.
+fn read_stdin(args: &LintArgs) -> Result<Option<Vec<u8>>, i32> {
+    let Some(p) = &args.stdin else {
+        return Ok(None);
+    };
+    match std::fs::read(p) {
+        Ok(b) => Ok(Some(b)),
+        Err(e) => {
+            eprint_line(
+                false,
+                &format!("aoi lint: cannot read {}: {e}", p.display()),
+            );
+            Err(exit::NOINPUT)
+        }
+    }
+}
 
 /// Programs that run a script or module named after them: `node cli.js`,
 /// `python3 -m tool`. With `run` they take a subcommand first (`deno run
@@ -20,7 +148,7 @@ const NAMING_OPTIONS: &[&str] = &["-m", "-jar", "--package", "-p"];
 /// How many leading words of `argv` run the tool, when the first is an
 /// interpreter: the interpreter, its options, a `run` subcommand, and the
 /// script (or module) after them. `None` for any other program.
-pub(super) fn interpreter_prefix(argv: &[String]) -> Option<usize> {
+fn interpreter_prefix(argv: &[String]) -> Option<usize> {
     let program = argv.first()?;
     let name = program.rsplit('/').next().unwrap_or(program);
     if !INTERPRETERS.contains(&name) {
@@ -47,9 +175,93 @@ pub(super) fn interpreter_prefix(argv: &[String]) -> Option<usize> {
 
 /// Whether a probe's stdout is an AOI stream: its first line a JSON
 /// object of type `aoi:meta`.
-pub(super) fn writes_aoi(stdout: &[u8]) -> bool {
+fn writes_aoi(stdout: &[u8]) -> bool {
     let first = stdout.split(|&b| b == b'\n').next().unwrap_or_default();
     serde_json::from_slice::<serde_json::Value>(first).is_ok_and(|v| v["type"] == "aoi:meta")
+}
+
+/// Whether `program` names an executable file: a path as given, or a name
+/// found in `PATH` (as `execvp` looks for it).
+fn runnable(program: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |p: &std::path::Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if program.contains('/') {
+        return executable(std::path::Path::new(program));
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| executable(&dir.join(program))))
+}
+
+/// Whether the machine-mode flag lint appended breaks the invocation: it
+/// fails with the flag and writes AOI, successfully, without it (a tool
+/// that passes its arguments on to another program, or one that is
+/// AOI-only). Then what to pass instead.
+fn flag_breaks(args: &LintArgs, argv: &[String], stdin: Option<&Vec<u8>>) -> Option<String> {
+    let opts = ProbeOpts {
+        stdin: stdin.cloned(),
+        ..ProbeOpts::default()
+    };
+    let with = run_probe(argv, &opts, args.timeout);
+    if with.exit() == 0 || with.timed_out || with.spawn_error.is_some() {
+        return None;
+    }
+    let without = run_probe(&args.invocation, &opts, args.timeout);
+    if without.exit() != 0 || !writes_aoi(&without.stdout) {
+        return None;
+    }
+    Some(format!(
+        "the invocation fails with `{}` appended ({}) and writes AOI without it (a tool that passes \
+its arguments on, or one that writes AOI only): linted without the flag; pass --machine-flag '' \
+to say so, or give the flag where the tool reads it",
+        sanitize(&args.machine_flag),
+        with.status()
+    ))
+}
+
+/// Splits `--tool` words (whitespace; single and double quotes group).
+fn split_words(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    let mut any = false;
+    for c in s.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => cur.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                any = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if !cur.is_empty() || any {
+                    out.push(std::mem::take(&mut cur));
+                    any = false;
+                }
+            }
+            (None, c) => cur.push(c),
+        }
+    }
+    if !cur.is_empty() || any {
+        out.push(cur);
+    }
+    out
+}
+
+/// The invocations `aoi lint --self` checks: every command that writes a
+/// stream of its own, fed a known stream on stdin.
+pub(super) fn self_invocations() -> Vec<(String, Vec<String>)> {
+    [
+        ("check", &["check", "--output", "jsonl"][..]),
+        ("summary", &["summary", "--output", "jsonl"][..]),
+        ("errors", &["errors", "--output", "jsonl"][..]),
+        ("filter", &["filter", "."][..]),
+        ("merge-report", &["merge-report", "--output", "jsonl"][..]),
+    ]
+    .iter()
+    .map(|(c, a)| (c.to_string(), a.iter().map(|s| s.to_string()).collect()))
+    .collect()
 }
 
 #[cfg(test)]
@@ -74,6 +286,16 @@ mod tests {
         ] {
             assert_eq!(interpreter_prefix(&words(argv)), n, "{argv}");
         }
+    }
+
+    #[test]
+    fn words_split_with_quotes() {
+        assert_eq!(
+            split_words("python3 'my tool.py'"),
+            ["python3", "my tool.py"]
+        );
+        assert_eq!(split_words("--format jsonl"), ["--format", "jsonl"]);
+        assert!(split_words("").is_empty());
     }
 
     #[test]

@@ -1,0 +1,204 @@
+//! The checks read off the machine-mode run's own stdout and exit status,
+//! with no probe of their own: typed output (2), the terminal summary
+//! (3), framework events against the declared schema (4), `schema_version`
+//! (13), one meta and one summary (14), `seq` and `run` (15).
+
+use serde_json::Value;
+
+use super::Invocation;
+use crate::cmd::lint::outcome::{Outcome, Status};
+use crate::cmd::lint::stream::{Judged, from_findings};
+use crate::cmd::lint::validate::{unchecked_keywords, validate};
+use crate::out::sanitize;
+
+/// 2: every line is a JSON object with a string type.
+pub(super) fn typed_output(inv: &Invocation) -> Outcome {
+    from_findings(
+        2,
+        inv.command,
+        &inv.j,
+        "every line is a JSON object with a string type",
+    )
+}
+
+/// 3: the terminal summary agrees with the exit status; a hung run fails.
+pub(super) fn terminal_summary(inv: &Invocation) -> Outcome {
+    let (main, j) = (&inv.main, &inv.j);
+    let mut o = from_findings(3, inv.command, j, "");
+    if main.held {
+        o = inv.outcome(3, Status::Fail, main.status());
+    } else if main.timed_out {
+        o = inv.outcome(
+            3,
+            Status::Fail,
+            format!(
+                "the invocation did not finish within {:?}: a hung tool",
+                inv.args.timeout
+            ),
+        );
+    } else if o.status == Status::Pass {
+        let sum_ok = j.verdict.summary.as_ref().and_then(|s| s.ok);
+        o = exit_against_summary(inv, main.exit(), sum_ok);
+    }
+    let run_evidence = format!(
+        "invocation: {} ({} line(s) on stdout)",
+        main.status(),
+        j.verdict.lines
+    );
+    let mut ev = o.evidence.clone();
+    ev.insert(0, run_evidence);
+    o.with(ev)
+}
+
+/// Exit 0 with `ok:true`, non-zero with `ok:false` (§ 8.1).
+fn exit_against_summary(inv: &Invocation, code: i32, ok: Option<bool>) -> Outcome {
+    match (code, ok) {
+        (0, Some(true)) => inv.outcome(
+            3,
+            Status::Pass,
+            "exit 0 with a terminal aoi:summary ok:true",
+        ),
+        (0, Some(false)) => inv.outcome(3, Status::Fail, "exit 0 but the summary says ok:false"),
+        (c, Some(false)) => inv.outcome(
+            3,
+            Status::Pass,
+            format!("exit {c} with a terminal aoi:summary ok:false"),
+        ),
+        (c, Some(true)) => inv.outcome(
+            3,
+            Status::Fail,
+            format!("exit {c} but the summary says ok:true"),
+        ),
+        (c, None) => inv.outcome(
+            3,
+            Status::Fail,
+            format!("exit {c} without a terminal aoi:summary"),
+        ),
+    }
+}
+
+/// 4: framework events against the declared schema.
+pub(super) fn schema_valid_events(inv: &Invocation) -> Outcome {
+    let Some(schema) = &inv.d.schema else {
+        return inv.outcome(4, Status::NotTested, "no usable schema (check 1)");
+    };
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for (i, e) in inv.j.events.iter().enumerate() {
+        let ty = e.get("type").and_then(Value::as_str).unwrap_or_default();
+        if matches!(
+            ty,
+            "aoi:meta" | "aoi:summary" | "aoi:warning" | "aoi:error" | "aoi:check"
+        ) {
+            checked += 1;
+            let mut p = Vec::new();
+            validate(schema, schema, e, "", &mut p, 0);
+            problems.extend(
+                p.into_iter()
+                    .map(|m| format!("event {} ({ty}): {}", i + 1, sanitize(&m))),
+            );
+        }
+    }
+    // A pass says which keywords of the schema went unchecked.
+    let mut pass = format!("{checked} framework event(s) valid against the declared schema");
+    let skipped = unchecked_keywords(schema);
+    if !skipped.is_empty() {
+        pass.push_str(&format!(" (not checked: {})", skipped.join(", ")));
+    }
+    let o = from_findings(4, inv.command, &inv.j, &pass);
+    if problems.is_empty() {
+        return o;
+    }
+    inv.outcome(
+        4,
+        Status::Fail,
+        format!(
+            "{} problem(s), first: {}",
+            problems.len(),
+            problems.first().cloned().unwrap_or_default()
+        ),
+    )
+    .with(problems)
+}
+
+/// 13: `schema_version` on `aoi:meta`.
+pub(super) fn schema_version(inv: &Invocation) -> Outcome {
+    let j = &inv.j;
+    let o = from_findings(13, inv.command, j, "");
+    let meta = j.events.first().filter(|e| e["type"] == "aoi:meta");
+    match meta
+        .and_then(|m| m.get("schema_version"))
+        .and_then(Value::as_str)
+    {
+        _ if o.status == Status::Fail => o,
+        None => inv.outcome(13, Status::Fail, "aoi:meta has no schema_version"),
+        Some(v) => inv
+            .outcome(
+                13,
+                Status::Pass,
+                format!(
+                    "aoi:meta says schema_version {} (negotiation not probed)",
+                    sanitize(v)
+                ),
+            )
+            .with(o.evidence),
+    }
+}
+
+/// 14: one `aoi:meta` first, one `aoi:summary` last.
+pub(super) fn one_meta_one_summary(inv: &Invocation) -> Outcome {
+    let j = &inv.j;
+    let framed =
+        j.verdict.summary.is_some() && j.events.first().is_some_and(|e| e["type"] == "aoi:meta");
+    from_findings(
+        14,
+        inv.command,
+        j,
+        if framed {
+            "one aoi:meta first, one aoi:summary last"
+        } else {
+            // Not "one summary last" of a stream without one: that it is
+            // missing is check 3's (or the stream's) finding.
+            "no aoi:meta or aoi:summary repeated or out of place"
+        },
+    )
+}
+
+/// 15: `seq` contiguous from 0 under one `run`, reconciled with
+/// `event_count`; not applicable where Verifiable is not claimed.
+pub(super) fn seq_and_run(inv: &Invocation) -> Outcome {
+    let j = &inv.j;
+    // Lines that are no event (check 2) also make the line count differ
+    // from event_count: that is check 2's finding, not a second one.
+    let untyped = j.findings.iter().any(|f| f.rule.check() == 2);
+    let jf = Judged {
+        verdict: j.verdict.clone(),
+        findings: j
+            .findings
+            .iter()
+            .filter(|f| !(untyped && f.rule.id() == "summary.event-count"))
+            .cloned()
+            .collect(),
+        events: j.events.clone(),
+    };
+    let o = from_findings(
+        15,
+        inv.command,
+        &jf,
+        "seq contiguous from 0 under one run, reconciled with event_count",
+    );
+    if o.status != Status::Pass || j.verdict.factors.verifiable {
+        return o;
+    }
+    let has_seq = j.events.iter().any(|e| e["aoi"]["seq"].is_u64());
+    inv.outcome(
+        15,
+        Status::NotApplicable,
+        if has_seq {
+            "seq present, but the run could not be reconciled (checks 2 and 3): the Verifiable factor is not shown"
+        } else {
+            "no seq: the Verifiable factor is not claimed"
+        },
+    )
+    .with(o.evidence)
+}

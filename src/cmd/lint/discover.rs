@@ -1,0 +1,263 @@
+//! Check 1, discovery (§ 3): `schema --output json` and `capabilities
+//! --output json` in an environment reduced to `PATH` (and, with
+//! `--no-network`, a new network namespace), the schema usable with a
+//! public `$id` (§ 10.2), and the `--schema`/`--capabilities` flags, where
+//! a tool has them, giving the same documents. What it finds is shared by
+//! all of a tool's commands.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::outcome::{Outcome, Status};
+use super::probe::{Probe, ProbeOpts, excerpt, run_probe, stack_trace};
+use super::validate::schema_problems;
+use crate::cli::LintArgs;
+use crate::judge::preview;
+use crate::out::sanitize;
+
+/// What discovery found.
+pub(super) struct Discovery {
+    pub(super) outcome: Outcome,
+    pub(super) schema: Option<Value>,
+    pub(super) caps: Option<Value>,
+}
+
+/// Check 1: `schema --output json` and `capabilities --output json`
+/// without credentials, configuration or (optionally) network (§ 3).
+pub(super) fn discover(prefix: &[String], args: &LintArgs) -> Discovery {
+    // --no-network needs a network namespace; where there is none, say so
+    // and run with the network rather than not at all.
+    let sandbox = args.no_network && network_namespace(args.timeout);
+    let mut probes = Probes {
+        prefix,
+        opts: ProbeOpts {
+            reduced_env: true,
+            no_network: sandbox,
+            ..ProbeOpts::default()
+        },
+        timeout: args.timeout,
+        evidence: Vec::new(),
+    };
+    let schema = match probes.usable_schema(args.no_network) {
+        Ok(s) => s,
+        Err(f) => return probes.failed(f, None),
+    };
+    // Past here the schema is usable: a failure of the capabilities
+    // leaves it to check 4 (issue 25: not "no usable schema").
+    let caps = match probes.capabilities() {
+        Ok(c) => c,
+        Err(f) => return probes.failed(f, Some(schema)),
+    };
+    if let Err(f) = probes.flags_agree(&schema, caps.as_ref()) {
+        return probes.failed(f, Some(schema));
+    }
+    let mut detail = match &caps {
+        Some(_) => {
+            "schema and capabilities succeed with only PATH set; the schema is usable with a public $id"
+        }
+        None => {
+            "schema succeeds with only PATH set and has a public $id; capabilities is not offered"
+        }
+    }
+    .to_string();
+    if sandbox {
+        detail.push_str("; without network (a new network namespace)");
+    } else if args.no_network {
+        detail.push_str("; --no-network: no network namespace available here (unshare -rn failed), run with the network");
+    }
+    Discovery {
+        outcome: Outcome::new(1, "*", Status::Pass, detail).with(probes.evidence),
+        schema: Some(schema),
+        caps,
+    }
+}
+
+/// Whether a new network namespace can be had here (`unshare -rn true`).
+fn network_namespace(timeout: Duration) -> bool {
+    let probe = run_probe(
+        &["true".to_string()],
+        &ProbeOpts {
+            no_network: true,
+            ..ProbeOpts::default()
+        },
+        timeout,
+    );
+    probe.exit() == 0
+}
+
+/// The discovery probes of one tool, and the evidence they gathered.
+struct Probes<'a> {
+    /// The words that run the tool.
+    prefix: &'a [String],
+    opts: ProbeOpts,
+    timeout: Duration,
+    evidence: Vec<String>,
+}
+
+impl Probes<'_> {
+    /// The tool run with `words` after its prefix.
+    fn run(&self, words: &[&str]) -> Probe {
+        let mut a = self.prefix.to_vec();
+        a.extend(words.iter().map(|w| w.to_string()));
+        run_probe(&a, &self.opts, self.timeout)
+    }
+
+    /// Check 1 failed, with the evidence so far and what the probe that
+    /// showed it wrote on stderr; the schema kept when it was usable.
+    fn failed(self, f: Fault, schema: Option<Value>) -> Discovery {
+        let mut evidence = self.evidence;
+        if !f.stderr.trim().is_empty() {
+            evidence.push(format!("stderr: {}", excerpt(&f.stderr)));
+        }
+        Discovery {
+            outcome: Outcome::new(1, "*", Status::Fail, f.detail).with(evidence),
+            schema,
+            caps: None,
+        }
+    }
+
+    /// `schema --output json`: it succeeds, is one JSON document, a usable
+    /// JSON Schema, with a public `$id`.
+    fn usable_schema(&mut self, no_network: bool) -> Result<Value, Fault> {
+        let sp = self.run(&["schema", "--output", "json"]);
+        self.evidence
+            .push(format!("schema --output json: {}", sp.status()));
+        if sp.exit() != 0 || sp.timed_out {
+            let hint = if no_network {
+                " (no HOME, no credentials, no config variables, no network)"
+            } else {
+                " (no HOME, no credentials, no config variables)"
+            };
+            return Err(Fault::of(
+                format!(
+                    "`schema --output json` failed in an environment reduced to PATH{hint}: {}",
+                    sp.status()
+                ),
+                &sp,
+            ));
+        }
+        let schema: Value = match serde_json::from_slice(&sp.stdout) {
+            Ok(v) => v,
+            Err(e) => {
+                self.evidence
+                    .push(format!("stdout: {}", preview(&sp.stdout)));
+                return Err(Fault::of(
+                    format!("the schema is not one JSON document: {e}"),
+                    &sp,
+                ));
+            }
+        };
+        match schema_fault(&schema) {
+            Some(why) => Err(Fault::of(why, &sp)),
+            None => Ok(schema),
+        }
+    }
+
+    /// `capabilities --output json`: one JSON object when it succeeds;
+    /// not offered (`None`) when it fails without crashing.
+    fn capabilities(&mut self) -> Result<Option<Value>, Fault> {
+        let cp = self.run(&["capabilities", "--output", "json"]);
+        self.evidence
+            .push(format!("capabilities --output json: {}", cp.status()));
+        let fail = |why: String| Err(Fault::of(why, &cp));
+        if cp.exit() == 0 && !cp.timed_out {
+            return match serde_json::from_slice::<Value>(&cp.stdout) {
+                Ok(v) if v.is_object() => Ok(Some(v)),
+                Ok(_) => fail("capabilities is not one JSON object (§ 17)".into()),
+                Err(e) => fail(format!("capabilities is not JSON: {e}")),
+            };
+        }
+        if let Some(t) = stack_trace(&cp.stderr_text()) {
+            return fail(format!("capabilities crashed: {t}"));
+        }
+        Ok(None)
+    }
+
+    /// `--schema` / `--capabilities` flags, where the tool has them (they
+    /// succeed), must say the same as the subcommands (§ 3).
+    fn flags_agree(&mut self, schema: &Value, caps: Option<&Value>) -> Result<(), Fault> {
+        for (flag, sub) in [("--schema", Some(schema)), ("--capabilities", caps)] {
+            let p = self.run(&[flag, "--output", "json"]);
+            if p.exit() != 0 || p.timed_out {
+                continue;
+            }
+            let same = serde_json::from_slice::<Value>(&p.stdout)
+                .ok()
+                .is_some_and(|v| Some(&v) == sub);
+            if !same {
+                return Err(Fault::of(
+                    format!(
+                        "`{flag} --output json` succeeds but does not give what the subcommand gives"
+                    ),
+                    &p,
+                ));
+            }
+            self.evidence
+                .push(format!("{flag} --output json: the same document"));
+        }
+        Ok(())
+    }
+}
+
+/// Why check 1 failed: the detail, and the stderr of the probe that
+/// showed it (kept as evidence).
+struct Fault {
+    detail: String,
+    stderr: String,
+}
+
+impl Fault {
+    fn of(detail: String, p: &Probe) -> Fault {
+        Fault {
+            detail,
+            stderr: p.stderr_text(),
+        }
+    }
+}
+
+/// Why a schema that parsed is not usable: structural problems, or a
+/// missing or local `$id` (§ 10.2).
+fn schema_fault(schema: &Value) -> Option<String> {
+    let problems = schema_problems(schema);
+    if !problems.is_empty() {
+        return Some(format!(
+            "the schema is not a usable JSON Schema: {}",
+            problems.join("; ")
+        ));
+    }
+    match schema.get("$id").and_then(Value::as_str) {
+        Some(id) if id_is_public(id) => None,
+        Some(id) => Some(format!(
+            "the schema's $id {} is a local path or not a URI (§ 10.2)",
+            sanitize(id)
+        )),
+        // § 10.2 only forbids a machine-local $id; aoi asks for one (a
+        // schema a consumer can cite and cache), as documented.
+        None => Some(
+            "the schema has no $id (aoi's requirement: § 10.2 forbids only a machine-local one; a consumer needs a name to cite and cache it by)"
+                .into(),
+        ),
+    }
+}
+
+/// True for a `$id` a consumer can use as an identifier: an absolute URI
+/// that is not a local path (§ 10.2).
+fn id_is_public(id: &str) -> bool {
+    let lower = id.to_ascii_lowercase();
+    (lower.starts_with("https://") || lower.starts_with("http://") || lower.starts_with("urn:"))
+        && !lower.contains("://localhost")
+        && !lower.contains("://127.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids() {
+        assert!(id_is_public("https://example.org/s.json"));
+        assert!(!id_is_public("file:///opt/data/bin/schema.json"));
+        assert!(!id_is_public("/opt/schema.json"));
+    }
+}

@@ -1,0 +1,108 @@
+//! `aoi lint`: the conformance checks of § 18, run against a tool.
+//!
+//! A tool is checked the way an agent meets it: as a black box. One
+//! machine-mode invocation (`TOOL ARGS --output jsonl`) is run and its
+//! stdout judged by the same [`Judge`] as `aoi check`; around it, probes:
+//! discovery in an environment reduced to `PATH` (check 1), a malformed
+//! usage (5), a secret-looking argument (9), an early pipe close and
+//! SIGINT/SIGTERM mid-run (10), `--limit` (11), malformed input (12) and a
+//! known upstream stream (16) for commands whose capabilities say they read
+//! JSON Lines, and with `--allow-side-effects` the confirmation and dry-run
+//! of destructive commands (6). Every probe runs in its own process group
+//! under a timeout; a probe that outlives it is killed and is a finding.
+//!
+//! Results are per (check × command) (§ 18.1): pass, fail, not applicable
+//! (the capabilities say the check does not concern the command) or not
+//! tested (a black box does not allow it, or the probe could not decide),
+//! always with why.
+//!
+//! This file holds the order: discovery once per tool, then the checks of
+//! each invocation, then the report. What each step does is in its own
+//! file.
+//!
+//! [`Judge`]: crate::judge::Judge
+
+use crate::cli::LintArgs;
+use crate::out::{eprint_line, sanitize};
+use crate::spec::exit;
+
+mod caps;
+mod catalog;
+mod checks;
+mod discover;
+mod feeds;
+mod invocation;
+mod outcome;
+mod pipes;
+mod probe;
+mod report;
+mod stream;
+mod validate;
+
+pub use catalog::{CHECKS, Check};
+
+use checks::lint_invocation;
+use discover::discover;
+use report::Linted;
+
+/// Runs `aoi lint`; returns the exit status.
+pub fn run(args: &LintArgs) -> i32 {
+    let linted = if args.lint_self {
+        lint_self(args)
+    } else {
+        lint_tool(args)
+    };
+    match linted {
+        Ok(l) => report::report(args, &l),
+        Err(code) => code,
+    }
+}
+
+/// `--self`: aoi's own binary, discovered once, then every command of it
+/// that writes a stream, fed the example search.
+fn lint_self(args: &LintArgs) -> Result<Linted, i32> {
+    let exe = match std::env::current_exe() {
+        Ok(p) => p.display().to_string(),
+        Err(e) => {
+            eprint_line(
+                false,
+                &format!("aoi lint: cannot find aoi's own binary: {e}"),
+            );
+            return Err(exit::SOFTWARE);
+        }
+    };
+    let d = discover(std::slice::from_ref(&exe), args);
+    let mut results = vec![d.outcome.clone()];
+    let mut commands = Vec::new();
+    for (c, a) in invocation::self_invocations() {
+        let mut argv = vec![exe.clone()];
+        argv.extend(a);
+        let stdin = Some(feeds::SELF_INPUT.to_vec());
+        results.extend(lint_invocation(args, &argv, &c, stdin, &d));
+        commands.push(c);
+    }
+    Ok(Linted {
+        title: "aoi (--self)".to_string(),
+        results,
+        commands,
+    })
+}
+
+/// The invocation after `--`: the tool discovered, then the invocation's
+/// checks.
+fn lint_tool(args: &LintArgs) -> Result<Linted, i32> {
+    let t = invocation::target(args)?;
+    let title = sanitize(&t.argv.join(" "));
+    let d = discover(&t.prefix, args);
+    let mut results = vec![d.outcome.clone()];
+    let mut checks = lint_invocation(args, &t.argv, &t.command, t.stdin, &d);
+    if let (Some(why), Some(typed)) = (t.broke, checks.iter_mut().find(|o| o.number == 2)) {
+        typed.evidence.insert(0, why);
+    }
+    results.extend(checks);
+    Ok(Linted {
+        title,
+        results,
+        commands: vec![t.command],
+    })
+}

@@ -1,0 +1,225 @@
+//! What lint writes: the table for people (every check, the factors ×
+//! commands matrix, the failures with their evidence, the verdict), or
+//! with `--output jsonl` a conforming stream of `aoi:check` events (§ 8.3);
+//! and on stderr, why the exit is not 0.
+
+use std::io::{self, IsTerminal};
+
+use serde_json::json;
+
+use super::catalog::{FACTORS, check_factors, check_name};
+use super::outcome::{Outcome, Status};
+use crate::cli::{Format, LintArgs};
+use crate::emit::{Reason, Summary};
+use crate::out::{Sinks, Stop, eprint_line, sanitize};
+use crate::spec::exit;
+
+/// What was linted: the title, every result, the commands in order.
+pub(super) struct Linted {
+    pub(super) title: String,
+    pub(super) results: Vec<Outcome>,
+    pub(super) commands: Vec<String>,
+}
+
+/// Writes the report of `linted`; returns the exit status.
+pub(super) fn report(args: &LintArgs, linted: &Linted) -> i32 {
+    let results = &linted.results;
+    let failed = results.iter().filter(|o| o.status == Status::Fail).count();
+    let code = if failed > 0 { exit::FAILED } else { exit::OK };
+    let tty = io::stdout().is_terminal();
+    // Every non-zero exit says why on stderr, where the report may be in a
+    // file; the table on a terminal already ends with it (issue 24).
+    let table_here = tty && args.output != Some(Format::Jsonl);
+    if failed > 0 && !args.quiet && !table_here {
+        let first = results.iter().find(|o| o.status == Status::Fail);
+        let what = first.map_or_else(String::new, |o| {
+            format!(
+                "; the first: check {} ({}): {}",
+                o.number,
+                sanitize(&o.command),
+                sanitize(&o.detail)
+            )
+        });
+        eprint_line(
+            false,
+            &format!("aoi lint: exit 1: {failed} check(s) failed{what}"),
+        );
+    }
+    if args.output == Some(Format::Jsonl) {
+        return write_jsonl(results, code);
+    }
+    let color = args.color.enabled(tty);
+    let text = table(&linted.title, results, &linted.commands, color);
+    match crate::out::print_stdout("lint", &text) {
+        exit::OK => code,
+        other => other,
+    }
+}
+
+fn paint(s: &str, status: Status, color: bool) -> String {
+    if !color {
+        return s.to_string();
+    }
+    let c = match status {
+        Status::Pass => "32",
+        Status::Fail => "31;1",
+        Status::NotTested => "33",
+        Status::NotApplicable => "2",
+    };
+    format!("\u{1b}[{c}m{s}\u{1b}[0m")
+}
+
+/// The human report: every check, the factors × commands matrix, the
+/// failures with their evidence, and the verdict.
+fn table(title: &str, results: &[Outcome], commands: &[String], color: bool) -> String {
+    let mut s = format!("aoi lint: {title}\n\n");
+    s.push_str(&format!(
+        "  {:>2}  {:<22} {:<14} {:<11} {}\n",
+        "#", "check", "command", "result", "detail"
+    ));
+    for o in results {
+        let status = format!("{:<11}", o.status.name());
+        s.push_str(&format!(
+            "  {:>2}  {:<22} {:<14} {} {}\n",
+            o.number,
+            check_name(o.number),
+            o.command,
+            paint(&status, o.status, color),
+            o.detail
+        ));
+    }
+    factor_matrix(&mut s, results, commands, color);
+    failures(&mut s, results);
+    let count = |st: Status| results.iter().filter(|o| o.status == st).count();
+    s.push_str(&format!(
+        "\naoi lint: {} check(s) failed, {} passed, {} not tested, {} not applicable\n",
+        count(Status::Fail),
+        count(Status::Pass),
+        count(Status::NotTested),
+        count(Status::NotApplicable)
+    ));
+    s
+}
+
+/// The factors × commands matrix: a factor shows the highest status of
+/// its checks for the command ([`Status::rank`]).
+fn factor_matrix(s: &mut String, results: &[Outcome], commands: &[String], color: bool) {
+    s.push_str("\nfactors × commands (a factor holds for a command when every check of it that ran passed)\n");
+    let width = commands.iter().map(|c| c.len()).max().unwrap_or(0).max(10);
+    s.push_str(&format!("  {:<13}", "factor"));
+    for c in commands {
+        s.push_str(&format!(" {c:<width$}"));
+    }
+    s.push('\n');
+    for f in FACTORS {
+        s.push_str(&format!("  {f:<13}"));
+        for c in commands {
+            let st = results
+                .iter()
+                .filter(|o| {
+                    (o.command == *c || o.command == "*") && check_factors(o.number).contains(f)
+                })
+                .map(|o| o.status)
+                .max_by_key(|s| s.rank())
+                .unwrap_or(Status::NotApplicable);
+            let cell = format!("{:<width$}", st.name());
+            s.push_str(&format!(" {}", paint(&cell, st, color)));
+        }
+        s.push('\n');
+    }
+}
+
+/// The failed checks with up to five lines of evidence each.
+fn failures(s: &mut String, results: &[Outcome]) {
+    let failures: Vec<&Outcome> = results
+        .iter()
+        .filter(|o| o.status == Status::Fail)
+        .collect();
+    if failures.is_empty() {
+        return;
+    }
+    s.push_str("\nfailed checks\n");
+    for o in &failures {
+        s.push_str(&format!(
+            "  {} {} ({}): {}\n",
+            o.number,
+            check_name(o.number),
+            o.command,
+            o.detail
+        ));
+        for e in o.evidence.iter().take(5) {
+            s.push_str(&format!("      {e}\n"));
+        }
+    }
+}
+
+/// `--output jsonl`: a conforming stream of `aoi:check` events (§ 8.3),
+/// one per (check × command), and a summary.
+fn write_jsonl(results: &[Outcome], code: i32) -> i32 {
+    let mut sinks = Sinks::report_to_stdout();
+    let r = (|| -> Result<(), Stop> {
+        sinks.out.meta("lint", Vec::new())?;
+        for o in results {
+            check_event(&mut sinks, o)?;
+        }
+        let count = |st: Status| results.iter().filter(|o| o.status == st).count();
+        let summary = if code == exit::OK {
+            Summary::ok()
+        } else {
+            Summary::failed(Reason::Failed)
+        };
+        sinks.out.finish(&summary.field(
+            "properties",
+            json!({
+                "checks": results.len(),
+                "passed": count(Status::Pass),
+                "failed": count(Status::Fail),
+                "not_tested": count(Status::NotTested),
+                "not_applicable": count(Status::NotApplicable),
+                "exit_code": code,
+            }),
+        ))
+    })();
+    match r {
+        Ok(()) => code,
+        Err(stop) => sinks.end("lint", stop),
+    }
+}
+
+/// One result as an `aoi:check` event: a failure an error, a check not
+/// tested a warning.
+fn check_event(sinks: &mut Sinks, o: &Outcome) -> Result<(), Stop> {
+    let severity = match o.status {
+        Status::Fail => "error",
+        Status::NotTested => "warning",
+        _ => "info",
+    };
+    let status = match o.status {
+        Status::Pass => "pass",
+        Status::Fail => "fail",
+        Status::NotApplicable => "not_applicable",
+        Status::NotTested => "not_tested",
+    };
+    sinks.out.event(
+        "aoi:check",
+        &[
+            (
+                "name",
+                format!("{}.{}", o.number, check_name(o.number)).into(),
+            ),
+            ("ok", (o.status != Status::Fail).into()),
+            ("severity", severity.into()),
+            ("detail", o.detail.clone().into()),
+            (
+                "properties",
+                json!({
+                    "check": o.number,
+                    "factors": check_factors(o.number),
+                    "command": o.command,
+                    "status": status,
+                    "evidence": o.evidence,
+                }),
+            ),
+        ],
+    )
+}
