@@ -10,8 +10,6 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-use super::probe::ProbeOpts;
-
 /// Most bytes kept of a probe's stdout and stderr (the rest is read and
 /// dropped so the tool never blocks on a full pipe).
 const STDOUT_CAP: usize = 64 << 20;
@@ -78,23 +76,24 @@ pub(super) struct StdinWriter {
     pub(super) written: Receiver<()>,
 }
 
-/// Writes the probe's stdin on a thread; closed when written unless kept
-/// open (then it is closed once the process ended).
-pub(super) fn write_stdin(writer: Option<Box<dyn Write + Send>>, opts: &ProbeOpts) -> StdinWriter {
+/// Writes `input` to the probe's stdin on a thread; closed when written
+/// unless `keep` open (then it is closed once the process ended).
+pub(super) fn write_stdin(
+    writer: Option<Box<dyn Write + Send>>,
+    input: Option<Vec<u8>>,
+    keep: bool,
+) -> StdinWriter {
     let (done_tx, done_rx) = mpsc::channel::<()>();
     let (written_tx, written_rx) = mpsc::channel::<()>();
-    let thread = match (writer, opts.stdin.clone()) {
-        (Some(mut sin), Some(bytes)) => {
-            let keep = opts.keep_stdin_open;
-            Some(std::thread::spawn(move || {
-                let _ = sin.write_all(&bytes);
-                let _ = sin.flush();
-                let _ = written_tx.send(());
-                if keep {
-                    let _ = done_rx.recv();
-                }
-            }))
-        }
+    let thread = match (writer, input) {
+        (Some(mut sin), Some(bytes)) => Some(std::thread::spawn(move || {
+            let _ = sin.write_all(&bytes);
+            let _ = sin.flush();
+            let _ = written_tx.send(());
+            if keep {
+                let _ = done_rx.recv();
+            }
+        })),
         _ => None,
     };
     StdinWriter {

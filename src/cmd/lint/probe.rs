@@ -104,7 +104,7 @@ pub(super) fn run_probe(argv: &[String], opts: &ProbeOpts, timeout: Duration) ->
     let (writer, peek_end) = pipes::stdin_ends(stdin_pipe, &mut child);
     let start = Instant::now();
     let deadline = start + timeout;
-    let stdin = pipes::write_stdin(writer, opts);
+    let stdin = pipes::write_stdin(writer, opts.stdin.clone(), opts.keep_stdin_open);
     let readers = pipes::read_outputs(&mut child, opts.close_after);
     let mut probe = Probe::default();
     if let Some(sig) = opts.signal {
