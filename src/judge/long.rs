@@ -12,13 +12,13 @@ impl Judge {
     /// ([`crate::lines::Chunk::LongPart`]); `end` is true on the piece that
     /// finishes it. The line is validated as its pieces pass and judged
     /// whole at its end, as a short line is ([`crate::long`]).
-    pub fn long_part(&mut self, bytes: &[u8], end: bool) {
+    pub(crate) fn long_part(&mut self, bytes: &[u8], end: bool) {
         self.long_part_at(bytes, end, None);
     }
 
     /// [`Judge::long_part`] for a line at `source_line` of a demultiplexed
     /// input (see [`Judge::line_at`]).
-    pub fn long_part_at(&mut self, bytes: &[u8], end: bool, source_line: Option<u64>) {
+    pub(crate) fn long_part_at(&mut self, bytes: &[u8], end: bool, source_line: Option<u64>) {
         self.long_piece = true;
         let terminated = end && bytes.last() == Some(&b'\n');
         let body = if terminated {
@@ -89,7 +89,7 @@ impl Judge {
 
     /// A cut final line of `len` bytes, judged without its bytes (a long
     /// line of a log that made no event): `line.unterminated`, § 2.
-    pub fn cut_line(&mut self, len: u64, source_line: u64) {
+    pub(crate) fn cut_line(&mut self, len: u64, source_line: u64) {
         self.last_long = true;
         self.begin_len(len, false, Some(source_line));
     }
@@ -102,13 +102,13 @@ impl Judge {
 
     /// The state of the last long line (where its envelope is, for a
     /// command that writes it out from its own copy of the bytes).
-    pub fn long_line(&self) -> &crate::long::LongLine {
+    pub(crate) fn long_line(&self) -> &crate::long::LongLine {
         &self.long
     }
 
     /// Whether the bytes read last were a piece of a long line
     /// ([`Judge::long_part`]) rather than whole lines.
-    pub fn in_long_piece(&self) -> bool {
+    pub(crate) fn in_long_piece(&self) -> bool {
         self.long_piece
     }
 

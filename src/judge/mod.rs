@@ -1,8 +1,8 @@
 //! The stream judge: the state machine every stream-reading command shares.
 //!
-//! Feed it lines with [`Judge::line`] (and lines longer than the reader
-//! holds, piece by piece, with [`Judge::long_part`]), drain the findings it produced with
-//! [`Judge::drain`], and call [`Judge::finish`] at end of input for the
+//! Feed it lines with [`Judge::line`] ([`crate::drive`] also feeds lines
+//! longer than the reader holds, piece by piece), drain the findings it
+//! produced with [`Judge::drain`], and call [`Judge::finish`] at end of input for the
 //! [`Verdict`]: outcome, exit code, counts, identity and the § 18 factors.
 //! Memory is bounded: the judge keeps counters and a few small strings, never
 //! lines.
@@ -195,7 +195,7 @@ impl Judge {
     /// The bytes of the last line's event, which its members index: the
     /// line, or what follows its byte order mark (`line.bom`; JSON never
     /// starts with one, so a line that does and was read is that case).
-    pub fn last_event<'a>(&self, line: &'a [u8]) -> &'a [u8] {
+    pub(crate) fn last_event<'a>(&self, line: &'a [u8]) -> &'a [u8] {
         match line.strip_prefix(BOM) {
             Some(rest) if self.last_class != LineClass::Invalid => rest,
             _ => line,
@@ -211,7 +211,7 @@ impl Judge {
     /// Whether the last line had a reserved name (`type`, `aoi`) more than
     /// once (§ 8.1): readers that take the first and the last occurrence
     /// see different events, so routing commands drop such a line.
-    pub fn last_ambiguous(&self) -> bool {
+    pub(crate) fn last_ambiguous(&self) -> bool {
         self.last_class != LineClass::Invalid && !self.peeker.reserved_dups.is_empty()
     }
 
@@ -221,7 +221,7 @@ impl Judge {
     }
 
     /// The peek of the last line (its members, `type` and `aoi` indices).
-    pub fn last_peek(&self) -> &Peeker {
+    pub(crate) fn last_peek(&self) -> &Peeker {
         &self.peeker
     }
 
@@ -280,6 +280,7 @@ impl Judge {
     /// [`Judge::line`] for a line whose UTF-8 may have been checked with
     /// its block ([`crate::lines::utf8_prefix`], [`Peeker::peek_checked`]).
     #[inline]
+    #[doc(hidden)]
     pub fn line_checked(&mut self, line: &[u8], terminated: bool, utf8_checked: bool) {
         if self.begin_line(line, terminated, None) {
             let r = self.peeker.peek_checked(line, utf8_checked);
@@ -293,7 +294,7 @@ impl Judge {
     /// into several streams (one judge per `aoi.run`) and must peek a line
     /// to know its stream. `source_line` is the line's number in the input,
     /// used in findings instead of the stream's own line count.
-    pub fn line_at(
+    pub(crate) fn line_at(
         &mut self,
         line: &[u8],
         terminated: bool,
@@ -312,7 +313,7 @@ impl Judge {
     /// when a stream is read on two): `peeker` holds what [`Peeker::peek`] found and
     /// `result` what it returned. Exactly [`Judge::line`] otherwise. The
     /// judge takes the peeker and leaves its previous one in its place.
-    pub fn line_prepeeked(
+    pub(crate) fn line_prepeeked(
         &mut self,
         line: &[u8],
         peeker: &mut Box<Peeker>,
@@ -329,7 +330,7 @@ impl Judge {
     /// Exchanges the judge's peeker with `peeker` (after
     /// [`Judge::line_prepeeked`] and what reads the line's peek, the caller
     /// takes its peeker back).
-    pub fn swap_peeker(&mut self, peeker: &mut Box<Peeker>) {
+    pub(crate) fn swap_peeker(&mut self, peeker: &mut Box<Peeker>) {
         std::mem::swap(&mut self.peeker, peeker);
     }
 
