@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::outcome::{Outcome, Status};
+use super::result::{CheckResult, Status};
 
 /// The entry for `command` in the capabilities, if any.
 pub(super) fn caps_command<'a>(
@@ -35,8 +35,8 @@ pub(super) fn reads_jsonl(c: Option<&Map<String, Value>>) -> bool {
 
 /// A check that depends on what the capabilities declare, when they could
 /// not be read: not tested, never "n/a per the capabilities" (issue 25).
-pub(super) fn unread_caps(n: u8, command: &str) -> Outcome {
-    Outcome::new(
+pub(super) fn unread_caps(n: u8, command: &str) -> CheckResult {
+    CheckResult::new(
         n,
         command,
         Status::NotTested,

@@ -9,8 +9,8 @@ use serde_json::{Map, Value};
 use super::caps::caps_command;
 use super::catalog::CHECKS;
 use super::discover::Discovery;
-use super::outcome::{Outcome, Status};
 use super::probe::{Probe, ProbeOpts, run_probe};
+use super::result::{CheckResult, Status};
 use super::stream::{Judged, judge_bytes};
 use crate::cli::LintArgs;
 use crate::out::sanitize;
@@ -48,8 +48,8 @@ impl Invocation<'_> {
         run_probe(self.argv, opts, self.args.timeout)
     }
     /// An outcome of check `n` for this command.
-    fn outcome(&self, n: u8, status: Status, detail: impl Into<String>) -> Outcome {
-        Outcome::new(n, self.command, status, detail)
+    fn outcome(&self, n: u8, status: Status, detail: impl Into<String>) -> CheckResult {
+        CheckResult::new(n, self.command, status, detail)
     }
 }
 
@@ -60,7 +60,7 @@ pub(super) fn lint_invocation(
     command: &str,
     stdin: Option<Vec<u8>>,
     d: &Discovery,
-) -> Vec<Outcome> {
+) -> Vec<CheckResult> {
     let (mut out, version) = judge_invocation(args, argv, command, stdin, d);
     if let Some(v) = version {
         another_version(&mut out, &v);
@@ -76,7 +76,7 @@ fn judge_invocation(
     command: &str,
     stdin: Option<Vec<u8>>,
     d: &Discovery,
-) -> (Vec<Outcome>, Option<String>) {
+) -> (Vec<CheckResult>, Option<String>) {
     let base = ProbeOpts {
         stdin,
         ..ProbeOpts::default()
@@ -120,12 +120,12 @@ fn judge_invocation(
 }
 
 /// Every check but discovery, not tested: the invocation did not start.
-fn could_not_run(command: &str, e: &str) -> Vec<Outcome> {
+fn could_not_run(command: &str, e: &str) -> Vec<CheckResult> {
     CHECKS
         .iter()
         .filter(|c| c.number != 1)
         .map(|c| {
-            Outcome::new(
+            CheckResult::new(
                 c.number,
                 command,
                 Status::NotTested,
@@ -153,7 +153,7 @@ fn other_aoi_version(j: &Judged) -> Option<String> {
 /// 2's one finding) is not judged by AOI 1's rules: the checks that read
 /// its streams say "not tested" rather than fail on another version's
 /// meanings (issue 25). Discovery (1) and `schema_version` (13) stand.
-fn another_version(out: &mut [Outcome], version: &str) {
+fn another_version(out: &mut [CheckResult], version: &str) {
     for o in out.iter_mut() {
         if matches!(o.number, 1 | 2 | 13) || o.status == Status::NotApplicable {
             continue;

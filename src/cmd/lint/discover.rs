@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::outcome::{Outcome, Status};
 use super::probe::{Probe, ProbeOpts, excerpt, run_probe, stack_trace};
+use super::result::{CheckResult, Status};
 use super::validate::schema_problems;
 use crate::cli::LintArgs;
 use crate::judge::preview;
@@ -18,7 +18,7 @@ use crate::out::sanitize;
 
 /// What discovery found.
 pub(super) struct Discovery {
-    pub(super) outcome: Outcome,
+    pub(super) outcome: CheckResult,
     pub(super) schema: Option<Value>,
     pub(super) caps: Option<Value>,
 }
@@ -67,7 +67,7 @@ pub(super) fn discover(prefix: &[String], args: &LintArgs) -> Discovery {
         detail.push_str("; --no-network: no network namespace available here (unshare -rn failed), run with the network");
     }
     Discovery {
-        outcome: Outcome::new(1, "*", Status::Pass, detail).with(probes.evidence),
+        outcome: CheckResult::new(1, "*", Status::Pass, detail).with(probes.evidence),
         schema: Some(schema),
         caps,
     }
@@ -111,7 +111,7 @@ impl Probes<'_> {
             evidence.push(format!("stderr: {}", excerpt(&f.stderr)));
         }
         Discovery {
-            outcome: Outcome::new(1, "*", Status::Fail, f.detail).with(evidence),
+            outcome: CheckResult::new(1, "*", Status::Fail, f.detail).with(evidence),
             schema,
             caps: None,
         }

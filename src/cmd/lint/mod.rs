@@ -32,10 +32,10 @@ mod checks;
 mod discover;
 mod feeds;
 mod invocation;
-mod outcome;
 mod pipes;
 mod probe;
 mod report;
+mod result;
 mod stream;
 mod validate;
 

@@ -8,7 +8,7 @@ use std::io::{self, IsTerminal};
 use serde_json::json;
 
 use super::catalog::{FACTORS, check_factors, check_name};
-use super::outcome::{Outcome, Status};
+use super::result::{CheckResult, Status};
 use crate::cli::{Format, LintArgs};
 use crate::emit::{Reason, Summary};
 use crate::out::{Sinks, Stop, eprint_line, sanitize};
@@ -17,7 +17,7 @@ use crate::spec::exit;
 /// What was linted: the title, every result, the commands in order.
 pub(super) struct Linted {
     pub(super) title: String,
-    pub(super) results: Vec<Outcome>,
+    pub(super) results: Vec<CheckResult>,
     pub(super) commands: Vec<String>,
 }
 
@@ -71,7 +71,7 @@ fn paint(s: &str, status: Status, color: bool) -> String {
 
 /// The human report: every check, the factors × commands matrix, the
 /// failures with their evidence, and the verdict.
-fn table(title: &str, results: &[Outcome], commands: &[String], color: bool) -> String {
+fn table(title: &str, results: &[CheckResult], commands: &[String], color: bool) -> String {
     let mut s = format!("aoi lint: {title}\n\n");
     s.push_str(&format!(
         "  {:>2}  {:<22} {:<14} {:<11} {}\n",
@@ -103,7 +103,7 @@ fn table(title: &str, results: &[Outcome], commands: &[String], color: bool) -> 
 
 /// The factors × commands matrix: a factor shows the highest status of
 /// its checks for the command ([`Status::rank`]).
-fn factor_matrix(s: &mut String, results: &[Outcome], commands: &[String], color: bool) {
+fn factor_matrix(s: &mut String, results: &[CheckResult], commands: &[String], color: bool) {
     s.push_str("\nfactors × commands (a factor holds for a command when every check of it that ran passed)\n");
     let width = commands.iter().map(|c| c.len()).max().unwrap_or(0).max(10);
     s.push_str(&format!("  {:<13}", "factor"));
@@ -130,8 +130,8 @@ fn factor_matrix(s: &mut String, results: &[Outcome], commands: &[String], color
 }
 
 /// The failed checks with up to five lines of evidence each.
-fn failures(s: &mut String, results: &[Outcome]) {
-    let failures: Vec<&Outcome> = results
+fn failures(s: &mut String, results: &[CheckResult]) {
+    let failures: Vec<&CheckResult> = results
         .iter()
         .filter(|o| o.status == Status::Fail)
         .collect();
@@ -155,7 +155,7 @@ fn failures(s: &mut String, results: &[Outcome]) {
 
 /// `--output jsonl`: a conforming stream of `aoi:check` events (§ 8.3),
 /// one per (check × command), and a summary.
-fn write_jsonl(results: &[Outcome], code: i32) -> i32 {
+fn write_jsonl(results: &[CheckResult], code: i32) -> i32 {
     let mut sinks = Sinks::report_to_stdout();
     let r = (|| -> Result<(), Stop> {
         sinks.out.meta("lint", Vec::new())?;
@@ -188,7 +188,7 @@ fn write_jsonl(results: &[Outcome], code: i32) -> i32 {
 
 /// One result as an `aoi:check` event: a failure an error, a check not
 /// tested a warning.
-fn check_event(sinks: &mut Sinks, o: &Outcome) -> Result<(), Stop> {
+fn check_event(sinks: &mut Sinks, o: &CheckResult) -> Result<(), Stop> {
     let severity = match o.status {
         Status::Fail => "error",
         Status::NotTested => "warning",

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::outcome::{Outcome, Status};
+use super::result::{CheckResult, Status};
 use crate::drive::drive;
 use crate::judge::{Finding, Judge, JudgeOptions, Verdict};
 use crate::out::sanitize;
@@ -75,7 +75,7 @@ pub(super) fn evidence_of(f: &Finding) -> String {
 
 /// Pass, or fail with the violations (advisories are noted, never fail)
 /// of check `n` among the findings.
-pub(super) fn from_findings(n: u8, command: &str, j: &Judged, pass_detail: &str) -> Outcome {
+pub(super) fn from_findings(n: u8, command: &str, j: &Judged, pass_detail: &str) -> CheckResult {
     let mine: Vec<&Finding> = j
         .findings
         .iter()
@@ -97,10 +97,10 @@ pub(super) fn from_findings(n: u8, command: &str, j: &Judged, pass_detail: &str)
         } else {
             format!("{pass_detail}; {} advisory finding(s)", advisories.len())
         };
-        Outcome::new(n, command, Status::Pass, detail).with(advisories)
+        CheckResult::new(n, command, Status::Pass, detail).with(advisories)
     } else {
         let first = failing.first().cloned().unwrap_or_default();
-        Outcome::new(
+        CheckResult::new(
             n,
             command,
             Status::Fail,

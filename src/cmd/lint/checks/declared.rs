@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 use super::Invocation;
 use crate::cmd::lint::caps::{flag, reads_jsonl, unread_caps};
 use crate::cmd::lint::feeds::{malformed_stream, upstream_stream};
-use crate::cmd::lint::outcome::{Outcome, Status};
 use crate::cmd::lint::probe::{Probe, ProbeOpts, stack_trace};
+use crate::cmd::lint::result::{CheckResult, Status};
 use crate::cmd::lint::stream::{Judged, evidence_of, judge_bytes};
 use crate::cmd::lint::validate::short;
 use crate::rules::Severity;
@@ -18,7 +18,7 @@ use crate::spec::exit;
 
 /// 6: a destructive command refuses without `--confirm` and plans with
 /// `--dry-run`; probed only with `--allow-side-effects`.
-pub(super) fn confirm_and_dry_run(inv: &Invocation) -> Outcome {
+pub(super) fn confirm_and_dry_run(inv: &Invocation) -> CheckResult {
     let destructive = flag(inv.caps, "destructive") == Some(true)
         || flag(inv.caps, "requires_confirm") == Some(true);
     if inv.caps.is_none() {
@@ -70,18 +70,18 @@ pub(super) fn confirm_and_dry_run(inv: &Invocation) -> Outcome {
 }
 
 /// 7: a replay has no second effect.
-pub(super) fn idempotent_replay(inv: &Invocation) -> Outcome {
+pub(super) fn idempotent_replay(inv: &Invocation) -> CheckResult {
     needs_real_resources(inv, 7)
 }
 
 /// 8: ids stay the same across runs.
-pub(super) fn stable_ids(inv: &Invocation) -> Outcome {
+pub(super) fn stable_ids(inv: &Invocation) -> CheckResult {
     needs_real_resources(inv, 8)
 }
 
 /// Checks 7 and 8 need the tool's real resources: not applicable to a
 /// read-only command, not tested otherwise.
-fn needs_real_resources(inv: &Invocation, n: u8) -> Outcome {
+fn needs_real_resources(inv: &Invocation, n: u8) -> CheckResult {
     if flag(inv.caps, "read_only") == Some(true) {
         inv.outcome(n, Status::NotApplicable, "read-only, per the capabilities")
     } else {
@@ -95,7 +95,7 @@ fn needs_real_resources(inv: &Invocation, n: u8) -> Outcome {
 
 /// 11: `--limit 1` of a bounded command gives at most one domain event
 /// and a summary that says `truncated`, with `next_cursor` when true (§ 15).
-pub(super) fn bounded_output(inv: &Invocation) -> Outcome {
+pub(super) fn bounded_output(inv: &Invocation) -> CheckResult {
     let c = inv.caps;
     let bounded = flag(c, "bounded") == Some(true) && flag(c, "supports_cursor") == Some(true)
         || c.and_then(|c| c.get("supports_limit"))
@@ -143,7 +143,7 @@ pub(super) fn bounded_output(inv: &Invocation) -> Outcome {
 }
 
 /// Check 11 on the summary of a `--limit 1` run of `domain` events.
-fn truncation(inv: &Invocation, s: &Value, domain: u64) -> Outcome {
+fn truncation(inv: &Invocation, s: &Value, domain: u64) -> CheckResult {
     match s.get("truncated") {
         Some(Value::Bool(true)) if s.get("next_cursor").is_none_or(Value::is_null) => inv.outcome(
             11,
@@ -165,7 +165,7 @@ fn truncation(inv: &Invocation, s: &Value, domain: u64) -> Outcome {
 
 /// 12: a malformed input line is handled as the capabilities declare
 /// (`malformed_mode`, § 12.2), and the tool's own stream still conforms.
-pub(super) fn malformed_input(inv: &Invocation) -> Outcome {
+pub(super) fn malformed_input(inv: &Invocation) -> CheckResult {
     let mode = inv
         .caps
         .and_then(|c| c.get("malformed_mode"))
@@ -192,7 +192,7 @@ pub(super) fn malformed_input(inv: &Invocation) -> Outcome {
 
 /// Check 12 once the capabilities declared `mode`: the tool fed
 /// [`malformed_stream`].
-fn on_malformed_line(inv: &Invocation, mode: &str) -> Outcome {
+fn on_malformed_line(inv: &Invocation, mode: &str) -> CheckResult {
     let p = inv.run_opts(&ProbeOpts {
         stdin: Some(malformed_stream()),
         ..ProbeOpts::default()
@@ -257,7 +257,7 @@ fn reported(p: &Probe, j: &Judged) -> bool {
 }
 
 /// 16: a known upstream stream is forwarded as § 13.1 says.
-pub(super) fn upstream_forwarding(inv: &Invocation) -> Outcome {
+pub(super) fn upstream_forwarding(inv: &Invocation) -> CheckResult {
     if inv.d.caps.is_none() {
         return unread_caps(16, inv.command);
     }
@@ -279,7 +279,7 @@ pub(super) fn upstream_forwarding(inv: &Invocation) -> Outcome {
 /// Check 16 on the output for [`upstream_stream`]: no upstream meta or
 /// summary forwarded, `origin` on forwarded errors, and the upstream's
 /// retry fields in `caused_by`.
-fn upstream_check(inv: &Invocation, p: &Probe, j: &Judged) -> Outcome {
+fn upstream_check(inv: &Invocation, p: &Probe, j: &Judged) -> CheckResult {
     let mut problems = Vec::new();
     for e in &j.events {
         let ty = e["type"].as_str().unwrap_or_default();

@@ -6,13 +6,13 @@
 use serde_json::Value;
 
 use super::Invocation;
-use crate::cmd::lint::outcome::{Outcome, Status};
+use crate::cmd::lint::result::{CheckResult, Status};
 use crate::cmd::lint::stream::{Judged, from_findings};
 use crate::cmd::lint::validate::{unchecked_keywords, validate};
 use crate::out::sanitize;
 
 /// 2: every line is a JSON object with a string type.
-pub(super) fn typed_output(inv: &Invocation) -> Outcome {
+pub(super) fn typed_output(inv: &Invocation) -> CheckResult {
     from_findings(
         2,
         inv.command,
@@ -22,7 +22,7 @@ pub(super) fn typed_output(inv: &Invocation) -> Outcome {
 }
 
 /// 3: the terminal summary agrees with the exit status; a hung run fails.
-pub(super) fn terminal_summary(inv: &Invocation) -> Outcome {
+pub(super) fn terminal_summary(inv: &Invocation) -> CheckResult {
     let (main, j) = (&inv.main, &inv.j);
     let mut o = from_findings(3, inv.command, j, "");
     if main.held {
@@ -51,7 +51,7 @@ pub(super) fn terminal_summary(inv: &Invocation) -> Outcome {
 }
 
 /// Exit 0 with `ok:true`, non-zero with `ok:false` (§ 8.1).
-fn exit_against_summary(inv: &Invocation, code: i32, ok: Option<bool>) -> Outcome {
+fn exit_against_summary(inv: &Invocation, code: i32, ok: Option<bool>) -> CheckResult {
     match (code, ok) {
         (0, Some(true)) => inv.outcome(
             3,
@@ -78,7 +78,7 @@ fn exit_against_summary(inv: &Invocation, code: i32, ok: Option<bool>) -> Outcom
 }
 
 /// 4: framework events against the declared schema.
-pub(super) fn schema_valid_events(inv: &Invocation) -> Outcome {
+pub(super) fn schema_valid_events(inv: &Invocation) -> CheckResult {
     let Some(schema) = &inv.d.schema else {
         return inv.outcome(4, Status::NotTested, "no usable schema (check 1)");
     };
@@ -122,7 +122,7 @@ pub(super) fn schema_valid_events(inv: &Invocation) -> Outcome {
 }
 
 /// 13: `schema_version` on `aoi:meta`.
-pub(super) fn schema_version(inv: &Invocation) -> Outcome {
+pub(super) fn schema_version(inv: &Invocation) -> CheckResult {
     let j = &inv.j;
     let o = from_findings(13, inv.command, j, "");
     let meta = j.events.first().filter(|e| e["type"] == "aoi:meta");
@@ -146,7 +146,7 @@ pub(super) fn schema_version(inv: &Invocation) -> Outcome {
 }
 
 /// 14: one `aoi:meta` first, one `aoi:summary` last.
-pub(super) fn one_meta_one_summary(inv: &Invocation) -> Outcome {
+pub(super) fn one_meta_one_summary(inv: &Invocation) -> CheckResult {
     let j = &inv.j;
     let framed =
         j.verdict.summary.is_some() && j.events.first().is_some_and(|e| e["type"] == "aoi:meta");
@@ -166,7 +166,7 @@ pub(super) fn one_meta_one_summary(inv: &Invocation) -> Outcome {
 
 /// 15: `seq` contiguous from 0 under one `run`, reconciled with
 /// `event_count`; not applicable where Verifiable is not claimed.
-pub(super) fn seq_and_run(inv: &Invocation) -> Outcome {
+pub(super) fn seq_and_run(inv: &Invocation) -> CheckResult {
     let j = &inv.j;
     // Lines that are no event (check 2) also make the line count differ
     // from event_count: that is check 2's finding, not a second one.

@@ -6,15 +6,15 @@ use serde_json::Value;
 
 use super::Invocation;
 use crate::cmd::lint::caps::reads_jsonl;
-use crate::cmd::lint::outcome::{Outcome, Status};
 use crate::cmd::lint::probe::{Probe, ProbeOpts, excerpt, stack_trace};
+use crate::cmd::lint::result::{CheckResult, Status};
 use crate::cmd::lint::stream::{from_findings, judge_bytes};
 use crate::judge::preview;
 use crate::out::sanitize;
 
 /// 5: a usage error exits non-zero without a stack trace, and every
 /// `aoi:error` of the run has its fields.
-pub(super) fn errors_and_usage(inv: &Invocation) -> Outcome {
+pub(super) fn errors_and_usage(inv: &Invocation) -> CheckResult {
     let p = inv.run_with(&["--aoi-lint-no-such-flag"]);
     let errors = from_findings(5, inv.command, &inv.j, "");
     if p.held {
@@ -50,7 +50,7 @@ pub(super) fn errors_and_usage(inv: &Invocation) -> Outcome {
 
 /// 9: a secret-looking argument never comes back raw (§ 11), and
 /// `aoi:meta.args` carries none.
-pub(super) fn no_secret_echo(inv: &Invocation) -> Outcome {
+pub(super) fn no_secret_echo(inv: &Invocation) -> CheckResult {
     let secret_flag = &inv.args.secret_flag;
     let canary = format!("aoi-lint-canary-{}", &crate::emit::ulid()[16..]);
     let p = inv.run_with(&[secret_flag.as_str(), canary.as_str()]);
@@ -125,7 +125,7 @@ struct Seen {
 
 /// 10: no stack trace on an early pipe close; SIGINT and SIGTERM end the
 /// run with `reason:"cancelled"` (§ 7).
-pub(super) fn pipe_and_signals(inv: &Invocation) -> Outcome {
+pub(super) fn pipe_and_signals(inv: &Invocation) -> CheckResult {
     let mut seen = Seen::default();
     early_pipe_close(inv, &mut seen);
     for (sig, name) in [(libc::SIGINT, "SIGINT"), (libc::SIGTERM, "SIGTERM")] {

@@ -35,7 +35,7 @@ impl Status {
 
 /// One check's result for one command.
 #[derive(Debug, Clone)]
-pub(super) struct Outcome {
+pub(super) struct CheckResult {
     pub(super) number: u8,
     pub(super) command: String,
     pub(super) status: Status,
@@ -44,14 +44,14 @@ pub(super) struct Outcome {
     pub(super) evidence: Vec<String>,
 }
 
-impl Outcome {
+impl CheckResult {
     pub(super) fn new(
         number: u8,
         command: &str,
         status: Status,
         detail: impl Into<String>,
     ) -> Self {
-        Outcome {
+        CheckResult {
             number,
             command: command.to_string(),
             status,
