@@ -44,7 +44,7 @@ pub(super) fn target(args: &LintArgs) -> Result<Target, i32> {
         .cloned()
         .unwrap_or_else(|| "(default)".into());
     let mut argv = args.invocation.clone();
-    let machine = split_words(&args.machine_flag);
+    let machine = split_words("--machine-flag", &args.machine_flag)?;
     let appended =
         !machine.is_empty() && !argv.windows(machine.len()).any(|w| w == machine.as_slice());
     if appended {
@@ -91,7 +91,7 @@ fn tool_words(args: &LintArgs) -> Result<Vec<String>, i32> {
         None => interpreter_prefix(&args.invocation),
     };
     let prefix: Vec<String> = match (&args.tool, found) {
-        (Some(t), _) => split_words(t),
+        (Some(t), _) => split_words("--tool", t)?,
         (None, Some(n)) => args.invocation.iter().take(n).cloned().collect(),
         (None, None) => args.invocation.iter().take(1).cloned().collect(),
     };
@@ -220,33 +220,15 @@ to say so, or give the flag where the tool reads it",
     ))
 }
 
-/// Splits `--tool` words (whitespace; single and double quotes group).
-fn split_words(s: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut quote: Option<char> = None;
-    let mut any = false;
-    for c in s.chars() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), c) => cur.push(c),
-            (None, '\'' | '"') => {
-                quote = Some(c);
-                any = true;
-            }
-            (None, c) if c.is_whitespace() => {
-                if !cur.is_empty() || any {
-                    out.push(std::mem::take(&mut cur));
-                    any = false;
-                }
-            }
-            (None, c) => cur.push(c),
-        }
-    }
-    if !cur.is_empty() || any {
-        out.push(cur);
-    }
-    out
+/// Splits `--tool` or `--machine-flag` words as a POSIX shell would
+/// (quotes group, a backslash escapes); unbalanced quotes are a usage
+/// error (64), said on stderr.
+fn split_words(option: &str, s: &str) -> Result<Vec<String>, i32> {
+    shlex::split(s).ok_or_else(|| {
+        let msg = format!("aoi lint: {option} {}: unbalanced quotes", sanitize(s));
+        eprint_line(false, &msg);
+        exit::USAGE
+    })
 }
 
 /// The invocations `aoi lint --self` checks: every command that writes a
@@ -290,12 +272,17 @@ mod tests {
 
     #[test]
     fn words_split_with_quotes() {
+        let split = |s| split_words("--tool", s);
         assert_eq!(
-            split_words("python3 'my tool.py'"),
-            ["python3", "my tool.py"]
+            split("python3 'my tool.py'"),
+            Ok(vec!["python3".into(), "my tool.py".into()])
         );
-        assert_eq!(split_words("--format jsonl"), ["--format", "jsonl"]);
-        assert!(split_words("").is_empty());
+        assert_eq!(
+            split("--format jsonl"),
+            Ok(vec!["--format".into(), "jsonl".into()])
+        );
+        assert_eq!(split(""), Ok(vec![]));
+        assert_eq!(split("python3 'my tool.py"), Err(exit::USAGE));
     }
 
     #[test]
