@@ -279,7 +279,8 @@ pub struct JudgeArgs {
     /// thread. 0 (the default) uses two when two CPUs are available: for a regular file of 8
     /// MiB or more, for a pipe once it has carried 8 MiB; not when lines average over 2 KiB,
     /// nor with --idle-timeout. 1 always one; 2 (or more: two is the most used) two from the start
-    /// on any input.
+    /// on any input. merge-report given several files judges N files at once instead (0: one per
+    /// CPU), each on one thread; the report is one thread's, byte for byte.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
 }

@@ -1011,3 +1011,57 @@ fn files_from_lists_the_inputs() {
     let jsonl = merge(&["-q", "--format", "jsonl", "--files-from", &list], b"");
     assert_conforming_report(&jsonl.stdout, fed_back_code(jsonl.code));
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
+
+    /// Issue 29: files judged on several threads give one thread's output,
+    /// byte for byte, in every format and on stderr, whatever the sizes
+    /// and the scheduling (the jsonl report but for aoi's run id and times).
+    #[test]
+    fn threads_over_files_change_nothing(
+        files in proptest::collection::vec((0usize..400, 0usize..6), 20..70),
+    ) {
+        let patches = [
+            "{}",
+            r#"{"ok":false,"reason":"failed"}"#,
+            r#"{"ok":false,"reason":"timeout"}"#,
+            r#"{"event_count":99}"#,
+            "{}",
+            "{}",
+        ];
+        let dir = scratch("merge-threads");
+        let names: Vec<String> = files
+            .iter()
+            .enumerate()
+            .map(|(i, (hits, o))| {
+                let mut bytes = stream(&run_id(i), *hits, patches[*o]);
+                if *o == 4 {
+                    bytes.truncate(bytes.len() / 2);
+                }
+                if *o == 5 {
+                    bytes.splice(0..0, b"prose before the stream\n".iter().copied());
+                }
+                write_file(&dir, &format!("f{i:03}.jsonl"), &bytes)
+            })
+            .collect();
+        for format in ["table", "markdown", "junit", "tap", "jsonl"] {
+            let run = |threads: &str| {
+                let mut a = vec!["--format", format, "--color", "never", "--threads", threads];
+                a.extend(names.iter().map(String::as_str));
+                merge(&a, b"")
+            };
+            let one = run("1");
+            for threads in ["2", "0", "5"] {
+                let many = run(threads);
+                prop_assert_eq!(many.code, one.code, "{} --threads {}", format, threads);
+                prop_assert_eq!(&many.stderr, &one.stderr, "{} --threads {}", format, threads);
+                if format == "jsonl" {
+                    prop_assert_eq!(normalized(&many.stdout), normalized(&one.stdout));
+                } else {
+                    prop_assert_eq!(&many.stdout, &one.stdout, "{} --threads {}", format, threads);
+                }
+            }
+        }
+    }
+}
