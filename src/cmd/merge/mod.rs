@@ -19,19 +19,18 @@ use std::collections::{HashMap, HashSet};
 use std::io::{self, IsTerminal, Read, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::Value;
 
-use crate::cli::{JudgeArgs, MergeArgs, MergeFormat};
+use crate::cli::{MergeArgs, MergeFormat};
 use crate::demux;
 use crate::out::{
-    eprint_line, finding_line, install_cancel, open_input, sanitize, source_for, stdout_writer,
-    stop_code, verdict_line, write_err,
+    eprint_line, finding_line, install_cancel, sanitize, source_for, stdout_writer, stop_code,
+    verdict_line, write_err,
 };
 
 mod entry;
+mod files;
 mod jsonl;
 mod junit;
 mod markdown;
@@ -45,6 +44,7 @@ use crate::peek::span;
 use crate::spec::exit;
 use entry::cap;
 use entry::{Check, Checks, Entry, MAX_CHECKS, MAX_TEXT, Own, SHOWN};
+use files::FileRead;
 use jsonl::write_jsonl;
 use junit::junit;
 use table::table;
@@ -87,120 +87,16 @@ pub fn run(args: &MergeArgs) -> i32 {
     let named = !args.files.is_empty() || args.files_from.is_some();
     crate::out::say_reading_terminal("merge-report", named, args.quiet);
     let mut merged = Merged::default();
-    let workers = file_workers(args, &inputs);
-    // Files judged on `workers` threads, taken into the report in input
-    // order: the output is one thread's, byte for byte (issue 29).
-    for batch in inputs.chunks(workers.max(1) * BATCH) {
-        let judged = judge_batch(batch, args, workers);
-        for (path, read) in batch.iter().zip(judged) {
-            // Stopped by SIGINT/SIGTERM: what was read whole before the
-            // stop is reported, then the report says cancelled.
-            if matches!(read, FileRead::Stopped) {
-                return merged.write(args, format, tty);
-            }
-            merged.take(path, read, args);
+    files::each_judged(&inputs, args, |path, read| {
+        // Stopped by SIGINT/SIGTERM: what was read whole before the stop
+        // is reported, then the report says cancelled.
+        if matches!(read, FileRead::Stopped) {
+            return false;
         }
-    }
-    merged.write(args, format, tty)
-}
-
-/// Files per worker judged before they are taken into the report: enough
-/// to balance files of different sizes, few enough to bound memory.
-const BATCH: usize = 16;
-
-/// How many files are judged at once: `--threads` (0: one per CPU) when
-/// there are several files and none is stdin, else one.
-fn file_workers(args: &MergeArgs, inputs: &[PathBuf]) -> usize {
-    if inputs.len() < 2 || inputs.iter().any(|p| p == Path::new("-")) {
-        return 1;
-    }
-    match args.judge.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    }
-}
-
-/// One input, read and judged, not yet in the report.
-enum FileRead {
-    /// A stop came (SIGINT/SIGTERM) before it was read whole.
-    Stopped,
-    /// It could not be opened: why.
-    Unreadable(String),
-    /// Its streams, what it carried, and what reading it passed over.
-    Judged {
-        g: Box<Gathered>,
-        streams: Vec<demux::Judged>,
-        counts: demux::Counts,
-    },
-}
-
-/// Reads and judges `path` (no output: that is [`Merged::take`]'s).
-fn judge_file(path: &Path, judge: &JudgeArgs, opts: &demux::Options) -> FileRead {
-    if crate::cancel::requested().is_some() {
-        return FileRead::Stopped;
-    }
-    let mut g = Gathered::default();
-    let read = if path == Path::new("-") {
-        gather(io::stdin(), judge, opts, &mut g)
-    } else {
-        match open_input(path) {
-            Ok(f) => gather(f, judge, opts, &mut g),
-            Err(msg) => return FileRead::Unreadable(msg),
-        }
-    };
-    if crate::cancel::requested().is_some() {
-        return FileRead::Stopped;
-    }
-    let (streams, counts) = read.finish(SHOWN);
-    FileRead::Judged {
-        g: Box::new(g),
-        streams,
-        counts,
-    }
-}
-
-/// The files of `batch` judged on `workers` threads (each file on one:
-/// the threads are the files'), in the batch's order.
-fn judge_batch(batch: &[PathBuf], args: &MergeArgs, workers: usize) -> Vec<FileRead> {
-    if workers <= 1 {
-        let opts = args.logs.reading(&args.judge, SHOWN as u64);
-        return batch
-            .iter()
-            .map(|p| judge_file(p, &args.judge, &opts))
-            .collect();
-    }
-    let judge = JudgeArgs {
-        threads: 1,
-        ..args.judge.clone()
-    };
-    let opts = args.logs.reading(&judge, SHOWN as u64);
-    let next = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<FileRead>>> = batch.iter().map(|_| Mutex::new(None)).collect();
-    std::thread::scope(|scope| {
-        for _ in 0..workers.min(batch.len()) {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(path) = batch.get(i) else { break };
-                    let read = judge_file(path, &judge, &opts);
-                    if let Ok(mut slot) = slots[i].lock() {
-                        *slot = Some(read);
-                    }
-                }
-            });
-        }
+        merged.take(path, read, args);
+        true
     });
-    slots
-        .into_iter()
-        .map(|slot| {
-            slot.into_inner()
-                .ok()
-                .flatten()
-                // Not reached (a worker's panic ends the scope), but never
-                // a silent gap in the report: an input not judged fails.
-                .unwrap_or_else(|| FileRead::Unreadable("not judged: a worker failed".into()))
-        })
-        .collect()
+    merged.write(args, format, tty)
 }
 
 /// The inputs: the FILEs, then the names `--files-from` lists (one per
