@@ -14,16 +14,28 @@ dir=${1:?usage: parallel.sh DIR [FORMAT]}
 format=${2:-table}
 aoi=${AOI:-aoi}
 parts=$(mktemp -d)
+# Passed to the jobs through the environment, so spaces in them are safe.
+export AOI_BIN="$aoi" PARTS="$parts"
 trap 'rm -rf "$parts"' EXIT
 
-# One shard per SHARD files, in name order, as many at once as there are
-# cores. --no-fail: a shard whose runs failed exits 0 (its report carries
-# them to the final merge); a shard that could not be merged at all (64
-# usage, 66 an unreadable file) stops the job, and so the script.
-find "$dir" -type f -name '*.jsonl' | LC_ALL=C sort |
-  parallel --will-cite --halt now,fail=1 -N "${SHARD:-500}" --pipe \
-    "$aoi merge-report -q --no-fail --format jsonl --files-from - > $parts/{#}.jsonl"
+files="$parts/files"
+find "$dir" -type f -name '*.jsonl' | LC_ALL=C sort > "$files"
+if [ ! -s "$files" ]; then
+  echo "parallel.sh: no .jsonl file under $dir" >&2
+  exit 66
+fi
 
-# The shards' reports, in shard order: the final verdict.
-ls "$parts" | sort -n | sed "s|^|$parts/|" |
+# One shard per SHARD files, in name order, as many at once as there are
+# cores; each shard's findings go to stderr, a job's lines together.
+# --no-fail: a shard whose runs failed exits 0 (its report carries them).
+# A shard that could not read a file (66) still writes its report, which
+# carries the failure to the final merge; a shard that died leaves an
+# empty or cut report, which the final merge reports as such. So the
+# shards' own exit statuses are left to the final merge.
+parallel --will-cite -N "${SHARD:-500}" --pipe \
+  "\"\$AOI_BIN\" merge-report --no-fail --format jsonl --files-from - > \"\$PARTS\"/{#}.jsonl" \
+  < "$files" || true
+
+# The shards' reports, in shard order: the final verdict and exit status.
+ls "$parts" | grep -v '^files$' | sort -n | sed "s|^|$parts/|" |
   "$aoi" merge-report --format "$format" --files-from -

@@ -14,6 +14,7 @@ from every executor (a shared file system, or an object store mounted).
 
 import glob
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -23,25 +24,26 @@ from pyspark import SparkConf, SparkContext
 
 def partial_reports(sc, paths, aoi):
     """One jsonl report per partition of `paths`, as lists of lines."""
+    # At most one partition per path: none is empty, so an empty report
+    # can only be a merge that died, which the final merge reports.
     partitions = max(1, min(len(paths), sc.defaultParallelism * 4))
     # Each partition's names reach aoi on stdin, one per line. --no-fail: a
-    # partition whose runs failed exits 0 (its report carries them);
-    # checkCode fails the job when a partition could not be merged at all.
+    # partition whose runs failed exits 0 (its report carries them); one
+    # that could not read a file (66) writes its report all the same, so
+    # the exit statuses are left to the final merge (no checkCode).
     command = [aoi, "merge-report", "-q", "--no-fail", "--format", "jsonl", "--files-from", "-"]
-    return (
-        sc.parallelize(paths, partitions)
-        .pipe(" ".join(command), checkCode=True)
-        .glom()
-        .collect()
-    )
+    return sc.parallelize(paths, partitions).pipe(shlex.join(command)).glom().collect()
 
 
 def main():
     if len(sys.argv) < 2:
         sys.exit("usage: spark.py DIR [FORMAT]")
-    root, fmt = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else "table")
+    # Absolute: executors need not share the driver's working directory.
+    root, fmt = os.path.abspath(sys.argv[1]), (sys.argv[2] if len(sys.argv) > 2 else "table")
     aoi = os.environ.get("AOI", "aoi")
-    paths = sorted(glob.glob(os.path.join(root, "**", "*.jsonl"), recursive=True))
+    # Regular files, hidden ones included, in byte order (as find | sort).
+    pattern = os.path.join(glob.escape(root), "**", "*.jsonl")
+    paths = sorted(p for p in glob.glob(pattern, recursive=True, include_hidden=True) if os.path.isfile(p))
     if not paths:
         sys.exit(f"spark.py: no .jsonl file under {root}")
     conf = (
@@ -61,11 +63,12 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         files = []
         for i, lines in enumerate(reports):
-            if lines:
-                name = os.path.join(tmp, f"{i:06}.jsonl")
-                with open(name, "w", encoding="utf-8") as f:
-                    f.write("\n".join(lines) + "\n")
-                files.append(name)
+            # Kept when empty: a partition that wrote nothing failed, and
+            # the final merge says so.
+            name = os.path.join(tmp, f"{i:06}.jsonl")
+            with open(name, "w", encoding="utf-8") as f:
+                f.write("".join(line + "\n" for line in lines))
+            files.append(name)
         return subprocess.run([aoi, "merge-report", "--format", fmt, *files]).returncode
 
 

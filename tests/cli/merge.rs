@@ -907,6 +907,18 @@ fn markdown_stays_under_a_step_summary_limit() {
     assert_eq!(text.lines().filter(|l| l.starts_with("- ❌ ")).count(), 30);
     assert!(text.contains("run(s) not listed"), "the cut is said");
     assert!(text.contains("--format jsonl"));
+    // aoi's own failures count against the limit too (found by review:
+    // 5,000 unreadable files gave 1.14 MB).
+    let list: String = (0..5000)
+        .map(|i| format!("/nonexistent/dir/with/a/long/name/for/the/fleet/run-{i:06}.jsonl\n"))
+        .collect();
+    let own = merge(
+        &["-q", "--format", "markdown", "--files-from", "-"],
+        list.as_bytes(),
+    );
+    assert_eq!(own.code, 66);
+    assert!(own.stdout.len() <= 1 << 20, "{} bytes", own.stdout.len());
+    assert!(own.stdout_str().contains("not listed"));
 }
 
 /// `-q` and `--color` before the command apply to it, as after it
@@ -1000,6 +1012,11 @@ fn files_from_lists_the_inputs() {
     let empty = merge(&["--files-from", "-"], b"\n");
     assert_eq!(empty.code, 66);
     assert!(empty.stderr.contains("names no file"), "{}", empty.stderr);
+    // stdin is read once: as the list it cannot also be an input.
+    let twice = merge(&["--files-from", "-", "-"], format!("{a}\n").as_bytes());
+    assert_eq!(twice.code, 64, "{}", twice.stderr);
+    let listed = merge(&["--files-from", "-"], format!("{a}\n-\n").as_bytes());
+    assert_eq!(listed.code, 64, "{}", listed.stderr);
     let gone = merge(&["--files-from", "/nonexistent/list"], b"");
     assert_eq!(gone.code, 66);
     assert!(

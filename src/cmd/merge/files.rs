@@ -71,8 +71,10 @@ pub(super) fn each_judged(
             });
         }
         drop(tx);
+        // Whatever ends the taking (done, a stop, a panic), waiting
+        // workers are woken and end.
+        let _wake = StopOnDrop(&line);
         take_in_order(inputs, &rx, &line, &mut take);
-        line.stop();
     });
 }
 
@@ -94,9 +96,9 @@ fn take_in_order(
                 Ok((i, r)) => {
                     early.insert(i, r);
                 }
-                // Not reached (a worker's panic ends the scope), but never a
-                // silent gap in the report: an input not judged fails.
-                Err(_) => break FileRead::Unreadable("not judged: a worker failed".into()),
+                // Every worker ended without this file: one panicked, and
+                // the scope ends with its panic; nothing more is taken.
+                Err(_) => return,
             }
         };
         if !take(path, read) {
@@ -159,6 +161,15 @@ impl Line {
     }
 }
 
+/// Stops the line when the taking ends, however it ends.
+struct StopOnDrop<'a>(&'a Line);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
 /// Stops the line if a worker panics, so the others do not wait for a
 /// file that will never be taken (the panic then ends the scope).
 struct StopOnPanic<'a>(&'a Line);
@@ -172,9 +183,12 @@ impl Drop for StopOnPanic<'_> {
 }
 
 /// How many files are judged at once: `--threads` (0: one per CPU) when
-/// there are several files and none is stdin, else one.
+/// there are several inputs, all regular files (a pipe, a terminal or
+/// `/dev/stdin` named twice must be read in turn), else one.
 fn workers(args: &MergeArgs, inputs: &[PathBuf]) -> usize {
-    if inputs.len() < 2 || inputs.iter().any(|p| p == Path::new("-")) {
+    let regular =
+        |p: &PathBuf| p != Path::new("-") && std::fs::metadata(p).is_ok_and(|m| m.is_file());
+    if inputs.len() < 2 || args.judge.threads == 1 || !inputs.iter().all(regular) {
         return 1;
     }
     match args.judge.threads {

@@ -41,20 +41,20 @@ pub(super) fn markdown(entries: &[Entry], own: &[Own], code: i32, note: Option<&
         // aoi's own words and numbers: nothing to escape.
         let _ = writeln!(s, "> ⚠️ {n}\n");
     }
+    let mut left = 0;
     for o in own {
-        let _ = writeln!(
-            s,
-            "- ❌ aoi: {}: {} (exit {}): {}",
+        let item = format!(
+            "- ❌ aoi: {}: {} (exit {}): {}\n",
             md_path(&o.target),
             md(&o.code, CELL),
             o.exit,
             md(&o.message, CAUSE)
         );
+        left += push_within(&mut s, &item);
     }
     if !own.is_empty() {
         s.push('\n');
     }
-    let mut left = 0;
     if !failed.is_empty() {
         let _ = writeln!(s, "#### Failed runs ({})\n", failed.len());
         for e in &failed {
@@ -182,7 +182,10 @@ fn code_span(text: &str) -> String {
         longest = longest.max(run);
     }
     let fence = "`".repeat(longest + 1);
-    let pad = if text.starts_with('`') || text.ends_with('`') || longest > 0 {
+    // CommonMark strips one space from each end of a span that has both:
+    // a text with spaces at both ends is padded so they show.
+    let spaced = text.starts_with(' ') && text.ends_with(' ') && !text.trim().is_empty();
+    let pad = if text.starts_with('`') || text.ends_with('`') || longest > 0 || spaced {
         " "
     } else {
         ""

@@ -79,9 +79,9 @@ pub fn run(args: &MergeArgs) -> i32 {
     }
     let inputs = match inputs(args) {
         Ok(inputs) => inputs,
-        Err(msg) => {
+        Err((code, msg)) => {
             eprint_line(false, &format!("aoi merge-report: {msg}"));
-            return exit::NOINPUT;
+            return code;
         }
     };
     let named = !args.files.is_empty() || args.files_from.is_some();
@@ -101,8 +101,9 @@ pub fn run(args: &MergeArgs) -> i32 {
 
 /// The inputs: the FILEs, then the names `--files-from` lists (one per
 /// line, empty lines skipped); stdin when there are none. An unreadable
-/// or empty list is an error (66).
-fn inputs(args: &MergeArgs) -> Result<Vec<PathBuf>, String> {
+/// or empty list is an error (66), stdin as both list and input a usage
+/// error (64).
+fn inputs(args: &MergeArgs) -> Result<Vec<PathBuf>, (i32, String)> {
     let mut inputs = args.files.clone();
     if let Some(list) = &args.files_from {
         let text = if list == Path::new("-") {
@@ -111,7 +112,10 @@ fn inputs(args: &MergeArgs) -> Result<Vec<PathBuf>, String> {
         } else {
             std::fs::read(list)
         };
-        let text = text.map_err(|e| format!("cannot read --files-from {}: {e}", list.display()))?;
+        let text = text.map_err(|e| {
+            let msg = format!("cannot read --files-from {}: {e}", list.display());
+            (exit::NOINPUT, msg)
+        })?;
         let names = text
             .split(|&b| b == b'\n')
             .map(|l| l.strip_suffix(b"\r").unwrap_or(l));
@@ -120,9 +124,17 @@ fn inputs(args: &MergeArgs) -> Result<Vec<PathBuf>, String> {
                 .filter(|l| !l.is_empty())
                 .map(|l| PathBuf::from(std::ffi::OsStr::from_bytes(l))),
         );
+        // stdin is read once: as the list, it cannot also be an input.
+        if list == Path::new("-") && inputs.iter().any(|p| p == Path::new("-")) {
+            let msg = "stdin (-) is the --files-from list; it cannot also be an input";
+            return Err((exit::USAGE, msg.into()));
+        }
         // An empty list is no input, never an empty report that passes.
         if inputs.is_empty() {
-            return Err(format!("--files-from {} names no file", list.display()));
+            return Err((
+                exit::NOINPUT,
+                format!("--files-from {} names no file", list.display()),
+            ));
         }
     } else if inputs.is_empty() {
         inputs.push(PathBuf::from("-"));
