@@ -9,7 +9,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::util::{AOI, RUN, aoi, normalized, notice, s, scratch, write_file};
+use crate::util::{
+    AOI, RUN, aoi, assert_conforming_report, fed_back_code, normalized, notice, s, scratch,
+    write_file,
+};
 
 fn example(name: &str) -> String {
     format!("{}/examples/fleet/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -113,6 +116,7 @@ fn gnu_parallel_over_a_directory_of_shards() {
     );
     assert_eq!(got_code, code, "{err}");
     assert_eq!(normalized(&got), normalized(&want), "{err}");
+    assert_conforming_report(&got, fed_back_code(code));
     // A passing fleet exits 0.
     let ok = scratch("fleet-parallel-ok").join("runs");
     std::fs::create_dir_all(ok.join("h")).expect("mkdir");
@@ -153,4 +157,5 @@ fn spark_rdd_pipe_over_partitions() {
     let (got_code, got, err) = run("python3", &[&example("spark.py"), &dir, "jsonl"], &env);
     assert_eq!(got_code, code, "{err}");
     assert_eq!(normalized(&got), normalized(&want), "{err}");
+    assert_conforming_report(&got, fed_back_code(code));
 }

@@ -26,6 +26,16 @@ fn stream(run: &str, n: usize, summary: &str) -> Vec<u8> {
         .into_bytes()
 }
 
+/// Summary patches for the property tests: ok, failed, timeout, a wrong
+/// count (a violation), partial.
+const PATCHES: [&str; 5] = [
+    "{}",
+    r#"{"ok":false,"reason":"failed"}"#,
+    r#"{"ok":false,"reason":"timeout"}"#,
+    r#"{"event_count":99}"#,
+    r#"{"ok":true,"partial":true}"#,
+];
+
 fn run_id(i: usize) -> String {
     format!("01JZQ7X4TQ9KZ8V6R2M3N4P{i:03}")
 }
@@ -496,13 +506,7 @@ proptest! {
     /// Merging shard by shard gives what merging everything at once gives.
     #[test]
     fn merging_is_associative(outcomes in proptest::collection::vec(0usize..5, 1..7), cut in 0usize..7) {
-        let patches = [
-            "{}",
-            r#"{"ok":false,"reason":"failed"}"#,
-            r#"{"ok":false,"reason":"timeout"}"#,
-            r#"{"event_count":99}"#,
-            r#"{"ok":true,"partial":true}"#,
-        ];
+        let patches = PATCHES;
         let dir = scratch("merge-prop");
         let files: Vec<String> = outcomes
             .iter()
@@ -550,15 +554,8 @@ proptest! {
         cuts in proptest::collection::vec(any::<bool>(), 12),
         again in proptest::collection::vec(any::<bool>(), 12),
     ) {
-        let patches = [
-            "{}",
-            r#"{"ok":false,"reason":"failed"}"#,
-            r#"{"ok":false,"reason":"timeout"}"#,
-            r#"{"event_count":99}"#,
-            r#"{"ok":true,"partial":true}"#,
-            // Cut before its summary (below).
-            "{}",
-        ];
+        // The last one is cut before its summary (below).
+        let patches: Vec<&str> = PATCHES.iter().copied().chain(["{}"]).collect();
         let dir = scratch("merge-shards");
         let files: Vec<String> = outcomes
             .iter()
@@ -1039,14 +1036,8 @@ proptest! {
     fn threads_over_files_change_nothing(
         files in proptest::collection::vec((0usize..400, 0usize..6), 20..70),
     ) {
-        let patches = [
-            "{}",
-            r#"{"ok":false,"reason":"failed"}"#,
-            r#"{"ok":false,"reason":"timeout"}"#,
-            r#"{"event_count":99}"#,
-            "{}",
-            "{}",
-        ];
+        // The last two are cut and led by prose (below).
+        let patches: Vec<&str> = PATCHES[..4].iter().copied().chain(["{}", "{}"]).collect();
         let dir = scratch("merge-threads");
         let names: Vec<String> = files
             .iter()
