@@ -56,7 +56,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand --version 'Print version'
         }
         &'aoi;strip'= {
-            cand --max-runs 'Runs judged per input; lines of further runs are still read, but those runs are not judged, which is reported (exit 74)'
+            cand --max-runs 'Runs open at once per input, a guard against a log of runs that never end (a run ends at its aoi:summary, and every run is judged however many there are); lines of runs past it are still read, but those runs are not judged, which is reported (exit 74)'
             cand --idle-timeout 'End the stream with the timeout outcome (exit 124) when the input is silent this long (`500ms`, `30s`, `5m`, `1h`; a bare number is seconds); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default'
             cand --threads 'Threads for reading an input: one reads and validates lines (for errors and merge-report: finds each line''s event), one judges them, with the same results as one thread. 0 (the default) uses two when two CPUs are available: for a regular file of 8 MiB or more, for a pipe once it has carried 8 MiB; not when lines average over 2 KiB, nor with --idle-timeout. 1 always one; 2 (or more: two is the most used) two from the start on any input. merge-report given several files judges N files at once instead (0: one per CPU), each on one thread; the report is one thread''s, byte for byte'
             cand --keep-envelope 'Keep the `aoi` member on domain events'
@@ -77,7 +77,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
         &'aoi;summary'= {
             cand --output 'Output format instead of the readable line'
             cand --field 'Print one field of the outcome object raw (e.g. outcome, exit_code, retry_after_ms, tool, run): strings unquoted, others as JSON. A field absent from this outcome (retry_after_ms of a run that succeeded) prints nothing, not even a line feed; the exit status is the outcome''s either way. A name that is no field of the object is a usage error (64)'
-            cand --max-runs 'Runs judged per input; lines of further runs are still read, but those runs are not judged, which is reported (exit 74)'
+            cand --max-runs 'Runs open at once per input, a guard against a log of runs that never end (a run ends at its aoi:summary, and every run is judged however many there are); lines of runs past it are still read, but those runs are not judged, which is reported (exit 74)'
             cand --idle-timeout 'End the stream with the timeout outcome (exit 124) when the input is silent this long (`500ms`, `30s`, `5m`, `1h`; a bare number is seconds); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default'
             cand --threads 'Threads for reading an input: one reads and validates lines (for errors and merge-report: finds each line''s event), one judges them, with the same results as one thread. 0 (the default) uses two when two CPUs are available: for a regular file of 8 MiB or more, for a pipe once it has carried 8 MiB; not when lines average over 2 KiB, nor with --idle-timeout. 1 always one; 2 (or more: two is the most used) two from the start on any input. merge-report given several files judges N files at once instead (0: one per CPU), each on one thread; the report is one thread''s, byte for byte'
             cand -q 'Print nothing; the exit status tells'
@@ -97,7 +97,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand --run 'Only runs whose aoi.run starts with RUN'
             cand --output 'Output format (default: table on a terminal, raw otherwise)'
             cand --color 'Colour the table by category'
-            cand --max-runs 'Runs judged per input; lines of further runs are still read, but those runs are not judged, which is reported (exit 74)'
+            cand --max-runs 'Runs open at once per input, a guard against a log of runs that never end (a run ends at its aoi:summary, and every run is judged however many there are); lines of runs past it are still read, but those runs are not judged, which is reported (exit 74)'
             cand --idle-timeout 'End the stream with the timeout outcome (exit 124) when the input is silent this long (`500ms`, `30s`, `5m`, `1h`; a bare number is seconds); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default'
             cand --threads 'Threads for reading an input: one reads and validates lines (for errors and merge-report: finds each line''s event), one judges them, with the same results as one thread. 0 (the default) uses two when two CPUs are available: for a regular file of 8 MiB or more, for a pipe once it has carried 8 MiB; not when lines average over 2 KiB, nor with --idle-timeout. 1 always one; 2 (or more: two is the most used) two from the start on any input. merge-report given several files judges N files at once instead (0: one per CPU), each on one thread; the report is one thread''s, byte for byte'
             cand -w 'Also extract aoi:warning events'
@@ -149,7 +149,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand --files-from 'Read more input names from LIST, one per line (`-`: stdin), after the FILEs: for more run files than a command line holds (`find runs -name ''*.jsonl'' | aoi merge-report --files-from -`)'
             cand --format 'Output format (default: table on a terminal, jsonl otherwise)'
             cand --color 'Colour the table''s outcomes'
-            cand --max-runs 'Runs judged per input; lines of further runs are still read, but those runs are not judged, which is reported (exit 74)'
+            cand --max-runs 'Runs open at once per input, a guard against a log of runs that never end (a run ends at its aoi:summary, and every run is judged however many there are); lines of runs past it are still read, but those runs are not judged, which is reported (exit 74)'
             cand --idle-timeout 'End the stream with the timeout outcome (exit 124) when the input is silent this long (`500ms`, `30s`, `5m`, `1h`; a bare number is seconds); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default'
             cand --threads 'Threads for reading an input: one reads and validates lines (for errors and merge-report: finds each line''s event), one judges them, with the same results as one thread. 0 (the default) uses two when two CPUs are available: for a regular file of 8 MiB or more, for a pipe once it has carried 8 MiB; not when lines average over 2 KiB, nor with --idle-timeout. 1 always one; 2 (or more: two is the most used) two from the start on any input. merge-report given several files judges N files at once instead (0: one per CPU), each on one thread; the report is one thread''s, byte for byte'
             cand --no-fail 'Exit 0 whatever the streams'' verdicts, an input without any AOI stream included (usage errors and unreadable inputs, 66, still fail)'

@@ -362,8 +362,9 @@ pub struct LogArgs {
     /// that is no event is a violation (65).
     #[arg(long)]
     pub log: bool,
-    /// Runs judged per input; lines of further runs are still read, but those runs are not
-    /// judged, which is reported (exit 74).
+    /// Runs open at once per input, a guard against a log of runs that never end (a run ends
+    /// at its aoi:summary, and every run is judged however many there are); lines of runs
+    /// past it are still read, but those runs are not judged, which is reported (exit 74).
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub max_runs: usize,
 }
@@ -371,10 +372,17 @@ pub struct LogArgs {
 impl LogArgs {
     /// How the log reader reads each input: as these arguments ask, each
     /// run judged as `judge` asks (all runs; `errors --run` narrows it).
-    pub fn reading(&self, judge: &JudgeArgs, per_rule_limit: u64) -> crate::demux::Options {
+    /// `shown`: findings kept per run.
+    pub fn reading(
+        &self,
+        judge: &JudgeArgs,
+        per_rule_limit: u64,
+        shown: usize,
+    ) -> crate::demux::Options {
         crate::demux::Options {
             judge: judge.options(per_rule_limit),
             max_runs: self.max_runs,
+            shown,
             run_prefix: None,
             log: self.log,
         }

@@ -27,8 +27,15 @@
 //!   from each of its first few `{` at once, the first that makes an event
 //!   winning.
 //!
-//! Memory: one judge per run, at most `max_runs` per input; lines of further
-//! runs are still given to the visitor (with no stream) and counted.
+//! Memory: one judge per run open at once (issue 29). A run ends when its
+//! `aoi:summary` is read: its judge is finished and freed there, its
+//! [`Judged`] handed to the visitor ([`Visit::Ended`]), and only what
+//! judging a later line of it needs is kept ([`crate::judge::Resume`]). A
+//! line of it after its summary (§ 13.1) opens the run's tail, a stream
+//! judged from there, whose one cause is `summary.not_last`. At most
+//! `max_runs` runs are open at once per input, a guard against a log of
+//! runs that never end: lines of runs past it are still given to the
+//! visitor (with no stream) and counted, and the commands report them.
 
 mod docker;
 
@@ -43,6 +50,12 @@ use crate::long::LongLine;
 use crate::parallel::{Driven, Later, Piece, Prep, Threads};
 use crate::peek::{Kind, Peeker, key_is, span, unescape, unescape_into};
 
+/// Ended runs whose keys are kept, the latest: a line of one of them is
+/// judged as a line after its summary (`summary.not_last`). A line of a
+/// run that ended before them opens a new stream (no meta: a violation
+/// too), so memory stays bounded however many runs a log holds.
+const ENDED_KEPT: usize = 65_536;
+
 /// `{` positions tried per line before it is declared no event.
 const MAX_TRIES: usize = 8;
 
@@ -55,8 +68,10 @@ const SCRATCH_KEEP: usize = 4 * 1024;
 pub struct Options {
     /// How each run is judged.
     pub judge: JudgeOptions,
-    /// Runs judged per input.
+    /// Runs open at once per input (a run ends at its summary).
     pub max_runs: usize,
+    /// Findings kept per run, besides its verdict.
+    pub shown: usize,
     /// Only runs whose id starts with this.
     pub run_prefix: Option<String>,
     /// Read the input as a log (`--log`): events after prefixes, other
@@ -75,6 +90,11 @@ pub struct Stream {
     pub judge: Judge,
     /// An `aoi:*` event was seen (the unnamed stream counts only then).
     pub framework: bool,
+    /// Its place in the order of first appearance.
+    order: u64,
+    /// It ends at its summary: a run's own stream (not the unnamed one,
+    /// not a run's tail, not the one stream of a strict input).
+    closes: bool,
 }
 
 /// What [`read`] gives its visitor, in input order.
@@ -93,6 +113,17 @@ pub enum Visit<'a> {
     /// flush output, so a live stream's readers downstream are not kept
     /// waiting for a buffer to fill.
     BlockEnd,
+    /// A run ended (its summary was read, after that line's event was
+    /// visited): its verdict, final. [`Input::finish`] gives the runs still
+    /// open at the end; a command orders both by [`Judged::order`].
+    Ended {
+        /// The run's verdict.
+        run: Box<Judged>,
+        /// Every stream whose [`Judged::order`] is below this has ended
+        /// (and was visited): a command that reports in order of first
+        /// appearance may write those.
+        settled: u64,
+    },
 }
 
 /// One event found in the input, after its stream's judge has seen it.
@@ -173,6 +204,18 @@ impl Counts {
         );
     }
 
+    /// What a command says of the runs that came past `max_runs` open at
+    /// once (a guard, never silent), `done`: what it still did with their
+    /// lines; `None` when none did.
+    pub fn past_cap(&self, max_runs: usize, done: &str) -> Option<String> {
+        (self.untracked > 0).then(|| {
+            format!(
+                "more than --max-runs {max_runs} runs open at once: {} line(s) of runs past it were {done} but not judged",
+                self.untracked
+            )
+        })
+    }
+
     /// [`Counts::log_note`], when the reading passed over anything: what a
     /// command says on stderr after an input.
     pub fn passed_over(&self) -> Option<String> {
@@ -204,13 +247,36 @@ pub struct Judged {
     pub verdict: Verdict,
     /// Its first findings (up to the number asked for).
     pub findings: Vec<Finding>,
+    /// Its place in the order of first appearance in the input.
+    pub order: u64,
+}
+
+/// Where the index sends a run's lines.
+#[derive(Clone, Copy)]
+enum Slot {
+    /// To its open stream, `Input::streams[i]`.
+    Open(usize),
+    /// Nowhere yet: it ended; a later line opens its tail.
+    Ended(crate::judge::Resume),
+    /// Nowhere: it came past `max_runs` open runs; its lines are counted.
+    Untracked,
 }
 
 /// An input being read.
 pub struct Input {
     opts: Options,
-    streams: Vec<Stream>,
-    index: HashMap<Vec<u8>, usize>,
+    /// The open streams; a freed place is reused (`free`).
+    streams: Vec<Option<Stream>>,
+    free: Vec<usize>,
+    /// Streams of runs open now (the unnamed stream is not counted).
+    open_runs: usize,
+    /// Streams made so far: the next one's [`Judged::order`].
+    next_order: u64,
+    /// The orders of the open streams.
+    open_orders: std::collections::BTreeSet<u64>,
+    /// The keys of the latest ended runs ([`ENDED_KEPT`]), oldest first.
+    ended: std::collections::VecDeque<Vec<u8>>,
+    index: HashMap<Vec<u8>, Slot>,
     /// The stream of the latest line that had one.
     last: Option<usize>,
     /// Run keys looked up lately and their streams: lines of one run, or
@@ -285,6 +351,11 @@ fn read_all<R: Read + Send, E>(
     let mut input = Input {
         opts: opts.clone(),
         streams: Vec::new(),
+        free: Vec::new(),
+        open_runs: 0,
+        next_order: 0,
+        open_orders: std::collections::BTreeSet::new(),
+        ended: std::collections::VecDeque::new(),
         index: HashMap::new(),
         last: None,
         recent: Vec::new(),
@@ -438,36 +509,107 @@ impl Prep for LocateLines {
 }
 
 impl Input {
-    /// Closes every stream: the judged ones, with up to `shown` findings
-    /// each, in order of first appearance. The unnamed stream without a
-    /// framework event is not an AOI stream: its lines are added to the
-    /// skipped count instead.
-    pub fn finish(self, shown: usize) -> (Vec<Judged>, Counts) {
-        let mut counts = self.counts;
-        let mut out = Vec::new();
-        for stream in self.streams {
-            let mut judge = stream.judge;
-            let mut findings: Vec<Finding> = judge.drain().take(shown).collect();
-            let (verdict, last) = judge.finish();
-            if stream.run.is_none() && !stream.framework {
-                counts.skipped += verdict.lines;
-                continue;
-            }
-            findings.extend(last.into_iter().take(shown.saturating_sub(findings.len())));
-            out.push(Judged {
-                run: stream.run,
-                verdict,
-                findings,
-            });
+    /// Closes the streams still open and adds those that `ended` before
+    /// ([`Visit::Ended`]): every judged stream, in order of first
+    /// appearance. The unnamed stream without a framework event is not an
+    /// AOI stream: its lines are added to the skipped count instead.
+    pub fn finish(mut self, mut ended: Vec<Judged>) -> (Vec<Judged>, Counts) {
+        let shown = self.opts.shown;
+        for stream in std::mem::take(&mut self.streams).into_iter().flatten() {
+            ended.extend(judged(stream, shown, &mut self.counts));
         }
-        (out, counts)
+        ended.sort_by_key(|j| j.order);
+        (ended, self.counts)
     }
 
-    fn new_stream(&self, run: Option<String>) -> Stream {
-        Stream {
+    /// Opens a stream for `run`, judged by `judge`; returns its place.
+    fn open(&mut self, run: Option<String>, judge: Judge, closes: bool) -> usize {
+        let stream = Stream {
             run,
-            judge: Judge::new(self.opts.judge.clone()),
+            judge,
             framework: false,
+            order: self.next_order,
+            closes,
+        };
+        self.next_order += 1;
+        self.open_orders.insert(stream.order);
+        self.open_runs += usize::from(stream.run.is_some());
+        match self.free.pop() {
+            Some(i) => {
+                if let Some(place) = self.streams.get_mut(i) {
+                    *place = Some(stream);
+                }
+                i
+            }
+            None => {
+                self.streams.push(Some(stream));
+                self.streams.len() - 1
+            }
+        }
+    }
+
+    /// Opens the unnamed stream, an AOI stream whatever it holds.
+    fn open_unnamed(&mut self) -> usize {
+        let i = self.open(None, Judge::new(self.opts.judge.clone()), false);
+        if let Some(s) = self.stream_mut(i) {
+            s.framework = true;
+        }
+        i
+    }
+
+    fn stream(&self, i: usize) -> Option<&Stream> {
+        self.streams.get(i).and_then(Option::as_ref)
+    }
+
+    fn stream_mut(&mut self, i: usize) -> Option<&mut Stream> {
+        self.streams.get_mut(i).and_then(Option::as_mut)
+    }
+
+    /// Keeps `key` among the latest ended runs, forgetting the oldest
+    /// past [`ENDED_KEPT`] (unless its tail is open).
+    fn forget_ended(&mut self, key: &[u8]) {
+        self.ended.push_back(key.to_vec());
+        if self.ended.len() <= ENDED_KEPT {
+            return;
+        }
+        if let Some(old) = self.ended.pop_front() {
+            if matches!(self.index.get(&old), Some(Slot::Ended(_))) {
+                self.index.remove(&old);
+            }
+        }
+    }
+
+    /// Ends the run of stream `i` (keyed `key`) at its summary: its judge
+    /// is finished and freed, its verdict visited, and only what a later
+    /// line of it needs is kept.
+    fn end_run<E>(
+        &mut self,
+        i: usize,
+        key: &[u8],
+        visit: &mut impl FnMut(Visit<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let Some(stream) = self.streams.get_mut(i).and_then(Option::take) else {
+            return Ok(());
+        };
+        self.free.push(i);
+        self.open_orders.remove(&stream.order);
+        self.open_runs = self.open_runs.saturating_sub(1);
+        self.recent.retain(|(_, j)| *j != i);
+        self.next_recent = 0;
+        if self.last == Some(i) {
+            self.last = None;
+        }
+        if let (Some(at), Some(slot)) = (stream.judge.resume_point(), self.index.get_mut(key)) {
+            *slot = Slot::Ended(at);
+            self.forget_ended(key);
+        }
+        let settled = self.open_orders.first().copied();
+        match judged(stream, self.opts.shown, &mut self.counts) {
+            Some(run) => visit(Visit::Ended {
+                run: Box::new(run),
+                settled: settled.unwrap_or(self.next_order),
+            }),
+            None => Ok(()),
         }
     }
 
@@ -518,7 +660,7 @@ impl Input {
         let line_no = self.line_no;
         let result = self.peeker.peek_checked(line, utf8_checked);
         let i = self.only_stream();
-        let Some(stream) = self.streams.get_mut(i) else {
+        let Some(stream) = self.streams.get_mut(i).and_then(Option::as_mut) else {
             return Ok(());
         };
         stream
@@ -549,7 +691,7 @@ impl Input {
         visit: &mut impl FnMut(Visit<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
         let raw_run = self.raw_run(line).0;
-        let Some(stream) = self.streams.get_mut(i) else {
+        let Some(stream) = self.streams.get_mut(i).and_then(Option::as_mut) else {
             return Ok(());
         };
         if stream.run.is_none() && !raw_run.is_empty() {
@@ -561,7 +703,7 @@ impl Input {
             terminated,
             line_no,
             raw_run,
-            stream: self.streams.get(i),
+            stream: self.stream(i),
             peek: &self.peeker,
             long,
         }))
@@ -571,9 +713,7 @@ impl Input {
     /// line; it is an AOI stream whatever it holds, as in `aoi check`.
     fn only_stream(&mut self) -> usize {
         if self.streams.is_empty() {
-            let mut s = self.new_stream(None);
-            s.framework = true;
-            self.streams.push(s);
+            self.open_unnamed();
         }
         self.last = Some(0);
         0
@@ -617,7 +757,7 @@ impl Input {
             return self.log_long_piece(bytes, end, visit);
         }
         let i = self.only_stream();
-        let Some(stream) = self.streams.get_mut(i) else {
+        let Some(stream) = self.streams.get_mut(i).and_then(Option::as_mut) else {
             return Ok(());
         };
         stream.judge.long_part_at(bytes, end, Some(self.line_no));
@@ -769,18 +909,20 @@ impl Input {
             return;
         }
         let msg = e.to_string();
-        if self.streams.is_empty() {
-            // Nothing was read: the unnamed stream carries the error.
-            let mut s = self.new_stream(None);
-            s.framework = true;
-            self.streams.push(s);
+        let timed_out = e.kind() == std::io::ErrorKind::TimedOut;
+        let none_open = self.streams.iter().all(Option::is_none);
+        // Nothing was read, or every run had ended (their lines after
+        // the error are unknown): the unnamed stream carries the error,
+        // so the input fails for it and no ended run is blamed. Silence
+        // after every run ended is a clean end.
+        if self.next_order == 0 || (none_open && !timed_out) {
+            self.open_unnamed();
         }
         // § 4.2: silence past --idle-timeout ends every run of the input
         // still open with the timeout outcome (a run that already ended
         // keeps its verdict); another read error leaves them all
         // incomplete.
-        let timed_out = e.kind() == std::io::ErrorKind::TimedOut;
-        for s in &mut self.streams {
+        for s in self.streams.iter_mut().flatten() {
             if !timed_out {
                 s.judge.io_error(msg.clone());
             } else if !s.judge.summary_seen() {
@@ -827,6 +969,7 @@ impl Input {
             let open = self
                 .last
                 .and_then(|i| self.streams.get_mut(i))
+                .and_then(Option::as_mut)
                 .filter(|s| !s.judge.summary_seen());
             match open {
                 // A long line's start stands for it: its length is counted.
@@ -936,26 +1079,13 @@ impl Input {
             .iter()
             .find(|(k, _)| k.as_slice() == key)
             .map(|(_, i)| *i);
-        let idx = match cached.or_else(|| self.index.get(key).copied()) {
+        let idx = match cached {
             Some(i) => Some(i),
-            None => {
-                let run = (!raw_run.is_empty()).then(|| String::from_utf8_lossy(key).into_owned());
-                if let Some(want) = &self.opts.run_prefix {
-                    if !run.as_deref().is_some_and(|r| r.starts_with(want.as_str())) {
-                        self.counts.other_runs += 1;
-                        return Ok(());
-                    }
-                }
-                if self.streams.len() >= self.opts.max_runs {
-                    None
-                } else {
-                    let s = self.new_stream(run);
-                    self.streams.push(s);
-                    let i = self.streams.len() - 1;
-                    self.index.insert(key.to_vec(), i);
-                    Some(i)
-                }
-            }
+            None => match self.stream_of(key, raw_run) {
+                Some(idx) => idx,
+                // Another run than the one asked for.
+                None => return Ok(()),
+            },
         };
         if let Some(i) = idx {
             self.last = Some(i);
@@ -963,7 +1093,10 @@ impl Input {
                 self.remember(key, i);
             }
         }
-        match idx.and_then(|i| self.streams.get_mut(i)) {
+        match idx
+            .and_then(|i| self.streams.get_mut(i))
+            .and_then(Option::as_mut)
+        {
             Some(stream) => {
                 // A long line's event stands for it: a cut one is counted
                 // at its length, not its reduced copy's.
@@ -1002,11 +1135,82 @@ impl Input {
             terminated,
             line_no,
             raw_run,
-            stream: idx.and_then(|i| self.streams.get(i)),
+            stream: idx
+                .and_then(|i| self.streams.get(i))
+                .and_then(Option::as_ref),
             peek: &self.peeker,
             long: self.long_event.take(),
-        }))
+        }))?;
+        match idx {
+            Some(i)
+                if self
+                    .stream(i)
+                    .is_some_and(|s| s.closes && s.judge.summary_seen()) =>
+            {
+                self.end_run(i, key, visit)
+            }
+            _ => Ok(()),
+        }
     }
+
+    /// The stream of a run not among the recent ones (`key`: its decoded
+    /// `aoi.run`; `raw_run`: as written): its open stream, its tail when
+    /// it had ended, a new stream when it is new, `Some(None)` when it is
+    /// not judged (past `max_runs` open runs), `None` when it is not the
+    /// run asked for.
+    fn stream_of(&mut self, key: &[u8], raw_run: &[u8]) -> Option<Option<usize>> {
+        let slot = self.index.get(key).copied();
+        if let Some(Slot::Open(i)) = slot {
+            return Some(Some(i));
+        }
+        if matches!(slot, Some(Slot::Untracked)) {
+            return Some(None);
+        }
+        let run = (!raw_run.is_empty()).then(|| String::from_utf8_lossy(key).into_owned());
+        if slot.is_none() {
+            if let Some(want) = &self.opts.run_prefix {
+                if !run.as_deref().is_some_and(|r| r.starts_with(want.as_str())) {
+                    self.counts.other_runs += 1;
+                    return None;
+                }
+            }
+        }
+        let named = run.is_some();
+        if named && self.open_runs >= self.opts.max_runs {
+            self.index.insert(key.to_vec(), Slot::Untracked);
+            return Some(None);
+        }
+        let opts = self.opts.judge.clone();
+        let i = match slot {
+            // § 13.1: a line after the run's summary; the run's tail.
+            Some(Slot::Ended(at)) => {
+                self.open(run, Judge::resumed(opts, at, raw_run.to_vec()), false)
+            }
+            _ => self.open(run, Judge::new(opts), named),
+        };
+        self.index.insert(key.to_vec(), Slot::Open(i));
+        Some(Some(i))
+    }
+}
+
+/// The verdict of a stream, with up to `shown` findings; `None` for the
+/// unnamed stream without a framework event, which is no AOI stream: its
+/// lines are counted as skipped.
+fn judged(stream: Stream, shown: usize, counts: &mut Counts) -> Option<Judged> {
+    let mut judge = stream.judge;
+    let mut findings: Vec<Finding> = judge.drain().take(shown).collect();
+    let (verdict, last) = judge.finish();
+    if stream.run.is_none() && !stream.framework {
+        counts.skipped += verdict.lines;
+        return None;
+    }
+    findings.extend(last.into_iter().take(shown.saturating_sub(findings.len())));
+    Some(Judged {
+        run: stream.run,
+        verdict,
+        findings,
+        order: stream.order,
+    })
 }
 
 /// Finds the AOI event in a log line, leaving `peeker` describing it

@@ -8,6 +8,7 @@ mod report;
 mod sinks;
 mod table;
 mod text;
+mod verdicts;
 
 pub(crate) use crate::emit::stdout_writer;
 pub(crate) use forward::*;
@@ -16,3 +17,4 @@ pub(crate) use report::*;
 pub(crate) use sinks::*;
 pub(crate) use table::*;
 pub(crate) use text::*;
+pub(crate) use verdicts::Verdicts;

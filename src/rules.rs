@@ -381,8 +381,16 @@ pub const DECISIONS: &str = "\
   given up, its last record counted as skipped). A record longer than the reader holds (1 MiB, which
   Docker does not write) is read as it is, not unwrapped. Events without an envelope form the
   input's unnamed stream, judged only when it holds a framework event (otherwise it is another
-  program's JSON). A final line that is no event is the truncation of the run written last. No
-  stream at all, or runs past `--max-runs` left unjudged, is exit 74: nothing unverified passes.
+  program's JSON). A final line that is no event is the truncation of the run written last. A run
+  ends at its `aoi:summary`: it is judged there and its judge freed, so every run of a log is
+  judged however many it holds, in memory bounded by the runs open at once. A line of a run after
+  its summary (§ 13.1) is the run's tail, reported as a second entry of that run whose one cause is
+  `summary.not-last` (the same exit as `aoi check` on the run alone); the keys of the latest 65,536
+  ended runs are kept for this, and a line of a run that ended before them is judged as a new
+  stream (a seq gap, no meta, no summary: it fails too). A read error after every run ended fails the input on its unnamed
+  stream, not on a run that ended. `--max-runs` (default 10,000) guards the runs open at once: no
+  stream at all, or runs past it left unjudged, is exit 74, said in every format: nothing
+  unverified passes.
 - **Forwarding (`aoi errors --output jsonl`).** `origin` (§ 13.1) is the event's own `origin`
   when it has one (it was forwarded before), else its run's `aoi:meta.tool`, else its `domain`
   (§ 9.1: `domain` defaults to the tool), else `unknown`. Members the spec defines are copied

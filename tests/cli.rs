@@ -59,6 +59,8 @@ mod lint;
 mod live;
 #[path = "cli/long_lines.rs"]
 mod long_lines;
+#[path = "cli/many_runs.rs"]
+mod many_runs;
 #[path = "cli/merge.rs"]
 mod merge;
 #[path = "cli/parallel.rs"]

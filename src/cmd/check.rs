@@ -254,7 +254,7 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
     let named = !args.files.is_empty();
     say_reading_terminal("check", named, args.quiet);
     let mut code = exit::OK;
-    let mut verdicts: Vec<Verdict> = Vec::new();
+    let mut verdicts = crate::out::Verdicts::default();
     let mut streams: u64 = 0;
     // Violation and advisory events reported.
     let mut reported: (u64, u64) = (0, 0);
@@ -317,7 +317,7 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
         }
         code = exit::worst(code, v.exit_code);
         sinks.add_consumed(&v);
-        verdicts.push(v);
+        verdicts.add(v);
     }
     if sinks.has_report() {
         let props = json!({

@@ -33,11 +33,11 @@ use crate::cli::{ErrorsArgs, ErrorsFormat, Scope};
 use crate::demux;
 use crate::emit::ErrorEvent;
 use crate::judge::fields::{Ev, bool_value, str_ref, uint_value};
-use crate::judge::{Cause, Outcome, Verdict};
+use crate::judge::{Cause, Outcome};
 use crate::out::{
     AsFdFile, Closing, EventKind, Sinks, Stop, cell, close_report, eprint_line, event_kind,
     finding_line, forwarded_body, install_cancel, open_input, origin, paint, sanitize, source_for,
-    stop_code, unreadable_error, upstream_errors, verdict_line, write_err,
+    stop_code, unreadable_error, verdict_line, write_err,
 };
 use crate::peek::unescape;
 use crate::spec::{self, exit};
@@ -149,7 +149,7 @@ struct Tally {
     /// The report's code is the streams' verdict; --no-fail changes only
     /// the process exit status, never what the report says (§ 13.1).
     code: i32,
-    verdicts: Vec<Verdict>,
+    verdicts: crate::out::Verdicts,
     log: demux::Counts,
     /// Events of runs past `--max-runs`: (domain, warnings, errors).
     extra: (u64, u64, u64),
@@ -202,13 +202,11 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
 }
 
 /// After a stop, what was read counts as consumed in the report (§ 8.3).
-fn consume_on_stop(ctx: &mut Ctx<'_>, t: &Tally, input: demux::Input) {
+fn consume_on_stop(ctx: &mut Ctx<'_>, t: &Tally, input: (Vec<demux::Judged>, demux::Counts)) {
     if let Sink::Report(sinks) = &mut ctx.sink {
-        for v in &t.verdicts {
-            sinks.add_consumed(v);
-        }
+        sinks.add_counts(t.verdicts.consumed);
         sinks.add_counts(t.extra);
-        let (streams, input) = input.finish(SHOWN);
+        let (streams, input) = input;
         for st in &streams {
             sinks.add_consumed(&st.verdict);
         }
@@ -222,11 +220,11 @@ fn consume_on_stop(ctx: &mut Ctx<'_>, t: &Tally, input: demux::Input) {
 fn judge_input(
     ctx: &mut Ctx<'_>,
     source: &str,
-    input: demux::Input,
+    input: (Vec<demux::Judged>, demux::Counts),
     t: &mut Tally,
 ) -> Result<(), Stop> {
     let args = ctx.args;
-    let (streams, input) = input.finish(SHOWN);
+    let (streams, input) = input;
     let judged = streams.len();
     let mut lines_read = input.skipped + input.untracked + input.other_runs;
     for stream in streams {
@@ -241,7 +239,7 @@ fn judge_input(
             let _ = writeln!(err, "{}", verdict_line("errors", &v, n.as_deref()));
         }
         t.code = exit::worst(t.code, v.exit_code);
-        t.verdicts.push(v);
+        t.verdicts.add(v);
     }
     t.log.add(&input);
     // Messages about the input name it when files were given.
@@ -300,14 +298,8 @@ fn own_problems(
     lines_read: u64,
 ) -> Vec<(String, &'static str)> {
     let mut problems = Vec::new();
-    if input.untracked > 0 {
-        problems.push((
-            format!(
-                "more than --max-runs {} runs: {} line(s) of further runs were searched for errors but not judged",
-                args.logs.max_runs, input.untracked
-            ),
-            "TOO_MANY_RUNS",
-        ));
+    if let Some(msg) = input.past_cap(args.logs.max_runs, "searched for errors") {
+        problems.push((msg, "TOO_MANY_RUNS"));
     }
     if judged == 0 && input.untracked == 0 {
         let what = match &args.run {
@@ -335,7 +327,10 @@ fn close(ctx: &mut Ctx<'_>, t: Tally) -> Result<i32, Stop> {
             // An AOI producer accounts for upstream errors in its own
             // outcome (§ 13.1), as `filter` does.
             let mut cause = None;
-            let upstream = upstream_errors(&t.verdicts).filter(|_| !args.continue_on_error);
+            let upstream = t
+                .verdicts
+                .upstream_errors()
+                .filter(|_| !args.continue_on_error);
             if let Some((upstream_code, worst)) = &upstream {
                 code = exit::worst(code, *upstream_code);
                 // Only when they decide the status: an input aoi could not
@@ -347,9 +342,9 @@ fn close(ctx: &mut Ctx<'_>, t: Tally) -> Result<i32, Stop> {
             crate::out::say_upstream_errors("errors", args.quiet, code, upstream.as_ref());
             // A failed doctor run fails on its aoi:check events, not on
             // errors: they are counted beside the errors (issue 25).
-            let checks_failed: u64 = t.verdicts.iter().map(|v| v.failed_checks.0).sum();
+            let checks_failed = t.verdicts.checks_failed;
             let properties = json!({
-                "streams": t.verdicts.len(),
+                "streams": t.verdicts.streams,
                 "matched": ctx.matched,
                 "checks_failed": checks_failed,
                 "read_as_log": args.logs.log,
@@ -377,17 +372,22 @@ fn read_input<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     ctx: &mut Ctx<'_>,
     src: R,
     source: &str,
-) -> Result<demux::Input, Stop> {
+) -> Result<(Vec<demux::Judged>, demux::Counts), Stop> {
     let opts = demux::Options {
         run_prefix: ctx.args.run.clone(),
-        ..ctx.args.logs.reading(&ctx.args.judge, SHOWN as u64)
+        ..ctx.args.logs.reading(&ctx.args.judge, SHOWN as u64, SHOWN)
     };
-    demux::read(source_for(src, &ctx.args.judge), &opts, |visit| {
+    let mut ended = Vec::new();
+    let input = demux::read(source_for(src, &ctx.args.judge), &opts, |visit| {
         let ev = match visit {
             demux::Visit::Event(ev) => ev,
             // A live stream's errors go on as they come.
             demux::Visit::BlockEnd => return ctx.flush(),
             demux::Visit::LongPiece { .. } => return Ok(()),
+            demux::Visit::Ended { run, .. } => {
+                ended.push(*run);
+                return Ok(());
+            }
         };
         // § 2: an unterminated final line is discarded, never extracted.
         if !ev.terminated {
@@ -407,7 +407,8 @@ fn read_input<R: Read + Send + std::os::fd::AsRawFd + 'static>(
         let tool = ev.stream.and_then(|st| st.judge.identity().tool.as_deref());
         let run = (!ev.raw_run.is_empty()).then_some(ev.raw_run);
         emit(ctx, &e, kind, tool, run, ev.line_no, source)
-    })
+    })?;
+    Ok(input.finish(ended))
 }
 
 /// The retry disposition: `retryable` when present (§ 9.3: authoritative),

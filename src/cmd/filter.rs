@@ -33,7 +33,7 @@ use crate::judge::{Cause, Finding, Judge, LineClass, Outcome, Verdict, envelope_
 use crate::lines::{Chunk, LineReader};
 use crate::out::{
     Closing, Sinks, Stop, cancelled, close_report, eprint_line, finding_line, install_cancel,
-    open_input, source_holding, stdout_writer, unreadable_error, upstream_errors, verdict_line,
+    open_input, source_holding, stdout_writer, unreadable_error, verdict_line,
 };
 use crate::out::{EventKind, event_kind, forwarded_body, one_line_of, push_member};
 use crate::spec::exit;
@@ -244,7 +244,7 @@ fn framed_inputs(f: &mut Framed<'_>) -> Result<i32, Stop> {
     f.sinks.out.meta("filter", Vec::new())?;
     let named = !args.files.is_empty();
     let mut code = exit::OK;
-    let mut verdicts: Vec<Verdict> = Vec::new();
+    let mut verdicts = crate::out::Verdicts::default();
     let mut own_cause: Option<Cause> = None;
     for path in inputs_of(args) {
         let source = path.display().to_string();
@@ -280,11 +280,13 @@ fn framed_inputs(f: &mut Framed<'_>) -> Result<i32, Stop> {
         }
         code = exit::worst(code, v.exit_code);
         f.sinks.add_consumed(&v);
-        verdicts.push(v);
+        verdicts.add(v);
     }
     // § 13: upstream aoi:error events fail the run, unless
     // --continue-on-error; caused_by reproduces the most severe one.
-    let upstream = upstream_errors(&verdicts).filter(|_| !args.continue_on_error);
+    let upstream = verdicts
+        .upstream_errors()
+        .filter(|_| !args.continue_on_error);
     if let Some((upstream_code, _)) = &upstream {
         code = exit::worst(code, *upstream_code);
     }
@@ -317,7 +319,7 @@ fn framed_inputs(f: &mut Framed<'_>) -> Result<i32, Stop> {
         };
     }
     let properties = json!({
-        "streams": verdicts.len(),
+        "streams": verdicts.streams,
         "item_errors": f.item_errors,
         "exit_code": exit_code,
     });

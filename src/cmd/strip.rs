@@ -276,12 +276,17 @@ fn strip_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     out: &mut dyn Write,
     name: Option<&str>,
 ) -> io::Result<i32> {
-    let opts = args.logs.reading(&args.judge, 100);
+    let opts = args.logs.reading(&args.judge, 100, 10);
     let mut spool = crate::spool::Spool::default();
+    let mut ended = Vec::new();
     let input = crate::demux::read(source_for(src, &args.judge), &opts, |visit| {
         let ev = match visit {
             crate::demux::Visit::Event(ev) => ev,
             crate::demux::Visit::BlockEnd => return out.flush(),
+            crate::demux::Visit::Ended { run, .. } => {
+                ended.push(*run);
+                return Ok(());
+            }
             crate::demux::Visit::LongPiece { bytes, first } => {
                 if first {
                     spool.reset()?;
@@ -319,7 +324,7 @@ fn strip_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
         }
         out.write_all(b"\n")
     })?;
-    let (streams, counts) = input.finish(10);
+    let (streams, counts) = input.finish(ended);
     let mut code = exit::OK;
     let label = name.map(|n| format!("{n}: ")).unwrap_or_default();
     for st in &streams {
@@ -332,11 +337,7 @@ fn strip_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
         say_verdict(args, v, &st.findings, who.as_deref());
         code = exit::worst(code, v.exit_code);
     }
-    if counts.untracked > 0 {
-        let msg = format!(
-            "more than --max-runs {} runs: {} line(s) of further runs were stripped but not judged",
-            args.logs.max_runs, counts.untracked
-        );
+    if let Some(msg) = counts.past_cap(args.logs.max_runs, "stripped") {
         eprint_line(args.quiet, &format!("aoi strip: {label}{msg}"));
         code = exit::worst(code, exit::IOERR);
     } else if streams.is_empty() {

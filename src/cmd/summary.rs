@@ -39,25 +39,25 @@ fn judge_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     args: &SummaryArgs,
     label: &str,
 ) -> Vec<Verdict> {
-    let opts = args.logs.reading(&args.judge, 0);
+    let opts = args.logs.reading(&args.judge, 0, 0);
+    let mut ended = Vec::new();
     let r: Result<crate::demux::Input, std::convert::Infallible> =
-        crate::demux::read(source_for(src, &args.judge), &opts, |_| Ok(()));
+        crate::demux::read(source_for(src, &args.judge), &opts, |visit| {
+            if let crate::demux::Visit::Ended { run, .. } = visit {
+                ended.push(*run);
+            }
+            Ok(())
+        });
     let input = match r {
         Ok(input) => input,
         Err(never) => match never {},
     };
-    let (streams, counts) = input.finish(0);
+    let (streams, counts) = input.finish(ended);
     if let Some(note) = counts.passed_over() {
         eprint_line(args.quiet, &format!("aoi summary: {label}{note}"));
     }
-    if counts.untracked > 0 {
-        eprint_line(
-            args.quiet,
-            &format!(
-                "aoi summary: {label}more than --max-runs {} runs: {} line(s) of further runs were not judged",
-                args.logs.max_runs, counts.untracked
-            ),
-        );
+    if let Some(msg) = counts.past_cap(args.logs.max_runs, "read") {
+        eprint_line(args.quiet, &format!("aoi summary: {label}{msg}"));
     }
     streams.into_iter().map(|s| s.verdict).collect()
 }
@@ -316,9 +316,9 @@ impl Judged {
             sinks.out.event("outcome", &fields)?;
         }
         cancelled()?;
-        let vs: Vec<Verdict> = self.verdicts.iter().map(|(v, _)| v.clone()).collect();
+        let vs = crate::out::Verdicts::of(self.verdicts.iter().map(|(v, _)| v.clone()));
         let props = serde_json::json!({
-            "streams": vs.len(), "violations": 0, "advisories": 0, "exit_code": self.code,
+            "streams": vs.streams, "violations": 0, "advisories": 0, "exit_code": self.code,
         });
         finish_report(sinks, &vs, self.code, props)
     }

@@ -11,8 +11,9 @@
 //! and what every line passes before it is read. The rules live by family
 //! in files of their own, as `impl Judge` blocks over the same private
 //! state: `line` (§ 2), `long` (long lines), `event` and `envelope`
-//! (§ 8.1), `meta` (§ 5), `error` (§ 9), `summary` (§ 8.3, § 13.1) and
-//! `finish` (end of input, the verdict); `verdict` holds the types they
+//! (§ 8.1), `meta` (§ 5), `error` (§ 9), `summary` (§ 8.3, § 13.1),
+//! `finish` (end of input, the verdict) and `resume` (a run's lines after
+//! its summary, once its judge is freed); `verdict` holds the types they
 //! produce, `fields` and `types` the reading they share.
 
 mod envelope;
@@ -23,6 +24,7 @@ mod finish;
 pub(crate) mod line;
 mod long;
 mod meta;
+mod resume;
 mod secrets;
 mod summary;
 #[cfg(test)]
@@ -35,6 +37,7 @@ use crate::rules::{RuleId, Severity};
 
 pub use envelope::envelope_run;
 pub use fields::{ms_json, preview};
+pub use resume::Resume;
 pub use secrets::secret_in_args;
 pub use verdict::{Cause, Factors, Finding, Identity, Outcome, SummaryInfo, Verdict};
 

@@ -10,6 +10,7 @@ use crate::spec::exit;
 
 use super::sinks::*;
 use super::text::*;
+use super::verdicts::Verdicts;
 
 /// A cause (`caused_by`, § 13.1) as the JSON object aoi writes.
 pub(crate) fn cause_json(c: &Cause) -> Value {
@@ -64,7 +65,7 @@ pub(crate) fn unreadable_error(msg: &str, source: &str) -> ErrorEvent {
 /// with the command's `properties`, and flushes.
 pub(crate) fn finish_report(
     sinks: &mut Sinks,
-    verdicts: &[Verdict],
+    verdicts: &Verdicts,
     code: i32,
     properties: Value,
 ) -> Result<(), Stop> {
@@ -77,35 +78,17 @@ pub(crate) fn finish_report(
     close_report(sinks, verdicts, closing)
 }
 
-/// § 13.1: upstream `aoi:error` events fail the run of an AOI producer
-/// (unless `--continue-on-error`). `None` when no stream had one; else the
-/// exit status they call for (75 when the most severe is retryable, else 1)
-/// and that error, for `caused_by` (the most severe: process scope first,
-/// then not retryable). A stream that ended `denied`, `timeout` or
-/// `cancelled` carries that outcome in its own exit status, as in `check`
-/// (124 with a non-retryable error, not 1): its errors do not overrule it
-/// (issue 24).
-pub(crate) fn upstream_errors(verdicts: &[Verdict]) -> Option<(i32, Option<Cause>)> {
-    let counted = |v: &&Verdict| {
-        v.errors > 0
-            && !matches!(
-                v.outcome,
-                Outcome::Denied | Outcome::Timeout | Outcome::Cancelled
-            )
-    };
-    if !verdicts.iter().any(|v| counted(&v)) {
-        return None;
-    }
-    let worst = verdicts
-        .iter()
-        .filter(counted)
-        .filter_map(|v| v.cause.clone())
-        .max_by_key(|c| (c.process_scope as u8) * 2 + (c.retryable != Some(true)) as u8);
-    let code = match &worst {
-        Some(c) if c.retryable == Some(true) => exit::TEMPFAIL,
-        _ => exit::FAILED,
-    };
-    Some((code, worst))
+/// Whether a stream's upstream `aoi:error` events fail the run of an AOI
+/// producer (§ 13.1; see [`Verdicts::upstream_errors`]): it had some, and
+/// it did not end `denied`, `timeout` or `cancelled`, which carry their
+/// own exit status, as in `check` (124 with a non-retryable error, not 1):
+/// its errors do not overrule it (issue 24).
+pub(crate) fn counted_upstream(v: &Verdict) -> bool {
+    v.errors > 0
+        && !matches!(
+            v.outcome,
+            Outcome::Denied | Outcome::Timeout | Outcome::Cancelled
+        )
 }
 
 /// The one stderr line that says why a producer's exit differs from the
@@ -170,7 +153,7 @@ pub(crate) fn reason_for(code: i32, outcome: Option<Outcome>) -> Reason {
 /// [`finish_report`] with every part of the closing stated.
 pub(crate) fn close_report(
     sinks: &mut Sinks,
-    verdicts: &[Verdict],
+    verdicts: &Verdicts,
     closing: Closing,
 ) -> Result<(), Stop> {
     let Closing {
@@ -179,7 +162,7 @@ pub(crate) fn close_report(
         cause,
         extra,
     } = closing;
-    let worst = verdicts.iter().max_by_key(|v| exit::rank(v.exit_code));
+    let worst = verdicts.worst();
     let ok = code == exit::OK;
     let own = worst.and_then(|v| v.outcome.own_failure());
     // The error `caused_by` reproduces (§ 13.1): the failing stream's
@@ -202,11 +185,8 @@ pub(crate) fn close_report(
         Summary::failed(reason_for(code, worst.map(|v| v.outcome)))
     };
     summary = summary
-        .input_count(verdicts.iter().map(|v| v.domain_events).sum::<u64>() + extra.0)
-        .consumed(
-            verdicts.iter().map(|v| v.warnings).sum::<u64>() + extra.1,
-            verdicts.iter().map(|v| v.errors).sum::<u64>() + extra.2,
-        );
+        .input_count(verdicts.consumed.0 + extra.0)
+        .consumed(verdicts.consumed.1 + extra.1, verdicts.consumed.2 + extra.2);
     if !ok {
         if let Some(c) = caused_by.or(cause) {
             summary = summary.field("caused_by", cause_json(&c));
@@ -214,15 +194,8 @@ pub(crate) fn close_report(
     }
     // § 13.1: the direct upstream's identity, omitted when unknown or when
     // several streams disagree.
-    let ids: Vec<Identity> = verdicts
-        .iter()
-        .map(upstream_identity)
-        .filter(|i| !i.is_empty())
-        .collect();
-    if let Some(first) = ids.first() {
-        if ids.iter().all(|i| i == first) {
-            summary = summary.field("upstream", identity_json(first));
-        }
+    if let Some(first) = verdicts.upstream() {
+        summary = summary.field("upstream", identity_json(first));
     }
     summary = summary.field("properties", properties);
     sinks.out.finish(&summary)

@@ -547,7 +547,8 @@ fn runs_past_max_runs_are_searched_but_not_judged() {
     assert_eq!(out.code, 74, "{}", out.stderr);
     assert_eq!(lines(&out.stdout).len(), 2, "both runs' errors extracted");
     assert!(
-        out.stderr.contains("more than --max-runs 1 runs"),
+        out.stderr
+            .contains("more than --max-runs 1 runs open at once"),
         "{}",
         out.stderr
     );
@@ -570,12 +571,37 @@ fn runs_past_max_runs_are_searched_but_not_judged() {
             .into_bytes(),
     ]
     .concat();
+    // A run ends at its summary (issue 29): the cap is on runs open at
+    // once, so runs one after another are all judged under any cap.
     let out = errors(&["--log", "--max-runs", "1"], &ok_then_ok);
+    assert_eq!(out.code, 0, "both runs judged: {}", out.stderr);
+    // The same two runs open at once: the second is past the cap.
+    let (a, b) = (
+        s().hits(1).bytes(),
+        ok_then_ok[s().hits(1).bytes().len()..].to_vec(),
+    );
+    let mut both = Vec::new();
+    let (la, lb): (Vec<&[u8]>, Vec<&[u8]>) = (
+        a.split_inclusive(|&c| c == b'\n').collect(),
+        b.split_inclusive(|&c| c == b'\n').collect(),
+    );
+    for (x, y) in la.iter().zip(&lb) {
+        both.extend_from_slice(x);
+        both.extend_from_slice(y);
+    }
+    let out = errors(&["--log", "--max-runs", "1"], &both);
     assert_eq!(
         out.code, 74,
         "an unjudged run is not a pass: {}",
         out.stderr
     );
+    assert!(
+        out.stderr
+            .contains("more than --max-runs 1 runs open at once"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(errors(&["--log", "--max-runs", "2"], &both).code, 0);
 }
 
 #[test]

@@ -18,7 +18,7 @@ fn assert_no_crash(out: &Out, what: &str) {
 }
 
 /// Peak RSS in KiB of `aoi ARGS < input`, where GNU time is there.
-fn peak_rss_kib(args: &[&str], input: &std::path::Path) -> Option<u64> {
+pub(crate) fn peak_rss_kib(args: &[&str], input: &std::path::Path) -> Option<u64> {
     let time = std::path::Path::new("/usr/bin/time");
     if !time.exists() {
         crate::util::notice("/usr/bin/time is missing; peak RSS not measured");

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, mpsc};
 
-use super::{Gathered, SHOWN, gather};
+use super::{Gathered, SHOWN, Taken, gather};
 use crate::cli::{JudgeArgs, MergeArgs};
 use crate::demux;
 use crate::out::open_input;
@@ -24,10 +24,15 @@ pub(super) enum FileRead {
     Stopped,
     /// It could not be opened: why.
     Unreadable(String),
-    /// Its streams, what it carried, and what reading it passed over.
+    /// A run of the input being read that ended, reduced to its report
+    /// (given before the input's `Judged`, in order of first appearance).
+    Part(Box<Taken>),
+    /// Its streams reduced to their report, in order of first
+    /// appearance (after its parts), what it carried, and what reading it
+    /// passed over.
     Judged {
         g: Box<Gathered>,
-        streams: Vec<demux::Judged>,
+        taken: Vec<Taken>,
         counts: demux::Counts,
     },
 }
@@ -41,9 +46,12 @@ pub(super) fn each_judged(
 ) {
     let workers = workers(args, inputs);
     if workers <= 1 {
-        let opts = args.logs.reading(&args.judge, SHOWN as u64);
+        let opts = args.logs.reading(&args.judge, SHOWN as u64, SHOWN);
         for path in inputs {
-            if !take(path, judge_file(path, &args.judge, &opts)) {
+            // One thread: a log's runs go into the report as they end.
+            let mut part = |t: Taken| take(path, FileRead::Part(Box::new(t)));
+            let read = judge_file(path, &args.judge, &opts, &mut part);
+            if !take(path, read) {
                 return;
             }
         }
@@ -54,7 +62,7 @@ pub(super) fn each_judged(
         threads: 1,
         ..args.judge.clone()
     };
-    let opts = args.logs.reading(&judge, SHOWN as u64);
+    let opts = args.logs.reading(&judge, SHOWN as u64, SHOWN);
     let line = Line::new(workers * AHEAD);
     let (tx, rx) = mpsc::channel::<(usize, FileRead)>();
     std::thread::scope(|scope| {
@@ -64,7 +72,7 @@ pub(super) fn each_judged(
             scope.spawn(move || {
                 let _wake = StopOnPanic(line);
                 while let Some(i) = line.next(inputs.len()) {
-                    if tx.send((i, judge_file(&inputs[i], judge, opts))).is_err() {
+                    if tx.send((i, judge_whole(&inputs[i], judge, opts))).is_err() {
                         break;
                     }
                 }
@@ -198,26 +206,57 @@ fn workers(args: &MergeArgs, inputs: &[PathBuf]) -> usize {
 }
 
 /// Reads and judges `path`; nothing is said (that is the taker's).
-fn judge_file(path: &Path, judge: &JudgeArgs, opts: &demux::Options) -> FileRead {
+/// [`judge_file`] with every run in the `Judged` (a worker's file waits
+/// for the files before it).
+fn judge_whole(path: &Path, judge: &JudgeArgs, opts: &demux::Options) -> FileRead {
+    let mut early = Vec::new();
+    let read = judge_file(path, judge, opts, &mut |t| {
+        early.push(t);
+        true
+    });
+    match read {
+        FileRead::Judged { g, taken, counts } => FileRead::Judged {
+            g,
+            taken: early.into_iter().chain(taken).collect(),
+            counts,
+        },
+        other => other,
+    }
+}
+
+/// `release`: where the runs that end go as they are released (the
+/// rest are in the `Judged`).
+fn judge_file(
+    path: &Path,
+    judge: &JudgeArgs,
+    opts: &demux::Options,
+    release: &mut dyn FnMut(Taken) -> bool,
+) -> FileRead {
     if crate::cancel::requested().is_some() {
         return FileRead::Stopped;
     }
     let mut g = Gathered::default();
+    let source = path.display().to_string();
     let read = if path == Path::new("-") {
-        gather(io::stdin(), judge, opts, &mut g)
+        gather(io::stdin(), &source, judge, opts, &mut g, release)
     } else {
         match open_input(path) {
-            Ok(f) => gather(f, judge, opts, &mut g),
+            Ok(f) => gather(f, &source, judge, opts, &mut g, release),
             Err(msg) => return FileRead::Unreadable(msg),
         }
     };
-    if crate::cancel::requested().is_some() {
+    let Some(read) = read.filter(|_| crate::cancel::requested().is_none()) else {
         return FileRead::Stopped;
+    };
+    let (streams, counts) = read.finish(Vec::new());
+    for st in streams {
+        let t = g.reduce(&source, st);
+        g.pending.insert(t.order, t);
     }
-    let (streams, counts) = read.finish(SHOWN);
+    let taken = std::mem::take(&mut g.pending).into_values().collect();
     FileRead::Judged {
         g: Box::new(g),
-        streams,
+        taken,
         counts,
     }
 }

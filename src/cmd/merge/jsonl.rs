@@ -4,7 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use super::entry::{Entry, Own};
-use super::words::{tally, totals};
+use super::standing::Standing;
 use crate::cli::MergeArgs;
 use crate::demux;
 use crate::emit::{ErrorEvent, Summary};
@@ -12,40 +12,69 @@ use crate::judge::{Cause, Outcome};
 use crate::out::{Sinks, Stop, cause_json, reason_for, unreadable_error};
 use crate::spec::exit;
 
-/// Writes the merged report as aoi's own stream; returns the exit status.
-pub(super) fn write_jsonl(
-    args: &MergeArgs,
-    entries: &[Entry],
-    own: &[Own],
-    code: i32,
-    log: &demux::Counts,
-) -> i32 {
-    let mut sinks = Sinks::report_to_stdout();
-    match report_events(&mut sinks, entries, own, code, args.logs.log, log) {
-        Ok(()) if args.no_fail && code != exit::NOINPUT => exit::OK,
-        Ok(()) => code,
-        Err(stop) => sinks.end("merge-report", stop),
+/// The report written as aoi's own stream, an entry at a time as runs
+/// end (issue 29): only the [`Standing`] is kept.
+pub(super) struct JsonlReport {
+    sinks: Sinks,
+    /// Why writing stopped (a closed pipe, a failed write).
+    stop: Option<Stop>,
+}
+
+impl JsonlReport {
+    /// Starts the report: its `aoi:meta`.
+    pub(super) fn start() -> JsonlReport {
+        let mut sinks = Sinks::report_to_stdout();
+        // After a stop, what was read is still reported, then the summary
+        // says cancelled (§ 7) and counts what was consumed (§ 8.3).
+        sinks.out.write_after_stop();
+        sinks.out.consumed(0, 0, 0);
+        let stop = sinks.out.meta("merge-report", Vec::new()).err();
+        JsonlReport { sinks, stop }
+    }
+
+    /// Writes one entry (`standing`: with it); false once writing stopped.
+    pub(super) fn entry(&mut self, e: &Entry, standing: &Standing) -> bool {
+        if self.stop.is_none() {
+            let (_, domain, warnings, errors, _) = standing.totals;
+            self.sinks.out.consumed(domain, warnings, errors);
+            self.stop = self.sinks.out.event("report", &e.fields()).err();
+        }
+        self.stop.is_none()
+    }
+
+    /// Ends the report: aoi's own failures and the summary; returns the
+    /// exit status.
+    pub(super) fn finish(
+        mut self,
+        args: &MergeArgs,
+        own: &[Own],
+        code: i32,
+        standing: &Standing,
+        log: &demux::Counts,
+    ) -> i32 {
+        let r = match self.stop.take() {
+            Some(stop) => Err(stop),
+            None => report_end(&mut self.sinks, standing, own, code, args.logs.log, log),
+        };
+        match r {
+            Ok(()) if args.no_fail && code != exit::NOINPUT => exit::OK,
+            Ok(()) => code,
+            Err(stop) => self.sinks.end("merge-report", stop),
+        }
     }
 }
 
-pub(super) fn report_events(
+/// The report's end: aoi's own failures and the `aoi:summary`.
+fn report_end(
     sinks: &mut Sinks,
-    entries: &[Entry],
+    standing: &Standing,
     own: &[Own],
     code: i32,
     read_as_log: bool,
     log: &demux::Counts,
 ) -> Result<(), Stop> {
-    let (lines, domain, warnings, errors, violations) = totals(entries);
-    // After a stop, what was read is still reported, then the summary
-    // says cancelled (§ 7) and counts what was consumed (§ 8.3).
+    let (lines, domain, warnings, errors, violations) = standing.totals;
     let out = &mut sinks.out;
-    out.write_after_stop();
-    out.consumed(domain, warnings, errors);
-    out.meta("merge-report", Vec::new())?;
-    for e in entries {
-        out.event("report", &e.fields())?;
-    }
     for o in own {
         let e = if o.code == "INPUT_UNREADABLE" {
             unreadable_error(&o.message, &o.target)
@@ -58,55 +87,45 @@ pub(super) fn report_events(
     }
     crate::out::cancelled()?;
     let ok = code == exit::OK;
-    let worst = entries.iter().max_by_key(|e| exit::rank(e.exit_code));
+    let worst = standing.worst().filter(|w| w.1 == code);
     let mut summary = if ok {
         Summary::ok()
     } else {
-        let outcome = worst.and_then(|e| match e.outcome {
-            Outcome::Denied | Outcome::Timeout | Outcome::Cancelled => Some(e.outcome),
+        let outcome = worst.and_then(|w| match w.0 {
+            Outcome::Denied | Outcome::Timeout | Outcome::Cancelled => Some(w.0),
             _ => None,
         });
-        let outcome = outcome.filter(|_| worst.is_some_and(|e| e.exit_code == code));
         Summary::failed(reason_for(code, outcome))
     };
     summary = summary.input_count(domain).consumed(warnings, errors);
     if !ok {
-        let cause = worst
-            .filter(|e| e.exit_code == code)
-            .and_then(|e| e.caused_by.clone())
-            .or_else(|| {
-                own.iter()
-                    .find(|o| o.exit == code)
-                    .map(|o| cause_json(&Cause::own(&o.category, &o.code)))
-            });
+        let cause = worst.and_then(|w| w.2.clone()).or_else(|| {
+            own.iter()
+                .find(|o| o.exit == code)
+                .map(|o| cause_json(&Cause::own(&o.category, &o.code)))
+        });
         if let Some(c) = cause {
             summary = summary.field("caused_by", c);
         }
     }
     // § 13.1: the direct upstream's identity, when every stream names the
     // same one.
-    let ids: Vec<&[(&str, Option<String>); 4]> = entries
-        .iter()
-        .map(|e| &e.identity)
-        .filter(|i| i.iter().any(|(_, v)| v.is_some()))
-        .collect();
-    if let Some(first) = ids.first() {
-        if ids.len() == entries.len() && ids.iter().all(|i| i == first) {
-            let m: Map<String, Value> = first
-                .iter()
-                .filter_map(|(k, v)| v.as_ref().map(|v| (k.to_string(), Value::from(v.clone()))))
-                .collect();
-            summary = summary.field("upstream", Value::Object(m));
-        }
+    if let Some(first) = standing.upstream() {
+        let m: Map<String, Value> = first
+            .iter()
+            .filter_map(|(k, v)| v.as_ref().map(|v| (k.to_string(), Value::from(v.clone()))))
+            .collect();
+        summary = summary.field("upstream", Value::Object(m));
     }
-    let outcomes: Map<String, Value> = tally(entries)
+    let outcomes: Map<String, Value> = standing
+        .tally()
         .into_iter()
         .map(|(o, n, _)| (o.name().to_string(), n.into()))
         .collect();
     summary = summary.field(
         "properties",
         json!({
-            "streams": entries.len(),
+            "streams": standing.streams,
             "lines": lines,
             "violation_count": violations,
             "outcomes": outcomes,

@@ -10,6 +10,7 @@
 
 use std::fmt::Write as _;
 
+use super::standing::Standing;
 use super::{Entry, Own, sanitize, short_run, summary_line, verdict_word};
 
 /// Characters kept of upstream text in a field (with `…`).
@@ -24,7 +25,13 @@ const OPEN_PASSING: usize = 10;
 
 /// The report for `entries` and aoi's own failures, with the exit `code`
 /// and the `--log` note.
-pub(super) fn markdown(entries: &[Entry], own: &[Own], code: i32, note: Option<&str>) -> String {
+pub(super) fn markdown(
+    entries: &[Entry],
+    standing: &Standing,
+    own: &[Own],
+    code: i32,
+    note: Option<&str>,
+) -> String {
     let mut s = String::new();
     let icon = if code == 0 { "✅" } else { "❌" };
     let _ = writeln!(s, "### {icon} AOI merge report: {}\n", verdict_word(code));
@@ -35,7 +42,7 @@ pub(super) fn markdown(entries: &[Entry], own: &[Own], code: i32, note: Option<&
         "**{} of {} run(s) failed.** {}\n",
         failed.len(),
         entries.len(),
-        summary_line(entries)
+        summary_line(standing)
     );
     if let Some(n) = note {
         // aoi's own words and numbers: nothing to escape.

@@ -16,7 +16,7 @@
 //! the entries, totals and outcome of merge(A, B, C).
 
 use std::collections::{HashMap, HashSet};
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Read};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
@@ -24,16 +24,15 @@ use serde_json::Value;
 
 use crate::cli::{MergeArgs, MergeFormat};
 use crate::demux;
-use crate::out::{
-    eprint_line, finding_line, install_cancel, sanitize, source_for, stdout_writer, stop_code,
-    verdict_line, write_err,
-};
+use crate::out::{eprint_line, finding_line, install_cancel, sanitize, source_for, verdict_line};
 
 mod entry;
 mod files;
 mod jsonl;
 mod junit;
 mod markdown;
+mod merged;
+mod standing;
 mod table;
 mod tap;
 mod words;
@@ -45,11 +44,11 @@ use crate::spec::exit;
 use entry::cap;
 use entry::{Check, Checks, Entry, MAX_CHECKS, MAX_TEXT, Own, SHOWN};
 use files::FileRead;
-use jsonl::write_jsonl;
 use junit::junit;
+use merged::Merged;
 use table::table;
 use tap::tap;
-use words::{short_run, summary_line, verdict_word, why_line};
+use words::{short_run, summary_line, verdict_word};
 
 /// What the visitor gathers per stream (keyed by its run).
 #[derive(Default)]
@@ -64,6 +63,55 @@ struct Gathered {
     /// What their own inputs read as logs passed over
     /// (`properties.skipped_lines`, `properties.trimmed_lines`).
     carried_log: demux::Counts,
+    /// Runs that ended, reduced to their report, until every run that
+    /// appeared before them has ended too (they are released in order of
+    /// first appearance).
+    pending: std::collections::BTreeMap<u64, Taken>,
+}
+
+/// One judged stream reduced to what the report needs, so a run's judge
+/// and verdict are freed when it ends (issue 29).
+pub(super) struct Taken {
+    /// Its place in the order of first appearance in its input.
+    order: u64,
+    /// The entries it carried (an earlier report).
+    carried: Vec<Entry>,
+    /// Its own entry (not a report that carried entries, unless broken);
+    /// not in `carried`, whose spare capacity would cost more than an
+    /// entry for each of millions of runs.
+    entry: Option<Entry>,
+    /// aoi's own failures it carried.
+    own: Vec<Own>,
+    /// What stderr says of it when it is broken: its findings and verdict.
+    said: Vec<String>,
+}
+
+impl Gathered {
+    /// Reduces one stream: the entries it carried when it is an earlier
+    /// report, else (or when it is itself broken) its own entry.
+    fn reduce(&mut self, source: &str, st: demux::Judged) -> Taken {
+        let carried = self.carried.remove(&st.run).unwrap_or_default();
+        let container = self.containers.contains(&st.run) || !carried.is_empty();
+        let v = &st.verdict;
+        let broken = matches!(v.outcome, Outcome::Violation | Outcome::Incomplete);
+        let said = if broken {
+            broken_lines(source, &st)
+        } else {
+            Vec::new()
+        };
+        let own = self.carried_own.remove(&st.run).unwrap_or_default();
+        let entry = (!container || broken).then(|| {
+            let checks = self.checks.remove(&st.run).unwrap_or_default();
+            Entry::from_verdict(source, st.run.clone(), v, checks, &st.findings)
+        });
+        Taken {
+            order: st.order,
+            carried,
+            entry,
+            own,
+            said,
+        }
+    }
 }
 
 /// Runs `aoi merge-report`; returns the exit status.
@@ -86,15 +134,14 @@ pub fn run(args: &MergeArgs) -> i32 {
     };
     let named = !args.files.is_empty() || args.files_from.is_some();
     crate::out::say_reading_terminal("merge-report", named, args.quiet);
-    let mut merged = Merged::default();
+    let mut merged = Merged::new(format);
     files::each_judged(&inputs, args, |path, read| {
         // Stopped by SIGINT/SIGTERM: what was read whole before the stop
         // is reported, then the report says cancelled.
         if matches!(read, FileRead::Stopped) {
             return false;
         }
-        merged.take(path, read, args);
-        true
+        merged.take(path, read, args)
     });
     merged.write(args, format, tty)
 }
@@ -142,173 +189,43 @@ fn inputs(args: &MergeArgs) -> Result<Vec<PathBuf>, (i32, String)> {
     Ok(inputs)
 }
 
-/// The report being built: one entry per stream, aoi's own failures, and
-/// what reading as a log passed over, summed over the inputs.
-#[derive(Default)]
-struct Merged {
-    entries: Vec<Entry>,
-    own: Vec<Own>,
-    log: demux::Counts,
-}
-
-impl Merged {
-    /// Takes one judged input into the report, saying on stderr what the
-    /// report cannot show.
-    fn take(&mut self, path: &Path, read: FileRead, args: &MergeArgs) {
-        let source = path.display().to_string();
-        let (mut g, streams, counts) = match read {
-            FileRead::Judged { g, streams, counts } => (g, streams, counts),
-            FileRead::Stopped => return,
-            FileRead::Unreadable(msg) => {
-                eprint_line(args.quiet, &format!("aoi merge-report: {msg}"));
-                let own = Own::new("not_found", "INPUT_UNREADABLE", msg, source, exit::NOINPUT);
-                self.own.push(own);
-                return;
-            }
-        };
-        self.log.add(&counts);
-        self.log.add(&g.carried_log);
-        if !args.quiet && (counts.skipped > 0 || counts.trimmed > 0) {
-            let note = counts.log_note();
-            eprint_line(false, &format!("aoi merge-report: {source}: {note}"));
-        }
-        let before = self.entries.len();
-        for st in streams {
-            self.add(&source, st, &mut g, args.quiet);
-        }
-        self.limits(&source, &counts, self.entries.len() > before, args);
-    }
-
-    /// Adds one stream: the entries it carried when it is an earlier
-    /// report, else (or when it is itself broken) its own entry.
-    fn add(&mut self, source: &str, st: demux::Judged, g: &mut Gathered, quiet: bool) {
-        let carried = g.carried.remove(&st.run).unwrap_or_default();
-        let container = g.containers.contains(&st.run) || !carried.is_empty();
-        let v = &st.verdict;
-        let broken = matches!(v.outcome, Outcome::Violation | Outcome::Incomplete);
-        if !quiet && broken {
-            say_broken(source, &st);
-        }
-        self.entries.extend(carried);
-        self.own
-            .extend(g.carried_own.remove(&st.run).unwrap_or_default());
-        if !container || broken {
-            let checks = g.checks.remove(&st.run).unwrap_or_default();
-            let entry = Entry::from_verdict(source, st.run.clone(), v, checks, &st.findings);
-            self.entries.push(entry);
-        }
-    }
-
-    /// aoi's own failures of an input: runs past `--max-runs` not judged,
-    /// or no AOI stream at all.
-    fn limits(&mut self, source: &str, counts: &demux::Counts, any: bool, args: &MergeArgs) {
-        if counts.untracked > 0 {
-            let msg = format!(
-                "more than --max-runs {} runs: {} line(s) of further runs were not judged",
-                args.logs.max_runs, counts.untracked
-            );
-            eprint_line(args.quiet, &format!("aoi merge-report: {source}: {msg}"));
-            self.own.push(Own::new(
-                "io",
-                "TOO_MANY_RUNS",
-                msg,
-                source.to_string(),
-                exit::IOERR,
-            ));
-        } else if !any {
-            let msg = format!("no AOI stream in {source}");
-            eprint_line(args.quiet, &format!("aoi merge-report: {msg}"));
-            self.own.push(Own::new(
-                "io",
-                "NO_AOI_STREAM",
-                msg,
-                source.to_string(),
-                exit::IOERR,
-            ));
-        }
-    }
-
-    /// The most severe exit of every stream and of aoi's own failures.
-    fn code(&self) -> i32 {
-        self.own
-            .iter()
-            .map(|o| o.exit)
-            .chain(self.entries.iter().map(|e| e.exit_code))
-            .fold(exit::OK, exit::worst)
-    }
-
-    /// Writes the report in `format`; returns the exit status.
-    fn write(&self, args: &MergeArgs, format: MergeFormat, tty: bool) -> i32 {
-        let (entries, own, code) = (&self.entries, &self.own, self.code());
-        if format == MergeFormat::Jsonl {
-            let r = write_jsonl(args, entries, own, code, &self.log);
-            // Not after a stop (a closed pipe, a signal): that is its own exit.
-            if r == code || (args.no_fail && r == exit::OK) {
-                say_why(args, entries, code);
-            }
-            return r;
-        }
-        // Stated in every format whenever lines were read as a log, here or
-        // by a report merged in (issue 24: leniency shows).
-        let log = &self.log;
-        let note = (args.logs.log || log.skipped > 0 || log.trimmed > 0).then(|| log.log_note());
-        let note = note.as_deref();
-        let text = match format {
-            MergeFormat::Table => {
-                let color = args.color.enabled(tty);
-                table(entries, own, code, color, note)
-            }
-            MergeFormat::Markdown => markdown::markdown(entries, own, code, note),
-            MergeFormat::Junit => junit(entries, own, note),
-            _ => tap(entries, own, note),
-        };
-        let mut out = stdout_writer();
-        let written = out
-            .write_all(text.as_bytes())
-            .and_then(|()| out.flush())
-            .map_err(|e| write_err(e, "stdout"));
-        // The table on a terminal already ends with the verdict.
-        if written.is_ok() && !(tty && format == MergeFormat::Table) {
-            say_why(args, entries, code);
-        }
-        match written {
-            Ok(()) if args.no_fail && code != exit::NOINPUT => exit::OK,
-            Ok(()) => code,
-            Err(stop) => stop_code("merge-report", &stop),
-        }
-    }
-}
-
 /// stderr: only what the report cannot show, why a stream is broken or
 /// cut (its findings); outcomes are in the report.
-fn say_broken(source: &str, st: &demux::Judged) {
+fn broken_lines(source: &str, st: &demux::Judged) -> Vec<String> {
     let name = match &st.run {
         Some(r) => format!("{source} run {r}"),
         None => source.to_string(),
     };
-    let mut err = io::stderr().lock();
-    for f in &st.findings {
-        let _ = writeln!(err, "{}", finding_line(f, Some(&name)));
-    }
-    let _ = writeln!(
-        err,
-        "{}",
-        verdict_line("merge-report", &st.verdict, Some(&name))
-    );
+    let findings = st.findings.iter().map(|f| finding_line(f, Some(&name)));
+    let verdict = verdict_line("merge-report", &st.verdict, Some(&name));
+    findings.chain(std::iter::once(verdict)).collect()
 }
 
-/// Reads one input, gathering checks, containers and carried reports.
+/// `release` said the report cannot be written any more.
+struct Unwritable;
+
+/// Reads one input, gathering checks, containers and carried reports;
+/// each run that ends is given to `release`, in order of first
+/// appearance, as soon as every run before it has ended. `None` when
+/// `release` said stop.
 fn gather<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     src: R,
+    source: &str,
     judge: &crate::cli::JudgeArgs,
     opts: &demux::Options,
     g: &mut Gathered,
-) -> demux::Input {
+    release: &mut dyn FnMut(Taken) -> bool,
+) -> Option<demux::Input> {
     let reader = source_for(src, judge);
-    let r: Result<demux::Input, std::convert::Infallible> = demux::read(reader, opts, |visit| {
-        // The reports are written at the end: nothing to flush.
-        let demux::Visit::Event(ev) = visit else {
-            return Ok(());
+    let r: Result<demux::Input, Unwritable> = demux::read(reader, opts, |visit| {
+        let ev = match visit {
+            demux::Visit::Event(ev) => ev,
+            demux::Visit::Ended { run, settled } => {
+                let taken = g.reduce(source, *run);
+                g.pending.insert(taken.order, taken);
+                return g.release(settled, release);
+            }
+            _ => return Ok(()),
         };
         let Some(stream) = ev.stream else {
             return Ok(());
@@ -385,19 +302,25 @@ fn gather<R: Read + Send + std::os::fd::AsRawFd + 'static>(
         }
         Ok(())
     });
-    match r {
-        Ok(input) => input,
-        Err(never) => match never {},
-    }
+    r.ok()
 }
 
-/// Why the exit is non-zero, in one line on stderr, where the report may
-/// be in a file (issue 24: every non-zero exit says why).
-fn say_why(args: &MergeArgs, entries: &[Entry], code: i32) {
-    if code != exit::OK && !args.quiet {
-        eprint_line(
-            false,
-            &format!("aoi merge-report: {}", why_line(entries, code)),
-        );
+impl Gathered {
+    /// Gives `release` the pending runs that appeared before `settled`
+    /// (every run before it has ended), in order.
+    fn release(
+        &mut self,
+        settled: u64,
+        release: &mut dyn FnMut(Taken) -> bool,
+    ) -> Result<(), Unwritable> {
+        while let Some(first) = self.pending.first_entry() {
+            if *first.key() >= settled {
+                break;
+            }
+            if !release(first.remove()) {
+                return Err(Unwritable);
+            }
+        }
+        Ok(())
     }
 }

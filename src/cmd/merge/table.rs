@@ -3,11 +3,13 @@
 use std::fmt::Write as _;
 
 use super::entry::{Entry, Own};
+use super::standing::Standing;
 use super::words::{short_run, summary_line, verdict_word};
 use crate::out::{cell, paint, sanitize};
 
 pub(super) fn table(
     entries: &[Entry],
+    standing: &Standing,
     own: &[Own],
     code: i32,
     color: bool,
@@ -63,7 +65,7 @@ pub(super) fn table(
     for o in own {
         let _ = writeln!(s, "{}", paint(color, "31;1", &own_line(o)));
     }
-    let _ = writeln!(s, "{}: {}", verdict_word(code), summary_line(entries));
+    let _ = writeln!(s, "{}: {}", verdict_word(code), summary_line(standing));
     if let Some(n) = note {
         let _ = writeln!(s, "{n}");
     }

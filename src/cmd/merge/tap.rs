@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::entry::{Entry, Own};
+use super::standing::Standing;
 use super::words::summary_line;
 use crate::out::sanitize;
 
@@ -41,7 +42,12 @@ pub(super) fn yaml_map(s: &mut String, map: &serde_json::Map<String, Value>, ind
 /// TAP version 13 (which Perl's `prove` reads; TAP 14 readers read it
 /// too): one test point per stream; failures carry a YAML block whose
 /// values are quoted scalars and maps, never `rule: message` text.
-pub(super) fn tap(entries: &[Entry], own: &[Own], note: Option<&str>) -> String {
+pub(super) fn tap(
+    entries: &[Entry],
+    standing: &Standing,
+    own: &[Own],
+    note: Option<&str>,
+) -> String {
     let mut s = String::from("TAP version 13\n");
     // Never empty: no stream at all is aoi's own failing point. Reading as
     // a log is a skipped point, as in JUnit.
@@ -123,6 +129,6 @@ pub(super) fn tap(entries: &[Entry], own: &[Own], note: Option<&str>) -> String 
             tap_text(n)
         );
     }
-    let _ = writeln!(s, "# {}", tap_text(&summary_line(entries)));
+    let _ = writeln!(s, "# {}", tap_text(&summary_line(standing)));
     s
 }
