@@ -129,7 +129,11 @@ pub(crate) fn widen_pipe(fd: RawFd) {
 /// Reads blocks from any reader and splits them into line chunks.
 pub struct LineReader<R> {
     src: R,
+    /// Made at the first read, of `first_size` bytes.
     buf: Vec<u8>,
+    /// A block, or less for a small regular file ([`LineReader::reading`]):
+    /// 100,000 run files of a few hundred bytes each zeroed 256 KiB.
+    first_size: usize,
     /// Start of unconsumed bytes.
     start: usize,
     /// End of valid bytes.
@@ -169,7 +173,8 @@ impl<R: Read> LineReader<R> {
         let max_line = max_line.max(1);
         LineReader {
             src,
-            buf: vec![0; BLOCK.min(max_line.saturating_add(1)).max(4096)],
+            buf: Vec::new(),
+            first_size: BLOCK.min(max_line.saturating_add(1)).max(4096),
             start: 0,
             end: 0,
             eof: false,
@@ -202,14 +207,22 @@ impl<R: Read> LineReader<R> {
         self.fd = Some(fd);
         // SAFETY: a zeroed `stat` is a valid value for fstat to fill; the
         // descriptor is only inspected.
-        let mode = unsafe {
+        let (mode, size) = unsafe {
             let mut st: libc::stat = std::mem::zeroed();
             if libc::fstat(fd, &mut st) == 0 {
-                st.st_mode & libc::S_IFMT
+                (st.st_mode & libc::S_IFMT, st.st_size)
             } else {
-                0
+                (0, -1)
             }
         };
+        // A small file fits in a buffer of its size (and one byte to see
+        // its end); it still grows for a line that does not fit (a file
+        // written while it is read).
+        if let Ok(size) = usize::try_from(size) {
+            if mode == libc::S_IFREG && self.buf.is_empty() {
+                self.first_size = self.first_size.min(size.saturating_add(1).max(4096));
+            }
+        }
         if mode == libc::S_IFIFO {
             self.widen_in = Some(WIDEN_AFTER);
         }
@@ -468,6 +481,9 @@ impl<R: Read> LineReader<R> {
     /// The next chunk, or `None` at end of input.
     pub fn next_chunk(&mut self) -> io::Result<Option<Chunk<'_>>> {
         self.handed = None;
+        if self.buf.is_empty() {
+            self.buf = vec![0; self.first_size];
+        }
         loop {
             let pending = self.buf.get(self.start..self.end).unwrap_or_default();
             if self.in_long {
@@ -783,6 +799,31 @@ mod tests {
             assert_eq!(out, input, "step {step}");
             assert!(traded > 10, "step {step}: {traded} traded, {copied} copied");
         }
+    }
+
+    /// A small file's buffer is sized to it; a file that grows after
+    /// its size was read (a log being written) still reads whole.
+    #[test]
+    fn a_small_file_that_grows_is_still_read_whole() {
+        use std::io::Write as _;
+        use std::os::fd::AsRawFd;
+        let mut f = tempfile::tempfile().expect("a temporary file");
+        f.write_all(b"{\"a\":1}\n").expect("write");
+        let reader = std::fs::File::open(format!("/proc/self/fd/{}", f.as_raw_fd()));
+        let reader = reader.expect("reopen");
+        let fd = reader.as_raw_fd();
+        let mut r = LineReader::new(reader, 1 << 20).reading(fd);
+        assert_eq!(r.first_size, 4096);
+        let long = [vec![b'x'; 100_000], b"\n{}".to_vec()].concat();
+        f.write_all(&long).expect("write");
+        let mut got = Vec::new();
+        while let Some(chunk) = r.next_chunk().expect("read") {
+            match chunk {
+                Chunk::Lines(b) | Chunk::LongPart { bytes: b, .. } => got.extend_from_slice(b),
+            }
+        }
+        assert_eq!(got, [&b"{\"a\":1}\n"[..], &long].concat());
+        assert!(r.buf.len() > 100_000, "grown for the long line");
     }
 
     #[test]
