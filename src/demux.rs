@@ -38,6 +38,9 @@
 //! visitor (with no stream) and counted, and the commands report them.
 
 mod docker;
+mod in_order;
+
+pub use in_order::InOrder;
 
 use std::collections::HashMap;
 use std::io::Read;

@@ -155,6 +155,9 @@ struct Tally {
     extra: (u64, u64, u64),
     /// aoi's own first error: what caused_by names when aoi itself failed.
     own_cause: Option<Cause>,
+    /// Streams judged in the input being read, and their lines.
+    input_streams: usize,
+    input_lines: u64,
 }
 
 impl Tally {
@@ -171,10 +174,10 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
     for path in inputs {
         let source = path.display().to_string();
         let input = if *path == Path::new("-") {
-            read_input(ctx, io::stdin(), &source)?
+            read_input(ctx, io::stdin(), &source, &mut t)?
         } else {
             match open_input(path) {
-                Ok(f) => read_input(ctx, f, &source)?,
+                Ok(f) => read_input(ctx, f, &source, &mut t)?,
                 Err(msg) => {
                     eprint_line(ctx.args.quiet, &format!("aoi errors: {msg}"));
                     t.own(exit::NOINPUT, "not_found", "INPUT_UNREADABLE");
@@ -225,22 +228,12 @@ fn judge_input(
 ) -> Result<(), Stop> {
     let args = ctx.args;
     let (streams, input) = input;
-    let judged = streams.len();
-    let mut lines_read = input.skipped + input.untracked + input.other_runs;
     for stream in streams {
-        let v = stream.verdict;
-        lines_read += v.lines;
-        if !args.quiet && v.outcome != Outcome::Ok {
-            let n = stream_name(args, source, &stream.run);
-            let mut err = io::stderr().lock();
-            for f in &stream.findings {
-                let _ = writeln!(err, "{}", finding_line(f, n.as_deref()));
-            }
-            let _ = writeln!(err, "{}", verdict_line("errors", &v, n.as_deref()));
-        }
-        t.code = exit::worst(t.code, v.exit_code);
-        t.verdicts.add(v);
+        judge_stream(args, source, stream, t);
     }
+    let judged = std::mem::take(&mut t.input_streams);
+    let lines_read =
+        std::mem::take(&mut t.input_lines) + input.skipped + input.untracked + input.other_runs;
     t.log.add(&input);
     // Messages about the input name it when files were given.
     let label = if args.files.is_empty() {
@@ -275,6 +268,24 @@ fn judge_input(
         eprint_line(args.quiet, &format!("aoi errors: {label}{note}"));
     }
     Ok(())
+}
+
+/// One judged stream of an input: its findings and verdict on stderr
+/// when it failed, its verdict into the tally.
+fn judge_stream(args: &ErrorsArgs, source: &str, stream: demux::Judged, t: &mut Tally) {
+    let v = stream.verdict;
+    t.input_streams += 1;
+    t.input_lines += v.lines;
+    if !args.quiet && v.outcome != Outcome::Ok {
+        let n = stream_name(args, source, &stream.run);
+        let mut err = io::stderr().lock();
+        for f in &stream.findings {
+            let _ = writeln!(err, "{}", finding_line(f, n.as_deref()));
+        }
+        let _ = writeln!(err, "{}", verdict_line("errors", &v, n.as_deref()));
+    }
+    t.code = exit::worst(t.code, v.exit_code);
+    t.verdicts.add(v);
 }
 
 /// How stderr names a stream: the file when files were given, the run.
@@ -372,20 +383,31 @@ fn read_input<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     ctx: &mut Ctx<'_>,
     src: R,
     source: &str,
+    t: &mut Tally,
 ) -> Result<(Vec<demux::Judged>, demux::Counts), Stop> {
     let opts = demux::Options {
         run_prefix: ctx.args.run.clone(),
         ..ctx.args.logs.reading(&ctx.args.judge, SHOWN as u64, SHOWN)
     };
-    let mut ended = Vec::new();
+    let args = ctx.args;
+    // Runs are judged into the tally as they end, in order of first
+    // appearance; the input's end hands the rest back.
+    let mut ended = demux::InOrder::default();
     let input = demux::read(source_for(src, &ctx.args.judge), &opts, |visit| {
         let ev = match visit {
             demux::Visit::Event(ev) => ev,
             // A live stream's errors go on as they come.
             demux::Visit::BlockEnd => return ctx.flush(),
             demux::Visit::LongPiece { .. } => return Ok(()),
-            demux::Visit::Ended { run, .. } => {
-                ended.push(*run);
+            demux::Visit::Ended { run, settled } => {
+                ended.push(run.order, *run);
+                while let Some(run) = ended.next_before(settled) {
+                    // What stdout holds of the run goes before its verdict.
+                    if !args.quiet && run.verdict.outcome != Outcome::Ok {
+                        ctx.flush()?;
+                    }
+                    judge_stream(args, source, run, t);
+                }
                 return Ok(());
             }
         };
@@ -408,7 +430,11 @@ fn read_input<R: Read + Send + std::os::fd::AsRawFd + 'static>(
         let run = (!ev.raw_run.is_empty()).then_some(ev.raw_run);
         emit(ctx, &e, kind, tool, run, ev.line_no, source)
     })?;
-    Ok(input.finish(ended))
+    let (open, counts) = input.finish(Vec::new());
+    for run in open {
+        ended.push(run.order, run);
+    }
+    Ok((ended.rest().collect(), counts))
 }
 
 /// The retry disposition: `retryable` when present (§ 9.3: authoritative),

@@ -265,6 +265,29 @@ fn long_line(
     }
 }
 
+/// The runs of a log being stripped, as they end.
+struct Judged<'a> {
+    args: &'a StripArgs,
+    /// The input's name, when files were given.
+    name: Option<&'a str>,
+    code: i32,
+    streams: u64,
+}
+
+impl Judged<'_> {
+    /// Says one run's verdict (and findings) and takes its exit.
+    fn say(&mut self, st: &crate::demux::Judged) {
+        let who = match (&st.run, self.name) {
+            (Some(r), Some(n)) => Some(format!("{n} run {r}")),
+            (Some(r), None) => Some(format!("run {r}")),
+            (None, n) => n.map(str::to_string),
+        };
+        say_verdict(self.args, &st.verdict, &st.findings, who.as_deref());
+        self.code = exit::worst(self.code, st.verdict.exit_code);
+        self.streams += 1;
+    }
+}
+
 /// Strips one input read as a log (`--log`): each event found, after its
 /// prefix, goes to its plane; every run in it is judged as `aoi check`
 /// judges a stream, and what the reading passed over is stated on stderr.
@@ -278,13 +301,23 @@ fn strip_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
 ) -> io::Result<i32> {
     let opts = args.logs.reading(&args.judge, 100, 10);
     let mut spool = crate::spool::Spool::default();
-    let mut ended = Vec::new();
+    // Each run's verdict is said as it ends, in order of first appearance.
+    let mut ended = crate::demux::InOrder::default();
+    let mut judged = Judged {
+        args,
+        name,
+        code: exit::OK,
+        streams: 0,
+    };
     let input = crate::demux::read(source_for(src, &args.judge), &opts, |visit| {
         let ev = match visit {
             crate::demux::Visit::Event(ev) => ev,
             crate::demux::Visit::BlockEnd => return out.flush(),
-            crate::demux::Visit::Ended { run, .. } => {
-                ended.push(*run);
+            crate::demux::Visit::Ended { run, settled } => {
+                ended.push(run.order, *run);
+                while let Some(run) = ended.next_before(settled) {
+                    judged.say(&run);
+                }
                 return Ok(());
             }
             crate::demux::Visit::LongPiece { bytes, first } => {
@@ -324,23 +357,19 @@ fn strip_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
         }
         out.write_all(b"\n")
     })?;
-    let (streams, counts) = input.finish(ended);
-    let mut code = exit::OK;
-    let label = name.map(|n| format!("{n}: ")).unwrap_or_default();
-    for st in &streams {
-        let v = &st.verdict;
-        let who = match (&st.run, name) {
-            (Some(r), Some(n)) => Some(format!("{n} run {r}")),
-            (Some(r), None) => Some(format!("run {r}")),
-            (None, n) => n.map(str::to_string),
-        };
-        say_verdict(args, v, &st.findings, who.as_deref());
-        code = exit::worst(code, v.exit_code);
+    let (open, counts) = input.finish(Vec::new());
+    for run in open {
+        ended.push(run.order, run);
     }
+    for run in ended.rest() {
+        judged.say(&run);
+    }
+    let mut code = judged.code;
+    let label = name.map(|n| format!("{n}: ")).unwrap_or_default();
     if let Some(msg) = counts.past_cap(args.logs.max_runs, "stripped") {
         eprint_line(args.quiet, &format!("aoi strip: {label}{msg}"));
         code = exit::worst(code, exit::IOERR);
-    } else if streams.is_empty() {
+    } else if judged.streams == 0 {
         eprint_line(
             args.quiet,
             &format!("aoi strip: {label}no AOI stream in the log"),

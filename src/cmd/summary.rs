@@ -30,36 +30,48 @@ fn judge<R: Read + Send>(reader: crate::drive::Source<R>, args: &SummaryArgs) ->
     judge.finish().0
 }
 
-/// Judges one input read as a log (`--log`): one verdict per run, in order
-/// of first appearance; what the reading passed over is said on stderr
-/// (unless `-q`), and a log without any AOI stream is said too (the caller
-/// makes it 74).
+/// Judges one input read as a log (`--log`): one verdict per run, each
+/// given to `take` in order of first appearance as soon as it and every
+/// run before it have ended (memory bounded by the open runs); what the
+/// reading passed over is said on stderr (unless `-q`). Returns how many
+/// runs it judged (none: the caller makes it 74), `None` when `take` said
+/// stop.
 fn judge_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     src: R,
     args: &SummaryArgs,
     label: &str,
-) -> Vec<Verdict> {
+    take: &mut dyn FnMut(Verdict) -> bool,
+) -> Option<u64> {
     let opts = args.logs.reading(&args.judge, 0, 0);
-    let mut ended = Vec::new();
-    let r: Result<crate::demux::Input, std::convert::Infallible> =
-        crate::demux::read(source_for(src, &args.judge), &opts, |visit| {
-            if let crate::demux::Visit::Ended { run, .. } = visit {
-                ended.push(*run);
+    let mut ended = crate::demux::InOrder::default();
+    let mut judged = 0u64;
+    let r: Result<_, ()> = crate::demux::read(source_for(src, &args.judge), &opts, |visit| {
+        if let crate::demux::Visit::Ended { run, settled } = visit {
+            ended.push(run.order, run.verdict);
+            while let Some(v) = ended.next_before(settled) {
+                judged += 1;
+                take(v).then_some(()).ok_or(())?;
             }
-            Ok(())
-        });
-    let input = match r {
-        Ok(input) => input,
-        Err(never) => match never {},
-    };
-    let (streams, counts) = input.finish(ended);
+        }
+        Ok(())
+    });
+    let (open, counts) = r.ok()?.finish(Vec::new());
+    for run in open {
+        ended.push(run.order, run.verdict);
+    }
+    for v in ended.rest() {
+        judged += 1;
+        if !take(v) {
+            return None;
+        }
+    }
     if let Some(note) = counts.passed_over() {
         eprint_line(args.quiet, &format!("aoi summary: {label}{note}"));
     }
     if let Some(msg) = counts.past_cap(args.logs.max_runs, "read") {
         eprint_line(args.quiet, &format!("aoi summary: {label}{msg}"));
     }
-    streams.into_iter().map(|s| s.verdict).collect()
+    Some(judged)
 }
 
 /// What aoi established about one stream, as one JSON object.
@@ -183,144 +195,196 @@ pub fn run(args: &SummaryArgs) -> i32 {
         args.files.iter().map(|p| p.as_path()).collect()
     };
     crate::out::say_reading_terminal("summary", !args.files.is_empty(), args.quiet);
-    let named = inputs.len() > 1;
     let jsonl = args.output == Some(SummaryFormat::Jsonl) && args.field.is_none() && !args.quiet;
     if jsonl {
         install_cancel("summary");
     }
-    // Every non-zero exit says why on stderr (issue 24), unless the
-    // readable line on a terminal already does.
-    let said =
-        args.output.is_none() && args.field.is_none() && io::IsTerminal::is_terminal(&io::stdout());
-    let mut r = Judged::default();
-    let mut text = String::new();
-    'inputs: for path in inputs {
-        let source = path.display().to_string();
-        let Some(vs) = r.judge_input(path, args) else {
-            continue;
-        };
-        for v in vs {
-            // Stopped by SIGINT/SIGTERM: the stream was not judged to its end.
-            if crate::cancel::requested().is_some() {
-                r.partial.push(v);
-                break 'inputs;
-            }
-            r.code = exit::worst(r.code, v.exit_code);
-            if !args.quiet && v.exit_code != exit::OK && !said {
-                let name = (!args.files.is_empty()).then_some(source.as_str());
-                eprint_line(false, &verdict_line("summary", &v, name));
-            }
-            if !args.quiet {
-                text.push_str(&shown(&v, &source, args, named));
-            }
-            r.verdicts.push((v, source.clone()));
+    let mut o = Outcomes::new(args, jsonl, inputs.len() > 1);
+    for path in inputs {
+        if !o.judge_input(path) {
+            break;
         }
     }
-    if jsonl {
-        return r.write_report();
-    }
-    let mut out = io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => r.code,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::PIPE,
-        Err(e) => {
-            eprint_line(false, &format!("aoi summary: cannot write stdout: {e}"));
-            exit::IOERR
-        }
-    }
+    o.finish()
 }
 
-/// The inputs judged so far.
-#[derive(Default)]
-struct Judged {
+/// The outcomes, written as each stream is judged: a log of millions of
+/// runs is not kept run by run (issue 29).
+struct Outcomes<'a> {
+    args: &'a SummaryArgs,
+    /// Several inputs: each line names its source.
+    named: bool,
+    /// Every non-zero exit says why on stderr (issue 24), unless the
+    /// readable line on a terminal already does.
+    said: bool,
     code: i32,
-    /// Each stream's verdict, with its source.
-    verdicts: Vec<(Verdict, String)>,
-    /// Inputs that could not be opened: (message, source).
-    unreadable: Vec<(String, String)>,
-    /// The stream being read when a stop came: consumed, not judged.
-    partial: Vec<Verdict>,
+    /// `--output jsonl`: aoi's report, its `aoi:meta` written first.
+    report: Option<Sinks>,
+    /// The other outputs.
+    text: io::BufWriter<io::Stdout>,
+    /// Why writing stopped (a closed pipe, a failed write).
+    stop: Option<Stop>,
+    verdicts: crate::out::Verdicts,
 }
 
-impl Judged {
-    /// The verdicts of the input at `path`: one stream, or one per run of
-    /// a log with `--log`; `None` when it could not be read or (as a log)
-    /// held no stream.
-    fn judge_input(&mut self, path: &Path, args: &SummaryArgs) -> Option<Vec<Verdict>> {
+impl<'a> Outcomes<'a> {
+    fn new(args: &'a SummaryArgs, jsonl: bool, named: bool) -> Self {
+        let said = args.output.is_none()
+            && args.field.is_none()
+            && io::IsTerminal::is_terminal(&io::stdout());
+        let mut stop = None;
+        let report = jsonl.then(|| {
+            let mut sinks = Sinks::report_to_stdout();
+            // After a stop, what was read is still reported, then the
+            // summary says cancelled (§ 7) and counts what was consumed
+            // (§ 8.3).
+            sinks.out.write_after_stop();
+            sinks.out.consumed(0, 0, 0);
+            stop = sinks.out.meta("summary", Vec::new()).err();
+            sinks
+        });
+        Outcomes {
+            args,
+            named,
+            said,
+            code: exit::OK,
+            report,
+            text: io::BufWriter::new(io::stdout()),
+            stop,
+            verdicts: crate::out::Verdicts::default(),
+        }
+    }
+
+    /// Judges the input at `path`: one stream, or one per run of a log
+    /// with `--log`; false when nothing more is to be read (a stop).
+    fn judge_input(&mut self, path: &Path) -> bool {
+        let args = self.args;
         let source = path.display().to_string();
         let label = if args.files.is_empty() {
             String::new()
         } else {
             format!("{}: ", sanitize(&source))
         };
-        let vs = if path == Path::new("-") {
-            if args.logs.log {
-                judge_log(io::stdin(), args, &label)
-            } else {
-                vec![judge(source_for(io::stdin(), &args.judge), args)]
-            }
+        let judged = if path == Path::new("-") {
+            self.read(io::stdin(), &source, &label)
         } else {
             match open_input(path) {
-                Ok(f) if args.logs.log => judge_log(f, args, &label),
-                Ok(f) => vec![judge(source_for(f, &args.judge), args)],
+                Ok(f) => self.read(f, &source, &label),
                 Err(msg) => {
                     eprint_line(false, &format!("aoi summary: {msg}"));
                     self.code = exit::worst(self.code, exit::NOINPUT);
-                    self.unreadable.push((msg, source));
-                    return None;
+                    if let (Some(sinks), None) = (&mut self.report, &self.stop) {
+                        self.stop = sinks.out.error(&unreadable_error(&msg, &source)).err();
+                    }
+                    return self.stop.is_none();
                 }
             }
         };
-        if vs.is_empty() {
-            // --log on an input without any AOI stream: nothing unverified
-            // passes (74, as errors and merge-report).
-            eprint_line(
-                args.quiet,
-                &format!("aoi summary: {label}no AOI stream in the log"),
-            );
-            self.code = exit::worst(self.code, exit::IOERR);
-            return None;
+        match judged {
+            None => false,
+            Some(0) => {
+                // --log on an input without any AOI stream: nothing
+                // unverified passes (74, as errors and merge-report).
+                eprint_line(
+                    args.quiet,
+                    &format!("aoi summary: {label}no AOI stream in the log"),
+                );
+                self.code = exit::worst(self.code, exit::IOERR);
+                true
+            }
+            Some(_) => true,
         }
-        Some(vs)
     }
 
-    /// Writes the outcomes as aoi's own stream; returns the exit status.
-    fn write_report(&self) -> i32 {
-        let mut sinks = Sinks::report_to_stdout();
-        // After a stop, what was read is still reported, then the summary
-        // says cancelled (§ 7) and counts what was consumed (§ 8.3).
-        sinks.out.write_after_stop();
-        for (v, _) in &self.verdicts {
-            sinks.add_consumed(v);
+    /// Judges one input: its streams' count, `None` after a stop.
+    fn read<R: Read + Send + std::os::fd::AsRawFd + 'static>(
+        &mut self,
+        src: R,
+        source: &str,
+        label: &str,
+    ) -> Option<u64> {
+        let args = self.args;
+        if args.logs.log {
+            return judge_log(src, args, label, &mut |v| self.take(v, source));
         }
-        for v in &self.partial {
-            sinks.add_consumed(v);
+        let v = judge(source_for(src, &args.judge), args);
+        self.take(v, source).then_some(1)
+    }
+
+    /// One stream's outcome: its exit, its line on stderr when it failed,
+    /// and what stdout shows; false when nothing more is to be read.
+    fn take(&mut self, v: Verdict, source: &str) -> bool {
+        let args = self.args;
+        // Stopped by SIGINT/SIGTERM: the stream was not judged to its end;
+        // it counts as consumed, not as an outcome.
+        if crate::cancel::requested().is_some() {
+            if let Some(sinks) = &mut self.report {
+                sinks.add_consumed(&v);
+            }
+            return false;
         }
-        match self.report_events(&mut sinks) {
+        self.code = exit::worst(self.code, v.exit_code);
+        if !args.quiet && v.exit_code != exit::OK && !self.said {
+            let name = (!args.files.is_empty()).then_some(source);
+            eprint_line(false, &verdict_line("summary", &v, name));
+        }
+        if self.stop.is_none() {
+            self.stop = self.write(&v, source).err();
+        }
+        self.verdicts.add(v);
+        self.stop.is_none()
+    }
+
+    /// Writes one outcome: an `outcome` event, or what [`shown`] gives.
+    fn write(&mut self, v: &Verdict, source: &str) -> Result<(), Stop> {
+        match &mut self.report {
+            Some(sinks) => {
+                sinks.add_consumed(v);
+                let obj = outcome_json(v, source);
+                let fields: Vec<(&str, Value)> = obj
+                    .as_object()
+                    .map(|o| o.iter().map(|(k, val)| (k.as_str(), val.clone())).collect())
+                    .unwrap_or_default();
+                sinks.out.event("outcome", &fields)
+            }
+            None if self.args.quiet => Ok(()),
+            None => {
+                let text = shown(v, source, self.args, self.named);
+                self.text
+                    .write_all(text.as_bytes())
+                    .map_err(|e| crate::out::write_err(e, "stdout"))
+            }
+        }
+    }
+
+    /// Ends the output; returns the exit status.
+    fn finish(mut self) -> i32 {
+        let mut sinks = match self.report.take() {
+            Some(sinks) => sinks,
+            None => {
+                let flushed = self
+                    .text
+                    .flush()
+                    .map_err(|e| crate::out::write_err(e, "stdout"));
+                return match self.stop.take().map_or(flushed, Err) {
+                    Ok(()) => self.code,
+                    Err(stop) => crate::out::stop_code("summary", &stop),
+                };
+            }
+        };
+        let r = match self.stop.take() {
+            Some(stop) => Err(stop),
+            None => cancelled().and_then(|()| {
+                let props = serde_json::json!({
+                    "streams": self.verdicts.streams, "violations": 0, "advisories": 0, "exit_code": self.code,
+                });
+                finish_report(&mut sinks, &self.verdicts, self.code, props)
+            }),
+        };
+        match r {
             Ok(()) => self.code,
             Err(stop) => sinks.end("summary", stop),
         }
-    }
-
-    fn report_events(&self, sinks: &mut Sinks) -> Result<(), Stop> {
-        sinks.out.meta("summary", Vec::new())?;
-        for (msg, source) in &self.unreadable {
-            sinks.out.error(&unreadable_error(msg, source))?;
-        }
-        for (v, source) in &self.verdicts {
-            let obj = outcome_json(v, source);
-            let fields: Vec<(&str, Value)> = obj
-                .as_object()
-                .map(|o| o.iter().map(|(k, val)| (k.as_str(), val.clone())).collect())
-                .unwrap_or_default();
-            sinks.out.event("outcome", &fields)?;
-        }
-        cancelled()?;
-        let vs = crate::out::Verdicts::of(self.verdicts.iter().map(|(v, _)| v.clone()));
-        let props = serde_json::json!({
-            "streams": vs.streams, "violations": 0, "advisories": 0, "exit_code": self.code,
-        });
-        finish_report(sinks, &vs, self.code, props)
     }
 }
 

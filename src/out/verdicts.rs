@@ -28,13 +28,6 @@ pub(crate) struct Verdicts {
 }
 
 impl Verdicts {
-    /// The fold of `vs`.
-    pub(crate) fn of(vs: impl IntoIterator<Item = Verdict>) -> Verdicts {
-        let mut f = Verdicts::default();
-        vs.into_iter().for_each(|v| f.add(v));
-        f
-    }
-
     /// Folds one verdict in.
     pub(crate) fn add(&mut self, v: Verdict) {
         self.streams += 1;

@@ -67,11 +67,32 @@ fn every_run_is_judged_however_many_end() {
     }
     for cmd in [
         &["errors", "--log", "--max-runs", "10"][..],
-        &["summary", "--log", "--max-runs", "10"][..],
+        &["strip", "--log", "--control", "--max-runs", "10"][..],
     ] {
         let out = aoi(cmd, &interleaved(300, 7));
         assert_eq!(out.code, 0, "{cmd:?}: {}", out.stderr);
     }
+    // summary writes each run's outcome as it ends, in order.
+    let out = aoi(
+        &["summary", "--log", "--max-runs", "10", "--output", "jsonl"],
+        &interleaved(300, 7),
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_conforming_report(&out.stdout, 0);
+    let runs: Vec<Value> = parse_jsonl(&out.stdout)
+        .into_iter()
+        .filter(|e| e["type"] == "outcome")
+        .map(|e| e["run"].clone())
+        .collect();
+    assert_eq!(runs, (0..300).map(run_id).collect::<Vec<_>>());
+    let out = aoi(
+        &["errors", "--log", "--max-runs", "10", "--output", "jsonl"],
+        &interleaved(300, 7),
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_conforming_report(&out.stdout, 0);
+    let summary = parse_jsonl(&out.stdout).pop().expect("a summary");
+    assert_eq!(summary["properties"]["streams"], 300, "{summary}");
 }
 
 #[test]

@@ -251,9 +251,9 @@ fn judge_file(
     let (streams, counts) = read.finish(Vec::new());
     for st in streams {
         let t = g.reduce(&source, st);
-        g.pending.insert(t.order, t);
+        g.pending.push(t.order, t);
     }
-    let taken = std::mem::take(&mut g.pending).into_values().collect();
+    let taken = g.pending.rest().collect();
     FileRead::Judged {
         g: Box::new(g),
         taken,

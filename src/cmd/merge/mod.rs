@@ -66,7 +66,7 @@ struct Gathered {
     /// Runs that ended, reduced to their report, until every run that
     /// appeared before them has ended too (they are released in order of
     /// first appearance).
-    pending: std::collections::BTreeMap<u64, Taken>,
+    pending: demux::InOrder<Taken>,
 }
 
 /// One judged stream reduced to what the report needs, so a run's judge
@@ -222,7 +222,7 @@ fn gather<R: Read + Send + std::os::fd::AsRawFd + 'static>(
             demux::Visit::Event(ev) => ev,
             demux::Visit::Ended { run, settled } => {
                 let taken = g.reduce(source, *run);
-                g.pending.insert(taken.order, taken);
+                g.pending.push(taken.order, taken);
                 return g.release(settled, release);
             }
             _ => return Ok(()),
@@ -313,11 +313,8 @@ impl Gathered {
         settled: u64,
         release: &mut dyn FnMut(Taken) -> bool,
     ) -> Result<(), Unwritable> {
-        while let Some(first) = self.pending.first_entry() {
-            if *first.key() >= settled {
-                break;
-            }
-            if !release(first.remove()) {
+        while let Some(t) = self.pending.next_before(settled) {
+            if !release(t) {
                 return Err(Unwritable);
             }
         }
