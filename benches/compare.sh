@@ -320,7 +320,7 @@ for size in $SIZES; do
         echo "Generating $mix $size..." >&2
         "$GEN" --out "$file" --size "$size" --mix "$mix" --seed "$SEED" 2>&1 | sed 's/^/  /' >&2
         if [[ $mix == messy ]]; then
-            verdict_cmd=(errors --count)
+            verdict_cmd=(errors --log --count)
         else
             verdict_cmd=(check --no-relay)
         fi

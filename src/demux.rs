@@ -514,11 +514,23 @@ impl Prep for LocateLines {
 impl Input {
     /// Closes the streams still open and adds those that `ended` before
     /// ([`Visit::Ended`]): every judged stream, in order of first
-    /// appearance. The unnamed stream without a framework event is not an
-    /// AOI stream: its lines are added to the skipped count instead.
+    /// appearance, except that the streams that never end at a summary
+    /// (the unnamed stream, a run's tail) come after every run: they do
+    /// not hold back the runs that end ([`Visit::Ended`]'s `settled`). The
+    /// unnamed stream without a framework event is not an AOI stream: its
+    /// lines are added to the skipped count instead.
     pub fn finish(mut self, mut ended: Vec<Judged>) -> (Vec<Judged>, Counts) {
         let shown = self.opts.shown;
-        for stream in std::mem::take(&mut self.streams).into_iter().flatten() {
+        let mut open: Vec<Stream> = std::mem::take(&mut self.streams)
+            .into_iter()
+            .flatten()
+            .collect();
+        open.sort_by_key(|s| (!s.closes, s.order));
+        for mut stream in open {
+            if !stream.closes {
+                stream.order = self.next_order;
+                self.next_order += 1;
+            }
             ended.extend(judged(stream, shown, &mut self.counts));
         }
         ended.sort_by_key(|j| j.order);
@@ -535,7 +547,9 @@ impl Input {
             closes,
         };
         self.next_order += 1;
-        self.open_orders.insert(stream.order);
+        if closes {
+            self.open_orders.insert(stream.order);
+        }
         self.open_runs += usize::from(stream.run.is_some());
         match self.free.pop() {
             Some(i) => {
@@ -913,13 +927,28 @@ impl Input {
         }
         let msg = e.to_string();
         let timed_out = e.kind() == std::io::ErrorKind::TimedOut;
-        let none_open = self.streams.iter().all(Option::is_none);
+        // An open run, or an unnamed stream that is an AOI stream.
+        let none_open = self
+            .streams
+            .iter()
+            .flatten()
+            .all(|s| s.run.is_none() && !s.framework);
         // Nothing was read, or every run had ended (their lines after
         // the error are unknown): the unnamed stream carries the error,
         // so the input fails for it and no ended run is blamed. Silence
         // after every run ended is a clean end.
         if self.next_order == 0 || (none_open && !timed_out) {
-            self.open_unnamed();
+            match self.index.get(&b""[..]) {
+                Some(Slot::Open(i)) => {
+                    let i = *i;
+                    if let Some(s) = self.stream_mut(i) {
+                        s.framework = true;
+                    }
+                }
+                _ => {
+                    self.open_unnamed();
+                }
+            }
         }
         // § 4.2: silence past --idle-timeout ends every run of the input
         // still open with the timeout outcome (a run that already ended

@@ -386,8 +386,11 @@ pub const DECISIONS: &str = "\
   judged however many it holds, in memory bounded by the runs open at once. A line of a run after
   its summary (§ 13.1) is the run's tail, reported as a second entry of that run whose one cause is
   `summary.not-last` (the same exit as `aoi check` on the run alone); the keys of the latest 65,536
-  ended runs are kept for this, and a line of a run that ended before them is judged as a new
-  stream (a seq gap, no meta, no summary: it fails too). A read error after every run ended fails the input on its unnamed
+  ended runs are kept for this; a line of a run that ended before them is judged as a new stream
+  (a seq gap, no meta, no summary: it fails too), and a run id that comes back that late with a
+  whole run from seq 0 is judged as a new run. Runs are reported in order of first appearance,
+  except that a run that stays open while 4,096 others end lets them go in the order they ended,
+  and the streams that never end at a summary (the unnamed one, a run's tail) come after the runs. A read error after every run ended fails the input on its unnamed
   stream, not on a run that ended. `--max-runs` (default 10,000) guards the runs open at once: no
   stream at all, or runs past it left unjudged, is exit 74, said in every format: nothing
   unverified passes.

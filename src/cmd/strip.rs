@@ -316,6 +316,10 @@ fn strip_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
             crate::demux::Visit::Ended { run, settled } => {
                 ended.push(run.order, *run);
                 while let Some(run) = ended.next_before(settled) {
+                    // What stdout holds of the run goes before its verdict.
+                    if !args.quiet && run.verdict.outcome != crate::judge::Outcome::Ok {
+                        out.flush()?;
+                    }
                     judged.say(&run);
                 }
                 return Ok(());

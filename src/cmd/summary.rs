@@ -32,26 +32,32 @@ fn judge<R: Read + Send>(reader: crate::drive::Source<R>, args: &SummaryArgs) ->
 
 /// Judges one input read as a log (`--log`): one verdict per run, each
 /// given to `take` in order of first appearance as soon as it and every
-/// run before it have ended (memory bounded by the open runs); what the
+/// run before it have ended (memory bounded by the open runs), `None` at
+/// the end of each block read (the moment to flush); what the
 /// reading passed over is said on stderr (unless `-q`). Returns how many
-/// runs it judged (none: the caller makes it 74), `None` when `take` said
-/// stop.
+/// runs it judged (none: the caller makes it 74) and what it says of runs
+/// past `--max-runs` (74 too), `None` when `take` said stop.
 fn judge_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     src: R,
     args: &SummaryArgs,
     label: &str,
-    take: &mut dyn FnMut(Verdict) -> bool,
-) -> Option<u64> {
+    take: &mut dyn FnMut(Option<Verdict>) -> bool,
+) -> Option<(u64, Option<String>)> {
     let opts = args.logs.reading(&args.judge, 0, 0);
     let mut ended = crate::demux::InOrder::default();
     let mut judged = 0u64;
     let r: Result<_, ()> = crate::demux::read(source_for(src, &args.judge), &opts, |visit| {
-        if let crate::demux::Visit::Ended { run, settled } = visit {
-            ended.push(run.order, run.verdict);
-            while let Some(v) = ended.next_before(settled) {
-                judged += 1;
-                take(v).then_some(()).ok_or(())?;
+        match visit {
+            crate::demux::Visit::Ended { run, settled } => {
+                ended.push(run.order, run.verdict);
+                while let Some(v) = ended.next_before(settled) {
+                    judged += 1;
+                    take(Some(v)).then_some(()).ok_or(())?;
+                }
             }
+            // A live log's reader is not kept waiting.
+            crate::demux::Visit::BlockEnd => take(None).then_some(()).ok_or(())?,
+            _ => {}
         }
         Ok(())
     });
@@ -61,17 +67,18 @@ fn judge_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     }
     for v in ended.rest() {
         judged += 1;
-        if !take(v) {
+        if !take(Some(v)) {
             return None;
         }
     }
     if let Some(note) = counts.passed_over() {
         eprint_line(args.quiet, &format!("aoi summary: {label}{note}"));
     }
-    if let Some(msg) = counts.past_cap(args.logs.max_runs, "read") {
+    let past_cap = counts.past_cap(args.logs.max_runs, "read");
+    if let Some(msg) = &past_cap {
         eprint_line(args.quiet, &format!("aoi summary: {label}{msg}"));
     }
-    Some(judged)
+    Some((judged, past_cap))
 }
 
 /// What aoi established about one stream, as one JSON object.
@@ -282,7 +289,19 @@ impl<'a> Outcomes<'a> {
         };
         match judged {
             None => false,
-            Some(0) => {
+            Some((_, Some(past_cap))) => {
+                // Runs not judged: nothing unverified passes (74, said in
+                // the report as aoi's own error, as errors says it).
+                self.code = exit::worst(self.code, exit::IOERR);
+                if let (Some(sinks), None) = (&mut self.report, &self.stop) {
+                    let e = crate::emit::ErrorEvent::new("io", "TOO_MANY_RUNS", past_cap)
+                        .retryable(false)
+                        .field("target", source);
+                    self.stop = sinks.out.error(&e).err();
+                }
+                self.stop.is_none()
+            }
+            Some((0, None)) => {
                 // --log on an input without any AOI stream: nothing
                 // unverified passes (74, as errors and merge-report).
                 eprint_line(
@@ -296,19 +315,23 @@ impl<'a> Outcomes<'a> {
         }
     }
 
-    /// Judges one input: its streams' count, `None` after a stop.
+    /// Judges one input: its streams' count and what is said of runs past
+    /// `--max-runs`, `None` after a stop.
     fn read<R: Read + Send + std::os::fd::AsRawFd + 'static>(
         &mut self,
         src: R,
         source: &str,
         label: &str,
-    ) -> Option<u64> {
+    ) -> Option<(u64, Option<String>)> {
         let args = self.args;
         if args.logs.log {
-            return judge_log(src, args, label, &mut |v| self.take(v, source));
+            return judge_log(src, args, label, &mut |v| match v {
+                Some(v) => self.take(v, source),
+                None => self.flush(),
+            });
         }
         let v = judge(source_for(src, &args.judge), args);
-        self.take(v, source).then_some(1)
+        self.take(v, source).then_some((1, None))
     }
 
     /// One stream's outcome: its exit, its line on stderr when it failed,
@@ -332,6 +355,21 @@ impl<'a> Outcomes<'a> {
             self.stop = self.write(&v, source).err();
         }
         self.verdicts.add(v);
+        self.stop.is_none()
+    }
+
+    /// Writes out what is buffered; false once writing stopped.
+    fn flush(&mut self) -> bool {
+        if self.stop.is_none() {
+            self.stop = match &mut self.report {
+                Some(sinks) => sinks.out.flush().err(),
+                None => self
+                    .text
+                    .flush()
+                    .map_err(|e| crate::out::write_err(e, "stdout"))
+                    .err(),
+            };
+        }
         self.stop.is_none()
     }
 

@@ -1,10 +1,15 @@
 //! Ended runs put back in order of first appearance: a run is handed on
 //! when it ends ([`super::Visit::Ended`]), and a command that reports in
 //! order of first appearance holds it until every run that appeared
-//! before it has ended too (`settled`), so what it holds is bounded by
-//! the runs open at once, not by the runs seen.
+//! before it has ended too (`settled`). A run that stays open while more
+//! than [`HELD`] others end (a long run around many short ones) would make
+//! that memory grow with the runs seen: past it the earliest held run goes
+//! on, so those runs come in the order they ended.
 
 use std::collections::BTreeMap;
+
+/// Ended runs held at most, waiting for an earlier one to end.
+pub const HELD: usize = 4096;
 
 /// Items keyed by their run's order of first appearance.
 pub struct InOrder<T> {
@@ -26,10 +31,12 @@ impl<T> InOrder<T> {
     }
 
     /// The next item whose run appeared before `settled` (every run
-    /// before that order has ended), in order.
+    /// before that order has ended), in order; or the earliest held, when
+    /// more than [`HELD`] are.
     pub fn next_before(&mut self, settled: u64) -> Option<T> {
+        let over = self.pending.len() > HELD;
         let first = self.pending.first_entry()?;
-        (*first.key() < settled).then(|| first.remove())
+        (over || *first.key() < settled).then(|| first.remove())
     }
 
     /// Everything held, in order (at the input's end).

@@ -138,6 +138,33 @@ fn open_runs_past_the_cap_are_reported_in_every_format() {
         assert_eq!(out.code, 74, "{cmd}: {}", out.stderr);
         assert!(out.stderr.contains(say), "{cmd}: {}", out.stderr);
     }
+    // Two runs that end, open at once, one allowed: the judged one passes,
+    // the other is not judged, and that is 74 in every command.
+    let two = [meta("A"), meta("B"), summary("A"), summary("B")].join("\n") + "\n";
+    let say = "more than --max-runs 1 runs open at once";
+    for cmd in [
+        &["errors", "--log", "--max-runs", "1"][..],
+        &["summary", "--log", "--max-runs", "1"][..],
+        &["strip", "--log", "--max-runs", "1"][..],
+        &[
+            "merge-report",
+            "--log",
+            "--max-runs",
+            "1",
+            "--format",
+            "jsonl",
+        ][..],
+        &["summary", "--log", "--max-runs", "1", "--output", "jsonl"][..],
+        &["errors", "--log", "--max-runs", "1", "--output", "jsonl"][..],
+    ] {
+        let out = aoi(cmd, two.as_bytes());
+        assert_eq!(out.code, 74, "{cmd:?}: {}", out.stderr);
+        assert!(out.stderr.contains(say), "{cmd:?}: {}", out.stderr);
+        if cmd.contains(&"jsonl") {
+            assert_conforming_report(&out.stdout, fed_back_code(74));
+            assert!(out.stdout_str().contains("TOO_MANY_RUNS"), "{cmd:?}");
+        }
+    }
 }
 
 /// § 13.1: a line of a run after its summary. The run was reported when
@@ -191,11 +218,22 @@ fn a_line_after_a_runs_summary_is_its_tails_one_cause() {
 fn many_runs_stay_within_bounded_memory() {
     let dir = scratch("many-two-line-runs");
     let path = dir.join("runs.log");
-    std::fs::write(&path, interleaved(200_000, 100)).expect("write");
+    // Neither another program's JSON line (the unnamed stream, never
+    // ended) nor a run that stays open around all the others holds the
+    // ended runs back in memory.
+    let around = meta("OUTER");
+    let stray = r#"{"type":"info","msg":"starting"}"#;
+    let log = [
+        format!("{stray}\n{around}\n").into_bytes(),
+        interleaved(200_000, 100),
+        format!("{}\n", summary("OUTER")).into_bytes(),
+    ]
+    .concat();
+    std::fs::write(&path, log).expect("write");
     let out = crate::util::aoi_stdin_from(&["merge-report", "--log", "--format", "jsonl"], &path);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let summary = parse_jsonl(&out.stdout).pop().expect("a summary");
-    assert_eq!(summary["properties"]["streams"], 200_000, "{summary}");
+    assert_eq!(summary["properties"]["streams"], 200_001, "{summary}");
     if let Some(kib) =
         crate::faults::peak_rss_kib(&["merge-report", "--log", "--format", "jsonl"], &path)
     {
@@ -215,14 +253,58 @@ fn many_runs_stay_within_bounded_memory() {
     assert_eq!(out.code, 65, "{}", out.stderr);
     let said = |s: &str| out.stderr.lines().any(|l| l.contains(s));
     assert!(
-        said("run R000199999: line 400001 (seq 2): summary.not-last"),
+        said("run R000199999: line 400004 (seq 2): summary.not-last"),
         "{}",
         out.stderr
     );
     assert!(
-        said("run R000000000: line 400002 (seq 2): seq.gap"),
+        said("run R000000000: line 400005 (seq 2): seq.gap"),
         "{}",
         out.stderr
     );
     let _ = std::fs::remove_file(&path);
+}
+
+/// A live log: each run's entry (merge-report) and outcome (summary) goes
+/// out when the run ends, while the log is still being written. Waiting
+/// for it is bounded only so that a failure ends the test; a pass does not
+/// depend on timing.
+#[test]
+fn a_live_logs_runs_are_reported_as_they_end() {
+    use std::io::{BufRead, Write};
+    for (args, ty) in [
+        (
+            &["merge-report", "--log", "--format", "jsonl"][..],
+            "report",
+        ),
+        (&["summary", "--log", "--output", "jsonl"][..], "outcome"),
+    ] {
+        let mut child = crate::util::spawn_piped(args);
+        let mut stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+            {
+                let _ = tx.send(line);
+            }
+        });
+        writeln!(stdin, "{}\n{}", meta("A"), summary("A")).expect("write");
+        stdin.flush().expect("flush");
+        let mut seen = Vec::new();
+        while !seen
+            .iter()
+            .any(|l: &String| l.contains(&format!(r#""type":"{ty}""#)))
+        {
+            match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+                Ok(line) => seen.push(line),
+                Err(_) => panic!("{args:?}: no {ty} line while the log is open: {seen:?}"),
+            }
+        }
+        drop(stdin);
+        let status = child.wait().expect("wait");
+        assert_eq!(status.code(), Some(0), "{args:?}");
+    }
 }

@@ -27,6 +27,9 @@ pub(super) enum FileRead {
     /// A run of the input being read that ended, reduced to its report
     /// (given before the input's `Judged`, in order of first appearance).
     Part(Box<Taken>),
+    /// A block of the input being read ended: what was written goes out
+    /// (a live log's reader is not kept waiting).
+    BlockEnd,
     /// Its streams reduced to their report, in order of first
     /// appearance (after its parts), what it carried, and what reading it
     /// passed over.
@@ -49,7 +52,10 @@ pub(super) fn each_judged(
         let opts = args.logs.reading(&args.judge, SHOWN as u64, SHOWN);
         for path in inputs {
             // One thread: a log's runs go into the report as they end.
-            let mut part = |t: Taken| take(path, FileRead::Part(Box::new(t)));
+            let mut part = |t: Option<Taken>| match t {
+                Some(t) => take(path, FileRead::Part(Box::new(t))),
+                None => take(path, FileRead::BlockEnd),
+            };
             let read = judge_file(path, &args.judge, &opts, &mut part);
             if !take(path, read) {
                 return;
@@ -211,7 +217,7 @@ fn workers(args: &MergeArgs, inputs: &[PathBuf]) -> usize {
 fn judge_whole(path: &Path, judge: &JudgeArgs, opts: &demux::Options) -> FileRead {
     let mut early = Vec::new();
     let read = judge_file(path, judge, opts, &mut |t| {
-        early.push(t);
+        early.extend(t);
         true
     });
     match read {
@@ -230,7 +236,7 @@ fn judge_file(
     path: &Path,
     judge: &JudgeArgs,
     opts: &demux::Options,
-    release: &mut dyn FnMut(Taken) -> bool,
+    release: &mut dyn FnMut(Option<Taken>) -> bool,
 ) -> FileRead {
     if crate::cancel::requested().is_some() {
         return FileRead::Stopped;

@@ -42,6 +42,14 @@ impl JsonlReport {
         self.stop.is_none()
     }
 
+    /// Writes out what is buffered; false once writing stopped.
+    pub(super) fn flush(&mut self) -> bool {
+        if self.stop.is_none() {
+            self.stop = self.sinks.out.flush().err();
+        }
+        self.stop.is_none()
+    }
+
     /// Ends the report: aoi's own failures and the summary; returns the
     /// exit status.
     pub(super) fn finish(

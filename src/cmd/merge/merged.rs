@@ -49,6 +49,7 @@ impl Merged {
         let source = path.display().to_string();
         let (g, taken, counts) = match read {
             FileRead::Part(t) => return self.add(*t, args),
+            FileRead::BlockEnd => return self.jsonl.as_mut().is_none_or(JsonlReport::flush),
             FileRead::Judged { g, taken, counts } => (g, taken, counts),
             FileRead::Stopped => return true,
             FileRead::Unreadable(msg) => {

@@ -206,7 +206,8 @@ struct Unwritable;
 
 /// Reads one input, gathering checks, containers and carried reports;
 /// each run that ends is given to `release`, in order of first
-/// appearance, as soon as every run before it has ended. `None` when
+/// appearance, as soon as every run before it has ended (`None`: a block
+/// of input ended, the moment to flush what was written). `None` when
 /// `release` said stop.
 fn gather<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     src: R,
@@ -214,7 +215,7 @@ fn gather<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     judge: &crate::cli::JudgeArgs,
     opts: &demux::Options,
     g: &mut Gathered,
-    release: &mut dyn FnMut(Taken) -> bool,
+    release: &mut dyn FnMut(Option<Taken>) -> bool,
 ) -> Option<demux::Input> {
     let reader = source_for(src, judge);
     let r: Result<demux::Input, Unwritable> = demux::read(reader, opts, |visit| {
@@ -224,6 +225,9 @@ fn gather<R: Read + Send + std::os::fd::AsRawFd + 'static>(
                 let taken = g.reduce(source, *run);
                 g.pending.push(taken.order, taken);
                 return g.release(settled, release);
+            }
+            demux::Visit::BlockEnd => {
+                return release(None).then_some(()).ok_or(Unwritable);
             }
             _ => return Ok(()),
         };
@@ -311,10 +315,10 @@ impl Gathered {
     fn release(
         &mut self,
         settled: u64,
-        release: &mut dyn FnMut(Taken) -> bool,
+        release: &mut dyn FnMut(Option<Taken>) -> bool,
     ) -> Result<(), Unwritable> {
         while let Some(t) = self.pending.next_before(settled) {
-            if !release(t) {
+            if !release(Some(t)) {
                 return Err(Unwritable);
             }
         }
