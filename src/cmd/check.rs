@@ -194,6 +194,14 @@ pub fn run(args: &CheckArgs) -> i32 {
         None
     };
     if let Some(p) = &args.report {
+        // Not stdout: that is the relay's (a file named `-` was written).
+        if p.as_os_str() == "-" {
+            eprint_line(
+                false,
+                "aoi check: --report takes a file; for the report on stdout use --output jsonl (it replaces the relay)",
+            );
+            return exit::USAGE;
+        }
         if let Some(input) = same_file_as_input(p, &args.files) {
             eprint_line(
                 false,

@@ -212,6 +212,23 @@ fn stdout_closed_early_in_report_mode_is_quiet() {
     assert!(!stderr.contains("panic"), "{stderr}");
 }
 
+/// `--report -` is no way to put the report on stdout (the relay's): a
+/// usage error that says what is, never a file named `-`.
+#[test]
+fn report_to_dash_is_refused() {
+    let dir = scratch("report-dash");
+    let out = crate::util::command(crate::util::AOI)
+        .current_dir(&dir)
+        .args(["check", "--report", "-"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run aoi");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(64), "{stderr}");
+    assert!(stderr.contains("--output jsonl"), "{stderr}");
+    assert!(!dir.join("-").exists(), "no file named -");
+}
+
 /// `--report` naming one of the inputs would truncate it before it is read.
 #[test]
 fn report_that_is_an_input_is_refused() {
