@@ -279,8 +279,9 @@ pub struct JudgeArgs {
     /// thread. 0 (the default) uses two when two CPUs are available: for a regular file of 8
     /// MiB or more, for a pipe once it has carried 8 MiB; not when lines average over 2 KiB,
     /// nor with --idle-timeout. 1 always one; 2 (or more: two is the most used) two from the start
-    /// on any input. merge-report given several files judges N files at once instead (0: one per
-    /// CPU), each on one thread; the report is one thread's, byte for byte.
+    /// on any input. Given several regular files, check, errors, summary and merge-report judge N
+    /// files at once instead (0: one per CPU), each on one thread (check, errors and summary: files
+    /// up to 1 MiB; a larger one is read in its turn); the output is one thread's, byte for byte.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
 }
@@ -398,7 +399,7 @@ pub enum SummaryFormat {
     Jsonl,
 }
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone)]
 pub struct SummaryArgs {
     /// Input files; `-` or none reads stdin.
     #[arg(value_name = "FILE")]
@@ -463,7 +464,7 @@ pub enum Scope {
     Item,
 }
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone)]
 pub struct ErrorsArgs {
     /// Input files (streams or logs); `-` or none reads stdin.
     #[arg(value_name = "FILE")]

@@ -61,6 +61,8 @@
 //!   shares.
 //! - `parallel` (internal): a large file on two threads, one reading and
 //!   validating, one judging, with the same results as one.
+//! - `pool` (internal): many files worked on at once, taken in input
+//!   order.
 //! - `demux` (internal): the log reader: AOI streams out of real logs, a
 //!   judge per run.
 //! - `jq` (internal): the jq language (jaq) embedded, and strict JSON
@@ -106,4 +108,5 @@ pub mod peek;
 pub(crate) mod demux;
 pub(crate) mod out;
 pub(crate) mod parallel;
+pub(crate) mod pool;
 pub(crate) mod spool;

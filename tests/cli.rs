@@ -45,6 +45,8 @@ mod errors;
 mod example_tool;
 #[path = "cli/faults.rs"]
 mod faults;
+#[path = "cli/files_at_once.rs"]
+mod files_at_once;
 #[path = "cli/filter.rs"]
 mod filter;
 #[path = "cli/fleet.rs"]

@@ -30,19 +30,66 @@ fn judge<R: Read + Send>(reader: crate::drive::Source<R>, args: &SummaryArgs) ->
     judge.finish().0
 }
 
+/// What reading one input gave, besides its verdicts.
+enum InputEnd {
+    /// It could not be opened: why.
+    Unreadable(String),
+    /// A stop, or the taker said stop.
+    Stopped,
+    /// Read to its end: how many streams it judged (none: the caller
+    /// makes it 74), what is said of runs past `--max-runs` (74 too), and
+    /// the notes for stderr on what reading it as a log passed over.
+    Read {
+        judged: u64,
+        past_cap: Option<String>,
+        notes: Vec<String>,
+    },
+}
+
+/// Judges the input at `path`: one stream, or one per run of a log with
+/// `--log`, each verdict given to `take` as it is judged (`None` at the
+/// end of each block read, the moment to flush); nothing is said.
+fn read_input(
+    path: &Path,
+    args: &SummaryArgs,
+    take: &mut dyn FnMut(Option<Verdict>) -> bool,
+) -> InputEnd {
+    if path == Path::new("-") {
+        return read_stream(io::stdin(), args, take);
+    }
+    match open_input(path) {
+        Ok(f) => read_stream(f, args, take),
+        Err(msg) => InputEnd::Unreadable(msg),
+    }
+}
+
+fn read_stream<R: Read + Send + std::os::fd::AsRawFd + 'static>(
+    src: R,
+    args: &SummaryArgs,
+    take: &mut dyn FnMut(Option<Verdict>) -> bool,
+) -> InputEnd {
+    if args.logs.log {
+        return judge_log(src, args, take);
+    }
+    let v = judge(source_for(src, &args.judge), args);
+    match take(Some(v)) {
+        true => InputEnd::Read {
+            judged: 1,
+            past_cap: None,
+            notes: Vec::new(),
+        },
+        false => InputEnd::Stopped,
+    }
+}
+
 /// Judges one input read as a log (`--log`): one verdict per run, each
 /// given to `take` in order of first appearance as soon as it and every
-/// run before it have ended (memory bounded by the open runs), `None` at
-/// the end of each block read (the moment to flush); what the
-/// reading passed over is said on stderr (unless `-q`). Returns how many
-/// runs it judged (none: the caller makes it 74) and what it says of runs
-/// past `--max-runs` (74 too), `None` when `take` said stop.
+/// run before it have ended (memory bounded by the open runs).
 fn judge_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     src: R,
     args: &SummaryArgs,
-    label: &str,
     take: &mut dyn FnMut(Option<Verdict>) -> bool,
-) -> Option<(u64, Option<String>)> {
+) -> InputEnd {
     let opts = args.logs.reading(&args.judge, 0, 0);
     let mut ended = crate::demux::InOrder::default();
     let mut judged = 0u64;
@@ -61,24 +108,26 @@ fn judge_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
         }
         Ok(())
     });
-    let (open, counts) = r.ok()?.finish(Vec::new());
+    let Ok(read) = r else {
+        return InputEnd::Stopped;
+    };
+    let (open, counts) = read.finish(Vec::new());
     for run in open {
         ended.push(run.order, run.verdict);
     }
     for v in ended.rest() {
         judged += 1;
         if !take(Some(v)) {
-            return None;
+            return InputEnd::Stopped;
         }
     }
-    if let Some(note) = counts.passed_over() {
-        eprint_line(args.quiet, &format!("aoi summary: {label}{note}"));
-    }
     let past_cap = counts.past_cap(args.logs.max_runs, "read");
-    if let Some(msg) = &past_cap {
-        eprint_line(args.quiet, &format!("aoi summary: {label}{msg}"));
+    let notes = counts.passed_over().into_iter().chain(past_cap.clone());
+    InputEnd::Read {
+        judged,
+        past_cap,
+        notes: notes.collect(),
     }
-    Some((judged, past_cap))
 }
 
 /// What aoi established about one stream, as one JSON object.
@@ -207,11 +256,39 @@ pub fn run(args: &SummaryArgs) -> i32 {
         install_cancel("summary");
     }
     let mut o = Outcomes::new(args, jsonl, inputs.len() > 1);
-    for path in inputs {
-        if !o.judge_input(path) {
-            break;
+    let workers = crate::pool::workers(args.judge.threads, &inputs);
+    if workers <= 1 {
+        for path in inputs {
+            if !o.judge_input(path) {
+                break;
+            }
         }
+        return o.finish();
     }
+    // Small files are judged N at once, each on one thread; the others
+    // in their turn (issue 29). The outcomes go out in input order.
+    let one = SummaryArgs {
+        judge: crate::cli::JudgeArgs {
+            threads: 1,
+            ..args.judge.clone()
+        },
+        ..args.clone()
+    };
+    let work = |i: usize| {
+        let path = inputs[i];
+        crate::pool::small(path).then(|| {
+            let mut verdicts = Vec::new();
+            let end = read_input(path, &one, &mut |v| {
+                verdicts.extend(v);
+                true
+            });
+            (verdicts, end)
+        })
+    };
+    crate::pool::in_order(inputs.len(), workers, work, |i, judged| match judged {
+        Some((verdicts, end)) => o.take_judged(inputs[i], verdicts, end),
+        None => o.judge_input(inputs[i]),
+    });
     o.finish()
 }
 
@@ -265,73 +342,75 @@ impl<'a> Outcomes<'a> {
     /// Judges the input at `path`: one stream, or one per run of a log
     /// with `--log`; false when nothing more is to be read (a stop).
     fn judge_input(&mut self, path: &Path) -> bool {
-        let args = self.args;
         let source = path.display().to_string();
+        let end = read_input(path, self.args, &mut |v| match v {
+            Some(v) => self.take(v, &source),
+            None => self.flush(),
+        });
+        self.end_input(end, &source)
+    }
+
+    /// An input judged by a worker: its verdicts, then its end.
+    fn take_judged(&mut self, path: &Path, verdicts: Vec<Verdict>, end: InputEnd) -> bool {
+        let source = path.display().to_string();
+        for v in verdicts {
+            if !self.take(v, &source) {
+                return false;
+            }
+        }
+        self.end_input(end, &source)
+    }
+
+    /// What the end of an input says: it could not be read, runs past
+    /// `--max-runs`, no stream; false when nothing more is to be read.
+    fn end_input(&mut self, end: InputEnd, source: &str) -> bool {
+        let args = self.args;
         let label = if args.files.is_empty() {
             String::new()
         } else {
-            format!("{}: ", sanitize(&source))
+            format!("{}: ", sanitize(source))
         };
-        let judged = if path == Path::new("-") {
-            self.read(io::stdin(), &source, &label)
-        } else {
-            match open_input(path) {
-                Ok(f) => self.read(f, &source, &label),
-                Err(msg) => {
-                    eprint_line(false, &format!("aoi summary: {msg}"));
-                    self.code = exit::worst(self.code, exit::NOINPUT);
-                    if let (Some(sinks), None) = (&mut self.report, &self.stop) {
-                        self.stop = sinks.out.error(&unreadable_error(&msg, &source)).err();
-                    }
-                    return self.stop.is_none();
-                }
-            }
-        };
-        match judged {
-            None => false,
-            Some((_, Some(past_cap))) => {
-                // Runs not judged: nothing unverified passes (74, said in
-                // the report as aoi's own error, as errors says it).
-                self.code = exit::worst(self.code, exit::IOERR);
+        let (judged, past_cap, notes) = match end {
+            InputEnd::Stopped => return false,
+            InputEnd::Unreadable(msg) => {
+                eprint_line(false, &format!("aoi summary: {msg}"));
+                self.code = exit::worst(self.code, exit::NOINPUT);
                 if let (Some(sinks), None) = (&mut self.report, &self.stop) {
-                    let e = crate::emit::ErrorEvent::new("io", "TOO_MANY_RUNS", past_cap)
-                        .retryable(false)
-                        .field("target", source);
-                    self.stop = sinks.out.error(&e).err();
+                    self.stop = sinks.out.error(&unreadable_error(&msg, source)).err();
                 }
-                self.stop.is_none()
+                return self.stop.is_none();
             }
-            Some((0, None)) => {
-                // --log on an input without any AOI stream: nothing
-                // unverified passes (74, as errors and merge-report).
-                eprint_line(
-                    args.quiet,
-                    &format!("aoi summary: {label}no AOI stream in the log"),
-                );
-                self.code = exit::worst(self.code, exit::IOERR);
-                true
+            InputEnd::Read {
+                judged,
+                past_cap,
+                notes,
+            } => (judged, past_cap, notes),
+        };
+        for note in notes {
+            eprint_line(args.quiet, &format!("aoi summary: {label}{note}"));
+        }
+        if let Some(past_cap) = past_cap {
+            // Runs not judged: nothing unverified passes (74, said in
+            // the report as aoi's own error, as errors says it).
+            self.code = exit::worst(self.code, exit::IOERR);
+            if let (Some(sinks), None) = (&mut self.report, &self.stop) {
+                let e = crate::emit::ErrorEvent::new("io", "TOO_MANY_RUNS", past_cap)
+                    .retryable(false)
+                    .field("target", source.to_string());
+                self.stop = sinks.out.error(&e).err();
             }
-            Some(_) => true,
+            return self.stop.is_none();
         }
-    }
-
-    /// Judges one input: its streams' count and what is said of runs past
-    /// `--max-runs`, `None` after a stop.
-    fn read<R: Read + Send + std::os::fd::AsRawFd + 'static>(
-        &mut self,
-        src: R,
-        source: &str,
-        label: &str,
-    ) -> Option<(u64, Option<String>)> {
-        let args = self.args;
-        if args.logs.log {
-            return judge_log(src, args, label, &mut |v| match v {
-                Some(v) => self.take(v, source),
-                None => self.flush(),
-            });
+        if judged == 0 {
+            // --log on an input without any AOI stream: nothing
+            // unverified passes (74, as errors and merge-report).
+            eprint_line(
+                args.quiet,
+                &format!("aoi summary: {label}no AOI stream in the log"),
+            );
+            self.code = exit::worst(self.code, exit::IOERR);
         }
-        let v = judge(source_for(src, &args.judge), args);
-        self.take(v, source).then_some((1, None))
+        true
     }
 
     /// One stream's outcome: its exit, its line on stderr when it failed,

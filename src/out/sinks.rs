@@ -128,6 +128,11 @@ impl Sinks {
         Ok(())
     }
 
+    /// Whether the input is relayed to stdout.
+    pub(crate) fn relays(&self) -> bool {
+        self.relay.is_some()
+    }
+
     pub(crate) fn has_report(&mut self) -> bool {
         let t = self.out.get_mut();
         t.stdout.is_some() || t.file.is_some()

@@ -20,6 +20,9 @@ use crate::out::*;
 use crate::rules::Severity;
 use crate::spec::exit;
 
+mod files;
+use files::Judged;
+
 fn finding_event(e: &mut Producer<Tee>, f: &Finding, source: &str) -> Result<(), Stop> {
     let r = f.rule.rule();
     let ty = if r.severity == Severity::Advisory {
@@ -115,32 +118,40 @@ fn stream_event(e: &mut Producer<Tee>, v: &Verdict, source: &str) -> Result<(), 
     e.event("stream", &f)
 }
 
+/// The findings of the stream being judged: each goes into the report
+/// as it comes, the first `--show` are kept for stderr.
+struct Findings<'a> {
+    args: &'a CheckArgs,
+    source: &'a str,
+    shown: Vec<Finding>,
+    /// Violation and advisory events reported, over every stream.
+    reported: &'a mut (u64, u64),
+}
+
+impl Findings<'_> {
+    fn take(&mut self, f: Finding, sinks: &mut Sinks) -> Result<(), Stop> {
+        if sinks.has_report() {
+            finding_event(&mut sinks.out, &f, self.source)?;
+            if f.rule.severity() == Severity::Advisory {
+                self.reported.1 += 1;
+            } else {
+                self.reported.0 += 1;
+            }
+        }
+        if self.shown.len() < self.args.show {
+            self.shown.push(f);
+        }
+        Ok(())
+    }
+}
+
 /// Judges one stream, relaying it and reporting findings as they come.
 fn judge_stream<R: Read + Send>(
     reader: crate::drive::Source<R>,
-    args: &CheckArgs,
     sinks: &mut Sinks,
-    source: &str,
-    shown: &mut Vec<Finding>,
-    report_counts: &mut (u64, u64),
+    found: &mut Findings<'_>,
 ) -> Result<Verdict, Stop> {
-    let opts = args.judge.options(args.max_per_rule);
-    let mut judge = Judge::new(opts);
-    let want_report = sinks.has_report();
-    let mut take = |f: Finding, sinks: &mut Sinks| -> Result<(), Stop> {
-        if want_report {
-            finding_event(&mut sinks.out, &f, source)?;
-            if f.rule.severity() == Severity::Advisory {
-                report_counts.1 += 1;
-            } else {
-                report_counts.0 += 1;
-            }
-        }
-        if shown.len() < args.show {
-            shown.push(f);
-        }
-        Ok(())
-    };
+    let mut judge = Judge::new(found.args.judge.options(found.args.max_per_rule));
     drive_source(
         reader,
         &mut judge,
@@ -148,7 +159,7 @@ fn judge_stream<R: Read + Send>(
         |judge, bytes| {
             sinks.relay(bytes)?;
             for f in judge.drain() {
-                take(f, sinks)?;
+                found.take(f, sinks)?;
             }
             // After each block read: a live stream's findings reach the
             // report's reader as they are found, not when a buffer fills.
@@ -156,7 +167,7 @@ fn judge_stream<R: Read + Send>(
         },
     )?;
     for f in judge.drain() {
-        take(f, sinks)?;
+        found.take(f, sinks)?;
     }
     // A stream stopped by SIGINT/SIGTERM before its summary is not judged
     // to its end; what was read of it still counts as consumed. One whose
@@ -171,9 +182,98 @@ fn judge_stream<R: Read + Send>(
     // finish() adds the stream-level findings (summary.missing, …).
     let (v, last) = judge.finish();
     for f in last {
-        take(f, sinks)?;
+        found.take(f, sinks)?;
     }
     Ok(v)
+}
+
+/// What the inputs judged so far add up to.
+#[derive(Default)]
+struct Tally {
+    code: i32,
+    verdicts: crate::out::Verdicts,
+    streams: u64,
+    /// Violation and advisory events reported.
+    reported: (u64, u64),
+}
+
+impl Tally {
+    /// Judges the input at `path` (or takes what a worker judged of it)
+    /// into the relay, the report, stderr and the tally.
+    fn take(
+        &mut self,
+        args: &CheckArgs,
+        sinks: &mut Sinks,
+        path: &Path,
+        judged: Judged,
+    ) -> Result<(), Stop> {
+        let source = path.display().to_string();
+        let mut found = Findings {
+            args,
+            source: &source,
+            shown: Vec::new(),
+            reported: &mut self.reported,
+        };
+        let result = match judged {
+            Judged::InTurn if path == Path::new("-") => {
+                judge_stream(source_for(io::stdin(), &args.judge), sinks, &mut found)
+            }
+            Judged::InTurn => match open_input(path) {
+                Ok(f) => judge_stream(source_for(f, &args.judge), sinks, &mut found),
+                Err(msg) => return self.unreadable(args, sinks, &msg, &source),
+            },
+            Judged::Unreadable(msg) => return self.unreadable(args, sinks, &msg, &source),
+            Judged::Whole(w) => w.replay(sinks, &mut found),
+        };
+        let v = result?;
+        let shown = found.shown;
+        self.streams += 1;
+        if sinks.has_report() {
+            stream_event(&mut sinks.out, &v, &source)?;
+        }
+        if !args.quiet {
+            let name = (!args.files.is_empty()).then_some(source.as_str());
+            say_verdict(&v, &shown, name);
+        }
+        self.code = exit::worst(self.code, v.exit_code);
+        sinks.add_consumed(&v);
+        self.verdicts.add(v);
+        Ok(())
+    }
+
+    /// An input that could not be opened: 66, said and reported.
+    fn unreadable(
+        &mut self,
+        args: &CheckArgs,
+        sinks: &mut Sinks,
+        msg: &str,
+        source: &str,
+    ) -> Result<(), Stop> {
+        eprint_line(args.quiet, &format!("aoi check: {msg}"));
+        self.code = exit::worst(self.code, exit::NOINPUT);
+        if sinks.has_report() {
+            sinks.out.error(&unreadable_error(msg, source))?;
+        }
+        Ok(())
+    }
+}
+
+/// A stream's findings (the first `--show`) and verdict on stderr.
+fn say_verdict(v: &Verdict, shown: &[Finding], name: Option<&str>) {
+    let hidden = (v.violations + v.incompletes + v.advisories).saturating_sub(shown.len() as u64);
+    let mut err = io::stderr().lock();
+    if v.outcome != Outcome::Ok {
+        for f in shown {
+            let _ = writeln!(err, "{}", finding_line(f, name));
+        }
+        if hidden > 0 {
+            let _ = writeln!(
+                err,
+                "  … {hidden} more finding(s); --output jsonl lists up to --max-per-rule of each rule"
+            );
+        }
+    }
+    let _ = writeln!(err, "{}", verdict_line("check", v, name));
 }
 
 /// Runs `aoi check`; returns the exit status.
@@ -261,72 +361,24 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
     };
     let named = !args.files.is_empty();
     say_reading_terminal("check", named, args.quiet);
-    let mut code = exit::OK;
-    let mut verdicts = crate::out::Verdicts::default();
-    let mut streams: u64 = 0;
-    // Violation and advisory events reported.
-    let mut reported: (u64, u64) = (0, 0);
-    for path in inputs {
-        // No new input after a stop request.
-        cancelled()?;
-        let source = path.display().to_string();
-        let name = named.then_some(source.as_str());
-        let mut shown = Vec::new();
-        let result = if path == Path::new("-") {
-            judge_stream(
-                source_for(io::stdin(), &args.judge),
-                args,
-                sinks,
-                "-",
-                &mut shown,
-                &mut reported,
-            )
-        } else {
-            match open_input(path) {
-                Ok(f) => judge_stream(
-                    source_for(f, &args.judge),
-                    args,
-                    sinks,
-                    &source,
-                    &mut shown,
-                    &mut reported,
-                ),
-                Err(msg) => {
-                    eprint_line(args.quiet, &format!("aoi check: {msg}"));
-                    code = exit::worst(code, exit::NOINPUT);
-                    if sinks.has_report() {
-                        sinks.out.error(&unreadable_error(&msg, &source))?;
-                    }
-                    continue;
-                }
-            }
-        };
-        let v = result?;
-        streams += 1;
-        if sinks.has_report() {
-            stream_event(&mut sinks.out, &v, &source)?;
+    let mut t = Tally::default();
+    let workers = crate::pool::workers(args.judge.threads, &inputs);
+    if workers <= 1 {
+        for path in inputs {
+            // No new input after a stop request.
+            cancelled()?;
+            let judged = Judged::InTurn;
+            t.take(args, sinks, path, judged)?;
         }
-        if !args.quiet {
-            let hidden =
-                (v.violations + v.incompletes + v.advisories).saturating_sub(shown.len() as u64);
-            let mut err = io::stderr().lock();
-            if v.outcome != Outcome::Ok {
-                for f in &shown {
-                    let _ = writeln!(err, "{}", finding_line(f, name));
-                }
-                if hidden > 0 {
-                    let _ = writeln!(
-                        err,
-                        "  … {hidden} more finding(s); --output jsonl lists up to --max-per-rule of each rule"
-                    );
-                }
-            }
-            let _ = writeln!(err, "{}", verdict_line("check", &v, name));
-        }
-        code = exit::worst(code, v.exit_code);
-        sinks.add_consumed(&v);
-        verdicts.add(v);
+    } else {
+        files::judge_at_once(args, sinks, &inputs, workers, &mut t)?;
     }
+    let Tally {
+        mut code,
+        verdicts,
+        streams,
+        reported,
+    } = t;
     if sinks.has_report() {
         let props = json!({
             "streams": streams,

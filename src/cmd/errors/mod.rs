@@ -42,6 +42,8 @@ use crate::out::{
 use crate::peek::unescape;
 use crate::spec::{self, exit};
 
+mod files;
+
 /// Findings kept per stream for stderr.
 const SHOWN: usize = 10;
 
@@ -51,6 +53,9 @@ enum Sink {
     Text(Box<dyn Write>),
     /// A conforming AOI stream.
     Report(Box<Sinks>),
+    /// A worker's: what the others would write, kept for the taker
+    /// ([`files`]).
+    Record(Vec<files::Rec>),
 }
 
 /// Everything `run` needs while reading.
@@ -72,6 +77,31 @@ impl Ctx<'_> {
         match &mut self.sink {
             Sink::Text(w) => w.flush().map_err(|e| write_err(e, "stdout")),
             Sink::Report(sinks) => sinks.out.flush(),
+            Sink::Record(_) => Ok(()),
+        }
+    }
+}
+
+impl Ctx<'_> {
+    /// Writes text (raw lines, table rows) to stdout, the table's header
+    /// before the first row; a worker keeps it for the taker.
+    fn text(&mut self, bytes: &[u8]) -> Result<(), Stop> {
+        let header = (self.format == Some(ErrorsFormat::Table) && !self.header_done)
+            .then(|| table_header(self));
+        match &mut self.sink {
+            Sink::Text(w) => {
+                if let Some(h) = header {
+                    self.header_done = true;
+                    w.write_all(h.as_bytes())
+                        .map_err(|e| write_err(e, "stdout"))?;
+                }
+                w.write_all(bytes).map_err(|e| write_err(e, "stdout"))
+            }
+            Sink::Record(recs) => {
+                files::Rec::text(recs, bytes);
+                Ok(())
+            }
+            Sink::Report(_) => Ok(()),
         }
     }
 }
@@ -138,7 +168,7 @@ pub fn run(args: &ErrorsArgs) -> i32 {
         Ok(code) => code,
         Err(stop) => match ctx.sink {
             Sink::Report(sinks) => sinks.end("errors", stop),
-            Sink::Text(_) => stop_code("errors", &stop),
+            Sink::Text(_) | Sink::Record(_) => stop_code("errors", &stop),
         },
     }
 }
@@ -171,30 +201,13 @@ impl Tally {
 
 fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
     let mut t = Tally::default();
-    for path in inputs {
-        let source = path.display().to_string();
-        let input = if *path == Path::new("-") {
-            read_input(ctx, io::stdin(), &source, &mut t)?
-        } else {
-            match open_input(path) {
-                Ok(f) => read_input(ctx, f, &source, &mut t)?,
-                Err(msg) => {
-                    eprint_line(ctx.args.quiet, &format!("aoi errors: {msg}"));
-                    t.own(exit::NOINPUT, "not_found", "INPUT_UNREADABLE");
-                    if let Sink::Report(sinks) = &mut ctx.sink {
-                        sinks.out.error(&unreadable_error(&msg, &source))?;
-                    }
-                    continue;
-                }
-            }
-        };
-        // Stopped by SIGINT/SIGTERM: the input was not read to its end;
-        // what was read of it, and before it, counts as consumed.
-        if let Some(sig) = crate::cancel::requested() {
-            consume_on_stop(ctx, &t, input);
-            return Err(Stop::Cancelled(sig));
+    let workers = crate::pool::workers(ctx.args.judge.threads, inputs);
+    if workers <= 1 {
+        for path in inputs {
+            take_input(ctx, path, files::Read::InTurn, &mut t)?;
         }
-        judge_input(ctx, &source, input, &mut t)?;
+    } else {
+        files::read_at_once(ctx, inputs, workers, &mut t)?;
     }
     let code = close(ctx, t)?;
     Ok(if ctx.args.no_fail && code != exit::NOINPUT {
@@ -202,6 +215,43 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
     } else {
         code
     })
+}
+
+/// Reads the input at `path` (or takes what a worker read of it) into
+/// the output, stderr and the tally.
+fn take_input(
+    ctx: &mut Ctx<'_>,
+    path: &Path,
+    read: files::Read,
+    t: &mut Tally,
+) -> Result<(), Stop> {
+    let source = path.display().to_string();
+    let input = match read {
+        files::Read::InTurn if path == Path::new("-") => read_input(ctx, io::stdin(), &source, t)?,
+        files::Read::InTurn => match open_input(path) {
+            Ok(f) => read_input(ctx, f, &source, t)?,
+            Err(msg) => return unreadable(ctx, &msg, &source, t),
+        },
+        files::Read::Unreadable(msg) => return unreadable(ctx, &msg, &source, t),
+        files::Read::Whole(w) => w.replay(ctx, &source, t)?,
+    };
+    // Stopped by SIGINT/SIGTERM: the input was not read to its end;
+    // what was read of it, and before it, counts as consumed.
+    if let Some(sig) = crate::cancel::requested() {
+        consume_on_stop(ctx, t, input);
+        return Err(Stop::Cancelled(sig));
+    }
+    judge_input(ctx, &source, input, t)
+}
+
+/// An input that could not be opened: 66, said and reported.
+fn unreadable(ctx: &mut Ctx<'_>, msg: &str, source: &str, t: &mut Tally) -> Result<(), Stop> {
+    eprint_line(ctx.args.quiet, &format!("aoi errors: {msg}"));
+    t.own(exit::NOINPUT, "not_found", "INPUT_UNREADABLE");
+    if let Sink::Report(sinks) = &mut ctx.sink {
+        sinks.out.error(&unreadable_error(msg, source))?;
+    }
+    Ok(())
 }
 
 /// After a stop, what was read counts as consumed in the report (§ 8.3).
@@ -267,6 +317,26 @@ fn judge_input(
     if let Some(note) = input.passed_over() {
         eprint_line(args.quiet, &format!("aoi errors: {label}{note}"));
     }
+    Ok(())
+}
+
+/// A run that ended while its input is read: judged into the tally, or
+/// kept for the taker by a worker.
+fn ended_run(
+    ctx: &mut Ctx<'_>,
+    source: &str,
+    run: demux::Judged,
+    t: &mut Tally,
+) -> Result<(), Stop> {
+    if let Sink::Record(recs) = &mut ctx.sink {
+        recs.push(files::Rec::Run(Box::new(run)));
+        return Ok(());
+    }
+    // What stdout holds of the run goes before its verdict.
+    if !ctx.args.quiet && run.verdict.outcome != Outcome::Ok {
+        ctx.flush()?;
+    }
+    judge_stream(ctx.args, source, run, t);
     Ok(())
 }
 
@@ -372,6 +442,7 @@ fn close(ctx: &mut Ctx<'_>, t: Tally) -> Result<i32, Stop> {
             };
             close_report(sinks, &t.verdicts, closing)?;
         }
+        Sink::Record(_) => {}
     }
     Ok(code)
 }
@@ -389,7 +460,6 @@ fn read_input<R: Read + Send + std::os::fd::AsRawFd + 'static>(
         run_prefix: ctx.args.run.clone(),
         ..ctx.args.logs.reading(&ctx.args.judge, SHOWN as u64, SHOWN)
     };
-    let args = ctx.args;
     // Runs are judged into the tally as they end, in order of first
     // appearance; the input's end hands the rest back.
     let mut ended = demux::InOrder::default();
@@ -402,11 +472,7 @@ fn read_input<R: Read + Send + std::os::fd::AsRawFd + 'static>(
             demux::Visit::Ended { run, settled } => {
                 ended.push(run.order, *run);
                 while let Some(run) = ended.next_before(settled) {
-                    // What stdout holds of the run goes before its verdict.
-                    if !args.quiet && run.verdict.outcome != Outcome::Ok {
-                        ctx.flush()?;
-                    }
-                    judge_stream(args, source, run, t);
+                    ended_run(ctx, source, run, t)?;
                 }
                 return Ok(());
             }
@@ -490,25 +556,12 @@ fn emit(
     match ctx.format {
         None => Ok(()),
         Some(ErrorsFormat::Raw) => {
-            let Sink::Text(w) = &mut ctx.sink else {
-                return Ok(());
-            };
-            w.write_all(ev.line).map_err(|e| write_err(e, "stdout"))?;
-            w.write_all(b"\n").map_err(|e| write_err(e, "stdout"))
+            ctx.text(ev.line)?;
+            ctx.text(b"\n")
         }
         Some(ErrorsFormat::Table) => {
-            let header = (!ctx.header_done).then(|| table_header(ctx));
-            ctx.header_done = true;
             let row = table_row(ctx, ev, kind, tool, run, line_no, source);
-            let Sink::Text(w) = &mut ctx.sink else {
-                return Ok(());
-            };
-            if let Some(h) = header {
-                w.write_all(h.as_bytes())
-                    .map_err(|e| write_err(e, "stdout"))?;
-            }
-            w.write_all(row.as_bytes())
-                .map_err(|e| write_err(e, "stdout"))
+            ctx.text(row.as_bytes())
         }
         Some(ErrorsFormat::Jsonl) => {
             let body = forwarded_body(ev, kind, tool, run, line_no, source);
@@ -516,10 +569,14 @@ fn emit(
                 EventKind::Error => "aoi:error",
                 EventKind::Warning => "aoi:warning",
             };
-            let Sink::Report(sinks) = &mut ctx.sink else {
-                return Ok(());
-            };
-            sinks.out.forward(ty, &body)
+            match &mut ctx.sink {
+                Sink::Report(sinks) => sinks.out.forward(ty, &body),
+                Sink::Record(recs) => {
+                    recs.push(files::Rec::Event(ty, body));
+                    Ok(())
+                }
+                Sink::Text(_) => Ok(()),
+            }
         }
     }
 }

@@ -1,0 +1,143 @@
+//! Many files searched at once (issue 29): workers read the small files,
+//! each on one thread ([`crate::pool`]), keeping what they would write
+//! and the runs they judged; the caller writes and says each in input
+//! order, so stdout, the report and stderr are one thread's, byte for
+//! byte. A larger file is read in its turn, as with one thread.
+
+use std::path::Path;
+
+use super::{Ctx, Sink, Tally, ended_run, read_input, take_input};
+use crate::cli::{ErrorsArgs, JudgeArgs};
+use crate::demux;
+use crate::out::{Stop, open_input};
+
+/// What a worker made of one input.
+pub(super) enum Read {
+    /// Nothing yet: the input is read in its turn.
+    InTurn,
+    /// It could not be opened: why.
+    Unreadable(String),
+    /// Read to its end.
+    Whole(Box<Whole>),
+}
+
+/// What a worker would have written or said, in order.
+pub(super) enum Rec {
+    /// Raw lines or table rows (without the header).
+    Text(Vec<u8>),
+    /// A forwarded `aoi:error` or `aoi:warning` body.
+    Event(&'static str, Vec<u8>),
+    /// A run that ended while the file was read.
+    Run(Box<demux::Judged>),
+}
+
+impl Rec {
+    /// Keeps text, with the text just before it when there is some.
+    pub(super) fn text(recs: &mut Vec<Rec>, bytes: &[u8]) {
+        match recs.last_mut() {
+            Some(Rec::Text(t)) => t.extend_from_slice(bytes),
+            _ => recs.push(Rec::Text(bytes.to_vec())),
+        }
+    }
+}
+
+/// A small file read whole: what it wrote, the runs still open at its
+/// end, what reading it passed over, the events it matched.
+pub(super) struct Whole {
+    recs: Vec<Rec>,
+    open: Vec<demux::Judged>,
+    counts: demux::Counts,
+    matched: u64,
+}
+
+impl Whole {
+    /// Writes and judges what the file gave as the one thread would have;
+    /// its open runs and counts, for [`super::judge_input`].
+    pub(super) fn replay(
+        self,
+        ctx: &mut Ctx<'_>,
+        source: &str,
+        t: &mut Tally,
+    ) -> Result<(Vec<demux::Judged>, demux::Counts), Stop> {
+        for rec in self.recs {
+            match rec {
+                Rec::Text(bytes) => ctx.text(&bytes)?,
+                Rec::Event(ty, body) => {
+                    if let Sink::Report(sinks) = &mut ctx.sink {
+                        sinks.out.forward(ty, &body)?;
+                    }
+                }
+                Rec::Run(run) => ended_run(ctx, source, *run, t)?,
+            }
+        }
+        ctx.matched += self.matched;
+        Ok((self.open, self.counts))
+    }
+}
+
+/// Reads the `inputs` (several regular files) on `workers` threads and
+/// takes each into the output in input order.
+pub(super) fn read_at_once(
+    ctx: &mut Ctx<'_>,
+    inputs: &[&Path],
+    workers: usize,
+    t: &mut Tally,
+) -> Result<(), Stop> {
+    // The threads are the files': each is read on one.
+    let one = ErrorsArgs {
+        judge: JudgeArgs {
+            threads: 1,
+            ..ctx.args.judge.clone()
+        },
+        ..ctx.args.clone()
+    };
+    let (format, color, line_width, files) = (ctx.format, ctx.color, ctx.line_width, ctx.files);
+    let work = |i: usize| {
+        let path = inputs[i];
+        if !crate::pool::small(path) {
+            return Read::InTurn;
+        }
+        let mut w = Ctx {
+            args: &one,
+            format,
+            color,
+            line_width,
+            files,
+            sink: Sink::Record(Vec::new()),
+            matched: 0,
+            header_done: true,
+        };
+        read_whole(&mut w, path)
+    };
+    let mut result = Ok(());
+    crate::pool::in_order(inputs.len(), workers, work, |i, read| {
+        result = take_input(ctx, inputs[i], read, t);
+        result.is_ok()
+    });
+    result
+}
+
+/// Reads the file at `path` through the worker's `ctx`; nothing is said.
+fn read_whole(ctx: &mut Ctx<'_>, path: &Path) -> Read {
+    let file = match open_input(path) {
+        Ok(f) => f,
+        Err(msg) => return Read::Unreadable(msg),
+    };
+    let source = path.display().to_string();
+    // A worker's runs are kept, not judged into a tally: this one stays
+    // empty, and nothing it writes can fail.
+    let mut unused = Tally::default();
+    let Ok((open, counts)) = read_input(ctx, file, &source, &mut unused) else {
+        return Read::InTurn;
+    };
+    let recs = match std::mem::replace(&mut ctx.sink, Sink::Record(Vec::new())) {
+        Sink::Record(recs) => recs,
+        _ => Vec::new(),
+    };
+    Read::Whole(Box::new(Whole {
+        recs,
+        open,
+        counts,
+        matched: ctx.matched,
+    }))
+}

@@ -1,0 +1,149 @@
+//! Issue 29: `--threads` over many files for `check`, `errors` and
+//! `summary` (merge-report's is in `merge.rs`). Small files are judged N
+//! at once, a larger one in its turn; stdout, stderr and the exit status
+//! are one thread's, byte for byte (a jsonl report but for aoi's run id
+//! and times), whatever the sizes and the scheduling.
+
+use proptest::prelude::*;
+
+use crate::util::{
+    RUN, aoi, assert_conforming_report, fed_back_code, normalized, s, scratch, write_file,
+};
+
+/// Every command that takes several files, in the formats that differ.
+const COMMANDS: &[&[&str]] = &[
+    &["check"],
+    &["check", "--no-relay"],
+    &["check", "--output", "jsonl", "--show", "3"],
+    &["summary"],
+    &["summary", "--output", "jsonl"],
+    &["summary", "--log", "--output", "json"],
+    &["errors", "-w", "--output", "raw"],
+    &["errors", "-w", "--output", "table", "--color", "never"],
+    &["errors", "--output", "jsonl"],
+    &["errors", "--log", "--count"],
+];
+
+/// Summary patches: ok, failed, a wrong count (a violation), partial.
+const PATCHES: [&str; 4] = [
+    "{}",
+    r#"{"ok":false,"reason":"failed"}"#,
+    r#"{"event_count":99}"#,
+    r#"{"ok":true,"partial":true}"#,
+];
+
+const ERROR: &str =
+    r#"{"type":"aoi:error","category":"unavailable","code":"DOWN","message":"m","retryable":true}"#;
+const WARNING: &str = r#"{"type":"aoi:warning","code":"W","message":"careful"}"#;
+
+/// Run `i`'s stream: `hits` domain events, an error and a warning when
+/// `noisy`, the summary patched.
+fn stream(i: usize, hits: usize, noisy: bool, patch: &str) -> String {
+    let mut st = s().hits(hits);
+    if noisy {
+        st = st.ev(ERROR).ev(WARNING);
+    }
+    let bytes = st.summary(patch).bytes();
+    String::from_utf8(bytes)
+        .expect("test input")
+        .replace(RUN, &format!("01JZQ7X4TQ9KZ8V6R2M3N4P{i:03}"))
+}
+
+/// Two runs' lines, alternating: a log of interleaved runs.
+fn interleaved(a: &str, b: &str) -> String {
+    let (mut a, mut b) = (a.lines(), b.lines());
+    let mut out = String::new();
+    loop {
+        match (a.next(), b.next()) {
+            (None, None) => return out,
+            (x, y) => {
+                for line in [x, y].into_iter().flatten() {
+                    out.push_str(line);
+                    out.push('\n');
+                }
+            }
+        }
+    }
+}
+
+/// File `i` of kind `kind`: a stream, cut, led by prose, or a log.
+fn file(i: usize, hits: usize, kind: usize) -> Vec<u8> {
+    let patch = PATCHES[i % PATCHES.len()];
+    let one = stream(i, hits, i % 3 == 0, patch);
+    let mut bytes = match kind {
+        0 | 1 => one,
+        2 => format!("prose before the stream\n{one}"),
+        _ => interleaved(&one, &stream(i + 500, hits / 2, true, "{}")),
+    }
+    .into_bytes();
+    if kind == 1 {
+        bytes.truncate(bytes.len() / 2);
+    }
+    bytes
+}
+
+fn run(cmd: &[&str], threads: &str, names: &[String]) -> crate::util::Out {
+    let mut a = cmd.to_vec();
+    a.extend(["--threads", threads]);
+    a.extend(names.iter().map(String::as_str));
+    aoi(&a, b"")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 5, ..ProptestConfig::default() })]
+
+    #[test]
+    fn threads_over_files_change_nothing(
+        files in proptest::collection::vec((0usize..300, 0usize..4), 20..60),
+        big in proptest::option::of(0usize..20),
+    ) {
+        let dir = scratch("files-at-once");
+        let mut names: Vec<String> = files
+            .iter()
+            .enumerate()
+            .map(|(i, (hits, kind))| write_file(&dir, &format!("f{i:03}.jsonl"), &file(i, *hits, *kind)))
+            .collect();
+        // One file past what a worker takes (1 MiB): judged in its turn.
+        if let Some(at) = big {
+            let bytes = stream(900, 16_000, true, "{}").into_bytes();
+            prop_assert!(bytes.len() > 1024 * 1024);
+            let name = write_file(&dir, "big.jsonl", &bytes);
+            names.insert(at.min(names.len()), name);
+        }
+        for cmd in COMMANDS {
+            let one = run(cmd, "1", &names);
+            let jsonl = cmd.contains(&"jsonl");
+            if jsonl {
+                assert_conforming_report(&one.stdout, fed_back_code(one.code));
+            }
+            for threads in ["2", "0", "5"] {
+                let many = run(cmd, threads, &names);
+                let what = format!("{cmd:?} --threads {threads}");
+                prop_assert_eq!(many.code, one.code, "{}", what);
+                prop_assert_eq!(&many.stderr, &one.stderr, "{}", what);
+                if jsonl {
+                    prop_assert_eq!(normalized(&many.stdout), normalized(&one.stdout), "{}", what);
+                } else {
+                    prop_assert!(many.stdout == one.stdout, "{}: stdout differs", what);
+                }
+            }
+        }
+    }
+}
+
+/// The relay of many files is their bytes in input order, whatever
+/// thread judged them (what `check` promises, § 13.1).
+#[test]
+fn check_relays_many_files_in_order() {
+    let dir = scratch("files-at-once-relay");
+    let names: Vec<String> = (0..40)
+        .map(|i| write_file(&dir, &format!("r{i:02}.jsonl"), &file(i, i * 7, i % 4)))
+        .collect();
+    let out = run(&["check", "-q"], "4", &names);
+    let expected: Vec<u8> = names
+        .iter()
+        .flat_map(|n| std::fs::read(n).expect("read back"))
+        .collect();
+    assert!(out.stdout == expected, "the relay is not the files' bytes");
+    assert_eq!(out.code, run(&["check", "-q"], "1", &names).code);
+}
