@@ -220,6 +220,8 @@ bench_file() {
         add 'aoi errors -q FILE > /dev/null' aoi "{T}$a errors -q --no-fail --log --output raw $f > /dev/null" errors
         add 'aoi errors -q --count FILE' aoi "{T}$a errors -q --no-fail --log --count $f > /dev/null" errors
         add 'cat FILE | aoi errors -q --count' aoi "{T}cat $f | {T}$a errors -q --no-fail --log --count > /dev/null" errors
+        # The run's verdict as a report, against jq -e on its summary.
+        add 'aoi merge-report --format jsonl FILE > /dev/null' aoi "{T}$a merge-report -q --no-fail --log --format jsonl $f > /dev/null" check
         # aoi filter against jaq and jq on the same filter (issue 5's three).
         local fi=0 flt q
         for flt in "${FILTERS[@]}"; do

@@ -131,12 +131,16 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__check)
-            opts="-q -h -V --quiet --output --report --no-relay --show --max-per-rule --unbounded --fail-on-partial --idle-timeout --threads --help --version"
+            opts="-q -h -V --files-from --quiet --output --report --no-relay --show --max-per-rule --unbounded --fail-on-partial --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --files-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "jsonl" -- "${cur}"))
                     return 0
@@ -169,12 +173,16 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__errors)
-            opts="-w -c -q -h -V --warnings --category --code --retryable --not-retryable --scope --run --count --output --color --no-fail --continue-on-error --quiet --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --help --version"
+            opts="-w -c -q -h -V --files-from --warnings --category --code --retryable --not-retryable --scope --run --count --output --color --no-fail --continue-on-error --quiet --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --files-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --category)
                     COMPREPLY=($(compgen -W "usage validation config authn authz not_found conflict precondition_failed unsupported rate_limited unavailable timeout cancelled io internal" -- "${cur}"))
                     return 0
@@ -607,12 +615,16 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__summary)
-            opts="-q -h -V --quiet --output --field --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --help --version"
+            opts="-q -h -V --files-from --quiet --output --field --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --files-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "json jsonl" -- "${cur}"))
                     return 0

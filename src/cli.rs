@@ -280,17 +280,30 @@ pub struct JudgeArgs {
     /// MiB or more, for a pipe once it has carried 8 MiB; not when lines average over 2 KiB,
     /// nor with --idle-timeout. 1 always one; 2 (or more: two is the most used) two from the start
     /// on any input. Given several regular files, check, errors, summary and merge-report judge N
-    /// files at once instead (0: one per CPU), each on one thread (check, errors and summary: files
-    /// up to 1 MiB; a larger one is read in its turn); the output is one thread's, byte for byte.
+    /// files at once instead (0: one per CPU), each on one thread (a file over 1 MiB whose output
+    /// grows with it, as check's relay, is read in its turn); the output is one thread's, byte for
+    /// byte.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
 }
 
-#[derive(Args, Debug)]
+/// Input names read from a list, for the commands that take several files.
+#[derive(Args, Debug, Clone, Default)]
+pub struct FilesFrom {
+    /// Read more input names from LIST, one per line (`-`: stdin), after the FILEs:
+    /// for more run files than a command line holds (`find runs -name '*.jsonl' |
+    /// aoi merge-report --files-from -`). An empty or unreadable list is 66.
+    #[arg(long, value_name = "LIST")]
+    pub files_from: Option<PathBuf>,
+}
+
+#[derive(Args, Debug, Clone)]
 pub struct CheckArgs {
     /// Input files; `-` or none reads stdin.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub list: FilesFrom,
     /// Print nothing on stderr; the exit status still tells.
     #[arg(short, long)]
     pub quiet: bool,
@@ -404,6 +417,8 @@ pub struct SummaryArgs {
     /// Input files; `-` or none reads stdin.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub list: FilesFrom,
     /// Print nothing; the exit status tells.
     #[arg(short, long)]
     pub quiet: bool,
@@ -469,6 +484,8 @@ pub struct ErrorsArgs {
     /// Input files (streams or logs); `-` or none reads stdin.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub list: FilesFrom,
     /// Also extract aoi:warning events.
     #[arg(short, long)]
     pub warnings: bool,
@@ -590,11 +607,8 @@ pub struct MergeArgs {
     /// Inputs: streams, logs, earlier merge-report outputs; `-` or none reads stdin.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// Read more input names from LIST, one per line (`-`: stdin), after the FILEs:
-    /// for more run files than a command line holds (`find runs -name '*.jsonl' |
-    /// aoi merge-report --files-from -`).
-    #[arg(long, value_name = "LIST")]
-    pub files_from: Option<PathBuf>,
+    #[command(flatten)]
+    pub list: FilesFrom,
     /// Output format (default: table on a terminal, jsonl otherwise).
     #[arg(long, alias = "output", value_name = "FORMAT")]
     pub format: Option<MergeFormat>,

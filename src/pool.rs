@@ -5,104 +5,146 @@
 //! at most a window of results ahead of the one being taken.
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, mpsc};
 
-/// Results a worker may run ahead of the one being taken, per worker.
-const AHEAD: usize = 16;
+/// Batches a worker may run ahead of the one being taken, per worker.
+const AHEAD: usize = 4;
 
-/// Runs `work(i)` for every input `i` below `n` on `workers` threads and
-/// hands each result to `take` in input order, until `take` says stop
-/// (false). Waiting workers are then woken and end.
-pub(crate) fn in_order<T: Send>(
-    n: usize,
-    workers: usize,
-    work: impl Fn(usize) -> T + Sync,
-    mut take: impl FnMut(usize, T) -> bool,
-) {
-    let line = Line::new(workers * AHEAD);
-    let (tx, rx) = mpsc::channel::<(usize, T)>();
-    std::thread::scope(|scope| {
-        for _ in 0..workers.min(n) {
-            let tx = tx.clone();
-            let (line, work) = (&line, &work);
-            scope.spawn(move || {
-                let _wake = StopOnPanic(line);
-                while let Some(i) = line.next(n) {
-                    if tx.send((i, work(i))).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        // Whatever ends the taking (done, a stop, a panic), waiting
-        // workers are woken and end.
-        let _wake = StopOnDrop(&line);
-        take_in_order(n, &rx, &line, &mut take);
-    });
-}
+/// Inputs handed to a worker at once, at most: one wake-up per batch,
+/// not per file (per file, waking the taker cost more than judging a
+/// four-line run).
+const BATCH_FILES: usize = 64;
 
-/// How many inputs are worked on at once: `threads` (`--threads`; 0 is
-/// one per CPU) when there are several inputs, all regular files (a pipe,
-/// a terminal or `/dev/stdin` named twice must be read in turn), else one.
-pub(crate) fn workers<P: AsRef<Path>>(threads: usize, inputs: &[P]) -> usize {
-    let regular = |p: &P| {
-        let p = p.as_ref();
-        p != Path::new("-") && std::fs::metadata(p).is_ok_and(|m| m.is_file())
-    };
-    if inputs.len() < 2 || threads == 1 || !inputs.iter().all(regular) {
-        return 1;
-    }
-    match threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    }
-}
+/// Bytes of input in one batch, past its first file: what a worker holds
+/// ahead of the taker stays within workers × [`AHEAD`] × this.
+const BATCH_BYTES: u64 = 1024 * 1024;
 
-/// Files up to this size are worked on N at once; a larger one is read
-/// in its turn (on two threads from 8 MiB, [`crate::parallel`]), so that
-/// what workers hold ahead of the taker (a relay, extracted events, a
-/// log's verdicts) stays within the window times this.
+/// Files up to this size are worked on N at once by `check`, `errors` and
+/// `summary` whatever they keep; a larger one is read in its turn (on two
+/// threads from 8 MiB, [`crate::parallel`]) when what a worker would keep
+/// of it (a relay, extracted events, a log's verdicts) grows with it.
 const SMALL: u64 = 1024 * 1024;
 
-/// Whether `path` is a file small enough for a worker ([`SMALL`]).
-pub(crate) fn small(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.len() <= SMALL)
+/// Several files to work on at once: how many workers, and the files'
+/// sizes when planned.
+pub(crate) struct Plan {
+    workers: usize,
+    sizes: Vec<u64>,
 }
 
-/// Hands the workers' results to `take` in input order, holding those
-/// that came early.
+/// The plan for `inputs` under `threads` (`--threads`; 0 is one per
+/// CPU): `None` (one at a time, in turn) unless there are several inputs
+/// and all are regular files (a pipe, a terminal or `/dev/stdin` named
+/// twice must be read in turn) and more than one thread.
+pub(crate) fn plan<P: AsRef<Path>>(threads: usize, inputs: &[P]) -> Option<Plan> {
+    let workers = match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    if inputs.len() < 2 || workers < 2 {
+        return None;
+    }
+    let size = |p: &P| {
+        let p = p.as_ref();
+        let m = std::fs::metadata(p).ok().filter(|m| m.is_file());
+        (p != Path::new("-")).then_some(m?.len())
+    };
+    let sizes = inputs.iter().map(size).collect::<Option<Vec<u64>>>()?;
+    Some(Plan { workers, sizes })
+}
+
+impl Plan {
+    /// Whether input `i` is small enough to be judged ahead ([`SMALL`]).
+    pub(crate) fn small(&self, i: usize) -> bool {
+        self.sizes.get(i).is_some_and(|&n| n <= SMALL)
+    }
+
+    /// Runs `work(i)` for every input on the workers and hands each
+    /// result to `take` in input order, until `take` says stop (false).
+    /// Waiting workers are then woken and end.
+    pub(crate) fn in_order<T: Send>(
+        &self,
+        work: impl Fn(usize) -> T + Sync,
+        mut take: impl FnMut(usize, T) -> bool,
+    ) {
+        let batches = self.batches();
+        let n = batches.len();
+        let line = Line::new(self.workers * AHEAD);
+        let (tx, rx) = mpsc::channel::<(usize, Vec<T>)>();
+        std::thread::scope(|scope| {
+            for _ in 0..self.workers.min(n) {
+                let tx = tx.clone();
+                let (line, work, batches) = (&line, &work, &batches);
+                scope.spawn(move || {
+                    let _wake = StopOnPanic(line);
+                    while let Some(b) = line.next(n) {
+                        let done = batches[b].clone().map(work).collect();
+                        if tx.send((b, done)).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(tx);
+            // Whatever ends the taking (done, a stop, a panic), waiting
+            // workers are woken and end.
+            let _wake = StopOnDrop(&line);
+            take_in_order(&batches, &rx, &line, &mut take);
+        });
+    }
+
+    /// The inputs cut into batches of consecutive ones.
+    fn batches(&self) -> Vec<Range<usize>> {
+        let mut batches = Vec::new();
+        let (mut start, mut bytes) = (0, 0u64);
+        for (i, &size) in self.sizes.iter().enumerate() {
+            if i > start && (i - start == BATCH_FILES || bytes + size > BATCH_BYTES) {
+                batches.push(start..i);
+                (start, bytes) = (i, 0);
+            }
+            bytes += size;
+        }
+        batches.push(start..self.sizes.len());
+        batches
+    }
+}
+
+/// Hands the workers' results to `take` in input order, holding the
+/// batches that came early.
 fn take_in_order<T>(
-    n: usize,
-    rx: &mpsc::Receiver<(usize, T)>,
+    batches: &[Range<usize>],
+    rx: &mpsc::Receiver<(usize, Vec<T>)>,
     line: &Line,
     take: &mut impl FnMut(usize, T) -> bool,
 ) {
-    let mut early: BTreeMap<usize, T> = BTreeMap::new();
-    for want in 0..n {
-        let result = loop {
+    let mut early: BTreeMap<usize, Vec<T>> = BTreeMap::new();
+    for (want, inputs) in batches.iter().enumerate() {
+        let results = loop {
             if let Some(r) = early.remove(&want) {
                 break r;
             }
             match rx.recv() {
-                Ok((i, r)) => {
-                    early.insert(i, r);
+                Ok((b, r)) => {
+                    early.insert(b, r);
                 }
-                // Every worker ended without this input: one panicked, and
+                // Every worker ended without this batch: one panicked, and
                 // the scope ends with its panic; nothing more is taken.
                 Err(_) => return,
             }
         };
-        if !take(want, result) {
-            return;
+        for (i, r) in inputs.clone().zip(results) {
+            if !take(i, r) {
+                return;
+            }
         }
         line.taken(want + 1);
     }
 }
 
-/// Which input a worker takes next, and how far ahead of the taken ones
+/// Which batch a worker takes next, and how far ahead of the taken ones
 /// it may go.
 struct Line {
     next: AtomicUsize,
@@ -123,7 +165,7 @@ impl Line {
         }
     }
 
-    /// The next input to work on, once it is within the window; `None`
+    /// The next batch to work on, once it is within the window; `None`
     /// when there is none left or the caller stopped.
     fn next(&self, n: usize) -> Option<usize> {
         let i = self.next.fetch_add(1, Ordering::Relaxed);
@@ -137,7 +179,7 @@ impl Line {
         (!self.stopped.load(Ordering::Relaxed)).then_some(i)
     }
 
-    /// Inputs before `n` are taken.
+    /// Batches before `n` are taken.
     fn taken(&self, n: usize) {
         if let Ok(mut taken) = self.taken.lock() {
             *taken = n;
@@ -164,8 +206,8 @@ impl Drop for StopOnDrop<'_> {
     }
 }
 
-/// Stops the line if a worker panics, so the others do not wait for an
-/// input that will never be taken (the panic then ends the scope).
+/// Stops the line if a worker panics, so the others do not wait for a
+/// batch that will never be taken (the panic then ends the scope).
 struct StopOnPanic<'a>(&'a Line);
 
 impl Drop for StopOnPanic<'_> {
@@ -180,13 +222,16 @@ impl Drop for StopOnPanic<'_> {
 mod tests {
     use super::*;
 
+    fn plan(sizes: Vec<u64>) -> Plan {
+        Plan { workers: 4, sizes }
+    }
+
     #[test]
     fn results_are_taken_in_input_order_and_a_stop_ends_the_workers() {
+        let p = plan(vec![10; 2000]);
         let mut seen = Vec::new();
-        // Later inputs finish first: the taking order is still 0, 1, 2, …
-        in_order(
-            200,
-            4,
+        // Later inputs may finish first: the taking order is still 0, 1, …
+        p.in_order(
             |i| {
                 std::thread::yield_now();
                 i * 2
@@ -196,11 +241,9 @@ mod tests {
                 true
             },
         );
-        assert_eq!(seen, (0..200).map(|i| (i, i * 2)).collect::<Vec<_>>());
+        assert_eq!(seen, (0..2000).map(|i| (i, i * 2)).collect::<Vec<_>>());
         let mut taken = 0;
-        in_order(
-            10_000,
-            3,
+        plan(vec![10; 100_000]).in_order(
             |i| i,
             |_, _| {
                 taken += 1;
@@ -208,5 +251,15 @@ mod tests {
             },
         );
         assert_eq!(taken, 5);
+    }
+
+    #[test]
+    fn batches_cover_every_input_within_their_bounds() {
+        let mb = BATCH_BYTES;
+        let p = plan(vec![1, 2, mb, 3, 5 * mb, 4, 5]);
+        assert_eq!(p.batches(), vec![0..2, 2..3, 3..4, 4..5, 5..7]);
+        let p = plan(vec![1; 130]);
+        assert_eq!(p.batches(), vec![0..64, 64..128, 128..130]);
+        assert!(p.small(0) && !plan(vec![SMALL + 1, 0]).small(0));
     }
 }

@@ -69,6 +69,10 @@ pub const EXAMPLES: &[(&str, Examples)] = &[
                 "aoi summary --output json run.jsonl | jq .outcome",
                 "machine mode: the outcome as one JSON object",
             ),
+            (
+                "find runs -name '*.jsonl' | aoi summary --files-from - --output jsonl",
+                "every run of a directory, judged on every core, one outcome event each",
+            ),
         ],
     ),
     (

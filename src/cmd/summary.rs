@@ -245,6 +245,13 @@ fn human(v: &Verdict, name: Option<&str>) -> String {
 
 /// Runs `aoi summary`; returns the exit status.
 pub fn run(args: &SummaryArgs) -> i32 {
+    let listed =
+        crate::out::with_listed("summary", args, &args.list, |a| (&mut a.files, &mut a.list));
+    let listed = match listed {
+        Ok(listed) => listed,
+        Err(code) => return code,
+    };
+    let args = listed.as_ref().unwrap_or(args);
     let inputs: Vec<&Path> = if args.files.is_empty() {
         vec![Path::new("-")]
     } else {
@@ -256,17 +263,17 @@ pub fn run(args: &SummaryArgs) -> i32 {
         install_cancel("summary");
     }
     let mut o = Outcomes::new(args, jsonl, inputs.len() > 1);
-    let workers = crate::pool::workers(args.judge.threads, &inputs);
-    if workers <= 1 {
+    let Some(plan) = crate::pool::plan(args.judge.threads, &inputs) else {
         for path in inputs {
             if !o.judge_input(path) {
                 break;
             }
         }
         return o.finish();
-    }
-    // Small files are judged N at once, each on one thread; the others
-    // in their turn (issue 29). The outcomes go out in input order.
+    };
+    // Files are judged N at once, each on one thread, and the outcomes
+    // go out in input order (issue 29). A log's verdicts wait for their
+    // turn: a large log is read in its turn instead.
     let one = SummaryArgs {
         judge: crate::cli::JudgeArgs {
             threads: 1,
@@ -276,7 +283,7 @@ pub fn run(args: &SummaryArgs) -> i32 {
     };
     let work = |i: usize| {
         let path = inputs[i];
-        crate::pool::small(path).then(|| {
+        (plan.small(i) || !args.logs.log).then(|| {
             let mut verdicts = Vec::new();
             let end = read_input(path, &one, &mut |v| {
                 verdicts.extend(v);
@@ -285,7 +292,7 @@ pub fn run(args: &SummaryArgs) -> i32 {
             (verdicts, end)
         })
     };
-    crate::pool::in_order(inputs.len(), workers, work, |i, judged| match judged {
+    plan.in_order(work, |i, judged| match judged {
         Some((verdicts, end)) => o.take_judged(inputs[i], verdicts, end),
         None => o.judge_input(inputs[i]),
     });

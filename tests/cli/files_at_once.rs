@@ -147,3 +147,48 @@ fn check_relays_many_files_in_order() {
     assert!(out.stdout == expected, "the relay is not the files' bytes");
     assert_eq!(out.code, run(&["check", "-q"], "1", &names).code);
 }
+
+/// `--files-from` on every command that takes several files: the names a
+/// list (a file or stdin) gives are the inputs, after the FILEs, exactly
+/// as if they were arguments; an empty or unreadable list is 66, stdin as
+/// both the list and an input 64.
+#[test]
+fn files_from_lists_the_inputs_of_every_command() {
+    let dir = scratch("files-at-once-list");
+    let names: Vec<String> = (0..12)
+        .map(|i| write_file(&dir, &format!("l{i:02}.jsonl"), &file(i, i * 3, i % 4)))
+        .collect();
+    let list = write_file(&dir, "list.txt", names[1..].join("\n").as_bytes());
+    let stdin_list = format!("{}\r\n\n", names[1..].join("\r\n"));
+    for cmd in [
+        &["check"][..],
+        &["errors", "-w", "--output", "raw"],
+        &["summary"],
+    ] {
+        let with = |extra: &[&str], stdin: &[u8]| {
+            let mut a = cmd.to_vec();
+            a.extend_from_slice(extra);
+            aoi(&a, stdin)
+        };
+        let all: Vec<&str> = names.iter().map(String::as_str).collect();
+        let args = with(&all, b"");
+        for listed in [
+            with(&[&names[0], "--files-from", &list], b""),
+            with(&[&names[0], "--files-from", "-"], stdin_list.as_bytes()),
+        ] {
+            assert_eq!(listed.code, args.code, "{cmd:?}: {}", listed.stderr);
+            assert_eq!(listed.stderr, args.stderr, "{cmd:?}");
+            assert!(listed.stdout == args.stdout, "{cmd:?}: stdout differs");
+        }
+        let empty = with(&["--files-from", "-"], b"\n");
+        assert_eq!(empty.code, 66, "{cmd:?}");
+        assert!(empty.stderr.contains("names no file"), "{}", empty.stderr);
+        let gone = with(&["--files-from", "/nonexistent/list"], b"");
+        assert_eq!(gone.code, 66, "{cmd:?}");
+        let twice = with(
+            &["--files-from", "-", "-"],
+            format!("{}\n", names[0]).as_bytes(),
+        );
+        assert_eq!(twice.code, 64, "{cmd:?}: {}", twice.stderr);
+    }
+}

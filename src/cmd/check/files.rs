@@ -1,8 +1,8 @@
-//! Many files checked at once (issue 29): workers judge the small files,
-//! each on one thread ([`crate::pool`]), keeping what the relay needs of
-//! them; the caller relays, reports and says each in input order, so
-//! stdout, the report and stderr are one thread's, byte for byte. A larger
-//! file is judged in its turn, as with one thread.
+//! Many files checked at once (issue 29): workers judge the files, each
+//! on one thread ([`crate::pool`]), keeping what the relay needs of them;
+//! the caller relays, reports and says each in input order, so stdout, the
+//! report and stderr are one thread's, byte for byte. When relayed, a file
+//! over 1 MiB is judged in its turn instead, as with one thread.
 
 use std::path::Path;
 
@@ -46,13 +46,13 @@ impl Whole {
     }
 }
 
-/// Judges the `inputs` (several regular files) on `workers` threads and
+/// Judges the `inputs` (several regular files) as `plan` says and
 /// takes each into `t` in input order.
 pub(super) fn judge_at_once(
     args: &CheckArgs,
     sinks: &mut Sinks,
     inputs: &[&Path],
-    workers: usize,
+    plan: &crate::pool::Plan,
     t: &mut Tally,
 ) -> Result<(), Stop> {
     let judge = JudgeArgs {
@@ -60,12 +60,14 @@ pub(super) fn judge_at_once(
         ..args.judge.clone()
     };
     let keep_bytes = sinks.relays();
-    let work = |i: usize| match crate::pool::small(inputs[i]) {
+    // Without a relay a worker keeps only findings (at most
+    // --max-per-rule of each rule): files of any size go to workers.
+    let work = |i: usize| match plan.small(i) || !keep_bytes {
         true => judge_whole(inputs[i], args, &judge, keep_bytes),
         false => Judged::InTurn,
     };
     let mut result = Ok(());
-    crate::pool::in_order(inputs.len(), workers, work, |i, judged| {
+    plan.in_order(work, |i, judged| {
         // No new input after a stop request.
         result = cancelled().and_then(|()| t.take(args, sinks, inputs[i], judged));
         result.is_ok()

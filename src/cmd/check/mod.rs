@@ -278,6 +278,13 @@ fn say_verdict(v: &Verdict, shown: &[Finding], name: Option<&str>) {
 
 /// Runs `aoi check`; returns the exit status.
 pub fn run(args: &CheckArgs) -> i32 {
+    let listed =
+        crate::out::with_listed("check", args, &args.list, |a| (&mut a.files, &mut a.list));
+    let listed = match listed {
+        Ok(listed) => listed,
+        Err(code) => return code,
+    };
+    let args = listed.as_ref().unwrap_or(args);
     let stdout = io::stdout();
     let to_tty = stdout.is_terminal();
     let report_stdout = args.output == Some(Format::Jsonl);
@@ -362,16 +369,15 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
     let named = !args.files.is_empty();
     say_reading_terminal("check", named, args.quiet);
     let mut t = Tally::default();
-    let workers = crate::pool::workers(args.judge.threads, &inputs);
-    if workers <= 1 {
-        for path in inputs {
-            // No new input after a stop request.
-            cancelled()?;
-            let judged = Judged::InTurn;
-            t.take(args, sinks, path, judged)?;
+    match crate::pool::plan(args.judge.threads, &inputs) {
+        Some(plan) => files::judge_at_once(args, sinks, &inputs, &plan, &mut t)?,
+        None => {
+            for path in inputs {
+                // No new input after a stop request.
+                cancelled()?;
+                t.take(args, sinks, path, Judged::InTurn)?;
+            }
         }
-    } else {
-        files::judge_at_once(args, sinks, &inputs, workers, &mut t)?;
     }
     let Tally {
         mut code,

@@ -1,8 +1,9 @@
-//! Many files searched at once (issue 29): workers read the small files,
-//! each on one thread ([`crate::pool`]), keeping what they would write
-//! and the runs they judged; the caller writes and says each in input
-//! order, so stdout, the report and stderr are one thread's, byte for
-//! byte. A larger file is read in its turn, as with one thread.
+//! Many files searched at once (issue 29): workers read the files, each
+//! on one thread ([`crate::pool`]), keeping what they would write and the
+//! runs they judged; the caller writes and says each in input order, so
+//! stdout, the report and stderr are one thread's, byte for byte. A file
+//! over 1 MiB is read in its turn instead, unless only `--count` is
+//! written and it is one stream.
 
 use std::path::Path;
 
@@ -75,12 +76,12 @@ impl Whole {
     }
 }
 
-/// Reads the `inputs` (several regular files) on `workers` threads and
+/// Reads the `inputs` (several regular files) as `plan` says and
 /// takes each into the output in input order.
 pub(super) fn read_at_once(
     ctx: &mut Ctx<'_>,
     inputs: &[&Path],
-    workers: usize,
+    plan: &crate::pool::Plan,
     t: &mut Tally,
 ) -> Result<(), Stop> {
     // The threads are the files': each is read on one.
@@ -93,8 +94,9 @@ pub(super) fn read_at_once(
     };
     let (format, color, line_width, files) = (ctx.format, ctx.color, ctx.line_width, ctx.files);
     let work = |i: usize| {
-        let path = inputs[i];
-        if !crate::pool::small(path) {
+        // What a worker keeps grows with the events written and the
+        // runs of a log: then only small files go to workers.
+        if !plan.small(i) && (format.is_some() || one.logs.log) {
             return Read::InTurn;
         }
         let mut w = Ctx {
@@ -107,10 +109,10 @@ pub(super) fn read_at_once(
             matched: 0,
             header_done: true,
         };
-        read_whole(&mut w, path)
+        read_whole(&mut w, inputs[i])
     };
     let mut result = Ok(());
-    crate::pool::in_order(inputs.len(), workers, work, |i, read| {
+    plan.in_order(work, |i, read| {
         result = take_input(ctx, inputs[i], read, t);
         result.is_ok()
     });

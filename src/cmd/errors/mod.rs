@@ -108,6 +108,13 @@ impl Ctx<'_> {
 
 /// Runs `aoi errors`; returns the exit status.
 pub fn run(args: &ErrorsArgs) -> i32 {
+    let listed =
+        crate::out::with_listed("errors", args, &args.list, |a| (&mut a.files, &mut a.list));
+    let listed = match listed {
+        Ok(listed) => listed,
+        Err(code) => return code,
+    };
+    let args = listed.as_ref().unwrap_or(args);
     let stdout = io::stdout();
     let tty = stdout.is_terminal();
     let format = if args.count {
@@ -201,13 +208,13 @@ impl Tally {
 
 fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
     let mut t = Tally::default();
-    let workers = crate::pool::workers(ctx.args.judge.threads, inputs);
-    if workers <= 1 {
-        for path in inputs {
-            take_input(ctx, path, files::Read::InTurn, &mut t)?;
+    match crate::pool::plan(ctx.args.judge.threads, inputs) {
+        Some(plan) => files::read_at_once(ctx, inputs, &plan, &mut t)?,
+        None => {
+            for path in inputs {
+                take_input(ctx, path, files::Read::InTurn, &mut t)?;
+            }
         }
-    } else {
-        files::read_at_once(ctx, inputs, workers, &mut t)?;
     }
     let code = close(ctx, t)?;
     Ok(if ctx.args.no_fail && code != exit::NOINPUT {

@@ -40,8 +40,7 @@ pub(super) fn each_judged(
     args: &MergeArgs,
     mut take: impl FnMut(&Path, FileRead) -> bool,
 ) {
-    let workers = crate::pool::workers(args.judge.threads, inputs);
-    if workers <= 1 {
+    let Some(plan) = crate::pool::plan(args.judge.threads, inputs) else {
         let opts = args.logs.reading(&args.judge, SHOWN as u64, SHOWN);
         for path in inputs {
             // One thread: a log's runs go into the report as they end.
@@ -55,16 +54,14 @@ pub(super) fn each_judged(
             }
         }
         return;
-    }
+    };
     // The threads are the files': each file is read on one.
     let judge = JudgeArgs {
         threads: 1,
         ..args.judge.clone()
     };
     let opts = args.logs.reading(&judge, SHOWN as u64, SHOWN);
-    crate::pool::in_order(
-        inputs.len(),
-        workers,
+    plan.in_order(
         |i| judge_whole(&inputs[i], &judge, &opts),
         |i, read| take(&inputs[i], read),
     );

@@ -17,14 +17,14 @@
 
 use std::collections::{HashMap, HashSet};
 use std::io::{self, IsTerminal, Read};
-use std::os::unix::ffi::OsStrExt;
-use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
 use crate::cli::{MergeArgs, MergeFormat};
 use crate::demux;
-use crate::out::{eprint_line, finding_line, install_cancel, sanitize, source_for, verdict_line};
+use crate::out::{
+    eprint_line, finding_line, install_cancel, listed_inputs, sanitize, source_for, verdict_line,
+};
 
 mod entry;
 mod files;
@@ -40,7 +40,6 @@ mod words;
 use crate::emit::SCHEMA_NAME;
 use crate::judge::Outcome;
 use crate::peek::span;
-use crate::spec::exit;
 use entry::cap;
 use entry::{Check, Checks, Entry, MAX_CHECKS, MAX_TEXT, Own, SHOWN};
 use files::FileRead;
@@ -125,14 +124,14 @@ pub fn run(args: &MergeArgs) -> i32 {
     if format == MergeFormat::Jsonl {
         install_cancel("merge-report");
     }
-    let inputs = match inputs(args) {
+    let inputs = match listed_inputs(&args.files, &args.list) {
         Ok(inputs) => inputs,
         Err((code, msg)) => {
             eprint_line(false, &format!("aoi merge-report: {msg}"));
             return code;
         }
     };
-    let named = !args.files.is_empty() || args.files_from.is_some();
+    let named = !args.files.is_empty() || args.list.files_from.is_some();
     crate::out::say_reading_terminal("merge-report", named, args.quiet);
     let mut merged = Merged::new(format);
     files::each_judged(&inputs, args, |path, read| {
@@ -144,49 +143,6 @@ pub fn run(args: &MergeArgs) -> i32 {
         merged.take(path, read, args)
     });
     merged.write(args, format, tty)
-}
-
-/// The inputs: the FILEs, then the names `--files-from` lists (one per
-/// line, empty lines skipped); stdin when there are none. An unreadable
-/// or empty list is an error (66), stdin as both list and input a usage
-/// error (64).
-fn inputs(args: &MergeArgs) -> Result<Vec<PathBuf>, (i32, String)> {
-    let mut inputs = args.files.clone();
-    if let Some(list) = &args.files_from {
-        let text = if list == Path::new("-") {
-            let mut buf = Vec::new();
-            io::stdin().read_to_end(&mut buf).map(|_| buf)
-        } else {
-            std::fs::read(list)
-        };
-        let text = text.map_err(|e| {
-            let msg = format!("cannot read --files-from {}: {e}", list.display());
-            (exit::NOINPUT, msg)
-        })?;
-        let names = text
-            .split(|&b| b == b'\n')
-            .map(|l| l.strip_suffix(b"\r").unwrap_or(l));
-        inputs.extend(
-            names
-                .filter(|l| !l.is_empty())
-                .map(|l| PathBuf::from(std::ffi::OsStr::from_bytes(l))),
-        );
-        // stdin is read once: as the list, it cannot also be an input.
-        if list == Path::new("-") && inputs.iter().any(|p| p == Path::new("-")) {
-            let msg = "stdin (-) is the --files-from list; it cannot also be an input";
-            return Err((exit::USAGE, msg.into()));
-        }
-        // An empty list is no input, never an empty report that passes.
-        if inputs.is_empty() {
-            return Err((
-                exit::NOINPUT,
-                format!("--files-from {} names no file", list.display()),
-            ));
-        }
-    } else if inputs.is_empty() {
-        inputs.push(PathBuf::from("-"));
-    }
-    Ok(inputs)
 }
 
 /// stderr: only what the report cannot show, why a stream is broken or
