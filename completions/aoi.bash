@@ -589,12 +589,16 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__strip)
-            opts="-q -v -h -V --keep-envelope --control --no-fail --quiet --verbose --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --help --version"
+            opts="-q -v -h -V --files-from --keep-envelope --control --no-fail --quiet --verbose --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --files-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --max-runs)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -279,10 +279,10 @@ pub struct JudgeArgs {
     /// thread. 0 (the default) uses two when two CPUs are available: for a regular file of 8
     /// MiB or more, for a pipe once it has carried 8 MiB; not when lines average over 2 KiB,
     /// nor with --idle-timeout. 1 always one; 2 (or more: two is the most used) two from the start
-    /// on any input. Given several regular files, check, errors, summary and merge-report judge N
-    /// files at once instead (0: one per CPU), each on one thread (a file over 1 MiB whose output
-    /// grows with it, as check's relay, is read in its turn); the output is one thread's, byte for
-    /// byte.
+    /// on any input. Given several regular files, check, errors, summary, strip and merge-report
+    /// judge N files at once instead (0: one per CPU), each on one thread (a file over 1 MiB whose
+    /// output grows with it, as check's relay, is read in its turn; strip --log reads in turn); the
+    /// output is one thread's, byte for byte.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
 }
@@ -326,11 +326,13 @@ pub struct CheckArgs {
     pub judge: JudgeArgs,
 }
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone)]
 pub struct StripArgs {
     /// Input files; `-` or none reads stdin.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub list: FilesFrom,
     /// Keep the `aoi` member on domain events.
     #[arg(long, conflicts_with = "control")]
     pub keep_envelope: bool,

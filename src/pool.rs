@@ -36,9 +36,11 @@ pub(crate) struct Plan {
 }
 
 /// The plan for `inputs` under `threads` (`--threads`; 0 is one per
-/// CPU): `None` (one at a time, in turn) unless there are several inputs
-/// and all are regular files (a pipe, a terminal or `/dev/stdin` named
-/// twice must be read in turn) and more than one thread.
+/// CPU): `None` (one at a time, in turn) unless there are several inputs,
+/// more than one thread, and no input is stdin or anything but a regular
+/// file (a pipe, a terminal or `/dev/stdin` named twice must be read in
+/// turn). An input that cannot be looked at goes to a worker, whose open
+/// fails as it would in turn, with the same message.
 pub(crate) fn plan<P: AsRef<Path>>(threads: usize, inputs: &[P]) -> Option<Plan> {
     let workers = match threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -49,8 +51,11 @@ pub(crate) fn plan<P: AsRef<Path>>(threads: usize, inputs: &[P]) -> Option<Plan>
     }
     let size = |p: &P| {
         let p = p.as_ref();
-        let m = std::fs::metadata(p).ok().filter(|m| m.is_file());
-        (p != Path::new("-")).then_some(m?.len())
+        match std::fs::metadata(p) {
+            _ if p == Path::new("-") => None,
+            Ok(m) => m.is_file().then_some(m.len()),
+            Err(_) => Some(0),
+        }
     };
     let sizes = inputs.iter().map(size).collect::<Option<Vec<u64>>>()?;
     Some(Plan { workers, sizes })

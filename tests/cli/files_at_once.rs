@@ -1,5 +1,5 @@
-//! Issue 29: `--threads` over many files for `check`, `errors` and
-//! `summary` (merge-report's is in `merge.rs`). Small files are judged N
+//! Issue 29: `--threads` over many files for `check`, `errors`,
+//! `summary` and `strip` (merge-report's is in `merge.rs`). Small files are judged N
 //! at once, a larger one in its turn; stdout, stderr and the exit status
 //! are one thread's, byte for byte (a jsonl report but for aoi's run id
 //! and times), whatever the sizes and the scheduling.
@@ -22,6 +22,9 @@ const COMMANDS: &[&[&str]] = &[
     &["errors", "-w", "--output", "table", "--color", "never"],
     &["errors", "--output", "jsonl"],
     &["errors", "--log", "--count"],
+    &["strip", "--no-fail"],
+    &["strip", "--control"],
+    &["strip", "--log", "--control"],
 ];
 
 /// Summary patches: ok, failed, a wrong count (a violation), partial.
@@ -96,6 +99,7 @@ proptest! {
     fn threads_over_files_change_nothing(
         files in proptest::collection::vec((0usize..300, 0usize..4), 20..60),
         big in proptest::option::of(0usize..20),
+        missing in proptest::option::of(0usize..20),
     ) {
         let dir = scratch("files-at-once");
         let mut names: Vec<String> = files
@@ -109,6 +113,10 @@ proptest! {
             prop_assert!(bytes.len() > 1024 * 1024);
             let name = write_file(&dir, "big.jsonl", &bytes);
             names.insert(at.min(names.len()), name);
+        }
+        // A name that is no file: 66, said where its turn comes.
+        if let Some(at) = missing {
+            names.insert(at.min(names.len()), format!("{}/missing.jsonl", dir.display()));
         }
         for cmd in COMMANDS {
             let one = run(cmd, "1", &names);
@@ -164,6 +172,7 @@ fn files_from_lists_the_inputs_of_every_command() {
         &["check"][..],
         &["errors", "-w", "--output", "raw"],
         &["summary"],
+        &["strip"],
     ] {
         let with = |extra: &[&str], stdin: &[u8]| {
             let mut a = cmd.to_vec();

@@ -229,3 +229,54 @@ proptest! {
         }
     }
 }
+
+/// Pieces that `--log` reads as `check` does: nothing it would skip as
+/// prose, another program's line or another run.
+fn log_piece() -> impl Strategy<Value = Piece> {
+    prop_oneof![
+        7 => clean_piece(),
+        1 => Just(Piece::DuplicateSummary),
+        1 => Just(Piece::SeqGap),
+    ]
+}
+
+/// The log readers, each with `--log`, judged by exit code.
+const LOG_BY_EXIT: &[&[&str]] = &[
+    &["summary", "-q", "--log"],
+    &["strip", "-q", "--log"],
+    &["errors", "-q", "--log"],
+    &[
+        "errors",
+        "-q",
+        "--log",
+        "--output",
+        "jsonl",
+        "--continue-on-error",
+    ],
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// Leniency is asked for and only where there is something to be
+    /// lenient about (issues 24, 29): on a stream without prose, foreign
+    /// lines or other runs, reading it as a log, where a run ends at its
+    /// summary and a line after that is its tail, gives `check`'s exit in
+    /// every command and format.
+    #[test]
+    fn a_log_without_prose_gets_the_verdict_of_check(
+        pieces in prop::collection::vec(log_piece(), 0..6),
+        end in end(),
+    ) {
+        let input = build(&pieces, &end, false);
+        let want = check(&["-q"], &input).code;
+        for args in LOG_BY_EXIT {
+            let out = aoi(args, &input);
+            prop_assert_eq!(out.code, want, "{:?}: {}", args, out.stderr);
+        }
+        for format in ["jsonl", "table", "markdown", "tap", "junit"] {
+            let out = aoi(&["merge-report", "-q", "--log", "--format", format], &input);
+            prop_assert_eq!(out.code, want, "merge-report --log {}: {}", format, out.stderr);
+        }
+    }
+}

@@ -22,8 +22,17 @@ use crate::out::{AsFdFile, eprint_line, finding_line, open_input, verdict_line};
 use crate::peek::without_member;
 use crate::spec::exit;
 
+mod files;
+
 /// Runs `aoi strip`; returns the exit status.
 pub fn run(args: &StripArgs) -> i32 {
+    let listed =
+        crate::out::with_listed("strip", args, &args.list, |a| (&mut a.files, &mut a.list));
+    let listed = match listed {
+        Ok(listed) => listed,
+        Err(code) => return code,
+    };
+    let args = listed.as_ref().unwrap_or(args);
     crate::out::say_reading_terminal("strip", !args.files.is_empty(), args.quiet);
     let stdout = io::stdout();
     let out: Box<dyn Write> = if stdout.is_terminal() {
@@ -43,67 +52,76 @@ pub fn run(args: &StripArgs) -> i32 {
     } else {
         args.files.iter().map(|p| p.as_path()).collect()
     };
-    let named = !args.files.is_empty();
     let mut code = exit::OK;
-    for path in inputs {
-        let source = path.display().to_string();
-        let name = named.then_some(source.as_str());
-        if args.logs.log {
-            let read = if path == Path::new("-") {
-                strip_log(io::stdin(), args, &mut out, name)
-            } else {
-                match open_input(path) {
-                    Ok(f) => strip_log(f, args, &mut out, name),
-                    Err(msg) => {
-                        eprint_line(args.quiet, &format!("aoi strip: {msg}"));
-                        code = exit::worst(code, exit::NOINPUT);
-                        continue;
-                    }
-                }
-            };
-            match read {
-                Ok(c) => code = exit::worst(code, c),
-                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return exit::PIPE,
-                Err(e) => {
-                    eprint_line(false, &format!("aoi strip: cannot write stdout: {e}"));
-                    return exit::IOERR;
-                }
-            }
-            continue;
-        }
-        let result = if path == Path::new("-") {
-            strip_stream(source_for(io::stdin(), &args.judge), args, &mut out)
-        } else {
-            match open_input(path) {
-                Ok(f) => strip_stream(source_for(f, &args.judge), args, &mut out),
-                Err(msg) => {
-                    eprint_line(args.quiet, &format!("aoi strip: {msg}"));
-                    code = exit::worst(code, exit::NOINPUT);
-                    continue;
-                }
-            }
-        };
-        match result {
-            Ok((v, shown)) => {
-                say_verdict(args, &v, &shown, name);
-                let c = if args.no_fail { exit::OK } else { v.exit_code };
-                code = exit::worst(code, c);
-            }
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return exit::PIPE,
-            Err(e) => {
-                eprint_line(false, &format!("aoi strip: cannot write stdout: {e}"));
-                return exit::IOERR;
-            }
-        }
+    let result = match crate::pool::plan(args.judge.threads, &inputs).filter(|_| !args.logs.log) {
+        Some(plan) => files::strip_at_once(args, &mut out, &inputs, &plan, &mut code),
+        None => inputs.iter().try_for_each(|path| {
+            take_input(args, &mut out, path, files::Stripped::InTurn, &mut code)
+        }),
+    };
+    if let Err(e) = result {
+        return write_failed(&e);
     }
     match out.flush() {
         Ok(()) => code,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::PIPE,
-        Err(e) => {
-            eprint_line(false, &format!("aoi strip: cannot write stdout: {e}"));
-            exit::IOERR
-        }
+        Err(e) => write_failed(&e),
     }
+}
+
+/// The exit status after a failed write on stdout: quiet on a closed
+/// pipe (§ 7), said otherwise.
+fn write_failed(e: &io::Error) -> i32 {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        return exit::PIPE;
+    }
+    eprint_line(false, &format!("aoi strip: cannot write stdout: {e}"));
+    exit::IOERR
+}
+
+/// Strips the input at `path` (or writes what a worker stripped of it)
+/// into `out`, says its verdict and takes its exit into `code`. Only
+/// write errors are errors.
+fn take_input(
+    args: &StripArgs,
+    out: &mut Box<dyn Write>,
+    path: &Path,
+    stripped: files::Stripped,
+    code: &mut i32,
+) -> io::Result<()> {
+    let source = path.display().to_string();
+    let name = (!args.files.is_empty()).then_some(source.as_str());
+    let unreadable = |msg: String, code: &mut i32| {
+        eprint_line(args.quiet, &format!("aoi strip: {msg}"));
+        *code = exit::worst(*code, exit::NOINPUT);
+        Ok(())
+    };
+    if args.logs.log {
+        let read = if path == Path::new("-") {
+            strip_log(io::stdin(), args, out, name)?
+        } else {
+            match open_input(path) {
+                Ok(f) => strip_log(f, args, out, name)?,
+                Err(msg) => return unreadable(msg, code),
+            }
+        };
+        *code = exit::worst(*code, read);
+        return Ok(());
+    }
+    let (v, shown) = match stripped {
+        files::Stripped::InTurn if path == Path::new("-") => {
+            strip_stream(source_for(io::stdin(), &args.judge), args, out)?
+        }
+        files::Stripped::InTurn => match open_input(path) {
+            Ok(f) => strip_stream(source_for(f, &args.judge), args, out)?,
+            Err(msg) => return unreadable(msg, code),
+        },
+        files::Stripped::Unreadable(msg) => return unreadable(msg, code),
+        files::Stripped::Whole(w) => w.replay(out)?,
+    };
+    say_verdict(args, &v, &shown, name);
+    let c = if args.no_fail { exit::OK } else { v.exit_code };
+    *code = exit::worst(*code, c);
+    Ok(())
 }
 
 /// A stream's verdict on stderr: its first findings and the verdict line
@@ -143,6 +161,7 @@ pub fn strip_bytes(input: &[u8], plane: Plane) -> (Vec<u8>, Verdict) {
 pub fn strip_bytes_holding(input: &[u8], plane: Plane, hold: usize) -> (Vec<u8>, Verdict) {
     let args = StripArgs {
         files: Vec::new(),
+        list: crate::cli::FilesFrom::default(),
         keep_envelope: plane == Plane::DataWithEnvelope,
         control: plane == Plane::Control,
         no_fail: true,
