@@ -10,16 +10,22 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, mpsc};
 
-/// Batches a worker may run ahead of the one being taken, per worker.
-const AHEAD: usize = 4;
+/// Batches judged ahead of the one being taken, past one per worker.
+const AHEAD: usize = 2;
+
+/// What the files of one batch may keep for the taker, in bytes (as the
+/// commands estimate it: relayed bytes, written text, kept findings and
+/// verdicts). A file that would pass it is handed back, to be read in its
+/// turn, so the workers hold at most `(workers + AHEAD)` times this.
+pub(crate) const HELD: usize = 1024 * 1024;
 
 /// Inputs handed to a worker at once, at most: one wake-up per batch,
 /// not per file (per file, waking the taker cost more than judging a
 /// four-line run).
 const BATCH_FILES: usize = 64;
 
-/// Bytes of input in one batch, past its first file: what a worker holds
-/// ahead of the taker stays within workers × [`AHEAD`] × this.
+/// Bytes of input in one batch, past its first file: a batch of small
+/// files is about as much work as one of a larger file.
 const BATCH_BYTES: u64 = 1024 * 1024;
 
 /// Files up to this size are worked on N at once by `check`, `errors` and
@@ -67,36 +73,47 @@ impl Plan {
         self.sizes.get(i).is_some_and(|&n| n <= SMALL)
     }
 
-    /// Runs `work(i)` for every input on the workers and hands each
+    /// Runs `work(i, room)` for every input on the workers and hands each
     /// result to `take` in input order, until `take` says stop (false).
-    /// Waiting workers are then woken and end.
+    /// Waiting workers are then woken and end. `room` is what the file
+    /// may keep (0: nothing, its batch is full: it is to be read in its
+    /// turn); `work` returns its result and what it kept.
     pub(crate) fn in_order<T: Send>(
         &self,
-        work: impl Fn(usize) -> T + Sync,
+        work: impl Fn(usize, usize) -> (T, usize) + Sync,
         mut take: impl FnMut(usize, T) -> bool,
     ) {
         let batches = self.batches();
         let n = batches.len();
-        let line = Line::new(self.workers * AHEAD);
+        let workers = self.workers.min(n);
+        let line = Line::new(workers.saturating_add(AHEAD));
         let (tx, rx) = mpsc::channel::<(usize, Vec<T>)>();
         std::thread::scope(|scope| {
-            for _ in 0..self.workers.min(n) {
+            let mut started = 0;
+            for _ in 0..workers {
                 let tx = tx.clone();
                 let (line, work, batches) = (&line, &work, &batches);
-                scope.spawn(move || {
+                let worker = move || {
                     let _wake = StopOnPanic(line);
                     while let Some(b) = line.next(n) {
-                        let done = batches[b].clone().map(work).collect();
-                        if tx.send((b, done)).is_err() {
+                        if tx.send((b, judge_batch(batches[b].clone(), work))).is_err() {
                             break;
                         }
                     }
-                });
+                };
+                // A thread the system will not start is one worker less.
+                let spawned = std::thread::Builder::new().spawn_scoped(scope, worker);
+                started += usize::from(spawned.is_ok());
             }
             drop(tx);
             // Whatever ends the taking (done, a stop, a panic), waiting
             // workers are woken and end.
             let _wake = StopOnDrop(&line);
+            if started == 0 {
+                // No worker: every input is read in its turn.
+                let _ = (0..self.sizes.len()).try_for_each(|i| take(i, work(i, 0).0).then_some(()));
+                return;
+            }
             take_in_order(&batches, &rx, &line, &mut take);
         });
     }
@@ -115,6 +132,19 @@ impl Plan {
         batches.push(start..self.sizes.len());
         batches
     }
+}
+
+/// The results of one batch's inputs, each given the room the ones before
+/// it left ([`HELD`]).
+fn judge_batch<T>(inputs: Range<usize>, work: &impl Fn(usize, usize) -> (T, usize)) -> Vec<T> {
+    let mut room = HELD;
+    inputs
+        .map(|i| {
+            let (result, held) = work(i, room);
+            room = room.saturating_sub(held);
+            result
+        })
+        .collect()
 }
 
 /// Hands the workers' results to `take` in input order, holding the
@@ -178,7 +208,7 @@ impl Line {
             return None;
         }
         let mut taken = self.taken.lock().ok()?;
-        while i >= *taken + self.ahead && !self.stopped.load(Ordering::Relaxed) {
+        while i >= (*taken).saturating_add(self.ahead) && !self.stopped.load(Ordering::Relaxed) {
             taken = self.moved.wait(taken).ok()?;
         }
         (!self.stopped.load(Ordering::Relaxed)).then_some(i)
@@ -237,9 +267,9 @@ mod tests {
         let mut seen = Vec::new();
         // Later inputs may finish first: the taking order is still 0, 1, …
         p.in_order(
-            |i| {
+            |i, _| {
                 std::thread::yield_now();
-                i * 2
+                (i * 2, 0)
             },
             |i, r| {
                 seen.push((i, r));
@@ -249,7 +279,7 @@ mod tests {
         assert_eq!(seen, (0..2000).map(|i| (i, i * 2)).collect::<Vec<_>>());
         let mut taken = 0;
         plan(vec![10; 100_000]).in_order(
-            |i| i,
+            |i, _| (i, 0),
             |_, _| {
                 taken += 1;
                 taken < 5
@@ -266,5 +296,28 @@ mod tests {
         let p = plan(vec![1; 130]);
         assert_eq!(p.batches(), vec![0..64, 64..128, 128..130]);
         assert!(p.small(0) && !plan(vec![SMALL + 1, 0]).small(0));
+    }
+
+    #[test]
+    fn a_batch_keeps_at_most_its_room_and_any_thread_count_ends() {
+        // Each input keeps 400 KiB if it has the room: the third of a
+        // batch gets none (it is read in its turn).
+        let rooms = std::sync::Mutex::new(vec![0; 6]);
+        let p = Plan {
+            workers: usize::MAX / 2,
+            sizes: vec![1; 6],
+        };
+        p.in_order(
+            |i, room| {
+                if let Ok(mut r) = rooms.lock() {
+                    r[i] = room;
+                }
+                let held = if room >= 400 * 1024 { 400 * 1024 } else { 0 };
+                (held, held)
+            },
+            |_, _| true,
+        );
+        let rooms = rooms.into_inner().unwrap_or_default();
+        assert_eq!(rooms[..3], [HELD, HELD - 400 * 1024, HELD - 800 * 1024]);
     }
 }

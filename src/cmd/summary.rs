@@ -30,6 +30,9 @@ fn judge<R: Read + Send>(reader: crate::drive::Source<R>, args: &SummaryArgs) ->
     judge.finish().0
 }
 
+/// What a kept verdict is counted as, in bytes, against a worker's room.
+const VERDICT_BYTES: usize = 2048;
+
 /// What reading one input gave, besides its verdicts.
 enum InputEnd {
     /// It could not be opened: why.
@@ -281,16 +284,22 @@ pub fn run(args: &SummaryArgs) -> i32 {
         },
         ..args.clone()
     };
-    let work = |i: usize| {
-        let path = inputs[i];
-        (plan.small(i) || !args.logs.log).then(|| {
-            let mut verdicts = Vec::new();
-            let end = read_input(path, &one, &mut |v| {
-                verdicts.extend(v);
-                true
-            });
-            (verdicts, end)
-        })
+    // What a worker keeps (verdicts, and where blocks ended) stays
+    // within its room, past which the file is read in its turn.
+    let work = |i: usize, room: usize| {
+        if room == 0 || (args.logs.log && !plan.small(i)) {
+            return (None, 0);
+        }
+        let mut kept = Vec::new();
+        let end = read_input(inputs[i], &one, &mut |v| {
+            kept.push(v);
+            kept.len() * VERDICT_BYTES <= room
+        });
+        let held = kept.len() * VERDICT_BYTES;
+        match end {
+            InputEnd::Stopped => (None, 0),
+            end => (Some((kept, end)), held),
+        }
     };
     plan.in_order(work, |i, judged| match judged {
         Some((verdicts, end)) => o.take_judged(inputs[i], verdicts, end),
@@ -358,10 +367,15 @@ impl<'a> Outcomes<'a> {
     }
 
     /// An input judged by a worker: its verdicts, then its end.
-    fn take_judged(&mut self, path: &Path, verdicts: Vec<Verdict>, end: InputEnd) -> bool {
+    /// (`None` among the verdicts: a block ended, the moment to flush.)
+    fn take_judged(&mut self, path: &Path, kept: Vec<Option<Verdict>>, end: InputEnd) -> bool {
         let source = path.display().to_string();
-        for v in verdicts {
-            if !self.take(v, &source) {
+        for v in kept {
+            let go_on = match v {
+                Some(v) => self.take(v, &source),
+                None => self.flush(),
+            };
+            if !go_on {
                 return false;
             }
         }

@@ -201,3 +201,82 @@ fn files_from_lists_the_inputs_of_every_command() {
         assert_eq!(twice.code, 64, "{cmd:?}: {}", twice.stderr);
     }
 }
+
+/// `aoi ARGS FILES` with stdout and stderr into one pipe, as `2>&1`
+/// gives them, and with stdout a full device (every write fails).
+fn together(args: &[&str], threads: &str, names: &[String]) -> (Vec<u8>, crate::util::Out) {
+    let mut a: Vec<&str> = args.to_vec();
+    a.extend(["--threads", threads]);
+    a.extend(names.iter().map(String::as_str));
+    let both = crate::util::command("sh")
+        .arg("-c")
+        .arg("exec \"$0\" \"$@\" 2>&1")
+        .arg(crate::util::AOI)
+        .args(&a)
+        .output()
+        .expect("run aoi through sh");
+    let full = crate::util::command(crate::util::AOI)
+        .args(&a)
+        .stdout(std::fs::File::create("/dev/full").expect("/dev/full"))
+        .output()
+        .expect("run aoi");
+    let full = crate::util::Out {
+        code: crate::util::code_of(full.status),
+        stdout: full.stdout,
+        stderr: String::from_utf8_lossy(&full.stderr).into_owned(),
+    };
+    (both.stdout, full)
+}
+
+/// What a worker wrote goes out where one thread flushed it: stdout and
+/// stderr in one pipe keep their order (an event before its run's
+/// verdict), and a stdout that fails fails at the same point, with the
+/// same exit and the same lines on stderr before it.
+#[test]
+fn output_is_flushed_where_one_thread_flushes_it() {
+    let dir = scratch("files-at-once-flush");
+    let names: Vec<String> = (0..30)
+        .map(|i| {
+            write_file(
+                &dir,
+                &format!("o{i:02}.jsonl"),
+                &file(i, 50 + i * 11, i % 4),
+            )
+        })
+        .collect();
+    for cmd in [
+        &["strip"][..],
+        &["strip", "--control"],
+        &["errors", "-w", "--output", "raw"],
+        &["errors", "--output", "jsonl"],
+        &["errors", "--log", "-w", "--output", "raw"],
+        &["check", "--output", "jsonl"],
+        &["check"],
+        &["summary", "--log", "--output", "jsonl"],
+        &["summary", "--log"],
+    ] {
+        // A report's run id and times differ from run to run.
+        let stable = |b: Vec<u8>| match cmd.contains(&"jsonl") {
+            true => normalized(&b),
+            false => String::from_utf8_lossy(&b).into_owned(),
+        };
+        let (one_both, one_full) = together(cmd, "1", &names);
+        let one_both = stable(one_both);
+        for threads in ["2", "5"] {
+            let (both, full) = together(cmd, threads, &names);
+            let both = stable(both);
+            assert!(
+                both == one_both,
+                "{cmd:?} --threads {threads}: 2>&1 differs:\n{both}\n---\n{one_both}"
+            );
+            assert_eq!(
+                full.code, one_full.code,
+                "{cmd:?} --threads {threads} to /dev/full"
+            );
+            assert_eq!(
+                full.stderr, one_full.stderr,
+                "{cmd:?} --threads {threads} to /dev/full"
+            );
+        }
+    }
+}

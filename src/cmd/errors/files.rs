@@ -23,21 +23,65 @@ pub(super) enum Read {
 }
 
 /// What a worker would have written or said, in order.
-pub(super) enum Rec {
+enum Rec {
     /// Raw lines or table rows (without the header).
     Text(Vec<u8>),
     /// A forwarded `aoi:error` or `aoi:warning` body.
     Event(&'static str, Vec<u8>),
     /// A run that ended while the file was read.
     Run(Box<demux::Judged>),
+    /// The end of a block read: what was written goes out.
+    Flush,
 }
 
-impl Rec {
+/// What a kept run is counted as, in bytes, against a worker's room.
+const RUN_BYTES: usize = 2048;
+
+/// A worker's record of one file, within the room it may keep (past it,
+/// recording fails and the file is read in its turn).
+pub(super) struct Recording {
+    recs: Vec<Rec>,
+    held: usize,
+    room: usize,
+}
+
+impl Recording {
+    fn keep(&mut self, rec: Rec, bytes: usize) -> Result<(), Stop> {
+        self.held += bytes;
+        if self.held > self.room {
+            return Err(Stop::Failed(std::io::Error::other(
+                "more than a worker keeps",
+            )));
+        }
+        self.recs.push(rec);
+        Ok(())
+    }
+
     /// Keeps text, with the text just before it when there is some.
-    pub(super) fn text(recs: &mut Vec<Rec>, bytes: &[u8]) {
-        match recs.last_mut() {
-            Some(Rec::Text(t)) => t.extend_from_slice(bytes),
-            _ => recs.push(Rec::Text(bytes.to_vec())),
+    pub(super) fn text(&mut self, bytes: &[u8]) -> Result<(), Stop> {
+        if let Some(Rec::Text(t)) = self.recs.last_mut() {
+            if self.held + bytes.len() <= self.room {
+                self.held += bytes.len();
+                t.extend_from_slice(bytes);
+                return Ok(());
+            }
+        }
+        self.keep(Rec::Text(bytes.to_vec()), bytes.len())
+    }
+
+    pub(super) fn event(&mut self, ty: &'static str, body: Vec<u8>) -> Result<(), Stop> {
+        let n = body.len();
+        self.keep(Rec::Event(ty, body), n)
+    }
+
+    pub(super) fn run(&mut self, run: demux::Judged) -> Result<(), Stop> {
+        self.keep(Rec::Run(Box::new(run)), RUN_BYTES)
+    }
+
+    /// A block ended (nothing to keep when nothing came since the last).
+    pub(super) fn flushed(&mut self) {
+        if !matches!(self.recs.last(), None | Some(Rec::Flush)) {
+            self.recs.push(Rec::Flush);
         }
     }
 }
@@ -69,6 +113,7 @@ impl Whole {
                     }
                 }
                 Rec::Run(run) => ended_run(ctx, source, *run, t)?,
+                Rec::Flush => ctx.flush()?,
             }
         }
         ctx.matched += self.matched;
@@ -93,11 +138,13 @@ pub(super) fn read_at_once(
         ..ctx.args.clone()
     };
     let (format, color, line_width, files) = (ctx.format, ctx.color, ctx.line_width, ctx.files);
-    let work = |i: usize| {
+    let work = |i: usize, room: usize| {
         // What a worker keeps grows with the events written and the
-        // runs of a log: then only small files go to workers.
-        if !plan.small(i) && (format.is_some() || one.logs.log) {
-            return Read::InTurn;
+        // runs of a log: then only small files go to workers. What it
+        // keeps stays within its room, past which the file is read in
+        // its turn.
+        if room == 0 || (!plan.small(i) && (format.is_some() || one.logs.log)) {
+            return (Read::InTurn, 0);
         }
         let mut w = Ctx {
             args: &one,
@@ -105,7 +152,11 @@ pub(super) fn read_at_once(
             color,
             line_width,
             files,
-            sink: Sink::Record(Vec::new()),
+            sink: Sink::Record(Box::new(Recording {
+                recs: Vec::new(),
+                held: 0,
+                room,
+            })),
             matched: 0,
             header_done: true,
         };
@@ -120,26 +171,31 @@ pub(super) fn read_at_once(
 }
 
 /// Reads the file at `path` through the worker's `ctx`; nothing is said.
-fn read_whole(ctx: &mut Ctx<'_>, path: &Path) -> Read {
+/// Returns what it made and the bytes it keeps.
+fn read_whole(ctx: &mut Ctx<'_>, path: &Path) -> (Read, usize) {
     let file = match open_input(path) {
         Ok(f) => f,
-        Err(msg) => return Read::Unreadable(msg),
+        Err(msg) => return (Read::Unreadable(msg), 0),
     };
     let source = path.display().to_string();
     // A worker's runs are kept, not judged into a tally: this one stays
-    // empty, and nothing it writes can fail.
+    // empty, and what it writes fails only past its room.
     let mut unused = Tally::default();
     let Ok((open, counts)) = read_input(ctx, file, &source, &mut unused) else {
-        return Read::InTurn;
+        return (Read::InTurn, 0);
     };
-    let recs = match std::mem::replace(&mut ctx.sink, Sink::Record(Vec::new())) {
-        Sink::Record(recs) => recs,
-        _ => Vec::new(),
+    let Sink::Record(rec) = &mut ctx.sink else {
+        return (Read::InTurn, 0);
     };
-    Read::Whole(Box::new(Whole {
-        recs,
+    let held = rec.held + open.len() * RUN_BYTES;
+    if held > rec.room {
+        return (Read::InTurn, 0);
+    }
+    let whole = Whole {
+        recs: std::mem::take(&mut rec.recs),
         open,
         counts,
         matched: ctx.matched,
-    }))
+    };
+    (Read::Whole(Box::new(whole)), held)
 }

@@ -55,7 +55,7 @@ enum Sink {
     Report(Box<Sinks>),
     /// A worker's: what the others would write, kept for the taker
     /// ([`files`]).
-    Record(Vec<files::Rec>),
+    Record(Box<files::Recording>),
 }
 
 /// Everything `run` needs while reading.
@@ -77,7 +77,10 @@ impl Ctx<'_> {
         match &mut self.sink {
             Sink::Text(w) => w.flush().map_err(|e| write_err(e, "stdout")),
             Sink::Report(sinks) => sinks.out.flush(),
-            Sink::Record(_) => Ok(()),
+            Sink::Record(rec) => {
+                rec.flushed();
+                Ok(())
+            }
         }
     }
 }
@@ -97,10 +100,7 @@ impl Ctx<'_> {
                 }
                 w.write_all(bytes).map_err(|e| write_err(e, "stdout"))
             }
-            Sink::Record(recs) => {
-                files::Rec::text(recs, bytes);
-                Ok(())
-            }
+            Sink::Record(rec) => rec.text(bytes),
             Sink::Report(_) => Ok(()),
         }
     }
@@ -335,9 +335,8 @@ fn ended_run(
     run: demux::Judged,
     t: &mut Tally,
 ) -> Result<(), Stop> {
-    if let Sink::Record(recs) = &mut ctx.sink {
-        recs.push(files::Rec::Run(Box::new(run)));
-        return Ok(());
+    if let Sink::Record(rec) = &mut ctx.sink {
+        return rec.run(run);
     }
     // What stdout holds of the run goes before its verdict.
     if !ctx.args.quiet && run.verdict.outcome != Outcome::Ok {
@@ -578,10 +577,7 @@ fn emit(
             };
             match &mut ctx.sink {
                 Sink::Report(sinks) => sinks.out.forward(ty, &body),
-                Sink::Record(recs) => {
-                    recs.push(files::Rec::Event(ty, body));
-                    Ok(())
-                }
+                Sink::Record(rec) => rec.event(ty, body),
                 Sink::Text(_) => Ok(()),
             }
         }

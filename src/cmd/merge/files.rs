@@ -61,8 +61,10 @@ pub(super) fn each_judged(
         ..args.judge.clone()
     };
     let opts = args.logs.reading(&judge, SHOWN as u64, SHOWN);
+    // A file's entries are the report's, kept whatever the format: they
+    // take no room of the batch.
     plan.in_order(
-        |i| judge_whole(&inputs[i], &judge, &opts),
+        |i, _| (judge_whole(&inputs[i], &judge, &opts), 0),
         |i, read| take(&inputs[i], read),
     );
 }

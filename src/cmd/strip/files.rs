@@ -25,17 +25,47 @@ pub(super) enum Stripped {
 
 /// A small file stripped whole: its plane, its verdict and first findings.
 pub(super) struct Whole {
-    plane: Vec<u8>,
+    plane: Plane,
     verdict: Verdict,
     shown: Vec<Finding>,
 }
 
 impl Whole {
-    /// Writes the plane as the one thread would have; the verdict and
-    /// findings, for stderr.
+    /// Writes the plane, flushed where the one thread flushed it (after
+    /// each block: what a reader of stdout and stderr together sees, and
+    /// where a closed pipe is found); the verdict and findings, for stderr.
     pub(super) fn replay(self, out: &mut dyn Write) -> io::Result<(Verdict, Vec<Finding>)> {
-        out.write_all(&self.plane)?;
+        let mut at = 0;
+        for end in self.plane.flushed {
+            out.write_all(self.plane.bytes.get(at..end).unwrap_or_default())?;
+            out.flush()?;
+            at = end;
+        }
+        out.write_all(self.plane.bytes.get(at..).unwrap_or_default())?;
         Ok((self.verdict, self.shown))
+    }
+}
+
+/// A plane written into memory: its bytes, where it was flushed, and the
+/// room it may take (past it, a write fails: the file is read in its turn).
+struct Plane {
+    bytes: Vec<u8>,
+    flushed: Vec<usize>,
+    room: usize,
+}
+
+impl Write for Plane {
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        if self.bytes.len() + b.len() > self.room {
+            return Err(io::Error::other("more than a worker keeps"));
+        }
+        self.bytes.extend_from_slice(b);
+        Ok(b.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.flushed.push(self.bytes.len());
+        Ok(())
     }
 }
 
@@ -56,9 +86,9 @@ pub(super) fn strip_at_once(
         },
         ..args.clone()
     };
-    let work = |i: usize| match plan.small(i) {
-        true => strip_whole(inputs[i], &one),
-        false => Stripped::InTurn,
+    let work = |i: usize, room: usize| match plan.small(i) && room > 0 {
+        true => strip_whole(inputs[i], &one, room),
+        false => (Stripped::InTurn, 0),
     };
     let mut result = Ok(());
     plan.in_order(work, |i, stripped| {
@@ -68,21 +98,32 @@ pub(super) fn strip_at_once(
     result
 }
 
-/// Strips the file at `path` into memory; nothing is said.
-fn strip_whole(path: &Path, args: &StripArgs) -> Stripped {
+/// Strips the file at `path` into memory, in at most `room` bytes;
+/// nothing is said. Returns what it made and the bytes it keeps.
+fn strip_whole(path: &Path, args: &StripArgs, room: usize) -> (Stripped, usize) {
     let file = match open_input(path) {
         Ok(f) => f,
-        Err(msg) => return Stripped::Unreadable(msg),
+        Err(msg) => return (Stripped::Unreadable(msg), 0),
     };
-    let mut plane = Vec::new();
+    let mut plane = Plane {
+        bytes: Vec::new(),
+        flushed: Vec::new(),
+        room,
+    };
     match strip_stream(source_for(file, &args.judge), args, &mut plane) {
-        Ok((verdict, shown)) => Stripped::Whole(Box::new(Whole {
-            plane,
-            verdict,
-            shown,
-        })),
-        // Only a long line's temporary file can fail here: the file is
-        // stripped again in its turn, where the failure is said.
-        Err(_) => Stripped::InTurn,
+        Ok((verdict, shown)) => {
+            let kept = plane.bytes.len();
+            (
+                Stripped::Whole(Box::new(Whole {
+                    plane,
+                    verdict,
+                    shown,
+                })),
+                kept,
+            )
+        }
+        // Past its room, or a long line's temporary file failed: the file
+        // is stripped again in its turn (where such a failure is said).
+        Err(_) => (Stripped::InTurn, 0),
     }
 }
