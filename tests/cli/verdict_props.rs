@@ -219,6 +219,18 @@ proptest! {
             let out = aoi_env(args, &input, env);
             prop_assert_eq!(out.code, want, "{:?}: {}", args, out.stderr);
         }
+        // The same bytes as two files judged at once (issue 29): each
+        // command's exit is still check's (the worst of two equal verdicts).
+        let dir = scratch("verdict-files");
+        let file = write_file(&dir, "a.jsonl", &input);
+        let twice = [file.as_str(), file.as_str()];
+        for args in BY_EXIT.iter().chain([&["merge-report", "-q"][..], &["check", "-q"]].iter()) {
+            let mut a = args.to_vec();
+            a.extend(["--threads", "2"]);
+            a.extend(twice);
+            let out = aoi_env(&a, b"", env);
+            prop_assert_eq!(out.code, want, "{:?} on two files: {}", args, out.stderr);
+        }
         for format in ["jsonl", "table", "markdown", "tap", "junit"] {
             let out = aoi_env(&["merge-report", "-q", "--format", format], &input, env);
             prop_assert_eq!(out.code, want, "merge-report {}", format);
