@@ -281,8 +281,8 @@ pub struct JudgeArgs {
     /// nor with --idle-timeout. 1 always one; 2 (or more: two is the most used) two from the start
     /// on any input. Given several regular files, check, errors, summary, strip and merge-report
     /// judge N files at once instead (0: one per CPU), each on one thread (a file over 1 MiB whose
-    /// output grows with it, as check's relay, is read in its turn; strip --log reads in turn); the
-    /// output is one thread's, byte for byte.
+    /// output grows with it, as check's relay, is read in its turn); the output is one thread's,
+    /// byte for byte.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
 }

@@ -1,5 +1,5 @@
 //! Issue 29: `--threads` over many files for `check`, `errors`,
-//! `summary` and `strip` (merge-report's is in `merge.rs`). Small files are judged N
+//! `summary` and `strip`, `--log` included (merge-report's is in `merge.rs`). Small files are judged N
 //! at once, a larger one in its turn; stdout, stderr and the exit status
 //! are one thread's, byte for byte (a jsonl report but for aoi's run id
 //! and times), whatever the sizes and the scheduling.
@@ -247,6 +247,7 @@ fn output_is_flushed_where_one_thread_flushes_it() {
     for cmd in [
         &["strip"][..],
         &["strip", "--control"],
+        &["strip", "--log"],
         &["errors", "-w", "--output", "raw"],
         &["errors", "--output", "jsonl"],
         &["errors", "--log", "-w", "--output", "raw"],

@@ -53,7 +53,7 @@ pub fn run(args: &StripArgs) -> i32 {
         args.files.iter().map(|p| p.as_path()).collect()
     };
     let mut code = exit::OK;
-    let result = match crate::pool::plan(args.judge.threads, &inputs).filter(|_| !args.logs.log) {
+    let result = match crate::pool::plan(args.judge.threads, &inputs) {
         Some(plan) => files::strip_at_once(args, &mut out, &inputs, &plan, &mut code),
         None => inputs.iter().try_for_each(|path| {
             take_input(args, &mut out, path, files::Stripped::InTurn, &mut code)
@@ -90,38 +90,69 @@ fn take_input(
 ) -> io::Result<()> {
     let source = path.display().to_string();
     let name = (!args.files.is_empty()).then_some(source.as_str());
-    let unreadable = |msg: String, code: &mut i32| {
-        eprint_line(args.quiet, &format!("aoi strip: {msg}"));
-        *code = exit::worst(*code, exit::NOINPUT);
-        Ok(())
+    let taken = match args.logs.log {
+        true => take_log(args, out, path, stripped, name)?,
+        false => take_stream(args, out, path, stripped, name)?,
     };
-    if args.logs.log {
-        let read = if path == Path::new("-") {
-            strip_log(io::stdin(), args, out, name)?
-        } else {
-            match open_input(path) {
-                Ok(f) => strip_log(f, args, out, name)?,
-                Err(msg) => return unreadable(msg, code),
-            }
-        };
-        *code = exit::worst(*code, read);
-        return Ok(());
+    match taken {
+        Ok(c) => *code = exit::worst(*code, c),
+        Err(msg) => {
+            eprint_line(args.quiet, &format!("aoi strip: {msg}"));
+            *code = exit::worst(*code, exit::NOINPUT);
+        }
     }
+    Ok(())
+}
+
+/// [`take_input`] for a stream: its exit status, or why it could not be
+/// read.
+fn take_stream(
+    args: &StripArgs,
+    out: &mut Box<dyn Write>,
+    path: &Path,
+    stripped: files::Stripped,
+    name: Option<&str>,
+) -> io::Result<Result<i32, String>> {
     let (v, shown) = match stripped {
         files::Stripped::InTurn if path == Path::new("-") => {
             strip_stream(source_for(io::stdin(), &args.judge), args, out)?
         }
-        files::Stripped::InTurn => match open_input(path) {
+        files::Stripped::InTurn | files::Stripped::Log(_) => match open_input(path) {
             Ok(f) => strip_stream(source_for(f, &args.judge), args, out)?,
-            Err(msg) => return unreadable(msg, code),
+            Err(msg) => return Ok(Err(msg)),
         },
-        files::Stripped::Unreadable(msg) => return unreadable(msg, code),
+        files::Stripped::Unreadable(msg) => return Ok(Err(msg)),
         files::Stripped::Whole(w) => w.replay(out)?,
     };
     say_verdict(args, &v, &shown, name);
-    let c = if args.no_fail { exit::OK } else { v.exit_code };
-    *code = exit::worst(*code, c);
-    Ok(())
+    Ok(Ok(if args.no_fail { exit::OK } else { v.exit_code }))
+}
+
+/// [`take_input`] for a log (`--log`): its exit status, or why it could
+/// not be read.
+fn take_log(
+    args: &StripArgs,
+    out: &mut Box<dyn Write>,
+    path: &Path,
+    stripped: files::Stripped,
+    name: Option<&str>,
+) -> io::Result<Result<i32, String>> {
+    let read = match stripped {
+        files::Stripped::InTurn if path == Path::new("-") => {
+            strip_log(io::stdin(), args, out, name)?
+        }
+        files::Stripped::InTurn | files::Stripped::Whole(_) => match open_input(path) {
+            Ok(f) => strip_log(f, args, out, name)?,
+            Err(msg) => return Ok(Err(msg)),
+        },
+        files::Stripped::Unreadable(msg) => return Ok(Err(msg)),
+        files::Stripped::Log(w) => {
+            let mut said = Said::new(args, name);
+            let (rest, counts) = w.replay(out, &mut said)?;
+            end_log(said, rest, &counts)
+        }
+    };
+    Ok(Ok(read))
 }
 
 /// A stream's verdict on stderr: its first findings and the verdict line
@@ -284,8 +315,14 @@ fn long_line(
     }
 }
 
-/// The runs of a log being stripped, as they end.
-struct Judged<'a> {
+/// What a log's stripping goes to: the plane kept, and each run as it
+/// ends, in order of first appearance.
+pub(super) trait LogOut: Write {
+    fn ended(&mut self, run: crate::demux::Judged) -> io::Result<()>;
+}
+
+/// The verdicts of a log's runs, said on stderr as they end.
+pub(super) struct Said<'a> {
     args: &'a StripArgs,
     /// The input's name, when files were given.
     name: Option<&'a str>,
@@ -293,7 +330,16 @@ struct Judged<'a> {
     streams: u64,
 }
 
-impl Judged<'_> {
+impl<'a> Said<'a> {
+    fn new(args: &'a StripArgs, name: Option<&'a str>) -> Self {
+        Said {
+            args,
+            name,
+            code: exit::OK,
+            streams: 0,
+        }
+    }
+
     /// Says one run's verdict (and findings) and takes its exit.
     fn say(&mut self, st: &crate::demux::Judged) {
         let who = match (&st.run, self.name) {
@@ -307,6 +353,43 @@ impl Judged<'_> {
     }
 }
 
+/// A log stripped into stdout, its runs said as they end.
+struct Live<'a, 'w> {
+    out: &'w mut dyn Write,
+    said: Said<'a>,
+}
+
+impl Write for Live<'_, '_> {
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        self.out.write(b)
+    }
+    fn write_all(&mut self, b: &[u8]) -> io::Result<()> {
+        self.out.write_all(b)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+impl LogOut for Live<'_, '_> {
+    fn ended(&mut self, run: crate::demux::Judged) -> io::Result<()> {
+        say_ended(self.out, &mut self.said, run)
+    }
+}
+
+/// Says a run of a log that ended, after what `out` holds of it.
+fn say_ended(
+    out: &mut dyn Write,
+    said: &mut Said<'_>,
+    run: crate::demux::Judged,
+) -> io::Result<()> {
+    if !said.args.quiet && run.verdict.outcome != Outcome::Ok {
+        out.flush()?;
+    }
+    said.say(&run);
+    Ok(())
+}
+
 /// Strips one input read as a log (`--log`): each event found, after its
 /// prefix, goes to its plane; every run in it is judged as `aoi check`
 /// judges a stream, and what the reading passed over is stated on stderr.
@@ -318,16 +401,54 @@ fn strip_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     out: &mut dyn Write,
     name: Option<&str>,
 ) -> io::Result<i32> {
+    let mut live = Live {
+        out,
+        said: Said::new(args, name),
+    };
+    let (rest, counts) = read_log(src, args, &mut live)?;
+    Ok(end_log(live.said, rest, &counts))
+}
+
+/// Says the runs still held at a log's end and what its reading passed
+/// over; returns the input's exit status.
+fn end_log(
+    mut said: Said<'_>,
+    rest: Vec<crate::demux::Judged>,
+    counts: &crate::demux::Counts,
+) -> i32 {
+    for run in rest {
+        said.say(&run);
+    }
+    let args = said.args;
+    let mut code = said.code;
+    let label = said.name.map(|n| format!("{n}: ")).unwrap_or_default();
+    if let Some(msg) = counts.past_cap(args.logs.max_runs, "stripped") {
+        eprint_line(args.quiet, &format!("aoi strip: {label}{msg}"));
+        code = exit::worst(code, exit::IOERR);
+    } else if said.streams == 0 {
+        eprint_line(
+            args.quiet,
+            &format!("aoi strip: {label}no AOI stream in the log"),
+        );
+        code = exit::worst(code, exit::IOERR);
+    }
+    if let Some(note) = counts.passed_over() {
+        eprint_line(args.quiet, &format!("aoi strip: {label}{note}"));
+    }
+    if args.no_fail { exit::OK } else { code }
+}
+
+/// Reads a log into `out`: the plane kept, and its runs as they end.
+/// Returns the runs held at its end, in order, and what it passed over.
+fn read_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
+    src: R,
+    args: &StripArgs,
+    out: &mut dyn LogOut,
+) -> io::Result<(Vec<crate::demux::Judged>, crate::demux::Counts)> {
     let opts = args.logs.reading(&args.judge, 100, 10);
     let mut spool = crate::spool::Spool::default();
     // Each run's verdict is said as it ends, in order of first appearance.
     let mut ended = crate::demux::InOrder::default();
-    let mut judged = Judged {
-        args,
-        name,
-        code: exit::OK,
-        streams: 0,
-    };
     let input = crate::demux::read(source_for(src, &args.judge), &opts, |visit| {
         let ev = match visit {
             crate::demux::Visit::Event(ev) => ev,
@@ -335,11 +456,7 @@ fn strip_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
             crate::demux::Visit::Ended { run, settled } => {
                 ended.push(run.order, *run);
                 while let Some(run) = ended.next_before(settled) {
-                    // What stdout holds of the run goes before its verdict.
-                    if !args.quiet && run.verdict.outcome != crate::judge::Outcome::Ok {
-                        out.flush()?;
-                    }
-                    judged.say(&run);
+                    out.ended(run)?;
                 }
                 return Ok(());
             }
@@ -350,57 +467,49 @@ fn strip_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
                 return spool.push(bytes);
             }
         };
-        // § 2: a cut final line is no event.
-        let framework = ev.type_name().is_some_and(|t| t.starts_with("aoi:"));
-        if !ev.terminated || framework != args.control {
-            return Ok(());
-        }
-        if let Some(long) = &ev.long {
-            // The event and its line feed, from the kept line.
-            let envelope = long.envelope.clone();
-            let envelope = envelope.filter(|_| !framework && !args.keep_envelope);
-            let skip: Vec<std::ops::Range<u64>> = std::iter::once(0..long.span.start)
-                .chain(envelope)
-                .chain(std::iter::once(long.span.end..u64::MAX))
-                .collect();
-            spool.write_to(out, &skip)?;
-            return out.write_all(b"\n");
-        }
-        match ev
-            .peek
-            .aoi_member
-            .filter(|_| !args.keep_envelope && !framework)
-        {
-            Some(idx) => {
-                let (before, after) = without_member(ev.obj, &ev.peek.members, idx);
-                out.write_all(before)?;
-                out.write_all(after)?;
-            }
-            None => out.write_all(ev.obj)?,
-        }
-        out.write_all(b"\n")
+        log_event(&ev, args, &mut spool, out)
     })?;
     let (open, counts) = input.finish(Vec::new());
     for run in open {
         ended.push(run.order, run);
     }
-    for run in ended.rest() {
-        judged.say(&run);
+    Ok((ended.rest().collect(), counts))
+}
+
+/// Writes one event of a log to `out` when it belongs to the plane kept.
+fn log_event(
+    ev: &crate::demux::Located<'_>,
+    args: &StripArgs,
+    spool: &mut crate::spool::Spool,
+    out: &mut dyn LogOut,
+) -> io::Result<()> {
+    // § 2: a cut final line is no event.
+    let framework = ev.type_name().is_some_and(|t| t.starts_with("aoi:"));
+    if !ev.terminated || framework != args.control {
+        return Ok(());
     }
-    let mut code = judged.code;
-    let label = name.map(|n| format!("{n}: ")).unwrap_or_default();
-    if let Some(msg) = counts.past_cap(args.logs.max_runs, "stripped") {
-        eprint_line(args.quiet, &format!("aoi strip: {label}{msg}"));
-        code = exit::worst(code, exit::IOERR);
-    } else if judged.streams == 0 {
-        eprint_line(
-            args.quiet,
-            &format!("aoi strip: {label}no AOI stream in the log"),
-        );
-        code = exit::worst(code, exit::IOERR);
+    if let Some(long) = &ev.long {
+        // The event and its line feed, from the kept line.
+        let envelope = long.envelope.clone();
+        let envelope = envelope.filter(|_| !framework && !args.keep_envelope);
+        let skip: Vec<std::ops::Range<u64>> = std::iter::once(0..long.span.start)
+            .chain(envelope)
+            .chain(std::iter::once(long.span.end..u64::MAX))
+            .collect();
+        spool.write_to(out, &skip)?;
+        return out.write_all(b"\n");
     }
-    if let Some(note) = counts.passed_over() {
-        eprint_line(args.quiet, &format!("aoi strip: {label}{note}"));
+    match ev
+        .peek
+        .aoi_member
+        .filter(|_| !args.keep_envelope && !framework)
+    {
+        Some(idx) => {
+            let (before, after) = without_member(ev.obj, &ev.peek.members, idx);
+            out.write_all(before)?;
+            out.write_all(after)?;
+        }
+        None => out.write_all(ev.obj)?,
     }
-    Ok(if args.no_fail { exit::OK } else { code })
+    out.write_all(b"\n")
 }
