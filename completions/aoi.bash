@@ -227,12 +227,16 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__filter)
-            opts="-r -n -s -c -q -h -V --framework --continue-on-error --raw --raw-output --null-input --slurp --output --compact-output --arg --argjson --quiet --max-line-bytes --unbounded --fail-on-partial --idle-timeout --threads --help --version"
+            opts="-r -n -s -c -q -h -V --files-from --framework --continue-on-error --raw --raw-output --null-input --slurp --output --compact-output --arg --argjson --quiet --max-line-bytes --unbounded --fail-on-partial --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --files-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "jsonl" -- "${cur}"))
                     return 0

@@ -279,8 +279,8 @@ pub struct JudgeArgs {
     /// thread. 0 (the default) uses two when two CPUs are available: for a regular file of 8
     /// MiB or more, for a pipe once it has carried 8 MiB; not when lines average over 2 KiB,
     /// nor with --idle-timeout. 1 always one; 2 (or more: two is the most used) two from the start
-    /// on any input. Given several regular files, check, errors, summary, strip and merge-report
-    /// judge N files at once instead (0: one per CPU), each on one thread (a file over 1 MiB whose
+    /// on any input. Given several regular files, check, errors, summary, strip, filter (not
+    /// --raw) and merge-report judge N files at once instead (0: one per CPU), each on one thread (a file over 1 MiB whose
     /// output grows with it, as check's relay, is read in its turn); the output is one thread's,
     /// byte for byte.
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -536,7 +536,7 @@ pub struct ErrorsArgs {
     pub judge: JudgeArgs,
 }
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone)]
 pub struct FilterArgs {
     /// The jq filter (jaq dialect; see docs/filter.md for how it differs from jq).
     #[arg(value_name = "FILTER")]
@@ -544,6 +544,8 @@ pub struct FilterArgs {
     /// Input files; `-` or none reads stdin.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub list: FilesFrom,
     /// Run the filter on framework (aoi:*) events too; their results are domain events.
     #[arg(long, conflicts_with = "raw")]
     pub framework: bool,

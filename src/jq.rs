@@ -585,20 +585,52 @@ fn write_escaped(out: &mut Vec<u8>, s: &[u8]) {
     out.extend_from_slice(s.get(from..).unwrap_or_default());
 }
 
-/// Routes jaq's `log` records to stderr: `debug` as `["DEBUG:",value]`
-/// (jq's form), `stderr` and `halt_error` messages raw.
+thread_local! {
+    /// What the filter wrote to stderr on this thread, when it is kept
+    /// ([`capture_stderr`]).
+    static CAPTURED: std::cell::RefCell<Option<Vec<u8>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// From now on, what a filter writes to stderr on this thread is kept
+/// (for [`take_captured`]) instead of written: a worker's file is said
+/// in its turn (issue 29).
+pub fn capture_stderr() {
+    CAPTURED.with(|c| *c.borrow_mut() = Some(Vec::new()));
+}
+
+/// What this thread's filters wrote to stderr since the last call.
+pub fn take_captured() -> Vec<u8> {
+    CAPTURED.with(|c| {
+        c.borrow_mut()
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    })
+}
+
+/// Routes jaq's `log` records to stderr (or to this thread's capture):
+/// `debug` as `["DEBUG:",value]` (jq's form), `stderr` and `halt_error`
+/// messages raw.
 pub fn install_logger() {
     struct Stderr;
+    fn write_record(e: &mut dyn Write, record: &log::Record<'_>) -> std::io::Result<()> {
+        match record.level() {
+            log::Level::Debug => writeln!(e, "[\"DEBUG:\",{}]", record.args()),
+            _ => write!(e, "{}", record.args()),
+        }
+    }
     impl log::Log for Stderr {
         fn enabled(&self, _: &log::Metadata<'_>) -> bool {
             true
         }
         fn log(&self, record: &log::Record<'_>) {
-            let mut e = std::io::stderr().lock();
-            let _ = match record.level() {
-                log::Level::Debug => writeln!(e, "[\"DEBUG:\",{}]", record.args()),
-                _ => write!(e, "{}", record.args()),
-            };
+            let kept = CAPTURED.with(|c| match c.borrow_mut().as_mut() {
+                Some(buf) => write_record(buf, record).is_ok(),
+                None => false,
+            });
+            if !kept {
+                let _ = write_record(&mut std::io::stderr().lock(), record);
+            }
         }
         fn flush(&self) {}
     }

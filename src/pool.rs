@@ -39,6 +39,8 @@ const SMALL: u64 = 1024 * 1024;
 pub(crate) struct Plan {
     workers: usize,
     sizes: Vec<u64>,
+    /// The workers' stack size, when not the default.
+    stack: Option<usize>,
 }
 
 /// The plan for `inputs` under `threads` (`--threads`; 0 is one per
@@ -64,10 +66,22 @@ pub(crate) fn plan<P: AsRef<Path>>(threads: usize, inputs: &[P]) -> Option<Plan>
         }
     };
     let sizes = inputs.iter().map(size).collect::<Option<Vec<u64>>>()?;
-    Some(Plan { workers, sizes })
+    Some(Plan {
+        workers,
+        sizes,
+        stack: None,
+    })
 }
 
 impl Plan {
+    /// The plan with workers of `bytes` of stack (`filter`'s jq recurses).
+    pub(crate) fn with_stack(self, bytes: usize) -> Self {
+        Plan {
+            stack: Some(bytes),
+            ..self
+        }
+    }
+
     /// Whether input `i` is small enough to be judged ahead ([`SMALL`]).
     pub(crate) fn small(&self, i: usize) -> bool {
         self.sizes.get(i).is_some_and(|&n| n <= SMALL)
@@ -102,7 +116,12 @@ impl Plan {
                     }
                 };
                 // A thread the system will not start is one worker less.
-                let spawned = std::thread::Builder::new().spawn_scoped(scope, worker);
+                let builder = std::thread::Builder::new();
+                let builder = match self.stack {
+                    Some(bytes) => builder.stack_size(bytes),
+                    None => builder,
+                };
+                let spawned = builder.spawn_scoped(scope, worker);
                 started += usize::from(spawned.is_ok());
             }
             drop(tx);
@@ -258,7 +277,11 @@ mod tests {
     use super::*;
 
     fn plan(sizes: Vec<u64>) -> Plan {
-        Plan { workers: 4, sizes }
+        Plan {
+            workers: 4,
+            sizes,
+            stack: None,
+        }
     }
 
     #[test]
@@ -306,6 +329,7 @@ mod tests {
         let p = Plan {
             workers: usize::MAX / 2,
             sizes: vec![1; 6],
+            stack: None,
         };
         p.in_order(
             |i, room| {

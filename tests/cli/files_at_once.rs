@@ -25,7 +25,23 @@ const COMMANDS: &[&[&str]] = &[
     &["strip", "--no-fail"],
     &["strip", "--control"],
     &["strip", "--log", "--control"],
+    &["filter", "--continue-on-error", ITEM_ERRORS],
+    &["filter", "--framework", "-q", DEBUG],
 ];
+
+/// A filter with results and item errors (every seventh event).
+const ITEM_ERRORS: &str =
+    r#"if .rank % 7 == 3 then error("seven") else {type: "r", rank, n: (.rank * 2)} end"#;
+/// A filter that writes to stderr (`debug`) and passes events unchanged.
+const DEBUG: &str = "if .rank? % 5 == 1 then debug else . end";
+/// A filter that halts on the first event of rank 5 (after saying so on
+/// stderr), and debugs each event before it.
+const HALT: &str = r#"if .rank == 5 then "stop\n" | halt_error(3) else debug end"#;
+
+/// Whether `cmd` writes aoi's report (a run id and times of its own).
+fn reports(cmd: &[&str]) -> bool {
+    cmd.contains(&"jsonl") || cmd.first() == Some(&"filter")
+}
 
 /// Summary patches: ok, failed, a wrong count (a violation), partial.
 const PATCHES: [&str; 4] = [
@@ -120,7 +136,7 @@ proptest! {
         }
         for cmd in COMMANDS {
             let one = run(cmd, "1", &names);
-            let jsonl = cmd.contains(&"jsonl");
+            let jsonl = reports(cmd);
             if jsonl {
                 assert_conforming_report(&one.stdout, fed_back_code(one.code));
             }
@@ -173,6 +189,7 @@ fn files_from_lists_the_inputs_of_every_command() {
         &["errors", "-w", "--output", "raw"],
         &["summary"],
         &["strip"],
+        &["filter", "."],
     ] {
         let with = |extra: &[&str], stdin: &[u8]| {
             let mut a = cmd.to_vec();
@@ -187,7 +204,10 @@ fn files_from_lists_the_inputs_of_every_command() {
         ] {
             assert_eq!(listed.code, args.code, "{cmd:?}: {}", listed.stderr);
             assert_eq!(listed.stderr, args.stderr, "{cmd:?}");
-            assert!(listed.stdout == args.stdout, "{cmd:?}: stdout differs");
+            match reports(cmd) {
+                true => assert_eq!(normalized(&listed.stdout), normalized(&args.stdout)),
+                false => assert!(listed.stdout == args.stdout, "{cmd:?}: stdout differs"),
+            }
         }
         let empty = with(&["--files-from", "-"], b"\n");
         assert_eq!(empty.code, 66, "{cmd:?}");
@@ -255,9 +275,11 @@ fn output_is_flushed_where_one_thread_flushes_it() {
         &["check"],
         &["summary", "--log", "--output", "jsonl"],
         &["summary", "--log"],
+        &["filter", "-q", HALT],
+        &["filter", "--continue-on-error", ITEM_ERRORS],
     ] {
         // A report's run id and times differ from run to run.
-        let stable = |b: Vec<u8>| match cmd.contains(&"jsonl") {
+        let stable = |b: Vec<u8>| match reports(cmd) {
             true => normalized(&b),
             false => String::from_utf8_lossy(&b).into_owned(),
         };
@@ -280,4 +302,22 @@ fn output_is_flushed_where_one_thread_flushes_it() {
             );
         }
     }
+}
+
+/// A filter's workers get the filter thread's stack: a jq program that
+/// recurses deep runs on them as it runs on one thread (it overflowed a
+/// worker's default stack and aborted).
+#[test]
+fn filter_workers_recurse_as_deep_as_one_thread() {
+    let dir = scratch("files-at-once-deep");
+    let names: Vec<String> = (0..3)
+        .map(|i| write_file(&dir, &format!("d{i}.jsonl"), &file(i * 4, 1, 0)))
+        .collect();
+    let deep = "def f(n): if n == 0 then 0 else f(n - 1) + 1 end; {type: \"depth\", n: f(1000)}";
+    let one = run(&["filter", deep], "1", &names);
+    let text = String::from_utf8_lossy(&one.stdout);
+    assert_eq!(text.matches(r#"},"n":1000}"#).count(), 3, "{text}");
+    let two = run(&["filter", deep], "2", &names);
+    assert_eq!(two.code, one.code, "{}", two.stderr);
+    assert_eq!(normalized(&two.stdout), normalized(&one.stdout));
 }

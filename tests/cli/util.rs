@@ -837,7 +837,12 @@ pub fn assert_quiet_when_stdout_is_gone(args: &[&str], input: Vec<u8>) {
 /// (issue 29: associative byte for byte apart from run ids and times).
 pub fn normalized(report: &[u8]) -> String {
     let text = String::from_utf8(report.to_vec()).expect("UTF-8");
-    let first: Value = serde_json::from_str(text.lines().next().unwrap_or("{}")).expect("meta");
+    // The meta is the report's first line; under 2>&1 stderr lines may
+    // come before it.
+    let meta = text
+        .lines()
+        .find(|l| l.starts_with("{\"type\":\"aoi:meta\""));
+    let first: Value = serde_json::from_str(meta.unwrap_or("{}")).expect("meta");
     let own = first["aoi"]["run"].as_str().unwrap_or("-").to_string();
     text.replace(&own, "RUN")
         .lines()

@@ -37,6 +37,9 @@ use crate::out::{
 };
 use crate::out::{EventKind, event_kind, forwarded_body, one_line_of, push_member};
 use crate::spec::exit;
+use files::Emit;
+
+mod files;
 
 /// Exit status of `--raw` when the filter failed on an input (jq's).
 const RAW_FILTER_ERROR: i32 = 5;
@@ -49,6 +52,13 @@ type BoxedInputs<'a> = Box<dyn Iterator<Item = Result<Val, String>> + 'a>;
 
 /// Runs `aoi filter`; returns the exit status.
 pub fn run(args: &FilterArgs) -> i32 {
+    let listed =
+        crate::out::with_listed("filter", args, &args.list, |a| (&mut a.files, &mut a.list));
+    let listed = match listed {
+        Ok(listed) => listed,
+        Err(code) => return code,
+    };
+    let args = listed.as_ref().unwrap_or(args);
     jq::install_logger();
     // jaq recurses (parser, evaluation, dropping values): everything runs
     // on a thread with a large stack, of which only what is used is ever
@@ -73,7 +83,9 @@ pub fn run(args: &FilterArgs) -> i32 {
     })
 }
 
-fn compile_and_run(args: &FilterArgs) -> i32 {
+/// The filter's global variables (`$ENV`, `--arg`, `--argjson`): their
+/// names (without `$ENV`) and values, or what is wrong with one.
+fn globals(args: &FilterArgs) -> Result<(Vec<String>, Vec<Val>), String> {
     let mut names = Vec::new();
     let mut values = vec![jq::env_object()];
     for pair in args.arg.chunks(2) {
@@ -84,21 +96,23 @@ fn compile_and_run(args: &FilterArgs) -> i32 {
     }
     for pair in args.argjson.chunks(2) {
         if let [name, text] = pair {
-            match jaq_json::read::parse_single(text.as_bytes()) {
-                Ok(v) => {
-                    names.push(name.clone());
-                    values.push(v);
-                }
-                Err(e) => {
-                    eprint_line(
-                        false,
-                        &format!("aoi filter: --argjson {name}: not JSON ({e})"),
-                    );
-                    return exit::USAGE;
-                }
-            }
+            let v = jaq_json::read::parse_single(text.as_bytes())
+                .map_err(|e| format!("--argjson {name}: not JSON ({e})"))?;
+            names.push(name.clone());
+            values.push(v);
         }
     }
+    Ok((names, values))
+}
+
+fn compile_and_run(args: &FilterArgs) -> i32 {
+    let (names, values) = match globals(args) {
+        Ok(globals) => globals,
+        Err(msg) => {
+            eprint_line(false, &format!("aoi filter: {msg}"));
+            return exit::USAGE;
+        }
+    };
     let filter = match jq::compile(&args.filter, &names) {
         Ok(f) => f,
         Err(msg) => {
@@ -133,11 +147,12 @@ fn inputs_of(args: &FilterArgs) -> Vec<&Path> {
 // --- framed mode ------------------------------------------------------------
 
 /// The transformer's state across its inputs.
-struct Framed<'a> {
+struct Framed<'a, O: Emit> {
     args: &'a FilterArgs,
     filter: &'a Filter,
     vars: Vars<Val>,
-    sinks: Sinks,
+    /// aoi's report, or a worker's record of what it would write.
+    sinks: O,
     /// Own item-level errors (the filter failed on an event).
     item_errors: u64,
     /// The code of the first of them, which `caused_by` names.
@@ -219,19 +234,25 @@ fn path_value<'a>(line: &'a [u8], peek: &crate::peek::Peeker, keys: &[String]) -
     }
 }
 
+impl<'a, O: Emit> Framed<'a, O> {
+    fn new(args: &'a FilterArgs, filter: &'a Filter, vars: Vars<Val>, sinks: O) -> Self {
+        Framed {
+            args,
+            filter,
+            vars,
+            sinks,
+            item_errors: 0,
+            first_item_code: None,
+            halted: None,
+            buf: Vec::with_capacity(4096),
+            path: simple_path(&args.filter),
+            type_key: Val::utf8_str(&b"type"[..]),
+        }
+    }
+}
+
 fn run_framed(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i32 {
-    let mut f = Framed {
-        args,
-        filter,
-        vars,
-        sinks: Sinks::report_to_stdout(),
-        item_errors: 0,
-        first_item_code: None,
-        halted: None,
-        buf: Vec::with_capacity(4096),
-        path: simple_path(&args.filter),
-        type_key: Val::utf8_str(&b"type"[..]),
-    };
+    let mut f = Framed::new(args, filter, vars, Sinks::report_to_stdout());
     install_cancel("filter");
     match framed_inputs(&mut f) {
         Ok(code) => code,
@@ -239,49 +260,35 @@ fn run_framed(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i32 {
     }
 }
 
-fn framed_inputs(f: &mut Framed<'_>) -> Result<i32, Stop> {
+/// What the inputs made of the run so far.
+struct Taken {
+    code: i32,
+    verdicts: crate::out::Verdicts,
+    own_cause: Option<Cause>,
+}
+
+fn framed_inputs(f: &mut Framed<'_, Sinks>) -> Result<i32, Stop> {
     let args = f.args;
     f.sinks.out.meta("filter", Vec::new())?;
-    let named = !args.files.is_empty();
-    let mut code = exit::OK;
-    let mut verdicts = crate::out::Verdicts::default();
-    let mut own_cause: Option<Cause> = None;
-    for path in inputs_of(args) {
-        let source = path.display().to_string();
-        let name = named.then_some(source.as_str());
-        let result = if path == Path::new("-") {
-            framed_stream(
-                f,
-                source_holding(io::stdin(), &f.args.judge, f.args.max_line_bytes),
-                &source,
-            )
-        } else {
-            match open_input(path) {
-                Ok(file) => {
-                    let src = source_holding(file, &f.args.judge, f.args.max_line_bytes);
-                    framed_stream(f, src, &source)
-                }
-                Err(msg) => {
-                    eprint_line(args.quiet, &format!("aoi filter: {msg}"));
-                    code = exit::worst(code, exit::NOINPUT);
-                    own_cause.get_or_insert_with(|| Cause::own("not_found", "INPUT_UNREADABLE"));
-                    f.sinks.out.error(&unreadable_error(&msg, &source))?;
-                    continue;
-                }
+    let mut t = Taken {
+        code: exit::OK,
+        verdicts: crate::out::Verdicts::default(),
+        own_cause: None,
+    };
+    let inputs = inputs_of(args);
+    match crate::pool::plan(args.judge.threads, &inputs) {
+        Some(plan) => files::filter_at_once(f, &mut t, &inputs, &plan.with_stack(STACK))?,
+        None => {
+            for path in &inputs {
+                take_input(f, &mut t, path, files::Filtered::InTurn)?;
             }
-        };
-        let (v, shown) = result?;
-        if !args.quiet && v.outcome != Outcome::Ok {
-            let mut err = io::stderr().lock();
-            for finding in &shown {
-                let _ = writeln!(err, "{}", finding_line(finding, name));
-            }
-            let _ = writeln!(err, "{}", verdict_line("filter", &v, name));
         }
-        code = exit::worst(code, v.exit_code);
-        f.sinks.add_consumed(&v);
-        verdicts.add(v);
     }
+    let Taken {
+        mut code,
+        verdicts,
+        mut own_cause,
+    } = t;
     // § 13: upstream aoi:error events fail the run, unless
     // --continue-on-error; caused_by reproduces the most severe one.
     let upstream = verdicts
@@ -333,6 +340,58 @@ fn framed_inputs(f: &mut Framed<'_>) -> Result<i32, Stop> {
     Ok(exit_code)
 }
 
+/// Filters the input at `path` (or replays what a worker filtered of it)
+/// into the report, says its verdict and takes it into `t`.
+fn take_input(
+    f: &mut Framed<'_, Sinks>,
+    t: &mut Taken,
+    path: &Path,
+    filtered: files::Filtered,
+) -> Result<(), Stop> {
+    let source = path.display().to_string();
+    let (v, shown) = match filtered {
+        files::Filtered::InTurn if path == Path::new("-") => {
+            let src = source_holding(io::stdin(), &f.args.judge, f.args.max_line_bytes);
+            framed_stream(f, src, &source)?
+        }
+        files::Filtered::InTurn => match open_input(path) {
+            Ok(file) => {
+                let src = source_holding(file, &f.args.judge, f.args.max_line_bytes);
+                framed_stream(f, src, &source)?
+            }
+            Err(msg) => return unreadable(f, t, &msg, &source),
+        },
+        files::Filtered::Unreadable(msg) => return unreadable(f, t, &msg, &source),
+        files::Filtered::Whole(w) => f.replay(*w)?,
+    };
+    let name = (!f.args.files.is_empty()).then_some(source.as_str());
+    if !f.args.quiet && v.outcome != Outcome::Ok {
+        let mut err = io::stderr().lock();
+        for finding in &shown {
+            let _ = writeln!(err, "{}", finding_line(finding, name));
+        }
+        let _ = writeln!(err, "{}", verdict_line("filter", &v, name));
+    }
+    t.code = exit::worst(t.code, v.exit_code);
+    f.sinks.add_consumed(&v);
+    t.verdicts.add(v);
+    Ok(())
+}
+
+/// An input that could not be opened: said, 66, and an `aoi:error`.
+fn unreadable(
+    f: &mut Framed<'_, Sinks>,
+    t: &mut Taken,
+    msg: &str,
+    source: &str,
+) -> Result<(), Stop> {
+    eprint_line(f.args.quiet, &format!("aoi filter: {msg}"));
+    t.code = exit::worst(t.code, exit::NOINPUT);
+    t.own_cause
+        .get_or_insert_with(|| Cause::own("not_found", "INPUT_UNREADABLE"));
+    f.sinks.out.error(&unreadable_error(msg, source))
+}
+
 /// Whether `v` is the input object `same` itself (the same allocation:
 /// no filter step changed it), from a line whose members are all distinct
 /// (so its bytes say exactly what the value holds) and that the judge read
@@ -364,8 +423,8 @@ fn error_text(err: jaq_core::Error<Val>) -> String {
 }
 
 /// Filters one input stream; returns its verdict and the first findings.
-fn framed_stream<R: Read + Send>(
-    f: &mut Framed<'_>,
+fn framed_stream<R: Read + Send, O: Emit>(
+    f: &mut Framed<'_, O>,
     reader: crate::drive::Source<R>,
     source: &str,
 ) -> Result<(Verdict, Vec<Finding>), Stop> {
@@ -406,13 +465,13 @@ fn framed_stream<R: Read + Send>(
             shown.extend(judge.drain().take(10usize.saturating_sub(shown.len())));
             // After each block read: a live producer's results go on at
             // once, not when the buffer fills.
-            cell.borrow_mut().sinks.out.flush()
+            cell.borrow_mut().sinks.flush()
         },
     )?;
     // A stream stopped by SIGINT/SIGTERM is not judged to its end; what
     // was read of it still counts as consumed.
     if let Err(stop) = cancelled() {
-        f.sinks.add_consumed(&judge.finish().0);
+        f.sinks.consumed(&judge.finish().0);
         return Err(stop);
     }
     shown.extend(judge.drain().take(10usize.saturating_sub(shown.len())));
@@ -421,7 +480,7 @@ fn framed_stream<R: Read + Send>(
     Ok((v, shown))
 }
 
-impl Framed<'_> {
+impl<O: Emit> Framed<'_, O> {
     /// Forwards an upstream `aoi:error`/`aoi:warning` (§ 13.1).
     fn forward(&mut self, judge: &Judge, line: &[u8], source: &str) -> Result<(), Stop> {
         let peek = judge.last_peek();
@@ -442,7 +501,7 @@ impl Framed<'_> {
             EventKind::Error => "aoi:error",
             EventKind::Warning => "aoi:warning",
         };
-        self.sinks.out.forward(ty, &body)
+        self.sinks.forward(ty, &body)
     }
 
     /// Runs the filter on one event and emits its results.
@@ -478,7 +537,7 @@ impl Framed<'_> {
             self.buf.clear();
             self.buf.extend_from_slice(b",\"value\":");
             self.buf.extend_from_slice(raw);
-            return self.sinks.out.raw_event("value", &self.buf);
+            return self.sinks.raw_event("value", &self.buf);
         }
         let input = match jq::object_from_peek(line, judge.last_peek()) {
             Ok(v) => v,
@@ -497,10 +556,10 @@ impl Framed<'_> {
             match out {
                 Ok(v) if unchanged(&v, &same, judge) => {
                     let ty = self.splice(line, judge.last_peek());
-                    self.sinks.out.raw_event(&ty, &self.buf)?;
+                    self.sinks.raw_event(&ty, &self.buf)?;
                 }
                 Ok(v) => match self.encode_result(&v) {
-                    Ok(ty) => self.sinks.out.raw_event(&ty, &self.buf)?,
+                    Ok(ty) => self.sinks.raw_event(&ty, &self.buf)?,
                     Err(e) => {
                         let msg = format!("result is not JSON: {}", e.0);
                         self.item_error("FILTER_RESULT_NOT_JSON", &msg, line_no, item_index)?;
@@ -513,7 +572,7 @@ impl Framed<'_> {
                             self.item_error("FILTER_ERROR", &msg, line_no, item_index)?;
                         }
                         Err(exn) => {
-                            self.halted = Some(exn.get_halt().unwrap_or(exit::SOFTWARE));
+                            self.halt(exn.get_halt().unwrap_or(exit::SOFTWARE));
                         }
                     }
                     // Like jq: an error ends the outputs for this input.
@@ -595,6 +654,12 @@ impl Framed<'_> {
         Ok(ty)
     }
 
+    /// The filter halted (`halt`, `halt_error`) with exit code `h`.
+    fn halt(&mut self, h: i32) {
+        self.halted = Some(h);
+        self.sinks.halted(h);
+    }
+
     /// An item-level `aoi:error` of aoi's own (§ 9.1: scope item, with the
     /// input line and the event's index among the domain events).
     fn item_error(
@@ -623,7 +688,7 @@ impl Framed<'_> {
         if let Some(i) = item_index {
             fields.push(("item_index", i.into()));
         }
-        self.sinks.out.event("aoi:error", &fields)
+        self.sinks.item_error(code, &fields)
     }
 }
 
