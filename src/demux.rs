@@ -285,7 +285,7 @@ pub struct Input {
     /// Run keys looked up lately and their streams: lines of one run, or
     /// of a few runs interleaved line by line (a shared CI log), skip the
     /// hash and the copy of the key.
-    recent: Vec<(Vec<u8>, usize)>,
+    recent: Vec<Recent>,
     /// The slot of `recent` the next new key replaces.
     next_recent: usize,
     counts: Counts,
@@ -315,6 +315,65 @@ pub struct Input {
     long_piece_seen: bool,
     /// Bytes of the long line read so far (without its line feed).
     long_seen: u64,
+}
+
+/// What [`locate_spot`] found in a line: its event, or without one, what
+/// it saw of the line as a Docker json-file record (so a line it has read
+/// is not read again as one, [`docker::Pieces::join`]).
+#[derive(Clone, Copy)]
+enum Spot {
+    Found(Found),
+    None(Record),
+}
+
+// Two words, as `Option<Found>`: passed along for every line, in registers.
+const _: () = assert!(std::mem::size_of::<Spot>() == 16);
+
+impl Spot {
+    /// `found`, with nothing known of a record.
+    fn unknown(found: Option<Found>) -> Spot {
+        found.map_or(Spot::None(Record::Unknown), Spot::Found)
+    }
+
+    /// The event found, if any.
+    fn found(self) -> Option<Found> {
+        match self {
+            Spot::Found(f) => Some(f),
+            Spot::None(_) => None,
+        }
+    }
+}
+
+/// A line as a Docker json-file record, as far as [`locate`] read it:
+/// the object at its first `{`, without `type`, with a `log` string.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Record {
+    /// Not one (no `{`, an invalid object, a `type`, no `log`).
+    No,
+    /// One whose `log` ends in its line feed: a whole line, no piece.
+    Whole,
+    /// A piece, or not known.
+    Unknown,
+}
+
+/// A run key looked up lately and its stream ([`Input::recent`]).
+struct Recent {
+    /// [`key_tag`] of `key`.
+    tag: u64,
+    key: Vec<u8>,
+    stream: usize,
+}
+
+/// A key's length and last eight bytes (its only bytes when shorter),
+/// mixed: equal keys have one tag, and the run ids of one log, which
+/// share their first bytes (a ULID's time), rarely share one.
+#[inline]
+fn key_tag(key: &[u8]) -> u64 {
+    let tail = match key.last_chunk::<8>() {
+        Some(t) => u64::from_le_bytes(*t),
+        None => key.iter().fold(0, |w, &c| w << 8 | u64::from(c)),
+    };
+    tail ^ (key.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// Where a line's event was found.
@@ -461,7 +520,7 @@ struct LocateLines {
 pub(crate) struct LocateSlot {
     peeker: Box<Peeker>,
     scratch: Vec<u8>,
-    found: Option<Found>,
+    spot: Spot,
 }
 
 impl Default for LocateSlot {
@@ -469,7 +528,7 @@ impl Default for LocateSlot {
         LocateSlot {
             peeker: Box::new(Peeker::new()),
             scratch: Vec::new(),
-            found: None,
+            spot: Spot::unknown(None),
         }
     }
 }
@@ -483,7 +542,7 @@ impl Prep for LocateLines {
     }
 
     fn prep(&self, slot: &mut LocateSlot, line: &[u8], utf8_checked: bool) {
-        slot.found = locate(
+        slot.spot = locate_spot(
             trim_decoration(line),
             &mut slot.peeker,
             &mut slot.scratch,
@@ -611,7 +670,7 @@ impl Input {
         self.free.push(i);
         self.open_orders.remove(&stream.order);
         self.open_runs = self.open_runs.saturating_sub(1);
-        self.recent.retain(|(_, j)| *j != i);
+        self.recent.retain(|r| r.stream != i);
         self.next_recent = 0;
         if self.last == Some(i) {
             self.last = None;
@@ -653,14 +712,14 @@ impl Input {
                 // input takes them for the line, and gives them back.
                 std::mem::swap(&mut self.peeker, &mut slot.peeker);
                 std::mem::swap(&mut self.scratch, &mut slot.scratch);
-                let r = self.found_line(line, terminated, slot.found, decorated, visit);
+                let r = self.found_line(line, terminated, slot.spot, decorated, visit);
                 std::mem::swap(&mut self.peeker, &mut slot.peeker);
                 std::mem::swap(&mut self.scratch, &mut slot.scratch);
                 r
             }
             None => {
-                let found = locate(line, &mut self.peeker, &mut self.scratch, utf8_checked);
-                self.found_line(line, terminated, found, decorated, visit)
+                let spot = locate_spot(line, &mut self.peeker, &mut self.scratch, utf8_checked);
+                self.found_line(line, terminated, spot, decorated, visit)
             }
         }
     }
@@ -876,14 +935,15 @@ impl Input {
             Some((decorated, event, at)) => {
                 self.long_event = Some(event);
                 self.long_len = Some(self.long_seen - at);
-                let r = self.found_line(&obj, terminated, Some(Found::At(0)), decorated, visit);
+                let at = Spot::unknown(Some(Found::At(0)));
+                let r = self.found_line(&obj, terminated, at, decorated, visit);
                 self.long_event = None;
                 self.long_len = None;
                 r
             }
             None => {
                 self.long_len = Some(self.long_seen);
-                let r = self.found_line(&head, terminated, None, false, visit);
+                let r = self.found_line(&head, terminated, Spot::unknown(None), false, visit);
                 self.long_len = None;
                 r
             }
@@ -963,15 +1023,15 @@ impl Input {
         }
     }
 
-    /// A line (trimmed of its decoration) after [`locate`] looked in it:
-    /// `found` is what it found, described by `self.peeker` (and
+    /// A line (trimmed of its decoration) after [`locate_spot`] looked in
+    /// it: `spot` is what it found, described by `self.peeker` (and
     /// `self.scratch` for an unwrapped one); `decorated`: a decoration
     /// was trimmed off its end.
     fn found_line<E>(
         &mut self,
         line: &[u8],
         terminated: bool,
-        found: Option<Found>,
+        spot: Spot,
         decorated: bool,
         visit: &mut impl FnMut(Visit<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
@@ -979,20 +1039,14 @@ impl Input {
         // A Docker record without its `\n` is a piece of a split line,
         // even when the piece happens to hold an object (a cut right after
         // a nested one, or a line of exactly 16 KiB): it is joined first.
-        let piece = matches!(found, None | Some(Found::Unwrapped(false)));
-        let found = match found {
-            Some(f) if !piece => Some(f),
-            _ if self.long_len.is_none() => match self.docker.join(line, &mut self.peeker) {
-                // A piece of a split line: held, neither event nor prose
-                // (the event is counted once, at its last piece).
-                docker::Join::Held => return Ok(()),
-                docker::Join::Whole(text) => {
-                    self.scratch = text;
-                    self.unwrap_joined()
-                }
-                docker::Join::No => found.and_then(|_| self.relocate(line)),
+        let found = match spot {
+            Spot::Found(f @ (Found::At(_) | Found::Unwrapped(true))) => Some(f),
+            // A piece of a split line: held, neither event nor prose (the
+            // event is counted once, at its last piece).
+            _ => match self.joined(line, spot) {
+                Some(found) => found,
+                None => return Ok(()),
             },
-            _ => found,
         };
         let Some(found) = found else {
             // § 2: a cut final line is the truncation of the stream that
@@ -1041,6 +1095,30 @@ impl Input {
         r
     }
 
+    /// What [`Input::found_line`] reads in `line`, a line without an
+    /// event or a piece of one (`spot.found` is `None` or
+    /// `Unwrapped(false)`), once Docker's split lines are joined; `None`
+    /// for a piece held until its line's last.
+    fn joined(&mut self, line: &[u8], spot: Spot) -> Option<Option<Found>> {
+        let found = spot.found();
+        if self.long_len.is_some() {
+            return Some(found);
+        }
+        // Most lines without an event are prose that `locate` saw is no
+        // record: not read again.
+        if matches!(spot, Spot::None(record) if self.docker.passes_by(record)) {
+            return Some(None);
+        }
+        match self.docker.join(line, &mut self.peeker) {
+            docker::Join::Held => None,
+            docker::Join::Whole(text) => {
+                self.scratch = text;
+                Some(self.unwrap_joined())
+            }
+            docker::Join::No => Some(found.and_then(|_| self.relocate(line))),
+        }
+    }
+
     /// `line` located again (the join above read it with `self.peeker`).
     fn relocate(&mut self, line: &[u8]) -> Option<Found> {
         locate(line, &mut self.peeker, &mut self.scratch, false)
@@ -1056,8 +1134,8 @@ impl Input {
             while matches!(text.last(), Some(b'\n' | b'\r')) {
                 text.pop();
             }
-            let found = locate(&text, &mut self.peeker, &mut self.scratch, false);
-            self.found_line(&text, false, found, false, visit)?;
+            let spot = locate_spot(&text, &mut self.peeker, &mut self.scratch, false);
+            self.found_line(&text, false, spot, false, visit)?;
         }
         Ok(())
     }
@@ -1077,14 +1155,32 @@ impl Input {
         if key.len() > LONGEST {
             return;
         }
+        let tag = key_tag(key);
         if self.recent.len() < RECENT {
-            self.recent.push((key.to_vec(), stream));
-        } else if let Some((k, i)) = self.recent.get_mut(self.next_recent) {
-            k.clear();
-            k.extend_from_slice(key);
-            *i = stream;
+            self.recent.push(Recent {
+                tag,
+                key: key.to_vec(),
+                stream,
+            });
+        } else if let Some(r) = self.recent.get_mut(self.next_recent) {
+            r.tag = tag;
+            r.key.clear();
+            r.key.extend_from_slice(key);
+            r.stream = stream;
             self.next_recent = (self.next_recent + 1) % RECENT;
         }
+    }
+
+    /// The stream of `key` if it is among the [`Input::recent`] ones.
+    #[inline]
+    fn cached(&self, key: &[u8]) -> Option<usize> {
+        // The tags differ for all but the one key that matches, so its
+        // bytes are compared once, not once per run in the log.
+        let tag = key_tag(key);
+        self.recent
+            .iter()
+            .find(|r| r.tag == tag && r.key == key)
+            .map(|r| r.stream)
     }
 
     /// Judges a located event in its run's stream, then visits it.
@@ -1106,11 +1202,7 @@ impl Input {
             std::borrow::Cow::Borrowed(body)
         };
         let key: &[u8] = &key;
-        let cached = self
-            .recent
-            .iter()
-            .find(|(k, _)| k.as_slice() == key)
-            .map(|(_, i)| *i);
+        let cached = self.cached(key);
         let idx = match cached {
             Some(i) => Some(i),
             None => match self.stream_of(key, raw_run) {
@@ -1253,20 +1345,54 @@ fn locate(
     scratch: &mut Vec<u8>,
     utf8_checked: bool,
 ) -> Option<Found> {
-    let start = locate_in(line, peeker, utf8_checked)?;
+    locate_spot(line, peeker, scratch, utf8_checked).found()
+}
+
+/// [`locate`], with what it learnt of the line as a Docker record.
+fn locate_spot(
+    line: &[u8],
+    peeker: &mut Peeker,
+    scratch: &mut Vec<u8>,
+    utf8_checked: bool,
+) -> Spot {
+    let (start, first) = match locate_in(line, peeker, utf8_checked) {
+        Ok(at) => at,
+        Err(record) => return Spot::None(record),
+    };
     if peeker.type_member.is_some() {
-        return Some(Found::At(start));
+        return Spot::unknown(Some(Found::At(start)));
     }
     // A Docker json-file line: the event is the `log` string, with its \n.
-    let obj = line.get(start..)?;
+    let Some((obj, log)) = line
+        .get(start..)
+        .and_then(|obj| Some((obj, log_member(obj, peeker)?)))
+    else {
+        // The object at the line's first `{` has no `log`: no record.
+        return Spot::None(if first { Record::No } else { Record::Unknown });
+    };
+    let raw = span(obj, &log);
+    let Some(body) = raw.get(1..raw.len().saturating_sub(1)) else {
+        return Spot::unknown(None);
+    };
+    scratch.clear();
+    unescape_into(body, scratch);
+    let record = if first && scratch.last() == Some(&b'\n') {
+        Record::Whole
+    } else {
+        Record::Unknown
+    };
+    match locate_unwrapped(scratch, peeker) {
+        Some(found) => Spot::Found(found),
+        None => Spot::None(record),
+    }
+}
+
+/// The span of the `log` string of the object `peeker` describes, if any.
+fn log_member(obj: &[u8], peeker: &Peeker) -> Option<std::ops::Range<usize>> {
     let log = peeker.members.iter().find(|m| {
         key_is(span(obj, &m.key), m.key_escaped, "log") && matches!(m.kind, Kind::String { .. })
     })?;
-    let raw = span(obj, &log.value);
-    let body = raw.get(1..raw.len().saturating_sub(1))?;
-    scratch.clear();
-    unescape_into(body, scratch);
-    locate_unwrapped(scratch, peeker)
+    Some(log.value.clone())
 }
 
 /// The event in an unwrapped Docker line (`scratch`, its decoded `log`):
@@ -1277,33 +1403,50 @@ fn locate_unwrapped(scratch: &mut Vec<u8>, peeker: &mut Peeker) -> Option<Found>
     while matches!(scratch.last(), Some(b'\n' | b'\r')) {
         scratch.pop();
     }
-    let inner = locate_in(scratch, peeker, false)?;
+    let (inner, _) = locate_in(scratch, peeker, false).ok()?;
     peeker.type_member?;
-    scratch.drain(..inner);
-    // `drain` moved the bytes: peek again so the spans index the buffer.
-    peeker.peek(scratch).ok()?;
+    // Usually the event starts the string: the peek's spans already
+    // index the buffer.
+    if inner > 0 {
+        scratch.drain(..inner);
+        // `drain` moved the bytes: peek again so the spans index the buffer.
+        peeker.peek(scratch).ok()?;
+    }
     Some(Found::Unwrapped(complete))
 }
 
 /// The offset of the first `{` (of [`MAX_TRIES`]) that starts a JSON
-/// object running to the end of `line` whose `type`, if any, is a string.
-fn locate_in(line: &[u8], peeker: &mut Peeker, utf8_checked: bool) -> Option<usize> {
+/// object running to the end of `line` whose `type`, if any, is a string,
+/// and whether it is the line's first `{`. Without one, what the first
+/// `{` showed of a Docker record: [`Record::No`] when the line has no `{`,
+/// or the object there is invalid or has a `type`.
+fn locate_in(
+    line: &[u8],
+    peeker: &mut Peeker,
+    utf8_checked: bool,
+) -> Result<(usize, bool), Record> {
     let mut from = 0;
-    for _ in 0..MAX_TRIES {
+    let mut record = Record::No;
+    for n in 0..MAX_TRIES {
         // A clean stream's line starts with its object: no search.
         let start = if line.get(from) == Some(&b'{') {
             from
         } else {
-            from + memchr::memchr(b'{', line.get(from..)?)?
+            let rest = line.get(from..).ok_or(record)?;
+            from + memchr::memchr(b'{', rest).ok_or(record)?
         };
-        let obj = line.get(start..)?;
+        let obj = line.get(start..).ok_or(record)?;
         // From a `{`, so still UTF-8 when the line is.
-        if peeker.peek_checked(obj, utf8_checked).is_ok() && event_like(peeker) {
-            return Some(start);
+        let ok = peeker.peek_checked(obj, utf8_checked).is_ok();
+        if ok && event_like(peeker) {
+            return Ok((start, n == 0));
+        }
+        if n == 0 && ok && peeker.type_member.is_none() {
+            record = Record::Unknown;
         }
         from = start + 1;
     }
-    None
+    Err(record)
 }
 
 /// Whether what `peeker` last read can be an event of a log: an object

@@ -6,6 +6,7 @@
 //! it is located as one line's event is. A partial record alone is no
 //! event and no prose: it is held, not skipped.
 
+use super::Record;
 use crate::peek::{Kind, Peeker, key_is, span, unescape_into};
 
 /// The most a joined line may hold; past it the pieces are dropped (and
@@ -63,6 +64,17 @@ impl Pieces {
 }
 
 impl Pieces {
+    /// Whether [`Pieces::join`] would pass by (`Join::No`) a line that
+    /// `locate` read as `record`, without reading it again: no record,
+    /// or a whole one while no piece is held.
+    pub(super) fn passes_by(&self, record: Record) -> bool {
+        match record {
+            Record::No => true,
+            Record::Whole => self.open.is_empty(),
+            Record::Unknown => false,
+        }
+    }
+
     /// The texts still held (the input ended), oldest stream first.
     pub(super) fn take_open(&mut self) -> Vec<Vec<u8>> {
         std::mem::take(&mut self.open)
