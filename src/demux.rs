@@ -1530,4 +1530,45 @@ mod tests {
         assert_eq!(trim_decoration(b"{}\x1b[1;31m\x1b[0m"), b"{}");
         assert_eq!(trim_decoration(b"{\"m\":\"am\"}"), b"{\"m\":\"am\"}");
     }
+
+    /// A line that `locate_spot` says the Docker join passes by is one
+    /// that the join, reading it again, passes by (`Join::No`, no piece
+    /// held): skipping it changes nothing.
+    #[test]
+    fn the_join_is_skipped_only_where_it_passes_by() {
+        let ev = r#"{"type":"hit","aoi":{"seq":1,"run":"R"}}"#;
+        let lines = [
+            "plain prose, no brace",
+            r#"{"level":"info","msg":"{}"}"#,
+            r#"{"log":"prose\n","stream":"stdout"}"#,
+            r#"{"log":"prose without its line feed","stream":"stdout"}"#,
+            r#"{"log":"{\"type\":\"hit\"","stream":"stdout"}"#,
+            r#"{"log":"x\\n"}"#,
+            r#"{"log":1}"#,
+            r#"{"log":"x\n","type":"y"}"#,
+            r#"{"aoi":1,"aoi":2,"log":"x\n"} {"log":"y"}"#,
+            r#"{bad {"log":"x\n"}"#,
+            &format!("[{{w}}] {ev}"),
+        ];
+        for line in lines {
+            let (mut p, mut scratch) = (Peeker::new(), Vec::new());
+            let spot = locate_spot(line.as_bytes(), &mut p, &mut scratch, true);
+            let Spot::None(record) = spot else {
+                continue;
+            };
+            let mut pieces = docker::Pieces::default();
+            let passes = matches!(pieces.join(line.as_bytes(), &mut p), docker::Join::No);
+            if docker::Pieces::default().passes_by(record) {
+                assert!(passes, "{line}");
+            }
+        }
+        // Without a `{`, or with a `type`: no record, not read again.
+        let mut p = Peeker::new();
+        let spot = locate_spot(b"prose", &mut p, &mut Vec::new(), true);
+        assert!(matches!(spot, Spot::None(Record::No)));
+        let spot = locate_spot(br#"{"type":1,"log":"x\n"}"#, &mut p, &mut Vec::new(), true);
+        assert!(matches!(spot, Spot::None(Record::No)));
+        let spot = locate_spot(br#"{"log":"p\n"}"#, &mut p, &mut Vec::new(), true);
+        assert!(matches!(spot, Spot::None(Record::Whole)));
+    }
 }
