@@ -312,7 +312,7 @@ fn junit_validates_against_the_xunit_schema_and_is_ascii() {
 /// with no link, emphasis or HTML of its own.
 #[test]
 fn markdown_renders_inert_on_github() {
-    let (_, _, failing, md) = markdown_of("consumers-md", 5);
+    let (_dir, _, _, failing, md) = markdown_of("consumers-md", 5);
     assert_no_controls("markdown", &md);
     let mut rendered = Vec::new();
     if let Some(html) = cmark_gfm(&md) {
@@ -365,12 +365,16 @@ fn markdown_renders_inert_on_github() {
 /// directory long enough that every path is cut wherever the checkout is
 /// (a path keeps its end, the file name): the directory, the files, how
 /// many fail, the report.
-fn markdown_of(name: &str, many: usize) -> (PathBuf, Vec<String>, usize, Vec<u8>) {
-    let dir = scratch(name).join("d".repeat(90));
+fn markdown_of(
+    name: &str,
+    many: usize,
+) -> (crate::util::Scratch, PathBuf, Vec<String>, usize, Vec<u8>) {
+    let keep = scratch(name);
+    let dir = keep.join("d".repeat(90));
     std::fs::create_dir_all(&dir).expect("mkdir");
     let (files, failing) = inputs(&dir, many);
     let (_, md) = report("markdown", &files);
-    (dir, files, failing, md)
+    (keep, dir, files, failing, md)
 }
 
 /// GitHub's renderer (cmark-gfm, from PyPI's cmarkgfm) on `md`, if here,
@@ -444,7 +448,7 @@ fn in_browser(dir: &Path, md: &[u8], width: u32) -> Option<Value> {
 /// passing runs folded away, nothing upstream turned into markup.
 #[test]
 fn markdown_reads_at_a_glance_in_a_browser() {
-    let (dir, files, failing, md) = markdown_of("consumers-browser", 20);
+    let (_dir, dir, files, failing, md) = markdown_of("consumers-browser", 20);
     let Some(f) = in_browser(&dir, &md, 820) else {
         return;
     };

@@ -35,12 +35,13 @@ fn ls(args: &[&str]) -> Out {
 }
 
 /// A directory with `n` files.
-fn dir_with(name: &str, n: usize) -> String {
+fn dir_with(name: &str, n: usize) -> (crate::util::Scratch, String) {
     let d = scratch(name);
     for i in 0..n {
         write_file(&d, &format!("f{i:05}.txt"), b"x");
     }
-    d.to_str().expect("utf-8 path").to_string()
+    let path = d.to_str().expect("utf-8 path").to_string();
+    (d, path)
 }
 
 /// `aoi check --output jsonl` on the tool's output: its exit status and
@@ -56,7 +57,7 @@ fn judged(bytes: &[u8]) -> (i32, Vec<Value>) {
 
 #[test]
 fn its_output_passes_aoi_check() {
-    let d = dir_with("ls-ok", 5);
+    let (_dir, d) = dir_with("ls-ok", 5);
     let out = ls(&[&d]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let (code, findings) = judged(&out.stdout);
@@ -73,7 +74,7 @@ fn its_output_passes_aoi_check() {
 
 #[test]
 fn secrets_in_its_arguments_are_redacted() {
-    let d = dir_with("ls-secret", 1);
+    let (_dir, d) = dir_with("ls-secret", 1);
     let canary = "aoi-lint-canary-3f9a";
     let out = ls(&["--token", canary, &d]);
     assert_eq!(out.code, 0);
@@ -89,7 +90,7 @@ fn secrets_in_its_arguments_are_redacted() {
 
 #[test]
 fn limit_and_cursor_page_through() {
-    let d = dir_with("ls-page", 5);
+    let (_dir, d) = dir_with("ls-page", 5);
     let first = ls(&["--limit", "2", &d]);
     let events = parse_jsonl(&first.stdout);
     let summary = events.last().expect("summary");
@@ -120,7 +121,7 @@ fn an_unreadable_directory_fails_the_run_with_its_error() {
     let (code, findings) = judged(&out.stdout);
     assert_eq!((code, findings.len()), (1, 0), "{findings:#?}");
     // One readable, one not: partial, still ok.
-    let d = dir_with("ls-partial", 1);
+    let (_dir, d) = dir_with("ls-partial", 1);
     let out = ls(&[&d, "/nonexistent-aoi-dir"]);
     assert_eq!(out.code, 0);
     assert_eq!(
@@ -132,7 +133,7 @@ fn an_unreadable_directory_fails_the_run_with_its_error() {
 
 #[test]
 fn a_closed_pipe_is_a_quiet_end() {
-    let d = dir_with("ls-pipe", 3000);
+    let (_dir, d) = dir_with("ls-pipe", 3000);
     let mut child = crate::util::command(ls_bin())
         .arg(&d)
         .stdout(Stdio::piped())

@@ -118,7 +118,8 @@ fn gnu_parallel_over_a_directory_of_shards() {
     assert_eq!(normalized(&got), normalized(&want), "{err}");
     assert_conforming_report(&got, fed_back_code(code));
     // A passing fleet exits 0.
-    let ok = scratch("fleet-parallel-ok").join("runs");
+    let ok_dir = scratch("fleet-parallel-ok");
+    let ok = ok_dir.join("runs");
     std::fs::create_dir_all(ok.join("h")).expect("mkdir");
     write_file(&ok.join("h"), "a.jsonl", &s().hits(2).bytes());
     let (c, _, err) = run(

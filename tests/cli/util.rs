@@ -172,15 +172,38 @@ pub fn check(args: &[&str], stdin: &[u8]) -> Out {
     aoi(&a, stdin)
 }
 
+/// A test's scratch directory, removed when it is dropped (the end of
+/// the test, passed or failed): runs of the suite do not pile up.
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// A fresh, empty scratch directory for one test.
-pub fn scratch(name: &str) -> PathBuf {
+pub fn scratch(name: &str) -> Scratch {
     static N: AtomicU64 = AtomicU64::new(0);
     let n = N.fetch_add(1, Ordering::Relaxed);
     let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("aoi-cli-{name}-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).expect("scratch dir");
-    d
+    Scratch(d)
 }
 
 /// Writes `bytes` to `dir/name` and returns the path as a string.
