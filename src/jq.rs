@@ -585,17 +585,30 @@ fn write_escaped(out: &mut Vec<u8>, s: &[u8]) {
     out.extend_from_slice(s.get(from..).unwrap_or_default());
 }
 
-thread_local! {
-    /// What the filter wrote to stderr on this thread, when it is kept
-    /// ([`capture_stderr`]).
-    static CAPTURED: std::cell::RefCell<Option<Vec<u8>>> = const { std::cell::RefCell::new(None) };
+/// What a filter wrote to stderr on one thread, kept ([`capture_stderr`]).
+struct Capture {
+    text: Vec<u8>,
+    /// Bytes it may keep in all; past them it keeps nothing more.
+    room: usize,
+    kept: usize,
+    full: bool,
 }
 
-/// From now on, what a filter writes to stderr on this thread is kept
-/// (for [`take_captured`]) instead of written: a worker's file is said
-/// in its turn (issue 29).
-pub fn capture_stderr() {
-    CAPTURED.with(|c| *c.borrow_mut() = Some(Vec::new()));
+thread_local! {
+    static CAPTURED: std::cell::RefCell<Option<Capture>> = const { std::cell::RefCell::new(None) };
+}
+
+/// From now on, what a filter writes to stderr on this thread is kept, up
+/// to `room` bytes (for [`take_captured`]), instead of written: a worker's
+/// file is said in its turn (issue 29).
+pub fn capture_stderr(room: usize) {
+    let capture = Capture {
+        text: Vec::new(),
+        room,
+        kept: 0,
+        full: false,
+    };
+    CAPTURED.with(|c| *c.borrow_mut() = Some(capture));
 }
 
 /// What this thread's filters wrote to stderr since the last call.
@@ -603,32 +616,53 @@ pub fn take_captured() -> Vec<u8> {
     CAPTURED.with(|c| {
         c.borrow_mut()
             .as_mut()
-            .map(std::mem::take)
+            .map(|c| std::mem::take(&mut c.text))
             .unwrap_or_default()
     })
 }
 
-/// Routes jaq's `log` records to stderr (or to this thread's capture):
-/// `debug` as `["DEBUG:",value]` (jq's form), `stderr` and `halt_error`
-/// messages raw.
+/// Whether this thread's capture passed its room (and dropped its text).
+pub fn capture_full() -> bool {
+    CAPTURED.with(|c| c.borrow().as_ref().is_some_and(|c| c.full))
+}
+
+/// Keeps `record` in this thread's capture; false when there is none.
+fn captured(record: &log::Record<'_>) -> bool {
+    CAPTURED.with(|c| match c.borrow_mut().as_mut() {
+        Some(c) if c.full => true,
+        Some(c) => {
+            let before = c.text.len();
+            let _ = write_record(&mut c.text, record);
+            c.kept += c.text.len() - before;
+            if c.kept > c.room {
+                c.full = true;
+                c.text = Vec::new();
+            }
+            true
+        }
+        None => false,
+    })
+}
+
+/// One of jaq's `log` records as jq prints it: `debug` as
+/// `["DEBUG:",value]`, `stderr` and `halt_error` messages raw.
+fn write_record(e: &mut dyn Write, record: &log::Record<'_>) -> std::io::Result<()> {
+    match record.level() {
+        log::Level::Debug => writeln!(e, "[\"DEBUG:\",{}]", record.args()),
+        _ => write!(e, "{}", record.args()),
+    }
+}
+
+/// Routes jaq's `log` records to stderr (or to this thread's capture),
+/// as [`write_record`] writes them.
 pub fn install_logger() {
     struct Stderr;
-    fn write_record(e: &mut dyn Write, record: &log::Record<'_>) -> std::io::Result<()> {
-        match record.level() {
-            log::Level::Debug => writeln!(e, "[\"DEBUG:\",{}]", record.args()),
-            _ => write!(e, "{}", record.args()),
-        }
-    }
     impl log::Log for Stderr {
         fn enabled(&self, _: &log::Metadata<'_>) -> bool {
             true
         }
         fn log(&self, record: &log::Record<'_>) {
-            let kept = CAPTURED.with(|c| match c.borrow_mut().as_mut() {
-                Some(buf) => write_record(buf, record).is_ok(),
-                None => false,
-            });
-            if !kept {
+            if !captured(record) {
                 let _ = write_record(&mut std::io::stderr().lock(), record);
             }
         }
@@ -643,6 +677,24 @@ pub fn install_logger() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A worker's capture of stderr keeps what the filter writes, up to
+    /// its room; past it, nothing more, and it says so (issue 29).
+    #[test]
+    fn a_capture_keeps_up_to_its_room() {
+        install_logger();
+        capture_stderr(16);
+        log::error!("{}", "x".repeat(10));
+        assert_eq!(take_captured(), b"xxxxxxxxxx");
+        assert!(!capture_full());
+        log::error!("{}", "y".repeat(10));
+        assert!(capture_full());
+        assert_eq!(take_captured(), b"");
+        log::error!("z");
+        assert_eq!(take_captured(), b"");
+        capture_stderr(16);
+        assert!(!capture_full());
+    }
 
     fn json(v: &Val) -> String {
         let mut out = Vec::new();

@@ -321,3 +321,56 @@ fn filter_workers_recurse_as_deep_as_one_thread() {
     assert_eq!(two.code, one.code, "{}", two.stderr);
     assert_eq!(normalized(&two.stdout), normalized(&one.stdout));
 }
+
+/// A worker's file that writes nothing still flushes where one thread
+/// flushes: what came before it (aoi's `aoi:meta`, an unreadable file's
+/// `aoi:error`, an earlier file's last lines) goes out before its
+/// findings on stderr, and a stdout that fails fails before them.
+#[test]
+fn a_file_that_writes_nothing_flushes_what_came_before() {
+    let dir = scratch("files-at-once-silent");
+    let quiet = s().hits(2).bytes();
+    let mut bad = quiet.clone();
+    bad.extend_from_slice(b"not json\n");
+    let good = write_file(&dir, "good.jsonl", &quiet);
+    let bad = write_file(&dir, "bad.jsonl", &bad);
+    let missing = format!("{}/missing.jsonl", dir.display());
+    for (cmd, names) in [
+        (&["filter", "empty"][..], vec![bad.clone(), good.clone()]),
+        (
+            &["filter", "empty"],
+            vec![good.clone(), missing.clone(), bad.clone()],
+        ),
+        (
+            &["errors", "--output", "table", "--color", "never"],
+            vec![bad.clone(), good.clone()],
+        ),
+        (
+            &["errors", "--output", "jsonl"],
+            vec![good.clone(), missing.clone(), bad.clone()],
+        ),
+        (&["strip"], vec![good.clone(), bad.clone(), good.clone()]),
+        (
+            &["check", "--output", "jsonl"],
+            vec![missing.clone(), bad.clone(), good.clone()],
+        ),
+        (
+            &["summary", "--output", "jsonl"],
+            vec![missing, bad.clone(), good.clone()],
+        ),
+    ] {
+        let stable = |b: Vec<u8>| match reports(cmd) {
+            true => normalized(&b),
+            false => String::from_utf8_lossy(&b).into_owned(),
+        };
+        let (one_both, one_full) = together(cmd, "1", &names);
+        let one_both = stable(one_both);
+        for threads in ["2", "5"] {
+            let (both, full) = together(cmd, threads, &names);
+            let what = format!("{cmd:?} --threads {threads}");
+            assert_eq!(stable(both), one_both, "{what}: 2>&1");
+            assert_eq!(full.code, one_full.code, "{what} to /dev/full");
+            assert_eq!(full.stderr, one_full.stderr, "{what} to /dev/full");
+        }
+    }
+}

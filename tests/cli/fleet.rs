@@ -104,7 +104,8 @@ fn gnu_parallel_over_a_directory_of_shards() {
         );
         return;
     }
-    let dir = scratch("fleet-parallel").join("runs");
+    let scratch_dir = scratch("fleet-parallel");
+    let dir = scratch_dir.join("runs");
     fleet(&dir, 60);
     let (code, want) = at_once(&dir);
     assert_ne!(code, 0, "failed, cut and broken runs");
@@ -151,7 +152,8 @@ fn spark_rdd_pipe_over_partitions() {
     };
     // Two local cores whatever the machine: partitions still run at once.
     env.push(("SPARK_MASTER", "local[2]".into()));
-    let dir = scratch("fleet-spark").join("runs");
+    let scratch_dir = scratch("fleet-spark");
+    let dir = scratch_dir.join("runs");
     fleet(&dir, 40);
     let (code, want) = at_once(&dir);
     let dir = dir.display().to_string();

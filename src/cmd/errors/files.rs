@@ -78,9 +78,10 @@ impl Recording {
         self.keep(Rec::Run(Box::new(run)), RUN_BYTES)
     }
 
-    /// A block ended (nothing to keep when nothing came since the last).
+    /// A block ended. Kept even when the file wrote nothing yet: what
+    /// came before it (an earlier file's last lines) goes out there.
     pub(super) fn flushed(&mut self) {
-        if !matches!(self.recs.last(), None | Some(Rec::Flush)) {
+        if !matches!(self.recs.last(), Some(Rec::Flush)) {
             self.recs.push(Rec::Flush);
         }
     }

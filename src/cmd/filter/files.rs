@@ -98,22 +98,29 @@ struct Recording {
 }
 
 impl Recording {
-    /// Keeps what the filter wrote to stderr so far, where it wrote it.
-    fn said(&mut self) {
+    /// Keeps what the filter wrote to stderr so far, where it wrote it;
+    /// fails past the room (the capture itself stops there).
+    fn said(&mut self) -> Result<(), Stop> {
         let said = jq::take_captured();
         if !said.is_empty() {
             self.held += said.len();
             self.recs.push(Rec::Stderr(said));
         }
+        self.within_room()
+    }
+
+    fn within_room(&self) -> Result<(), Stop> {
+        match self.held > self.room || jq::capture_full() {
+            true => Err(Stop::Failed(io::Error::other("more than a worker keeps"))),
+            false => Ok(()),
+        }
     }
 
     /// Keeps `rec`, after what the filter wrote to stderr before it.
     fn keep(&mut self, rec: Rec, bytes: usize) -> Result<(), Stop> {
-        self.said();
+        self.said()?;
         self.held += bytes;
-        if self.held > self.room {
-            return Err(Stop::Failed(io::Error::other("more than a worker keeps")));
-        }
+        self.within_room()?;
         self.recs.push(rec);
         Ok(())
     }
@@ -132,8 +139,10 @@ impl Emit for Recording {
         self.keep(rec, ITEM_ERROR_BYTES)
     }
     fn flush(&mut self) -> Result<(), Stop> {
-        self.said();
-        if !matches!(self.recs.last(), None | Some(Rec::Flush)) {
+        self.said()?;
+        // Kept even when the file wrote nothing yet: what came before it
+        // (aoi:meta, an earlier file's last events) goes out there.
+        if !matches!(self.recs.last(), Some(Rec::Flush)) {
             self.recs.push(Rec::Flush);
         }
         Ok(())
@@ -141,7 +150,7 @@ impl Emit for Recording {
     fn halted(&mut self, h: i32) {
         // What halt_error said goes before it (the room is checked at
         // the end).
-        self.said();
+        let _ = self.said();
         self.recs.push(Rec::Halt(h));
     }
     fn consumed(&mut self, _v: &Verdict) {}
@@ -219,15 +228,14 @@ fn filter_whole(path: &Path, args: &FilterArgs, filter: &Filter, room: usize) ->
         room,
     };
     let mut w = Framed::new(args, filter, Vars::new(values), sinks);
-    jq::capture_stderr();
+    jq::capture_stderr(room);
     let source = path.display().to_string();
     let src = source_holding(file, &args.judge, args.max_line_bytes);
     let Ok((verdict, shown)) = framed_stream(&mut w, src, &source) else {
         // Past its room (or stopped): filtered again in its turn.
         return (Filtered::InTurn, 0);
     };
-    w.sinks.said();
-    if w.sinks.held > room {
+    if w.sinks.said().is_err() {
         return (Filtered::InTurn, 0);
     }
     let held = w.sinks.held;
