@@ -654,7 +654,7 @@ fn write_record(e: &mut dyn Write, record: &log::Record<'_>) -> std::io::Result<
 }
 
 /// Routes jaq's `log` records to stderr (or to this thread's capture),
-/// as [`write_record`] writes them.
+/// as jq prints them.
 pub fn install_logger() {
     struct Stderr;
     impl log::Log for Stderr {

@@ -248,6 +248,29 @@ fn together(args: &[&str], threads: &str, names: &[String]) -> (Vec<u8>, crate::
     (both.stdout, full)
 }
 
+/// `cmd` on `names` with stdout and stderr in one pipe, and with stdout
+/// on `/dev/full`, on two and five threads as on one.
+fn flushed_as_one_thread(cmd: &[&str], names: &[String]) {
+    // A report's run id and times differ from run to run.
+    let stable = |b: Vec<u8>| match reports(cmd) {
+        true => normalized(&b),
+        false => String::from_utf8_lossy(&b).into_owned(),
+    };
+    let (one_both, one_full) = together(cmd, "1", names);
+    let one_both = stable(one_both);
+    for threads in ["2", "5"] {
+        let (both, full) = together(cmd, threads, names);
+        let what = format!("{cmd:?} --threads {threads}");
+        let both = stable(both);
+        assert!(
+            both == one_both,
+            "{what}: 2>&1 differs:\n{both}\n---\n{one_both}"
+        );
+        assert_eq!(full.code, one_full.code, "{what} to /dev/full");
+        assert_eq!(full.stderr, one_full.stderr, "{what} to /dev/full");
+    }
+}
+
 /// What a worker wrote goes out where one thread flushed it: stdout and
 /// stderr in one pipe keep their order (an event before its run's
 /// verdict), and a stdout that fails fails at the same point, with the
@@ -278,29 +301,7 @@ fn output_is_flushed_where_one_thread_flushes_it() {
         &["filter", "-q", HALT],
         &["filter", "--continue-on-error", ITEM_ERRORS],
     ] {
-        // A report's run id and times differ from run to run.
-        let stable = |b: Vec<u8>| match reports(cmd) {
-            true => normalized(&b),
-            false => String::from_utf8_lossy(&b).into_owned(),
-        };
-        let (one_both, one_full) = together(cmd, "1", &names);
-        let one_both = stable(one_both);
-        for threads in ["2", "5"] {
-            let (both, full) = together(cmd, threads, &names);
-            let both = stable(both);
-            assert!(
-                both == one_both,
-                "{cmd:?} --threads {threads}: 2>&1 differs:\n{both}\n---\n{one_both}"
-            );
-            assert_eq!(
-                full.code, one_full.code,
-                "{cmd:?} --threads {threads} to /dev/full"
-            );
-            assert_eq!(
-                full.stderr, one_full.stderr,
-                "{cmd:?} --threads {threads} to /dev/full"
-            );
-        }
+        flushed_as_one_thread(cmd, &names);
     }
 }
 
@@ -359,18 +360,6 @@ fn a_file_that_writes_nothing_flushes_what_came_before() {
             vec![missing, bad.clone(), good.clone()],
         ),
     ] {
-        let stable = |b: Vec<u8>| match reports(cmd) {
-            true => normalized(&b),
-            false => String::from_utf8_lossy(&b).into_owned(),
-        };
-        let (one_both, one_full) = together(cmd, "1", &names);
-        let one_both = stable(one_both);
-        for threads in ["2", "5"] {
-            let (both, full) = together(cmd, threads, &names);
-            let what = format!("{cmd:?} --threads {threads}");
-            assert_eq!(stable(both), one_both, "{what}: 2>&1");
-            assert_eq!(full.code, one_full.code, "{what} to /dev/full");
-            assert_eq!(full.stderr, one_full.stderr, "{what} to /dev/full");
-        }
+        flushed_as_one_thread(cmd, &names);
     }
 }
