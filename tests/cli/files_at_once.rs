@@ -300,6 +300,8 @@ fn output_is_flushed_where_one_thread_flushes_it() {
         &["summary", "--log"],
         &["filter", "-q", HALT],
         &["filter", "--continue-on-error", ITEM_ERRORS],
+        &["merge-report", "--log", "--format", "jsonl"],
+        &["merge-report", "--format", "jsonl"],
     ] {
         flushed_as_one_thread(cmd, &names);
     }
@@ -357,6 +359,10 @@ fn a_file_that_writes_nothing_flushes_what_came_before() {
         ),
         (
             &["summary", "--output", "jsonl"],
+            vec![missing.clone(), bad.clone(), good.clone()],
+        ),
+        (
+            &["merge-report", "--log", "--format", "jsonl"],
             vec![missing, bad.clone(), good.clone()],
         ),
     ] {

@@ -23,6 +23,12 @@ pub(super) enum FileRead {
     /// A block of the input being read ended: what was written goes out
     /// (a live log's reader is not kept waiting).
     BlockEnd,
+    /// Read whole by a worker: the parts and block ends one thread would
+    /// have taken as it read (`None`: a block end), then the rest.
+    Whole {
+        parts: Vec<Option<Taken>>,
+        rest: Box<FileRead>,
+    },
     /// Its streams reduced to their report, in order of first
     /// appearance (after its parts), what it carried, and what reading it
     /// passed over.
@@ -70,21 +76,21 @@ pub(super) fn each_judged(
 }
 
 /// Reads and judges `path`; nothing is said (that is the taker's).
-/// [`judge_file`] with every run in the `Judged` (a worker's file waits
-/// for the files before it).
+/// [`judge_file`] with the runs that ended and the block ends kept in
+/// order (a worker's file waits for the files before it), so the taker
+/// says and flushes them where one thread would have.
 fn judge_whole(path: &Path, judge: &JudgeArgs, opts: &demux::Options) -> FileRead {
-    let mut early = Vec::new();
-    let read = judge_file(path, judge, opts, &mut |t| {
-        early.extend(t);
+    let mut parts: Vec<Option<Taken>> = Vec::new();
+    let rest = judge_file(path, judge, opts, &mut |t| {
+        // A block end right after another flushes nothing more.
+        if t.is_some() || parts.last().is_none_or(Option::is_some) {
+            parts.push(t);
+        }
         true
     });
-    match read {
-        FileRead::Judged { g, taken, counts } => FileRead::Judged {
-            g,
-            taken: early.into_iter().chain(taken).collect(),
-            counts,
-        },
-        other => other,
+    FileRead::Whole {
+        parts,
+        rest: Box::new(rest),
     }
 }
 

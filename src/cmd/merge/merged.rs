@@ -49,6 +49,18 @@ impl Merged {
         let source = path.display().to_string();
         let (g, taken, counts) = match read {
             FileRead::Part(t) => return self.add(*t, args),
+            FileRead::Whole { parts, rest } => {
+                for part in parts {
+                    let read = match part {
+                        Some(t) => FileRead::Part(Box::new(t)),
+                        None => FileRead::BlockEnd,
+                    };
+                    if !self.take(path, read, args) {
+                        return false;
+                    }
+                }
+                return self.take(path, *rest, args);
+            }
             FileRead::BlockEnd => return self.jsonl.as_mut().is_none_or(JsonlReport::flush),
             FileRead::Judged { g, taken, counts } => (g, taken, counts),
             FileRead::Stopped => return true,
