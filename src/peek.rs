@@ -965,12 +965,19 @@ fn unescape_one(raw: &[u8], mut i: usize, out: &mut Vec<u8>) -> usize {
         b'u' => {
             let u = hex4(raw, i).unwrap_or(0xFFFD);
             i += 4;
-            let cp = if (0xD800..0xDC00).contains(&u) {
-                let l = hex4(raw, i + 2).unwrap_or(0);
-                i += 6;
-                0x10000 + (((u as u32) - 0xD800) << 10) + ((l as u32).wrapping_sub(0xDC00) & 0x3FF)
-            } else {
-                u as u32
+            // A high surrogate pairs with a low one that follows; alone
+            // (JavaScript cuts strings between them) it is U+FFFD and what
+            // follows it is text, not swallowed.
+            let low = match raw.get(i..i + 2) {
+                Some(b"\\u") => hex4(raw, i + 2).filter(|l| (0xDC00..0xE000).contains(l)),
+                _ => None,
+            };
+            let cp = match low {
+                Some(l) if (0xD800..0xDC00).contains(&u) => {
+                    i += 6;
+                    0x10000 + (((u as u32) - 0xD800) << 10) + ((l as u32) - 0xDC00)
+                }
+                _ => u as u32,
             };
             char::from_u32(cp).unwrap_or('\u{FFFD}')
         }
@@ -1116,8 +1123,25 @@ mod tests {
         }
     }
 
-    /// `unescape_into` as it was (a memchr per run): the reference for
-    /// any input, an invalid escape or a cut one included.
+    /// An escaped lone surrogate (JavaScript cuts a string between the
+    /// two halves of a pair) is U+FFFD, and the text after it is kept.
+    #[test]
+    fn lone_surrogates_keep_what_follows() {
+        for (body, want) in [
+            (r#"a\ud83db"#, "a\u{FFFD}b"),
+            (r#"\ud83d\"x\"y"#, "\u{FFFD}\"x\"y"),
+            (r#"\ud83d\u0041BC"#, "\u{FFFD}ABC"),
+            (r#"\ude00 end"#, "\u{FFFD} end"),
+            (r#"\ud83d\ud83d\ude00"#, "\u{FFFD}\u{1F600}"),
+            (r#"\ud83d"#, "\u{FFFD}"),
+        ] {
+            assert_eq!(unescape(body.as_bytes()), want, "{body}");
+        }
+    }
+
+    /// `unescape_into` as it was (a memchr per run), but for a high
+    /// surrogate paired only with a low one that follows: the reference
+    /// for any input, an invalid escape or a cut one included.
     fn unescape_reference(raw: &[u8], out: &mut Vec<u8>) {
         let mut i = 0;
         while let Some(&c) = raw.get(i) {
@@ -1138,14 +1162,17 @@ mod tests {
                 b'u' => {
                     let u = hex4(raw, i).unwrap_or(0xFFFD);
                     i += 4;
-                    let cp = if (0xD800..0xDC00).contains(&u) {
-                        let l = hex4(raw, i + 2).unwrap_or(0);
-                        i += 6;
-                        0x10000
-                            + (((u as u32) - 0xD800) << 10)
-                            + ((l as u32).wrapping_sub(0xDC00) & 0x3FF)
-                    } else {
-                        u as u32
+                    // Paired only with a low surrogate that follows.
+                    let low = (raw.get(i..i + 2) == Some(b"\\u"))
+                        .then(|| hex4(raw, i + 2))
+                        .flatten()
+                        .filter(|l| (0xDC00..0xE000).contains(l));
+                    let cp = match low {
+                        Some(l) if (0xD800..0xDC00).contains(&u) => {
+                            i += 6;
+                            0x10000 + (((u as u32) - 0xD800) << 10) + ((l as u32) - 0xDC00)
+                        }
+                        _ => u as u32,
                     };
                     char::from_u32(cp).unwrap_or('\u{FFFD}')
                 }
