@@ -138,7 +138,7 @@ fn build(pieces: &[Piece], end: &End, bom: bool) -> Vec<u8> {
     // serde_json, which builds the events, cannot write a lone surrogate.
     let mut bytes = String::from_utf8(st.bytes())
         .expect("UTF-8")
-        .replace(LONE, r"rocket \ud83d")
+        .replace(LONE, r"rocket \ud83d, then \ude00 and text")
         .into_bytes();
     if bom {
         bytes.splice(0..0, *b"\xef\xbb\xbf");
