@@ -278,11 +278,12 @@ pub struct JudgeArgs {
     /// merge-report: finds each line's event), one judges them, with the same results as one
     /// thread. 0 (the default) uses two when two CPUs are available: for a regular file of 8
     /// MiB or more, for a pipe once it has carried 8 MiB; not when lines average over 2 KiB,
-    /// nor with --idle-timeout. 1 always one; 2 (or more: two is the most used) two from the start
-    /// on any input. Given several regular files, check, errors, summary, strip, filter (not
-    /// --raw) and merge-report judge N files at once instead (0: one per CPU), each on one thread (a file over 1 MiB whose
-    /// output grows with it, as check's relay, is read in its turn); the output is one thread's,
-    /// byte for byte.
+    /// nor with --idle-timeout. 1 always one; 2 (or more: two is the most used) two from the
+    /// start on any input. Given several regular files, check, errors, summary, strip, filter
+    /// and merge-report judge N files at once instead (0, or more than the CPUs: one per CPU),
+    /// each on one thread (a file over 1 MiB whose output grows with it, as check's relay, is
+    /// read in its turn; filter --raw reads in turn when the program uses input/inputs, or with
+    /// -n or -s); the output is one thread's, byte for byte.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
 }

@@ -43,16 +43,19 @@ pub(crate) struct Plan {
     stack: Option<usize>,
 }
 
-/// The plan for `inputs` under `threads` (`--threads`; 0 is one per
-/// CPU): `None` (one at a time, in turn) unless there are several inputs,
-/// more than one thread, and no input is stdin or anything but a regular
-/// file (a pipe, a terminal or `/dev/stdin` named twice must be read in
-/// turn). An input that cannot be looked at goes to a worker, whose open
-/// fails as it would in turn, with the same message.
+/// The plan for `inputs` under `threads` (`--threads`; 0, or more than
+/// the CPUs, is one per CPU): `None` (one at a time, in turn) unless there
+/// are several inputs, more than one thread, and no input is stdin or
+/// anything but a regular file (a pipe, a terminal or `/dev/stdin` named
+/// twice must be read in turn). An input that cannot be looked at goes to
+/// a worker, whose open fails as it would in turn, with the same message.
 pub(crate) fn plan<P: AsRef<Path>>(threads: usize, inputs: &[P]) -> Option<Plan> {
+    // More workers than CPUs never run at once; they would only hold
+    // more results ahead ([`HELD`] each).
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     let workers = match threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
+        0 => cpus,
+        n => n.min(cpus),
     };
     if inputs.len() < 2 || workers < 2 {
         return None;

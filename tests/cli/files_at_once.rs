@@ -27,7 +27,12 @@ const COMMANDS: &[&[&str]] = &[
     &["strip", "--log", "--control"],
     &["filter", "--continue-on-error", ITEM_ERRORS],
     &["filter", "--framework", "-q", DEBUG],
+    &["filter", "--raw", ITEM_ERRORS],
+    &["filter", "-r", DEBUG_TYPE],
 ];
+
+/// A `--raw` filter that writes to stderr and prints strings raw.
+const DEBUG_TYPE: &str = r#"if .rank? % 5 == 1 then debug | .type else .aoi.seq? // "none" end"#;
 
 /// A filter with results and item errors (every seventh event).
 const ITEM_ERRORS: &str =
@@ -40,7 +45,8 @@ const HALT: &str = r#"if .rank == 5 then "stop\n" | halt_error(3) else debug end
 
 /// Whether `cmd` writes aoi's report (a run id and times of its own).
 fn reports(cmd: &[&str]) -> bool {
-    cmd.contains(&"jsonl") || cmd.first() == Some(&"filter")
+    let raw = cmd.contains(&"--raw") || cmd.contains(&"-r");
+    cmd.contains(&"jsonl") || (cmd.first() == Some(&"filter") && !raw)
 }
 
 /// Summary patches: ok, failed, a wrong count (a violation), partial.
@@ -300,6 +306,8 @@ fn output_is_flushed_where_one_thread_flushes_it() {
         &["summary", "--log"],
         &["filter", "-q", HALT],
         &["filter", "--continue-on-error", ITEM_ERRORS],
+        &["filter", "--raw", HALT],
+        &["filter", "--raw", ITEM_ERRORS],
         &["merge-report", "--log", "--format", "jsonl"],
         &["merge-report", "--format", "jsonl"],
     ] {
@@ -367,5 +375,34 @@ fn a_file_that_writes_nothing_flushes_what_came_before() {
         ),
     ] {
         flushed_as_one_thread(cmd, &names);
+    }
+}
+
+/// `--raw` filters files on workers only when no input reads on into the
+/// next: `input` pairs values across files, `-s` gathers them all, `-n`
+/// reads them from the program, on any number of threads.
+#[test]
+fn raw_input_reads_on_across_files() {
+    let dir = scratch("files-at-once-input");
+    let names: Vec<String> = (0..6)
+        .map(|i| write_file(&dir, &format!("i{i}.jsonl"), format!("{i}\n").as_bytes()))
+        .collect();
+    for (cmd, want) in [
+        (
+            &["filter", "--raw", "[., input]"][..],
+            "[0,1]\n[2,3]\n[4,5]\n",
+        ),
+        (&["filter", "--raw", "-s", "add"], "15\n"),
+        (&["filter", "--raw", "-n", "[inputs] | length"], "6\n"),
+    ] {
+        for threads in ["1", "2"] {
+            let out = run(cmd, threads, &names);
+            assert_eq!(out.code, 0, "{cmd:?} --threads {threads}: {}", out.stderr);
+            assert_eq!(
+                String::from_utf8_lossy(&out.stdout),
+                want,
+                "{cmd:?} --threads {threads}"
+            );
+        }
     }
 }

@@ -254,7 +254,7 @@ thread_local! {
 }
 
 /// The global variables' values for a filter run on this thread.
-fn thread_globals(args: &FilterArgs) -> Option<Vec<jaq_json::Val>> {
+pub(super) fn thread_globals(args: &FilterArgs) -> Option<Vec<jaq_json::Val>> {
     GLOBALS.with(|g| {
         let mut g = g.borrow_mut();
         if g.is_none() {

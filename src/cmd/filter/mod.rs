@@ -15,7 +15,6 @@
 //! `--raw` is plain jq over any JSON Lines input: no framing, no judge,
 //! output as `jq -c` prints it.
 
-use std::collections::VecDeque;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -30,19 +29,18 @@ use crate::emit::ErrorEvent;
 use crate::jq::{self, Data, Filter, Kind};
 use crate::judge::fields::Ev;
 use crate::judge::{Cause, Finding, Judge, LineClass, Outcome, Verdict, envelope_run};
-use crate::lines::{Chunk, LineReader};
 use crate::out::{
     Closing, Sinks, Stop, cancelled, close_report, eprint_line, finding_line, install_cancel,
-    open_input, source_holding, stdout_writer, unreadable_error, verdict_line,
+    open_input, source_holding, unreadable_error, verdict_line,
 };
 use crate::out::{EventKind, event_kind, forwarded_body, one_line_of, push_member};
 use crate::spec::exit;
 use files::Emit;
 
 mod files;
+mod raw;
+mod raw_files;
 
-/// Exit status of `--raw` when the filter failed on an input (jq's).
-const RAW_FILTER_ERROR: i32 = 5;
 /// Longest message of an item-level error aoi writes.
 const MAX_MESSAGE: usize = 1000;
 /// Stack for the filter thread: jaq's parser and values recurse.
@@ -130,7 +128,7 @@ fn compile_and_run(args: &FilterArgs) -> i32 {
     }
     // jq's -r and -n mean jq's plain mode (a jq user types them first).
     if args.raw || args.raw_output || args.null_input || args.slurp {
-        run_raw(args, &filter, vars)
+        raw::run_raw(args, &filter, vars)
     } else {
         run_framed(args, &filter, vars)
     }
@@ -690,238 +688,6 @@ impl<O: Emit> Framed<'_, O> {
         }
         self.sinks.item_error(code, &fields)
     }
-}
-
-// --- raw mode ---------------------------------------------------------------
-
-/// Where the value being filtered came from, for error messages.
-#[derive(Clone, Default)]
-struct Origin {
-    source: String,
-    line: u64,
-}
-
-/// The values of `--raw` mode, read line by line from each input in turn:
-/// one or more JSON values per line, blank lines skipped. A block of lines
-/// is copied out of the reader and parsed one line at a time, so only the
-/// values of one line are alive at once.
-struct RawInputs<'a> {
-    paths: std::vec::IntoIter<&'a Path>,
-    reader: Option<(LineReader<Box<dyn Read + 'a>>, String)>,
-    /// The current block of complete lines and how far it has been read.
-    block: Vec<u8>,
-    pos: usize,
-    queue: VecDeque<Result<Val, String>>,
-    line: u64,
-    max_line: usize,
-    at: std::rc::Rc<std::cell::RefCell<Origin>>,
-    /// The worst input failure (66 unreadable, 65 invalid JSON, 74 read).
-    failure: std::rc::Rc<std::cell::Cell<i32>>,
-}
-
-impl Iterator for RawInputs<'_> {
-    type Item = Result<Val, String>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            if let Some(item) = self.queue.pop_front() {
-                return Some(item);
-            }
-            // The next line of the current block.
-            if self.pos < self.block.len() {
-                let rest = self.block.get(self.pos..).unwrap_or_default();
-                let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
-                let text = rest.get(..end).unwrap_or_default();
-                self.pos += end + 1;
-                self.line += 1;
-                if text.iter().all(u8::is_ascii_whitespace) {
-                    continue;
-                }
-                let source = self.reader.as_ref().map(|(_, s)| s.as_str()).unwrap_or("-");
-                {
-                    let mut at = self.at.borrow_mut();
-                    if at.source != source {
-                        at.source = source.to_string();
-                    }
-                    at.line = self.line;
-                }
-                if jq::too_deep(text) {
-                    self.fail(exit::DATAERR);
-                    let msg = format!(
-                        "{source}:{}: nests deeper than {} levels",
-                        self.line,
-                        jq::MAX_DEPTH
-                    );
-                    return Some(Err(msg));
-                }
-                for v in jaq_json::read::parse_many(text) {
-                    match v {
-                        Ok(v) => self.queue.push_back(Ok(v)),
-                        Err(e) => {
-                            self.fail(exit::DATAERR);
-                            let msg = format!("{source}:{}: invalid JSON: {e}", self.line);
-                            self.queue.push_back(Err(msg));
-                            break;
-                        }
-                    }
-                }
-                continue;
-            }
-            let Some((reader, source)) = self.reader.as_mut() else {
-                let path = self.paths.next()?;
-                let source = path.display().to_string();
-                let src: Box<dyn Read> = if path == Path::new("-") {
-                    Box::new(io::stdin().lock())
-                } else {
-                    match open_input(path) {
-                        Ok(f) => Box::new(f),
-                        Err(msg) => {
-                            self.fail(exit::NOINPUT);
-                            return Some(Err(msg));
-                        }
-                    }
-                };
-                self.reader = Some((LineReader::new(src, self.max_line), source));
-                self.line = 0;
-                continue;
-            };
-            match reader.next_chunk() {
-                Ok(None) => self.reader = None,
-                Ok(Some(Chunk::Lines(block))) => {
-                    self.block.clear();
-                    self.block.extend_from_slice(block);
-                    self.pos = 0;
-                }
-                Ok(Some(Chunk::LongPart { end, .. })) => {
-                    if end {
-                        self.line += 1;
-                        let msg = format!(
-                            "{source}:{}: line longer than --max-line-bytes {}",
-                            self.line, self.max_line
-                        );
-                        self.fail(exit::DATAERR);
-                        return Some(Err(msg));
-                    }
-                }
-                Err(e) => {
-                    let msg = format!("{source}: read error: {e}");
-                    self.reader = None;
-                    self.fail(exit::IOERR);
-                    return Some(Err(msg));
-                }
-            }
-        }
-    }
-}
-
-impl RawInputs<'_> {
-    fn fail(&self, code: i32) {
-        self.failure.set(exit::worst(self.failure.get(), code));
-    }
-}
-
-fn run_raw(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i32 {
-    let at = std::rc::Rc::new(std::cell::RefCell::new(Origin::default()));
-    let failure = std::rc::Rc::new(std::cell::Cell::new(exit::OK));
-    let paths = inputs_of(args);
-    let raw_inputs: BoxedInputs<'_> = Box::new(RawInputs {
-        paths: paths.into_iter(),
-        reader: None,
-        block: Vec::new(),
-        pos: 0,
-        queue: VecDeque::new(),
-        line: 0,
-        max_line: args.max_line_bytes,
-        at: at.clone(),
-        failure: failure.clone(),
-    });
-    let inputs = RcIter::new(raw_inputs);
-    let data = Data {
-        lut: &filter.lut,
-        inputs: &inputs,
-    };
-    let mut out = stdout_writer();
-    let mut buf: Vec<u8> = Vec::with_capacity(4096);
-    let mut code = exit::OK;
-    let mut run_one = |input: Val, out: &mut Box<dyn Write>| -> Result<Option<i32>, io::Error> {
-        let ctx = Ctx::<Kind>::new(&data, vars.clone());
-        for r in filter.id.run((ctx, input)) {
-            match r {
-                Ok(v) => {
-                    buf.clear();
-                    match (&v, args.raw_output) {
-                        (Val::TStr(s), true) => buf.extend_from_slice(s),
-                        _ => {
-                            if let Err(e) = jq::write_json(&mut buf, &v) {
-                                report_raw_error(&at, &e.0);
-                                code = exit::worst(code, RAW_FILTER_ERROR);
-                                break;
-                            }
-                        }
-                    }
-                    buf.push(b'\n');
-                    out.write_all(&buf)?;
-                }
-                Err(exn) => match exn.get_err() {
-                    Ok(err) => {
-                        report_raw_error(&at, &error_text(err));
-                        code = exit::worst(code, RAW_FILTER_ERROR);
-                        break;
-                    }
-                    Err(exn) => return Ok(Some(exn.get_halt().unwrap_or(exit::SOFTWARE))),
-                },
-            }
-        }
-        Ok(None)
-    };
-    let result = (|| -> Result<Option<i32>, io::Error> {
-        if args.null_input {
-            return run_one(Val::Null, &mut out);
-        }
-        if args.slurp {
-            let mut all = Vec::new();
-            for item in &inputs {
-                match item {
-                    Ok(v) => all.push(v),
-                    Err(msg) => eprint_line(false, &format!("aoi filter: {msg}")),
-                }
-            }
-            return run_one(Val::Arr(all.into()), &mut out);
-        }
-        for item in &inputs {
-            match item {
-                Ok(v) => {
-                    if let Some(h) = run_one(v, &mut out)? {
-                        return Ok(Some(h));
-                    }
-                }
-                Err(msg) => eprint_line(false, &format!("aoi filter: {msg}")),
-            }
-        }
-        Ok(None)
-    })();
-    let halted = match result.and_then(|h| out.flush().map(|()| h)) {
-        Ok(h) => h,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return exit::PIPE,
-        Err(e) => {
-            eprint_line(false, &format!("aoi filter: cannot write stdout: {e}"));
-            return exit::IOERR;
-        }
-    };
-    if let Some(h) = halted {
-        return h.rem_euclid(256);
-    }
-    exit::worst(code, failure.get())
-}
-
-fn report_raw_error(at: &std::cell::RefCell<Origin>, msg: &str) {
-    let at = at.borrow();
-    let place = if at.source.is_empty() {
-        String::new()
-    } else {
-        format!(" at {}:{}", at.source, at.line)
-    };
-    eprint_line(false, &format!("aoi filter: error{place}: {msg}"));
 }
 
 #[cfg(test)]

@@ -1,0 +1,358 @@
+//! `--raw`: plain jq over any JSON Lines input, no framing and no judge,
+//! output as `jq -c` prints it (`-r` as `jq -r`). Several regular files
+//! are filtered at once on workers ([`super::raw_files`]) when the program
+//! cannot read on from one input into the next (no `input`/`inputs`, no
+//! `-n`, no `-s`); otherwise, and from stdin, in turn.
+
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::io::{self, Read, Write};
+use std::path::Path;
+use std::rc::Rc;
+
+use jaq_core::{Ctx, Vars};
+use jaq_json::Val;
+use jaq_std::input::RcIter;
+
+use super::{BoxedInputs, STACK, error_text, inputs_of};
+use crate::cli::FilterArgs;
+use crate::jq::{self, Data, Filter, Kind};
+use crate::lines::{Chunk, LineReader};
+use crate::out::{eprint_line, open_input, stdout_writer};
+use crate::spec::exit;
+
+/// Exit status of `--raw` when the filter failed on an input (jq's).
+const RAW_FILTER_ERROR: i32 = 5;
+
+/// Where the value being filtered came from, for error messages.
+#[derive(Clone, Default)]
+struct Origin {
+    source: String,
+    line: u64,
+}
+
+/// The values of `--raw` mode, read line by line from each input in turn:
+/// one or more JSON values per line, blank lines skipped. A block of lines
+/// is copied out of the reader and parsed one line at a time, so only the
+/// values of one line are alive at once.
+struct RawInputs<'a> {
+    paths: std::vec::IntoIter<&'a Path>,
+    reader: Option<(LineReader<Box<dyn Read + 'a>>, String)>,
+    /// The current block of complete lines and how far it has been read.
+    block: Vec<u8>,
+    pos: usize,
+    queue: VecDeque<Result<Val, String>>,
+    line: u64,
+    max_line: usize,
+    at: std::rc::Rc<std::cell::RefCell<Origin>>,
+    /// The worst input failure (66 unreadable, 65 invalid JSON, 74 read).
+    failure: std::rc::Rc<std::cell::Cell<i32>>,
+}
+
+impl Iterator for RawInputs<'_> {
+    type Item = Result<Val, String>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(item) = self.queue.pop_front() {
+                return Some(item);
+            }
+            // The next line of the current block.
+            if self.pos < self.block.len() {
+                let rest = self.block.get(self.pos..).unwrap_or_default();
+                let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+                let text = rest.get(..end).unwrap_or_default();
+                self.pos += end + 1;
+                self.line += 1;
+                if text.iter().all(u8::is_ascii_whitespace) {
+                    continue;
+                }
+                let source = self.reader.as_ref().map(|(_, s)| s.as_str()).unwrap_or("-");
+                {
+                    let mut at = self.at.borrow_mut();
+                    if at.source != source {
+                        at.source = source.to_string();
+                    }
+                    at.line = self.line;
+                }
+                if jq::too_deep(text) {
+                    self.fail(exit::DATAERR);
+                    let msg = format!(
+                        "{source}:{}: nests deeper than {} levels",
+                        self.line,
+                        jq::MAX_DEPTH
+                    );
+                    return Some(Err(msg));
+                }
+                for v in jaq_json::read::parse_many(text) {
+                    match v {
+                        Ok(v) => self.queue.push_back(Ok(v)),
+                        Err(e) => {
+                            self.fail(exit::DATAERR);
+                            let msg = format!("{source}:{}: invalid JSON: {e}", self.line);
+                            self.queue.push_back(Err(msg));
+                            break;
+                        }
+                    }
+                }
+                continue;
+            }
+            let Some((reader, source)) = self.reader.as_mut() else {
+                let path = self.paths.next()?;
+                let source = path.display().to_string();
+                let src: Box<dyn Read> = if path == Path::new("-") {
+                    Box::new(io::stdin().lock())
+                } else {
+                    match open_input(path) {
+                        Ok(f) => Box::new(f),
+                        Err(msg) => {
+                            self.fail(exit::NOINPUT);
+                            return Some(Err(msg));
+                        }
+                    }
+                };
+                self.reader = Some((LineReader::new(src, self.max_line), source));
+                self.line = 0;
+                continue;
+            };
+            match reader.next_chunk() {
+                Ok(None) => self.reader = None,
+                Ok(Some(Chunk::Lines(block))) => {
+                    self.block.clear();
+                    self.block.extend_from_slice(block);
+                    self.pos = 0;
+                }
+                Ok(Some(Chunk::LongPart { end, .. })) => {
+                    if end {
+                        self.line += 1;
+                        let msg = format!(
+                            "{source}:{}: line longer than --max-line-bytes {}",
+                            self.line, self.max_line
+                        );
+                        self.fail(exit::DATAERR);
+                        return Some(Err(msg));
+                    }
+                }
+                Err(e) => {
+                    let msg = format!("{source}: read error: {e}");
+                    self.reader = None;
+                    self.fail(exit::IOERR);
+                    return Some(Err(msg));
+                }
+            }
+        }
+    }
+}
+
+impl RawInputs<'_> {
+    fn fail(&self, code: i32) {
+        self.failure.set(exit::worst(self.failure.get(), code));
+    }
+}
+
+/// Where `--raw` writes: stdout and stderr ([`Live`]), or a worker's
+/// record of them ([`super::raw_files`]).
+pub(super) trait RawOut {
+    /// One result, its newline included.
+    fn line(&mut self, bytes: &[u8]) -> io::Result<()>;
+    /// A line of aoi's own on stderr (an input or filter error).
+    fn say(&mut self, msg: &str) -> io::Result<()>;
+}
+
+/// stdout (buffered as every command's) and stderr.
+pub(super) struct Live {
+    pub(super) out: Box<dyn Write>,
+}
+
+impl RawOut for Live {
+    fn line(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.out.write_all(bytes)
+    }
+    fn say(&mut self, msg: &str) -> io::Result<()> {
+        eprint_line(false, msg);
+        Ok(())
+    }
+}
+
+/// What filtering some inputs came to.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Ran {
+    /// The exit code `halt`/`halt_error` stopped the filter with.
+    pub(super) halted: Option<i32>,
+    /// The worst of the filter's failures (5) and the inputs' (66
+    /// unreadable, 65 invalid JSON, 74 read).
+    pub(super) code: i32,
+}
+
+impl Ran {
+    /// This and what came after it.
+    pub(super) fn then(self, next: Ran) -> Ran {
+        Ran {
+            halted: self.halted.or(next.halted),
+            code: exit::worst(self.code, next.code),
+        }
+    }
+}
+
+pub(super) fn run_raw(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i32 {
+    let paths = inputs_of(args);
+    // Without input/inputs (and -n, -s) each input is filtered alone, so
+    // files may be filtered at once; the check is on the text, erring
+    // towards reading in turn (a string or a name containing "input").
+    let apart = !args.null_input && !args.slurp && !args.filter.contains("input");
+    let plan = apart
+        .then(|| crate::pool::plan(args.judge.threads, &paths))
+        .flatten();
+    let mut live = Live {
+        out: stdout_writer(),
+    };
+    let result = match plan {
+        Some(plan) => {
+            let plan = plan.with_stack(STACK);
+            super::raw_files::at_once(args, (filter, &vars), &paths, &plan, &mut live)
+        }
+        None => filter_paths(args, filter, vars, paths, &mut live),
+    };
+    let ran = match result.and_then(|ran| live.out.flush().map(|()| ran)) {
+        Ok(ran) => ran,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return exit::PIPE,
+        Err(e) => {
+            eprint_line(false, &format!("aoi filter: cannot write stdout: {e}"));
+            return exit::IOERR;
+        }
+    };
+    match ran.halted {
+        Some(h) => h.rem_euclid(256),
+        None => ran.code,
+    }
+}
+
+/// Filters the inputs at `paths` in turn into `out` (`-n`: once, on
+/// `null`; `-s`: once, on the array of all values).
+pub(super) fn filter_paths<O: RawOut>(
+    args: &FilterArgs,
+    filter: &Filter,
+    vars: Vars<Val>,
+    paths: Vec<&Path>,
+    out: &mut O,
+) -> io::Result<Ran> {
+    let at = Rc::new(RefCell::new(Origin::default()));
+    let failure = Rc::new(Cell::new(exit::OK));
+    let raw_inputs: BoxedInputs<'_> = Box::new(RawInputs {
+        paths: paths.into_iter(),
+        reader: None,
+        block: Vec::new(),
+        pos: 0,
+        queue: VecDeque::new(),
+        line: 0,
+        max_line: args.max_line_bytes,
+        at: at.clone(),
+        failure: failure.clone(),
+    });
+    let inputs = RcIter::new(raw_inputs);
+    let data = Data {
+        lut: &filter.lut,
+        inputs: &inputs,
+    };
+    let mut f = OneByOne {
+        data: &data,
+        filter,
+        vars,
+        raw_output: args.raw_output,
+        at: &at,
+        buf: Vec::with_capacity(4096),
+        code: exit::OK,
+    };
+    let halted = if args.null_input {
+        f.value(Val::Null, out)?
+    } else if args.slurp {
+        let mut all = Vec::new();
+        for item in &inputs {
+            match item {
+                Ok(v) => all.push(v),
+                Err(msg) => out.say(&format!("aoi filter: {msg}"))?,
+            }
+        }
+        f.value(Val::Arr(all.into()), out)?
+    } else {
+        f.each(&inputs, out)?
+    };
+    Ok(Ran {
+        halted,
+        code: exit::worst(f.code, failure.get()),
+    })
+}
+
+/// The filter run on values one by one.
+struct OneByOne<'a> {
+    data: &'a Data<'a>,
+    filter: &'a Filter,
+    vars: Vars<Val>,
+    raw_output: bool,
+    at: &'a RefCell<Origin>,
+    buf: Vec<u8>,
+    /// 5 once the filter failed on a value.
+    code: i32,
+}
+
+impl OneByOne<'_> {
+    /// Runs the filter on each of the `inputs` until one halts it.
+    fn each<O: RawOut>(
+        &mut self,
+        inputs: &RcIter<BoxedInputs<'_>>,
+        out: &mut O,
+    ) -> io::Result<Option<i32>> {
+        for item in inputs {
+            match item {
+                Ok(v) => {
+                    if let Some(h) = self.value(v, out)? {
+                        return Ok(Some(h));
+                    }
+                }
+                Err(msg) => out.say(&format!("aoi filter: {msg}"))?,
+            }
+        }
+        Ok(None)
+    }
+
+    /// Runs the filter on `input` and writes its results; the exit code
+    /// when it halted. An error ends the value's results, as in jq.
+    fn value<O: RawOut>(&mut self, input: Val, out: &mut O) -> io::Result<Option<i32>> {
+        let (data, filter) = (self.data, self.filter);
+        let ctx = Ctx::<Kind>::new(data, self.vars.clone());
+        for r in filter.id.run((ctx, input)) {
+            let v = match r {
+                Ok(v) => v,
+                Err(exn) => match exn.get_err() {
+                    Ok(err) => return self.failed(&error_text(err), out),
+                    Err(exn) => return Ok(Some(exn.get_halt().unwrap_or(exit::SOFTWARE))),
+                },
+            };
+            self.buf.clear();
+            match (&v, self.raw_output) {
+                (Val::TStr(s), true) => self.buf.extend_from_slice(s),
+                _ => {
+                    if let Err(e) = jq::write_json(&mut self.buf, &v) {
+                        return self.failed(&e.0, out);
+                    }
+                }
+            }
+            self.buf.push(b'\n');
+            out.line(&self.buf)?;
+        }
+        Ok(None)
+    }
+
+    /// The filter failed on the value being read: said with where it came
+    /// from, and the exit will be 5.
+    fn failed<O: RawOut>(&mut self, msg: &str, out: &mut O) -> io::Result<Option<i32>> {
+        self.code = exit::worst(self.code, RAW_FILTER_ERROR);
+        let at = self.at.borrow();
+        let place = match at.source.is_empty() {
+            true => String::new(),
+            false => format!(" at {}:{}", at.source, at.line),
+        };
+        out.say(&format!("aoi filter: error{place}: {msg}"))?;
+        Ok(None)
+    }
+}
