@@ -194,6 +194,7 @@ impl Ran {
     }
 }
 
+/// Runs `filter --raw` (or `-r`, `-n`, `-s`); returns the exit status.
 pub(super) fn run_raw(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i32 {
     let paths = inputs_of(args);
     // Without input/inputs (and -n, -s) each input is filtered alone, so
