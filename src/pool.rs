@@ -113,7 +113,8 @@ impl Plan {
                 let worker = move || {
                     let _wake = StopOnPanic(line);
                     while let Some(b) = line.next(n) {
-                        if tx.send((b, judge_batch(batches[b].clone(), work))).is_err() {
+                        let results = judge_batch(batches[b].clone(), work, line);
+                        if tx.send((b, results)).is_err() {
                             break;
                         }
                     }
@@ -157,10 +158,15 @@ impl Plan {
 }
 
 /// The results of one batch's inputs, each given the room the ones before
-/// it left ([`HELD`]).
-fn judge_batch<T>(inputs: Range<usize>, work: &impl Fn(usize, usize) -> (T, usize)) -> Vec<T> {
+/// it left ([`HELD`]); once the caller stopped, no more (it takes none).
+fn judge_batch<T>(
+    inputs: Range<usize>,
+    work: &impl Fn(usize, usize) -> (T, usize),
+    line: &Line,
+) -> Vec<T> {
     let mut room = HELD;
     inputs
+        .take_while(|_| !line.stopped.load(Ordering::Relaxed))
         .map(|i| {
             let (result, held) = work(i, room);
             room = room.saturating_sub(held);
@@ -192,10 +198,16 @@ fn take_in_order<T>(
                 Err(_) => return,
             }
         };
+        // A batch cut short (a worker panicked and stopped the line) ends
+        // the taking: no input may be skipped.
+        let whole = results.len() == inputs.len();
         for (i, r) in inputs.clone().zip(results) {
             if !take(i, r) {
                 return;
             }
+        }
+        if !whole {
+            return;
         }
         line.taken(want + 1);
     }

@@ -406,3 +406,70 @@ fn raw_input_reads_on_across_files() {
         }
     }
 }
+
+/// `aoi ARGS` under a guard that kills it after two minutes (exit 137),
+/// so a regression fails the test instead of hanging it; it takes
+/// milliseconds when it holds.
+fn guarded(args: &[&str]) -> crate::util::Out {
+    let out = crate::util::command("timeout")
+        .args(["-s", "KILL", "120", crate::util::AOI])
+        .args(args)
+        .output()
+        .expect("run timeout");
+    crate::util::Out {
+        code: crate::util::code_of(out.status),
+        stdout: out.stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// After a halt, one thread never runs the filter on the files after it;
+/// nor do the workers, so a filter that would never end on a later file
+/// of the same batch does not keep aoi from ending (a review found
+/// `--threads 2` waiting for it forever).
+#[test]
+fn a_halt_ends_the_filter_before_the_files_after_it() {
+    let dir = scratch("files-at-once-halt");
+    let spin = "first(repeat(1) | select(. == 2))";
+    let program =
+        format!(r#"if .halt then "stop\n" | halt_error(3) elif .spin then {spin} else . end"#);
+    let spin_raw = write_file(&dir, "spin.jsonl", b"{\"spin\":true}\n");
+    // The halt in a small file (the spin in the same batch) and at the
+    // head of one past 1 MiB (filtered in its turn, the spin in the next
+    // batch, on a worker from the start).
+    let big_raw = format!("{{\"halt\":true}}\n{}", "{\"a\":1}\n".repeat(200_000));
+    let raw = [
+        [
+            write_file(&dir, "h.jsonl", b"{\"a\":1}\n{\"halt\":true}\n"),
+            spin_raw.clone(),
+        ],
+        [write_file(&dir, "hbig.jsonl", big_raw.as_bytes()), spin_raw],
+    ];
+    let halt = r#"{"type":"hit","halt":true}"#;
+    let spin_ev = r#"{"type":"hit","spin":true}"#;
+    let spin_framed = write_file(&dir, "fs.jsonl", &s().ev(spin_ev).summary("{}").bytes());
+    let big_framed = s().ev(halt).hits(30_000).summary("{}").bytes();
+    assert!(big_framed.len() > 1024 * 1024);
+    let framed = [
+        [
+            write_file(&dir, "fh.jsonl", &s().ev(halt).summary("{}").bytes()),
+            spin_framed.clone(),
+        ],
+        [write_file(&dir, "fhbig.jsonl", &big_framed), spin_framed],
+    ];
+    let cases = raw.iter().map(|n| (&["--raw"][..], n));
+    for (mode, names) in cases.chain(framed.iter().map(|n| (&[][..], n))) {
+        for threads in ["1", "2"] {
+            let mut args = vec!["filter", "--threads", threads];
+            args.extend(mode);
+            args.push(&program);
+            args.extend(names.iter().map(String::as_str));
+            let out = guarded(&args);
+            assert_eq!(out.code, 3, "{args:?}: {}", out.stderr);
+            assert!(out.stderr.starts_with("stop\n"), "{args:?}: {}", out.stderr);
+            if mode.is_empty() {
+                assert_conforming_report(&out.stdout, fed_back_code(out.code));
+            }
+        }
+    }
+}

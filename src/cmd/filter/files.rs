@@ -11,6 +11,7 @@
 
 use std::io::{self, Write};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use jaq_core::Vars;
 use serde_json::Value;
@@ -51,10 +52,22 @@ impl Emit for Sinks {
     fn flush(&mut self) -> Result<(), Stop> {
         self.out.flush()
     }
-    fn halted(&mut self, _h: i32) {}
+    fn halted(&mut self, _h: i32) {
+        HALTED.store(true, Ordering::Relaxed);
+    }
     fn consumed(&mut self, v: &Verdict) {
         self.add_consumed(v);
     }
+}
+
+/// Set when aoi's report halts (`halt`, `halt_error`): workers stop
+/// running the filter on later files' events, whose results the report
+/// drops, as one thread never runs it after a halt.
+static HALTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether aoi's report halted.
+pub(super) fn halted_in_report() -> bool {
+    HALTED.load(Ordering::Relaxed)
 }
 
 /// What a worker made of one input.
@@ -175,7 +188,10 @@ impl Framed<'_, Sinks> {
                 Rec::Stderr(bytes) if live => {
                     let _ = io::stderr().lock().write_all(&bytes);
                 }
-                Rec::Halt(h) if live => self.halted = Some(h),
+                Rec::Halt(h) if live => {
+                    self.halted = Some(h);
+                    HALTED.store(true, Ordering::Relaxed);
+                }
                 _ => {}
             }
         }
@@ -184,7 +200,9 @@ impl Framed<'_, Sinks> {
 }
 
 /// Filters the `inputs` (several regular files) as `plan` says and takes
-/// each into the report in input order.
+/// each into the report in input order. A stop (closed stdout, Ctrl-C) or
+/// a halt ends the report and the process from here, without waiting for
+/// workers.
 pub(super) fn filter_at_once(
     f: &mut Framed<'_, Sinks>,
     t: &mut Taken,
@@ -204,12 +222,23 @@ pub(super) fn filter_at_once(
         true => filter_whole(inputs[i], &one, filter, room),
         false => (Filtered::InTurn, 0),
     };
-    let mut result = Ok(());
     plan.in_order(work, |i, filtered| {
-        result = take_input(f, t, inputs[i], filtered);
-        result.is_ok()
+        if let Err(stop) = take_input(f, t, inputs[i], filtered) {
+            super::end_now(f, Err(stop));
+        }
+        if f.halted.is_some() {
+            // The files left are only judged now: read here, in turn, not
+            // waited for from workers that may be deep in their filter.
+            let rest = inputs.get(i + 1..).unwrap_or_default();
+            let taken = rest
+                .iter()
+                .try_for_each(|path| take_input(f, t, path, Filtered::InTurn));
+            let taken = taken.and_then(|()| super::close_framed(f, std::mem::take(t)));
+            super::end_now(f, taken);
+        }
+        true
     });
-    result
+    Ok(())
 }
 
 /// Filters the file at `path` into memory, in at most `room` bytes;
@@ -231,14 +260,20 @@ fn filter_whole(path: &Path, args: &FilterArgs, filter: &Filter, room: usize) ->
     jq::capture_stderr(room);
     let source = path.display().to_string();
     let src = source_holding(file, &args.judge, args.max_line_bytes);
+    // Past its room (or stopped), the file is filtered again in its turn,
+    // and so are the rest of its batch: the room counts as used.
     let Ok((verdict, shown)) = framed_stream(&mut w, src, &source) else {
-        // Past its room (or stopped): filtered again in its turn.
-        return (Filtered::InTurn, 0);
+        return (Filtered::InTurn, room);
     };
     if w.sinks.said().is_err() {
-        return (Filtered::InTurn, 0);
+        return (Filtered::InTurn, room);
     }
-    let held = w.sinks.held;
+    // After a halt the batch's later files are filtered in their turn,
+    // where the filter no longer runs (one that never ends included).
+    let held = match w.halted {
+        Some(_) => room,
+        None => w.sinks.held,
+    };
     let whole = Whole {
         recs: w.sinks.recs,
         verdict,

@@ -81,6 +81,28 @@ pub fn run(args: &FilterArgs) -> i32 {
     })
 }
 
+/// Ends the process now with `code`, what it wrote flushed: workers may
+/// be deep in a later file's filter (even one that never ends) that one
+/// thread would never have run, and waiting for them would change when
+/// aoi exits, or whether.
+fn exit_now(code: i32) -> ! {
+    let _ = io::stdout().flush();
+    std::process::exit(code)
+}
+
+/// Ends the report with `result`, or as the stop that cut it ends it, and
+/// then the process ([`exit_now`]).
+fn end_now(f: &mut Framed<'_, Sinks>, result: Result<i32, Stop>) -> ! {
+    let code = match result {
+        Ok(code) => code,
+        Err(stop) => {
+            let sinks = std::mem::replace(&mut f.sinks, Sinks::new(None, None, None));
+            sinks.end("filter", stop)
+        }
+    };
+    exit_now(code)
+}
+
 /// The filter's global variables (`$ENV`, `--arg`, `--argjson`): their
 /// names (without `$ENV`) and values, or what is wrong with one.
 fn globals(args: &FilterArgs) -> Result<(Vec<String>, Vec<Val>), String> {
@@ -259,6 +281,7 @@ fn run_framed(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i32 {
 }
 
 /// What the inputs made of the run so far.
+#[derive(Default)]
 struct Taken {
     code: i32,
     verdicts: crate::out::Verdicts,
@@ -282,6 +305,12 @@ fn framed_inputs(f: &mut Framed<'_, Sinks>) -> Result<i32, Stop> {
             }
         }
     }
+    close_framed(f, t)
+}
+
+/// Ends the report once every input is taken; returns the exit status.
+fn close_framed(f: &mut Framed<'_, Sinks>, t: Taken) -> Result<i32, Stop> {
+    let args = f.args;
     let Taken {
         mut code,
         verdicts,
@@ -510,7 +539,7 @@ impl<O: Emit> Framed<'_, O> {
         line: &[u8],
         item_index: Option<u64>,
     ) -> Result<(), Stop> {
-        if self.halted.is_some() {
+        if self.halted.is_some() || files::halted_in_report() {
             return Ok(());
         }
         let line_no = judge.line_no();

@@ -157,6 +157,10 @@ pub(super) trait RawOut {
     fn line(&mut self, bytes: &[u8]) -> io::Result<()>;
     /// A line of aoi's own on stderr (an input or filter error).
     fn say(&mut self, msg: &str) -> io::Result<()>;
+    /// The filter is about to run on the next value.
+    fn next_value(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// stdout (buffered as every command's) and stderr.
@@ -214,6 +218,12 @@ pub(super) fn run_raw(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i3
         }
         None => filter_paths(args, filter, vars, paths, &mut live),
     };
+    finish(result, &mut live)
+}
+
+/// The exit status of `--raw` once its inputs are filtered, or it halted
+/// or could not write, with stdout flushed.
+pub(super) fn finish(result: io::Result<Ran>, live: &mut Live) -> i32 {
     let ran = match result.and_then(|ran| live.out.flush().map(|()| ran)) {
         Ok(ran) => ran,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return exit::PIPE,
@@ -304,6 +314,7 @@ impl OneByOne<'_> {
         out: &mut O,
     ) -> io::Result<Option<i32>> {
         for item in inputs {
+            out.next_value()?;
             match item {
                 Ok(v) => {
                     if let Some(h) = self.value(v, out)? {

@@ -16,7 +16,7 @@ use jaq_core::Vars;
 use jaq_json::Val;
 
 use super::files::thread_globals;
-use super::raw::{Live, Ran, RawOut, filter_paths};
+use super::raw::{Live, Ran, RawOut, filter_paths, finish};
 use crate::cli::FilterArgs;
 use crate::jq::{self, Filter};
 use crate::pool::Plan;
@@ -44,7 +44,7 @@ enum RawRec {
 }
 
 /// What a record is counted as besides its bytes.
-const REC_BYTES: usize = 16;
+const REC_BYTES: usize = std::mem::size_of::<RawRec>();
 
 impl RawRecording {
     /// Keeps `rec` of `bytes`, after what the filter wrote to stderr
@@ -85,6 +85,11 @@ impl RawOut for RawRecording {
     fn say(&mut self, msg: &str) -> io::Result<()> {
         self.keep(RawRec::Say(msg.to_string()), msg.len())
     }
+    fn next_value(&mut self) -> io::Result<()> {
+        // What `debug` wrote is kept, or the room found full, value by
+        // value even when the filter prints nothing.
+        self.said()
+    }
 }
 
 impl RawRecording {
@@ -108,7 +113,7 @@ impl RawRecording {
 }
 
 /// Filters the files at `paths` as `plan` says, into `live` in input
-/// order, until one halts the filter.
+/// order; a halt or a failed write ends the process.
 pub(super) fn at_once(
     args: &FilterArgs,
     (filter, vars): (&Filter, &Vars<Val>),
@@ -121,22 +126,20 @@ pub(super) fn at_once(
         false => (None, 0),
     };
     let mut total = Ran::default();
-    let mut failed = None;
     plan.in_order(work, |i, recorded| {
         let ran = match recorded {
             Some(r) => r.replay(live),
             None => filter_paths(args, filter, vars.clone(), vec![paths[i]], live),
         };
-        match ran {
-            Ok(ran) => total = total.then(ran),
-            Err(e) => failed = Some(e),
+        // A halt or a failed write ends the process here, as it ends one
+        // thread, without waiting for workers on later files.
+        match ran.map(|ran| total.then(ran)) {
+            Ok(ran) if ran.halted.is_none() => total = ran,
+            ended => super::exit_now(finish(ended, live)),
         }
-        failed.is_none() && total.halted.is_none()
+        true
     });
-    match failed {
-        Some(e) => Err(e),
-        None => Ok(total),
-    }
+    Ok(total)
 }
 
 /// Filters the file at `path` into a record of at most `room` bytes;
@@ -160,9 +163,13 @@ fn record(
     match ran.and_then(|ran| rec.said().map(|()| ran)) {
         Ok(ran) => {
             rec.ran = ran;
-            let held = rec.held;
+            // After a halt nothing of the batch's later files is written:
+            // they are left to their turn, which never comes.
+            let held = if ran.halted.is_some() { room } else { rec.held };
             (Some(Box::new(rec)), held)
         }
-        Err(_) => (None, 0),
+        // The rest of the batch is filtered in its turn too: the room
+        // counts as used.
+        Err(_) => (None, room),
     }
 }
