@@ -473,3 +473,21 @@ fn a_halt_ends_the_filter_before_the_files_after_it() {
         }
     }
 }
+
+/// `--raw` files whose results pass what a worker keeps (1 MiB a batch)
+/// are filtered again in their turn: stdout and stderr, in one pipe too,
+/// are still one thread's.
+#[test]
+fn raw_results_past_the_room_are_filtered_in_turn() {
+    let dir = scratch("files-at-once-room");
+    let names: Vec<String> = (0..12)
+        .map(|i| {
+            let lines: String = (0..1500 + i * 300)
+                .map(|n| format!("{{\"a\":{n}}}\n"))
+                .collect();
+            write_file(&dir, &format!("r{i:02}.jsonl"), lines.as_bytes())
+        })
+        .collect();
+    let program = "range(.a % 60) | if . == 7 then debug else {b: .} end";
+    flushed_as_one_thread(&["filter", "--raw", program], &names);
+}

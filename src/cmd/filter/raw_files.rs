@@ -25,8 +25,9 @@ use crate::pool::Plan;
 /// recording fails and the file is filtered in its turn).
 #[derive(Default)]
 pub(super) struct RawRecording {
-    /// The result lines, one after another.
+    /// The result lines, one after another, and their lengths.
     text: Vec<u8>,
+    lens: Vec<u32>,
     recs: Vec<RawRec>,
     ran: Ran,
     held: usize,
@@ -35,8 +36,9 @@ pub(super) struct RawRecording {
 
 /// One thing the filter would have written, in order.
 enum RawRec {
-    /// A result line: where it ends in the text.
-    Line(usize),
+    /// Result lines in a row: how many (their lengths are kept apart,
+    /// four bytes a line, so a file of short results still fits).
+    Lines(usize),
     /// A line of aoi's own on stderr.
     Say(String),
     /// What the filter wrote to stderr (`debug`, `stderr`, `halt_error`).
@@ -78,7 +80,15 @@ impl RawRecording {
 
 impl RawOut for RawRecording {
     fn line(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.keep(RawRec::Line(self.text.len() + bytes.len()), bytes.len())?;
+        self.said()?;
+        let len = u32::try_from(bytes.len()).map_err(io::Error::other)?;
+        self.held += bytes.len() + 4;
+        self.within_room()?;
+        match self.recs.last_mut() {
+            Some(RawRec::Lines(n)) => *n += 1,
+            _ => self.recs.push(RawRec::Lines(1)),
+        }
+        self.lens.push(len);
         self.text.extend_from_slice(bytes);
         Ok(())
     }
@@ -95,12 +105,15 @@ impl RawOut for RawRecording {
 impl RawRecording {
     /// Writes what was recorded as one thread would have.
     fn replay(self, live: &mut Live) -> io::Result<Ran> {
-        let mut start = 0;
+        let (mut start, mut lens) = (0, self.lens.iter());
         for rec in self.recs {
             match rec {
-                RawRec::Line(end) => {
-                    live.line(self.text.get(start..end).unwrap_or_default())?;
-                    start = end;
+                RawRec::Lines(n) => {
+                    for &len in lens.by_ref().take(n) {
+                        let end = start + len as usize;
+                        live.line(self.text.get(start..end).unwrap_or_default())?;
+                        start = end;
+                    }
                 }
                 RawRec::Say(msg) => live.say(&msg)?,
                 RawRec::Stderr(bytes) => {
