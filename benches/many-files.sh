@@ -2,7 +2,7 @@
 # Issue 29: many run files judged at once (--threads). Writes N small run
 # files (four lines each: aoi:meta, two domain events, aoi:summary) in 100
 # directories and L large ones (one run of E events each), then times
-# check, errors, summary, strip (plain and --log), filter and merge-report over each set on one
+# check, errors, summary, strip (plain and --log), filter (framed and --raw) and merge-report over each set on one
 # and on two threads: best of R, runs per second, peak RSS (GNU time).
 #
 #   benches/many-files.sh [N] [L] [E] [R]    # defaults: 100000 4 400000 3
@@ -72,7 +72,7 @@ printf '|%s|%s|%s|%s|%s|%s|\n' "---" "---" "---:" "---:" "---:" "---:"
 for set in small large; do
   if [ "$set" = small ]; then runs=$N; else runs=$L; fi
   args=(--files-from "$set.list")
-  for cmd in "check --no-relay -q" "check" "errors --count" "summary -q" "strip -q" "strip --log -q" "filter -q ." "merge-report --format jsonl -q"; do
+  for cmd in "check --no-relay -q" "check" "errors --count" "summary -q" "strip -q" "strip --log -q" "filter -q ." "filter --raw -c .aoi.seq" "merge-report --format jsonl -q"; do
     read -r s1 k1 <<< "$(best "$AOI" $cmd --threads 1 "${args[@]}")"
     read -r s2 k2 <<< "$(best "$AOI" $cmd --threads 2 "${args[@]}")"
     rate() { awk -v n="$runs" -v s="$1" 'BEGIN { if (s > 0) printf "%d", n / s; else print "-" }'; }
