@@ -4,11 +4,13 @@
 //! what the caller does with them is therefore one thread's; memory holds
 //! at most a window of results ahead of the one being taken.
 
-use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex, mpsc};
+use std::sync::{Condvar, Mutex};
+
+mod board;
+use board::{Board, Gone};
 
 /// Batches judged ahead of the one being taken, past one per worker.
 const AHEAD: usize = 2;
@@ -104,19 +106,16 @@ impl Plan {
         let n = batches.len();
         let workers = self.workers.min(n);
         let line = Line::new(workers.saturating_add(AHEAD));
-        let (tx, rx) = mpsc::channel::<(usize, Vec<T>)>();
+        let board = Board::new();
         std::thread::scope(|scope| {
             let mut started = 0;
             for _ in 0..workers {
-                let tx = tx.clone();
-                let (line, work, batches) = (&line, &work, &batches);
+                let (line, work, batches, board) = (&line, &work, &batches, &board);
                 let worker = move || {
                     let _wake = StopOnPanic(line);
+                    let _gone = Gone(board);
                     while let Some(b) = line.next(n) {
-                        let results = judge_batch(batches[b].clone(), work, line);
-                        if tx.send((b, results)).is_err() {
-                            break;
-                        }
+                        judge_batch(b, batches[b].clone(), work, line, board);
                     }
                 };
                 // A thread the system will not start is one worker less.
@@ -125,10 +124,12 @@ impl Plan {
                     Some(bytes) => builder.stack_size(bytes),
                     None => builder,
                 };
-                let spawned = builder.spawn_scoped(scope, worker);
-                started += usize::from(spawned.is_ok());
+                board.add();
+                match builder.spawn_scoped(scope, worker) {
+                    Ok(_) => started += 1,
+                    Err(_) => board.gone(),
+                }
             }
-            drop(tx);
             // Whatever ends the taking (done, a stop, a panic), waiting
             // workers are woken and end.
             let _wake = StopOnDrop(&line);
@@ -137,7 +138,7 @@ impl Plan {
                 let _ = (0..self.sizes.len()).try_for_each(|i| take(i, work(i, 0).0).then_some(()));
                 return;
             }
-            take_in_order(&batches, &rx, &line, &mut take);
+            take_in_order(&batches, &board, &line, &mut take);
         });
     }
 
@@ -157,56 +158,58 @@ impl Plan {
     }
 }
 
-/// The results of one batch's inputs, each given the room the ones before
-/// it left ([`HELD`]); once the caller stopped, no more (it takes none).
+/// Puts the results of batch `b`'s inputs on the board one by one, each
+/// input given the room the ones before it left ([`HELD`]); once the
+/// caller stopped, no more (it takes none).
 fn judge_batch<T>(
+    b: usize,
     inputs: Range<usize>,
     work: &impl Fn(usize, usize) -> (T, usize),
     line: &Line,
-) -> Vec<T> {
+    board: &Board<T>,
+) {
     let mut room = HELD;
-    inputs
-        .take_while(|_| !line.stopped.load(Ordering::Relaxed))
-        .map(|i| {
-            let (result, held) = work(i, room);
-            room = room.saturating_sub(held);
-            result
-        })
-        .collect()
+    for i in inputs {
+        if line.stopped.load(Ordering::Relaxed) {
+            break;
+        }
+        let (result, held) = work(i, room);
+        room = room.saturating_sub(held);
+        board.put(b, result);
+    }
+    board.end(b);
 }
 
-/// Hands the workers' results to `take` in input order, holding the
-/// batches that came early.
+/// Hands the workers' results to `take` in input order. A batch's results
+/// are taken as its worker ends it, or, when that takes a while, as far
+/// as they are ready: a later input that never ends (a filter that loops)
+/// must not hold back the output, and so the closed pipe or the halt, of
+/// the ones before it.
 fn take_in_order<T>(
     batches: &[Range<usize>],
-    rx: &mpsc::Receiver<(usize, Vec<T>)>,
+    board: &Board<T>,
     line: &Line,
     take: &mut impl FnMut(usize, T) -> bool,
 ) {
-    let mut early: BTreeMap<usize, Vec<T>> = BTreeMap::new();
     for (want, inputs) in batches.iter().enumerate() {
-        let results = loop {
-            if let Some(r) = early.remove(&want) {
-                break r;
-            }
-            match rx.recv() {
-                Ok((b, r)) => {
-                    early.insert(b, r);
-                }
-                // Every worker ended without this batch: one panicked, and
-                // the scope ends with its panic; nothing more is taken.
-                Err(_) => return,
-            }
-        };
-        // A batch cut short (a worker panicked and stopped the line) ends
-        // the taking: no input may be skipped.
-        let whole = results.len() == inputs.len();
-        for (i, r) in inputs.clone().zip(results) {
-            if !take(i, r) {
+        let mut next = inputs.start;
+        loop {
+            let Some((results, ended)) = board.wait(want) else {
                 return;
+            };
+            for r in results {
+                if !take(next, r) {
+                    return;
+                }
+                next += 1;
+            }
+            if ended {
+                break;
             }
         }
-        if !whole {
+        // A batch cut short (a worker panicked and stopped the line) ends
+        // the taking: no input may be skipped.
+        if next != inputs.end {
             return;
         }
         line.taken(want + 1);
@@ -324,6 +327,40 @@ mod tests {
             },
         );
         assert_eq!(taken, 5);
+    }
+
+    #[test]
+    fn a_batch_is_taken_as_far_as_it_is_ready_while_a_later_input_runs() {
+        // Inputs 0 and 1 are one batch, and 1 does not end until 0 is
+        // taken (as a filter that loops never ends): one thread would have
+        // written 0, and met its closed pipe, before it started 1.
+        let taken = (Mutex::new(false), Condvar::new());
+        let mut seen = Vec::new();
+        plan(vec![10, 10]).in_order(
+            |i, _| {
+                let (flag, moved) = &taken;
+                let Ok(flag) = flag.lock() else {
+                    return (false, 0);
+                };
+                if i == 0 {
+                    return (true, 0);
+                }
+                let limit = std::time::Duration::from_secs(60);
+                let waited = moved.wait_timeout_while(flag, limit, |t| !*t);
+                (waited.is_ok_and(|(t, _)| *t), 0)
+            },
+            |i, was_taken| {
+                if i == 0 {
+                    if let Ok(mut flag) = taken.0.lock() {
+                        *flag = true;
+                    }
+                    taken.1.notify_all();
+                }
+                seen.push(was_taken);
+                true
+            },
+        );
+        assert_eq!(seen, [true, true]);
     }
 
     #[test]

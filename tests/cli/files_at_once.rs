@@ -474,6 +474,49 @@ fn a_halt_ends_the_filter_before_the_files_after_it() {
     }
 }
 
+/// A file whose filter never ends does not hold back the files before it
+/// in its batch: their output goes out, and a full stdout ends aoi as it
+/// ends one thread, before the loop starts (a review found `--threads 2`
+/// waiting for the whole batch, forever).
+#[test]
+fn a_later_file_that_never_ends_does_not_hold_back_the_ones_before_it() {
+    let dir = scratch("files-at-once-spin");
+    let program = "if .spin then first(repeat(1) | select(. == 2)) else . end";
+    let spin_ev = r#"{"type":"hit","spin":true}"#;
+    let framed = [
+        write_file(
+            &dir,
+            "a.jsonl",
+            &s().ev(r#"{"type":"hit"}"#).summary("{}").bytes(),
+        ),
+        write_file(&dir, "spin.jsonl", &s().ev(spin_ev).summary("{}").bytes()),
+    ];
+    // Raw output is buffered across files, as jq's is: enough of it to
+    // fill the buffer meets the full stdout before the loop.
+    let many = "{\"a\":1}\n".repeat(40_000);
+    let raw = [
+        write_file(&dir, "ra.jsonl", many.as_bytes()),
+        write_file(&dir, "rspin.jsonl", b"{\"spin\":true}\n"),
+    ];
+    for (mode, names) in [(&[][..], &framed), (&["--raw"][..], &raw)] {
+        for threads in ["1", "2", "5"] {
+            let mut args = vec!["filter", "--threads", threads];
+            args.extend(mode);
+            args.push(program);
+            args.extend(names.iter().map(String::as_str));
+            let out = crate::util::command("timeout")
+                .args(["-s", "KILL", "120", crate::util::AOI])
+                .args(&args)
+                .stdout(std::fs::File::create("/dev/full").expect("/dev/full"))
+                .output()
+                .expect("run timeout");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(crate::util::code_of(out.status), 74, "{args:?}: {stderr}");
+            assert!(stderr.contains("No space left"), "{args:?}: {stderr}");
+        }
+    }
+}
+
 /// `--raw` files whose results pass what a worker keeps (1 MiB a batch)
 /// are filtered again in their turn: stdout and stderr, in one pipe too,
 /// are still one thread's.
