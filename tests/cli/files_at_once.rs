@@ -411,9 +411,15 @@ fn raw_input_reads_on_across_files() {
 /// so a regression fails the test instead of hanging it; it takes
 /// milliseconds when it holds.
 fn guarded(args: &[&str]) -> crate::util::Out {
+    guarded_to(args, std::process::Stdio::piped())
+}
+
+/// [`guarded`], with stdout going to `stdout`.
+fn guarded_to(args: &[&str], stdout: std::process::Stdio) -> crate::util::Out {
     let out = crate::util::command("timeout")
         .args(["-s", "KILL", "120", crate::util::AOI])
         .args(args)
+        .stdout(stdout)
         .output()
         .expect("run timeout");
     crate::util::Out {
@@ -504,15 +510,14 @@ fn a_later_file_that_never_ends_does_not_hold_back_the_ones_before_it() {
             args.extend(mode);
             args.push(program);
             args.extend(names.iter().map(String::as_str));
-            let out = crate::util::command("timeout")
-                .args(["-s", "KILL", "120", crate::util::AOI])
-                .args(&args)
-                .stdout(std::fs::File::create("/dev/full").expect("/dev/full"))
-                .output()
-                .expect("run timeout");
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            assert_eq!(crate::util::code_of(out.status), 74, "{args:?}: {stderr}");
-            assert!(stderr.contains("No space left"), "{args:?}: {stderr}");
+            let full = std::fs::File::create("/dev/full").expect("/dev/full");
+            let out = guarded_to(&args, full.into());
+            assert_eq!(out.code, 74, "{args:?}: {}", out.stderr);
+            assert!(
+                out.stderr.contains("No space left"),
+                "{args:?}: {}",
+                out.stderr
+            );
         }
     }
 }
