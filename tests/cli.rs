@@ -3,6 +3,8 @@
 //! One test binary; the modules live in `tests/cli/`:
 //! - `util`: the harness (spawn, stream builder, report parsing and the
 //!   feed-back check every report goes through),
+//! - `optional`: what a fresh machine may lack (readers, GNU time, the
+//!   shared folder), asked for without panicking and skipped with a notice,
 //! - `waits`: waiting for a state of a running aoi (idle on its input, a
 //!   signal taken, a pipe full), never for a length of time,
 //! - `check`: every rule of the catalog, the exit table, the report, the
@@ -26,6 +28,8 @@
 //! - `summary`: a run's outcome for people and scripts,
 //! - `verdict`: one verdict from every command and format (`--log` apart).
 
+#[path = "cli/optional.rs"]
+mod optional;
 #[path = "cli/util.rs"]
 mod util;
 #[path = "cli/waits.rs"]

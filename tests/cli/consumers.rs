@@ -13,6 +13,7 @@ use std::process::Stdio;
 
 use serde_json::{Value, json};
 
+use crate::optional::{installed, present};
 use crate::util::*;
 
 fn consumers() -> PathBuf {
@@ -23,14 +24,18 @@ fn script(name: &str) -> String {
     format!("{}/tests/consumers/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Whether `what` is here; if not, a notice (once per test) and false.
+/// Whether `what` is here; if not, a notice and false.
 fn have(what: &str, ok: bool) -> bool {
-    if !ok {
-        notice(format!(
-            "{what} is not installed (.ci/run installs it in target/consumers); its part of the consumer tests is skipped"
-        ));
-    }
-    ok
+    present(
+        what,
+        ok,
+        "its part of the consumer tests (.ci/run installs it in target/consumers)",
+    )
+}
+
+/// Whether Node.js is here, for the npm readers.
+fn node() -> bool {
+    installed("node", &["--version"])
 }
 
 /// Runs `program args` with `input` on stdin; its exit code and stdout.
@@ -210,7 +215,7 @@ fn tap_is_read_by_prove_and_tap_parser() {
     let points = files.len();
     if have(
         "perl's TAP::Parser",
-        run("perl", &["-MTAP::Parser", "-e1"], &[], b"").0 == 0,
+        installed("perl", &["-MTAP::Parser", "-e1"]) && installed("prove", &["--version"]),
     ) {
         let (c, out) = run("perl", &[&script("tap.pl")], &[], &tap);
         assert_eq!(c, 0, "{out}");
@@ -241,7 +246,10 @@ fn tap_is_read_by_prove_and_tap_parser() {
         }
     }
     let modules = consumers().join("node_modules");
-    if have("tap-parser (npm)", modules.join("tap-parser").is_dir()) {
+    if have(
+        "tap-parser (npm) and Node.js",
+        modules.join("tap-parser").is_dir() && node(),
+    ) {
         for (bytes, pass) in [(&ok_tap, true), (&tap, false)] {
             let (c, out) = run(
                 "node",
@@ -282,8 +290,8 @@ fn junit_validates_against_the_xunit_schema_and_is_ascii() {
     );
     let file = write_file(&dir, "report.xml", &xml);
     let xsd = consumers().join("junit-10.xsd");
-    let xmllint = run("xmllint", &["--version"], &[], b"").0 == 0;
-    if have("xmllint", xmllint) && have("junit-10.xsd", xsd.is_file()) {
+    if have("xmllint", installed("xmllint", &["--version"])) && have("junit-10.xsd", xsd.is_file())
+    {
         let (c, out) = run(
             "xmllint",
             &["--noout", "--schema", &xsd.to_string_lossy(), &file],
@@ -294,7 +302,7 @@ fn junit_validates_against_the_xunit_schema_and_is_ascii() {
     }
     // xunit-viewer, which crashed on a raw U+FFFD (it guessed CP1252).
     let viewer = consumers().join("node_modules/.bin/xunit-viewer");
-    if have("xunit-viewer (npm)", viewer.is_file()) {
+    if have("xunit-viewer (npm) and Node.js", viewer.is_file() && node()) {
         let html = dir.join("report.html");
         let (c, out) = run(
             &viewer.to_string_lossy(),
@@ -320,8 +328,8 @@ fn markdown_renders_inert_on_github() {
     }
     let modules = consumers().join("node_modules");
     if have(
-        "marked and markdown-it (npm)",
-        modules.join("markdown-it").is_dir(),
+        "marked and markdown-it (npm) and Node.js",
+        modules.join("markdown-it").is_dir() && node(),
     ) {
         let (c, out) = run(
             "node",
@@ -382,7 +390,10 @@ fn markdown_of(
 /// drop aoi's `<details>`, and hide HTML that upstream text smuggled in.
 fn cmark_gfm(md: &[u8]) -> Option<String> {
     let py = consumers().join("py");
-    if !have("cmarkgfm (PyPI)", py.join("cmarkgfm").is_dir()) {
+    if !have(
+        "cmarkgfm (PyPI) and Python 3",
+        py.join("cmarkgfm").is_dir() && installed("python3", &["--version"]),
+    ) {
         return None;
     }
     let (c, html) = run(
@@ -404,7 +415,7 @@ fn cmark_gfm(md: &[u8]) -> Option<String> {
 /// (tests/consumers/page.html); `None` where either is missing.
 fn in_browser(dir: &Path, md: &[u8], width: u32) -> Option<Value> {
     let css = consumers().join("node_modules/github-markdown-css/github-markdown-light.css");
-    let ok = run("chromium-headless-shell", &["--version"], &[], b"").0 == 0;
+    let ok = installed("chromium-headless-shell", &["--version"]);
     if !have("chromium-headless-shell (Debian)", ok)
         || !have("github-markdown-css (npm)", css.is_file())
     {

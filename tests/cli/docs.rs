@@ -363,11 +363,8 @@ fn run_doc(file: &str) {
         }
         let needs = b.lines.first().and_then(|l| l.trim().strip_prefix(NEEDS));
         if let Some(program) = needs.map(str::trim) {
-            let here = command("sh")
-                .args(["-c", &format!("command -v {program}")])
-                .output()
-                .is_ok_and(|o| o.status.success());
-            if !here {
+            let block = format!("{file}:{}", b.first_line);
+            if !crate::optional::present(program, crate::optional::on_path(program), &block) {
                 skipped.push(format!(
                     "{file}:{}: {program} is not installed here",
                     b.first_line

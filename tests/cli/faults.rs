@@ -7,6 +7,7 @@ use std::io::Write;
 use std::process::Stdio;
 use std::time::Duration;
 
+use crate::optional::peak_rss_kib;
 use crate::util::*;
 
 /// No panic, no backtrace, no internal error on stderr.
@@ -15,28 +16,6 @@ fn assert_no_crash(out: &Out, what: &str) {
         assert!(!out.stderr.contains(bad), "{what}: {}", out.stderr);
     }
     assert_ne!(out.code, 70, "{what}: exit 70 ({})", out.stderr);
-}
-
-/// Peak RSS in KiB of `aoi ARGS < input`, where GNU time is there.
-pub(crate) fn peak_rss_kib(args: &[&str], input: &std::path::Path) -> Option<u64> {
-    let time = std::path::Path::new("/usr/bin/time");
-    if !time.exists() {
-        crate::util::notice("/usr/bin/time is missing; peak RSS not measured");
-        return None;
-    }
-    let o = crate::util::command(time)
-        .args(["-f", "%M", AOI])
-        .args(args)
-        .stdin(std::fs::File::open(input).ok()?)
-        .stdout(Stdio::null())
-        .output()
-        .ok()?;
-    String::from_utf8_lossy(&o.stderr)
-        .lines()
-        .last()?
-        .trim()
-        .parse()
-        .ok()
 }
 
 #[test]
@@ -253,7 +232,7 @@ fn a_huge_line_is_relayed_whole_in_bounded_memory() {
         &["errors", "-q", "--count"][..],
         &["merge-report", "-q", "--log"][..],
     ] {
-        if let Some(kib) = peak_rss_kib(args, &path) {
+        if let Some(kib) = peak_rss_kib(args, Some(&path), &[]) {
             assert!(
                 kib < 32 * 1024,
                 "{args:?}: peak RSS {kib} KiB for a 200 MB line"
@@ -316,7 +295,11 @@ fn many_interleaved_runs_stay_within_max_runs() {
         "runs past --max-runs are not judged: {}",
         out.stderr
     );
-    if let Some(kib) = peak_rss_kib(&["errors", "--log", "--count", "--max-runs", "1000"], &path) {
+    if let Some(kib) = peak_rss_kib(
+        &["errors", "--log", "--count", "--max-runs", "1000"],
+        Some(&path),
+        &[],
+    ) {
         assert!(kib < 64 * 1024, "peak RSS {kib} KiB");
     }
     let out = aoi_stdin_from(

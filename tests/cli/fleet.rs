@@ -9,9 +9,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use crate::optional::{installed, installed_with, present};
 use crate::util::{
-    AOI, RUN, aoi, assert_conforming_report, fed_back_code, normalized, notice, s, scratch,
-    write_file,
+    AOI, RUN, aoi, assert_conforming_report, fed_back_code, normalized, s, scratch, write_file,
 };
 
 fn example(name: &str) -> String {
@@ -86,22 +86,13 @@ fn run(program: &str, args: &[&str], env: &[(&str, String)]) -> (i32, Vec<u8>, S
     )
 }
 
-fn available(program: &str, args: &[&str], env: &[(&str, String)]) -> bool {
-    Command::new(program)
-        .args(args)
-        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
 #[test]
 fn gnu_parallel_over_a_directory_of_shards() {
-    if !available("parallel", &["--version"], &[]) {
-        notice(
-            "GNU parallel is not installed (.ci/run installs it); examples/fleet/parallel.sh is not tested",
-        );
+    if !present(
+        "GNU parallel",
+        installed("parallel", &["--version"]),
+        "examples/fleet/parallel.sh (.ci/run installs it)",
+    ) {
         return;
     }
     let scratch_dir = scratch("fleet-parallel");
@@ -135,14 +126,14 @@ fn gnu_parallel_over_a_directory_of_shards() {
 fn pyspark() -> Option<Vec<(&'static str, String)>> {
     let local = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/consumers/pyspark");
     let env = vec![("PYTHONPATH", local.display().to_string())];
-    let ok = available("java", &["-version"], &[])
-        && available("python3", &["-c", "import pyspark"], &env);
-    if !ok {
-        notice(
-            "pyspark or Java is not installed (.ci/run installs them); examples/fleet/spark.py is not tested",
-        );
-    }
-    ok.then_some(env)
+    let ok = installed("java", &["-version"])
+        && installed_with("python3", &["-c", "import pyspark"], &env);
+    present(
+        "pyspark or Java",
+        ok,
+        "examples/fleet/spark.py (.ci/run installs them)",
+    )
+    .then_some(env)
 }
 
 #[test]

@@ -12,21 +12,14 @@ use std::path::PathBuf;
 use crate::util::{Report, VERDICT_CODES, report_full, s};
 
 fn suite_dir() -> Option<PathBuf> {
-    let d = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/testdata/JSONTestSuite/test_parsing");
-    if d.is_dir() {
-        Some(d)
-    } else {
-        static ONCE: std::sync::Once = std::sync::Once::new();
-        ONCE.call_once(|| {
-            crate::util::notice(format!(
-                "{} not found (JSONTestSuite, in the shared folder beside the clone); \
-                 the JSON suite tests are skipped",
-                d.display()
-            ))
-        });
-        None
-    }
+    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        crate::optional::shared(
+            "testdata/JSONTestSuite/test_parsing",
+            "the JSON suite tests",
+        )
+    })
+    .clone()
 }
 
 /// The suite's documents whose name starts with `prefix`, sorted by name.

@@ -234,9 +234,11 @@ fn many_runs_stay_within_bounded_memory() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     let summary = parse_jsonl(&out.stdout).pop().expect("a summary");
     assert_eq!(summary["properties"]["streams"], 200_001, "{summary}");
-    if let Some(kib) =
-        crate::faults::peak_rss_kib(&["merge-report", "--log", "--format", "jsonl"], &path)
-    {
+    if let Some(kib) = crate::optional::peak_rss_kib(
+        &["merge-report", "--log", "--format", "jsonl"],
+        Some(&path),
+        &[],
+    ) {
         assert!(kib < 64 * 1024, "peak RSS {kib} KiB for 200,000 runs");
     }
     // Late lines: of the last run (kept: its tail) and of the first (one

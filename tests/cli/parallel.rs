@@ -514,31 +514,20 @@ fn wide_objects_on_two_threads_stay_in_bounded_memory() {
             f.write_all(wide.as_bytes()).expect("write");
         }
     }
-    let time = std::path::Path::new("/usr/bin/time");
-    if !time.exists() {
-        crate::util::notice("/usr/bin/time is missing; peak RSS not measured");
-        return;
-    }
-    let o = crate::util::command(time)
-        .args([
-            "-f",
-            "%M",
-            crate::util::AOI,
+    let Some(kib) = crate::optional::peak_rss_kib(
+        &[
             "check",
             "-q",
             "--no-relay",
             "--threads",
             "2",
-        ])
-        .arg(&path)
-        .env("AOI_PARALLEL_SHARE", "1000000000")
-        .output()
-        .expect("run aoi");
-    let kib: u64 = String::from_utf8_lossy(&o.stderr)
-        .lines()
-        .last()
-        .and_then(|l| l.trim().parse().ok())
-        .expect("peak RSS");
+            path.to_str().expect("a UTF-8 path"),
+        ],
+        None,
+        &[("AOI_PARALLEL_SHARE", "1000000000")],
+    ) else {
+        return;
+    };
     assert!(
         kib < 96 * 1024,
         "peak RSS {kib} KiB on 40 MB of wide objects"

@@ -112,15 +112,6 @@ fn every_outcome_key_is_a_field_name() {
 /// terminal is a pseudo-terminal whose first input is end-of-file.
 #[test]
 fn every_command_says_it_reads_a_terminal() {
-    let script = r#"
-import os, pty, subprocess, sys
-m, s = pty.openpty()
-p = subprocess.Popen(sys.argv[1:], stdin=s, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-os.close(s)
-os.write(m, b"\x04")
-sys.stdout.write(p.communicate(timeout=120)[1].decode())
-"#;
-    let bin = env!("CARGO_BIN_EXE_aoi");
     for args in [
         &["check"][..],
         &["strip"],
@@ -129,18 +120,56 @@ sys.stdout.write(p.communicate(timeout=120)[1].decode())
         &["filter", "."],
         &["merge-report"],
     ] {
-        let out = crate::util::command("python3")
-            .args(["-c", script, bin])
-            .args(args)
-            .output()
-            .expect("python3 runs");
-        let err = String::from_utf8_lossy(&out.stdout);
+        let err = stderr_on_a_terminal(args);
         let want = format!(
             "aoi {}: reading a stream from the terminal (end with Ctrl-D; `aoi {} FILE` reads a file)",
             args[0], args[0]
         );
         assert!(err.contains(&want), "{args:?}: {err}");
     }
+}
+
+/// What `aoi ARGS` writes on stderr with stdin a new pseudo-terminal
+/// whose first input is Ctrl-D (end-of-file in canonical mode).
+fn stderr_on_a_terminal(args: &[&str]) -> String {
+    use std::io::{Read, Write};
+    use std::os::fd::{AsRawFd, FromRawFd};
+    // SAFETY: posix_openpt takes flags only; its result is checked.
+    let fd = unsafe { libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY) };
+    assert!(fd >= 0, "posix_openpt: {}", std::io::Error::last_os_error());
+    // SAFETY: `fd` is a new descriptor that nothing else owns.
+    let mut master = unsafe { std::fs::File::from_raw_fd(fd) };
+    // SAFETY: grantpt, unlockpt and ptsname act on the master just opened;
+    // ptsname's static buffer is copied before anything else calls it.
+    let name = unsafe {
+        assert_eq!(libc::grantpt(master.as_raw_fd()), 0, "grantpt");
+        assert_eq!(libc::unlockpt(master.as_raw_fd()), 0, "unlockpt");
+        let p = libc::ptsname(master.as_raw_fd());
+        assert!(!p.is_null(), "ptsname");
+        std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned()
+    };
+    let terminal = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&name)
+        .expect("open the terminal");
+    let mut child = crate::util::command(crate::util::AOI)
+        .args(args)
+        .stdin(terminal)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run aoi");
+    master.write_all(b"\x04").expect("write Ctrl-D");
+    crate::waits::wait_exit(&mut child, &format!("{args:?} on a terminal"));
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut err)
+        .expect("read stderr");
+    err
 }
 
 /// A tail-only look would call this run a success: its summary says

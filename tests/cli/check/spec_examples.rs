@@ -44,16 +44,11 @@ const EX_19_4: &str = r#"{"type":"aoi:meta","aoi":{"seq":0,"run":"01JZQ7X4TQ9"},
 /// The examples appear verbatim in the spec's ```jsonl blocks.
 #[test]
 fn examples_are_verbatim_from_the_spec() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/spec/AOI-CLI-v1.0-alpha.md"
-    );
-    let Ok(spec) = std::fs::read_to_string(path) else {
-        crate::util::notice(format!(
-            "spec not found at {path}: skipping the verbatim check"
-        ));
+    let Some(path) = crate::optional::shared("spec/AOI-CLI-v1.0-alpha.md", "the verbatim check")
+    else {
         return;
     };
+    let spec = std::fs::read_to_string(path).expect("read the spec");
     for (name, ex) in [("19.1", EX_19_1), ("19.3", EX_19_3), ("19.4", EX_19_4)] {
         let block = format!("```jsonl\n{ex}```");
         assert!(
