@@ -422,7 +422,7 @@ pub struct SummaryArgs {
     pub files: Vec<PathBuf>,
     #[command(flatten)]
     pub list: FilesFrom,
-    /// Print nothing; the exit status tells.
+    /// Print nothing on stderr; stdout (the line, the object, the field) is the same.
     #[arg(short, long)]
     pub quiet: bool,
     /// Output format instead of the readable line.

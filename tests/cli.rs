@@ -13,6 +13,7 @@
 //! - `lint`: § 18 against fixture tools and aoi itself,
 //! - `live`: output goes on while a live producer's pipe stays open,
 //! - `merge`: many runs, one verdict; JUnit, TAP, Markdown; associativity,
+//! - `quiet`: `-q` silences stderr, never stdout, in every command,
 //! - `relay_props`: the relay is byte-identical for arbitrary bytes,
 //! - `discovery`: the capability manifest against the CLI and the outputs,
 //! - `docs`: the shell blocks of README.md, docs/guide.md and AGENTS.md run
@@ -71,6 +72,8 @@ mod many_runs;
 mod merge;
 #[path = "cli/parallel.rs"]
 mod parallel;
+#[path = "cli/quiet.rs"]
+mod quiet;
 #[path = "cli/relay_props.rs"]
 mod relay_props;
 #[path = "cli/signals.rs"]

@@ -261,7 +261,9 @@ pub fn run(args: &SummaryArgs) -> i32 {
         args.files.iter().map(|p| p.as_path()).collect()
     };
     crate::out::say_reading_terminal("summary", !args.files.is_empty(), args.quiet);
-    let jsonl = args.output == Some(SummaryFormat::Jsonl) && args.field.is_none() && !args.quiet;
+    // `-q` silences stderr only: what a script reads from stdout (a
+    // field, the object, the report) is the same with it (issue 40).
+    let jsonl = args.output == Some(SummaryFormat::Jsonl) && args.field.is_none();
     if jsonl {
         install_cancel("summary");
     }
@@ -485,7 +487,6 @@ impl<'a> Outcomes<'a> {
                     .unwrap_or_default();
                 sinks.out.event("outcome", &fields)
             }
-            None if self.args.quiet => Ok(()),
             None => {
                 let text = shown(v, source, self.args, self.named);
                 self.text

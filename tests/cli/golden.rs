@@ -76,7 +76,7 @@ fn cases() -> Vec<(String, Vec<String>)> {
 
 /// aoi's own run id (from the first line's envelope, when it writes one),
 /// its envelope times and its summary's elapsed time, made constant.
-fn normalise(out: &str) -> String {
+pub(crate) fn normalise(out: &str) -> String {
     let own_run = out
         .lines()
         .next()

@@ -34,13 +34,29 @@ fn exits_with_the_outcome_and_says_it_in_one_line() {
     }
 }
 
+/// `-q` silences stderr only (issue 40): the retry idiom
+/// `ms=$(aoi summary -q --field retry_after_ms run.jsonl)` gets the field.
 #[test]
-fn quiet_prints_nothing() {
-    let out = summary(&["-q"], &s().hits(2).bytes());
-    assert_eq!(out.code, 0);
-    assert!(out.stdout.is_empty() && out.stderr.is_empty());
+fn quiet_prints_nothing_on_stderr() {
     let out = summary(&["-q"], &s().hits(2).no_summary().bytes());
     assert_eq!(out.code, 74);
+    assert_eq!(out.stderr, "");
+    assert!(
+        out.stdout_str().contains("incomplete"),
+        "{}",
+        out.stdout_str()
+    );
+    let out = summary(
+        &[
+            "-q",
+            "--field",
+            "retry_after_ms",
+            &example("rate-limited.jsonl"),
+        ],
+        b"",
+    );
+    assert_eq!((out.code, out.stdout_str().as_str()), (75, "7200\n"));
+    assert_eq!(out.stderr, "");
 }
 
 #[test]
