@@ -105,7 +105,7 @@ Register-ArgumentCompleter -Native -CommandName 'aoi' -ScriptBlock {
             [CompletionResult]::new('--category', '--category', [CompletionResultType]::ParameterName, 'Only these categories (repeat or separate with commas): the 15 of § 9.2')
             [CompletionResult]::new('--code', '--code', [CompletionResultType]::ParameterName, 'Only these codes (repeat or separate with commas)')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Only errors of this scope (an absent scope is process, § 9.1)')
-            [CompletionResult]::new('--run', '--run', [CompletionResultType]::ParameterName, 'Only runs whose aoi.run starts with RUN')
+            [CompletionResult]::new('--run', '--run', [CompletionResultType]::ParameterName, 'Only the runs RUN names: an aoi.run that starts with RUN, or ends with it (tables, reports and verdict lines show a run by its last 8 characters). Naming no run of the input: exit 66, with the runs that are there')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (default: table on a terminal, raw otherwise)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour the table by category')
             [CompletionResult]::new('--max-runs', '--max-runs', [CompletionResultType]::ParameterName, 'Runs open at once per input, a guard against a log of runs that never end (a run ends at its aoi:summary, and every run is judged however many there are); lines of runs past it are still read, but those runs are not judged, which is reported (exit 74)')

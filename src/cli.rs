@@ -400,7 +400,7 @@ impl LogArgs {
             judge: judge.options(per_rule_limit),
             max_runs: self.max_runs,
             shown,
-            run_prefix: None,
+            run: None,
             log: self.log,
         }
     }
@@ -507,7 +507,9 @@ pub struct ErrorsArgs {
     /// Only errors of this scope (an absent scope is process, § 9.1).
     #[arg(long, value_enum, value_name = "SCOPE")]
     pub scope: Option<Scope>,
-    /// Only runs whose aoi.run starts with RUN.
+    /// Only the runs RUN names: an aoi.run that starts with RUN, or ends with it (tables, reports
+    /// and verdict lines show a run by its last 8 characters). Naming no run of the input: exit 66,
+    /// with the runs that are there.
     #[arg(long, value_name = "RUN")]
     pub run: Option<String>,
     /// Print only the number of matching events.

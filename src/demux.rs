@@ -75,8 +75,8 @@ pub struct Options {
     pub max_runs: usize,
     /// Findings kept per run, besides its verdict.
     pub shown: usize,
-    /// Only runs whose id starts with this.
-    pub run_prefix: Option<String>,
+    /// Only the runs this names ([`run_matches`]).
+    pub run: Option<String>,
     /// Read the input as a log (`--log`): events after prefixes, other
     /// lines skipped and counted, runs told apart by `aoi.run`. Without
     /// it, the input is one stream judged line by line exactly as `aoi
@@ -171,8 +171,19 @@ impl Located<'_> {
     }
 }
 
+/// How many runs other than the one asked for ([`Options::run`]) an
+/// input's [`Counts`] names.
+pub const OTHER_RUNS_NAMED: usize = 8;
+
+/// Whether the run id `run` is the one `want` names: it starts with it (a
+/// ULID's time part), or ends with it (the last 8 characters, as tables,
+/// reports and verdict lines show a run).
+pub fn run_matches(run: &str, want: &str) -> bool {
+    run.starts_with(want) || run.ends_with(want)
+}
+
 /// What reading an input found besides its streams.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone)]
 pub struct Counts {
     /// Lines that are no AOI event.
     pub skipped: u64,
@@ -180,8 +191,13 @@ pub struct Counts {
     pub untracked: u64,
     /// Events of those runs: domain, warnings, errors (still consumed, § 8.3).
     pub untracked_events: (u64, u64, u64),
-    /// Lines of runs other than the run prefix asked for.
+    /// Lines of runs other than the run asked for.
     pub other_runs: u64,
+    /// The first [`OTHER_RUNS_NAMED`] of those runs' ids, to say which
+    /// runs there are when none matched.
+    pub other_run_ids: Vec<String>,
+    /// Whether there were more of them than that.
+    pub other_run_ids_more: bool,
     /// Skipped lines that mention `aoi:error` (a damaged event, maybe).
     pub suspect: u64,
     /// Events found only by reading the line as a log: after a prefix (a
@@ -197,6 +213,10 @@ impl Counts {
         self.skipped = self.skipped.saturating_add(o.skipped);
         self.untracked = self.untracked.saturating_add(o.untracked);
         self.other_runs = self.other_runs.saturating_add(o.other_runs);
+        for id in &o.other_run_ids {
+            self.name_other_run(id);
+        }
+        self.other_run_ids_more |= o.other_run_ids_more;
         self.suspect = self.suspect.saturating_add(o.suspect);
         self.trimmed = self.trimmed.saturating_add(o.trimmed);
         let (a, b) = (&mut self.untracked_events, o.untracked_events);
@@ -205,6 +225,19 @@ impl Counts {
             a.1.saturating_add(b.1),
             a.2.saturating_add(b.2),
         );
+    }
+
+    /// Notes a run other than the one asked for, by its id, while fewer
+    /// than [`OTHER_RUNS_NAMED`] are named.
+    fn name_other_run(&mut self, id: &str) {
+        if self.other_run_ids.iter().any(|r| r == id) {
+            return;
+        }
+        if self.other_run_ids.len() < OTHER_RUNS_NAMED {
+            self.other_run_ids.push(id.to_string());
+        } else {
+            self.other_run_ids_more = true;
+        }
     }
 
     /// What a command says of the runs that came past `max_runs` open at
@@ -1292,9 +1325,12 @@ impl Input {
         }
         let run = (!raw_run.is_empty()).then(|| String::from_utf8_lossy(key).into_owned());
         if slot.is_none() {
-            if let Some(want) = &self.opts.run_prefix {
-                if !run.as_deref().is_some_and(|r| r.starts_with(want.as_str())) {
+            if let Some(want) = &self.opts.run {
+                if !run.as_deref().is_some_and(|r| run_matches(r, want)) {
                     self.counts.other_runs += 1;
+                    if let Some(r) = &run {
+                        self.counts.name_other_run(r);
+                    }
                     return None;
                 }
             }

@@ -421,6 +421,14 @@ pub const DECISIONS: &str = "\
   failure: an unreadable input 66, no stream at all 74).
 - **Envelope numbers.** `aoi.seq` and the summary counters must be integer literals (`3`, not
   `3.0` or `3e0`) that fit in 64 bits.
+- **A run asked for by its id (`errors --run RUN`).** RUN names the runs whose `aoi.run` starts
+  with it or ends with it: tables, reports and verdict lines show a run by its last 8
+  characters, and what aoi shows, aoi accepts. A RUN that names no run of any input exits 66,
+  as an input that is not there: there is no stream to give a verdict on, and 74 (incomplete)
+  would tell a script the stream was cut. stderr, and the `aoi:error` `NO_MATCHING_RUN`
+  (`not_found`) of `--output jsonl`, name the runs that were read (the first 8); `--no-fail`
+  keeps 66, as for an unreadable input. An input whose runs are all others is no problem of its
+  own: the run may be in another input.
 ";
 
 /// Renders the catalog as Markdown (docs/rules.md is this output).

@@ -183,12 +183,89 @@ fn filters() {
     let out = errors(&["--log", "--run", "01JZQ7X4TQ9KZ8V6R2M3N4P5B2", "-q"], &m);
     assert_eq!(out.code, 75);
     let out = errors(&["--log", "--run", "NOPE"], &m);
-    assert_eq!(out.code, 74);
+    assert_eq!(out.code, 66, "{}", out.stderr);
     assert!(
         out.stderr.contains("no run matching --run NOPE"),
         "{}",
         out.stderr
     );
+}
+
+/// What aoi shows, aoi accepts (issue 40): every run id as `summary
+/// --log` and the merge table show it (its last 8 characters) selects
+/// that run in `errors --run`, with that run's exit and errors alone.
+#[test]
+fn a_run_as_shown_selects_it() {
+    let m = messy();
+    let shown = aoi(&["summary", "--log"], &m);
+    let table = aoi(&["merge-report", "--log", "--format", "table"], &m);
+    let mut runs = Vec::new();
+    for line in shown.stdout_str().lines() {
+        let short = line.split(" run ").nth(1).and_then(|r| r.split(':').next());
+        let short = short.expect("a run in the summary line").to_string();
+        let code = line
+            .split("(exit ")
+            .nth(1)
+            .and_then(|r| r.split(')').next())
+            .map_or(0, |c| c.parse().expect("an exit code"));
+        assert!(
+            table.stdout_str().contains(&short),
+            "{short} not in the table"
+        );
+        runs.push((short, code));
+    }
+    assert_eq!(runs.len(), 2, "{}", shown.stdout_str());
+    for (short, code) in runs {
+        let out = errors(&["--log", "--run", &short], &m);
+        assert_eq!(out.code, code, "--run {short}: {}", out.stderr);
+        // As a producer, errors fails on forwarded errors (§ 13.1).
+        let out = errors(&["--log", "--output", "jsonl", "--run", &short], &m);
+        let events = parse_jsonl(&out.stdout);
+        let errors: Vec<_> = events.iter().filter(|e| e["type"] == "aoi:error").collect();
+        assert!(!errors.is_empty(), "--run {short}");
+        for e in errors {
+            let run = e["properties"]["forwarded"]["run"]
+                .as_str()
+                .unwrap_or_default();
+            assert!(run.ends_with(&short), "--run {short} gave an error of {e}");
+        }
+        assert_conforming_report(&out.stdout, fed_back_code(out.code));
+    }
+}
+
+/// `--run` naming no run of any input is 66 (no such input: there is no
+/// verdict to give), with the runs that are there; a run found in one of
+/// several inputs is no problem of the others.
+#[test]
+fn a_run_named_nowhere_is_66_and_names_the_runs() {
+    let m = messy();
+    let out = errors(&["--log", "--run", "ZZZZZZZZ"], &m);
+    assert_eq!(out.code, 66, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("the runs read: 01JZQ7X4TQ9KZ8V6R2M3N4P5A1, 01JZQ7X4TQ9KZ8V6R2M3N4P5B2"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        errors(&["--log", "--run", "ZZZZZZZZ", "--no-fail"], &m).code,
+        66
+    );
+    let out = errors(&["--log", "--run", "ZZZZZZZZ", "--output", "jsonl"], &m);
+    assert_eq!(out.code, 66);
+    let events = parse_jsonl(&out.stdout);
+    assert!(
+        events.iter().any(|e| e["code"] == "NO_MATCHING_RUN"),
+        "{events:?}"
+    );
+    assert_conforming_report(&out.stdout, fed_back_code(66));
+    // The run is in the second input: the first holds other runs only.
+    let dir = scratch("errors-run-elsewhere");
+    let a = write_file(&dir, "a.log", &m);
+    let b = write_file(&dir, "b.jsonl", &s().hits(1).bytes());
+    let out = errors(&["--log", "--run", &RUN[RUN.len() - 8..], &a, &b], b"");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stderr.contains("no run"), "{}", out.stderr);
 }
 
 #[test]

@@ -195,6 +195,8 @@ struct Tally {
     /// Streams judged in the input being read, and their lines.
     input_streams: usize,
     input_lines: u64,
+    /// Streams judged in every input.
+    streams: usize,
 }
 
 impl Tally {
@@ -214,6 +216,11 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
             for path in inputs {
                 take_input(ctx, path, files::Read::InTurn, &mut t)?;
             }
+        }
+    }
+    if let Some(want) = &ctx.args.run {
+        if t.streams == 0 && !t.log.other_run_ids.is_empty() {
+            no_matching_run(ctx, want, &mut t)?;
         }
     }
     let code = close(ctx, t)?;
@@ -249,6 +256,26 @@ fn take_input(
         return Err(Stop::Cancelled(sig));
     }
     judge_input(ctx, &source, input, t)
+}
+
+/// `--run` named no run of any input, which held others: 66, as an
+/// input that is not there (no verdict to give; the runs it could have
+/// meant are named), said and reported.
+fn no_matching_run(ctx: &mut Ctx<'_>, want: &str, t: &mut Tally) -> Result<(), Stop> {
+    let mut runs = t.log.other_run_ids.join(", ");
+    if t.log.other_run_ids_more {
+        runs.push_str(", …");
+    }
+    let msg = format!(
+        "no run matching --run {want} (a run id's start, or its last characters as tables show it); the runs read: {runs}"
+    );
+    eprint_line(ctx.args.quiet, &format!("aoi errors: {}", sanitize(&msg)));
+    t.own(exit::NOINPUT, "not_found", "NO_MATCHING_RUN");
+    if let Sink::Report(sinks) = &mut ctx.sink {
+        let event = ErrorEvent::new("not_found", "NO_MATCHING_RUN", msg).retryable(false);
+        sinks.out.error(&event)?;
+    }
+    Ok(())
 }
 
 /// An input that could not be opened: 66, said and reported.
@@ -351,6 +378,7 @@ fn ended_run(
 fn judge_stream(args: &ErrorsArgs, source: &str, stream: demux::Judged, t: &mut Tally) {
     let v = stream.verdict;
     t.input_streams += 1;
+    t.streams += 1;
     t.input_lines += v.lines;
     if !args.quiet && v.outcome != Outcome::Ok {
         let n = stream_name(args, source, &stream.run);
@@ -388,12 +416,14 @@ fn own_problems(
     if let Some(msg) = input.past_cap(args.logs.max_runs, "searched for errors") {
         problems.push((msg, "TOO_MANY_RUNS"));
     }
-    if judged == 0 && input.untracked == 0 {
-        let what = match &args.run {
-            Some(r) => format!("no run matching --run {r}"),
-            None => "no AOI stream".to_string(),
-        };
-        problems.push((format!("{what} in {lines_read} line(s)"), "NO_AOI_STREAM"));
+    // An input whose runs are all others than `--run` names is no
+    // problem of its own: the run may be in another input (said once, at
+    // the end, when it is in none).
+    if judged == 0 && input.untracked == 0 && input.other_run_ids.is_empty() {
+        problems.push((
+            format!("no AOI stream in {lines_read} line(s)"),
+            "NO_AOI_STREAM",
+        ));
     }
     problems
 }
@@ -463,7 +493,7 @@ fn read_input<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     t: &mut Tally,
 ) -> Result<(Vec<demux::Judged>, demux::Counts), Stop> {
     let opts = demux::Options {
-        run_prefix: ctx.args.run.clone(),
+        run: ctx.args.run.clone(),
         ..ctx.args.logs.reading(&ctx.args.judge, SHOWN as u64, SHOWN)
     };
     // Runs are judged into the tally as they end, in order of first
