@@ -1,11 +1,15 @@
 //! `aoi filter`'s value path: a line peeked, built as a jq value from the
 //! peek's spans, and written back must be valid JSON that means the same
-//! as the line (serde_json values compared, where serde_json can read it).
+//! as the line (serde_json values compared, where serde_json can read it;
+//! it reads escaped lone surrogates as U+FFFD, as aoi does: `oracle.rs`).
 #![no_main]
+
+mod oracle;
 
 use aoi::jq::{object_from_peek, too_deep, write_json};
 use aoi::peek::Peeker;
 use libfuzzer_sys::fuzz_target;
+use oracle::surrogates_as_fffd;
 use serde_json::Value;
 
 fuzz_target!(|data: &[u8]| {
@@ -27,8 +31,8 @@ fuzz_target!(|data: &[u8]| {
         "filter wrote invalid JSON"
     );
     let (Ok(orig), Ok(written)) = (
-        serde_json::from_slice::<Value>(data),
-        serde_json::from_slice::<Value>(&out),
+        serde_json::from_slice::<Value>(&surrogates_as_fffd(data)),
+        serde_json::from_slice::<Value>(&surrogates_as_fffd(&out)),
     ) else {
         return;
     };
