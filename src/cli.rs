@@ -58,7 +58,8 @@ Exit status:
    70    internal error
    73    the --report file cannot be created (aoi check)
   141    stdout closed by the reader (quiet exit)
-With several streams the most severe wins: 65, 74, 77, 1, 124, 130, 75, 0.";
+With several streams or inputs the most severe wins: aoi's own failures 70, 64, 66, 73,
+then 65, 74, 77, 1, 124, 130, 75, 0; 141 and 143 end aoi at once.";
 
 #[derive(Parser, Debug)]
 #[command(

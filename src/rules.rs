@@ -327,7 +327,10 @@ pub const DECISIONS: &str = "\
   scope, which defaults to process) over item scope, then non-retryable over retryable (retry
   cannot help while a non-retryable failure stands), then the first one.
 - **Several streams.** The most severe exit wins: 65, 74, 77, 1, 124, 130, 75, 0; aoi's own
-  operational errors (70, 64, 66, 73) rank above all of them.
+  operational errors rank above all of them, in the order 70 (internal), 64 (usage), 66 (an
+  input that cannot be opened, or a `--run` that names none), 73 (the `--report` file): a
+  command that could not do what it was asked says so before any verdict on what it read. 141
+  (stdout closed) and 143 (SIGTERM) end aoi at once and are never combined.
 - **Upstream identity.** The report's `upstream` (and the `stream` event's identity) comes from
   the upstream's `aoi:meta`, or from its `aoi:summary` when it emitted no meta but named itself
   there; with neither it is omitted (§ 13.1). With several streams it is set only when all agree.

@@ -353,8 +353,9 @@ pub mod exit {
     ];
 
     /// Severity rank for combining several results: higher wins. Operational
-    /// errors of aoi itself rank above any stream verdict, then the stream
-    /// order 65, 74, 77, 1, 124, 130, 75, 0.
+    /// errors of aoi itself rank above any stream verdict (70, 64, 66, 73),
+    /// then the stream order 65, 74, 77, 1, 124, 130, 75, 0. 141 and 143
+    /// end aoi at once and are never combined.
     pub fn rank(code: i32) -> u8 {
         match code {
             SOFTWARE => 12,
@@ -393,9 +394,11 @@ mod tests {
         assert!(!valid_code(b"A-B"));
     }
 
+    /// The documented precedence (`cli::EXIT_TABLE`'s last line, the
+    /// README): aoi's own failures, then the stream verdicts.
     #[test]
     fn exit_order() {
-        let order = [65, 74, 77, 1, 124, 130, 75, 0];
+        let order = [70, 64, 66, 73, 65, 74, 77, 1, 124, 130, 75, 0];
         for w in order.windows(2) {
             assert_eq!(exit::worst(w[0], w[1]), w[0]);
             assert_eq!(exit::worst(w[1], w[0]), w[0]);

@@ -106,6 +106,9 @@ fn exit_rows() -> (Vec<(String, String)>, String) {
             rows.push((code.clone(), t[code.len()..].trim().to_string()));
         } else if t.starts_with("With ") {
             last = t.to_string();
+        } else if !last.is_empty() {
+            last.push(' ');
+            last.push_str(t);
         } else if let Some((_, text)) = rows.last_mut() {
             text.push(' ');
             text.push_str(t);

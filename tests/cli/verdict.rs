@@ -174,3 +174,47 @@ fn every_non_zero_exit_says_why_on_stderr() {
         }
     }
 }
+
+/// aoi's own failures outrank every stream verdict, alike in every command
+/// (issue 40; the order is `cli::EXIT_TABLE`'s last line): an input that
+/// cannot be opened (66) over a broken (65) and a cut (74) stream in
+/// either order, a usage error (64) before anything is read, and check's
+/// `--report` file that cannot be created (73) before any input.
+#[test]
+fn own_failures_outrank_stream_verdicts_in_every_command() {
+    let dir = scratch("own-failures");
+    let broken = write_file(&dir, "broken.jsonl", b"prose\n");
+    let cut = write_file(&dir, "cut.jsonl", &s().hits(1).no_summary().bytes());
+    let missing = dir.join("nope.jsonl").display().to_string();
+    let commands: &[&[&str]] = &[
+        &["check"],
+        &["check", "--no-relay"],
+        &["strip"],
+        &["summary"],
+        &["errors"],
+        &["errors", "--count"],
+        &["merge-report"],
+        &["filter", "."],
+    ];
+    for cmd in commands {
+        for inputs in [[&broken, &cut, &missing], [&missing, &cut, &broken]] {
+            let mut args = cmd.to_vec();
+            args.extend(inputs.iter().map(|s| s.as_str()));
+            let out = aoi(&args, b"");
+            assert_eq!(out.code, 66, "{args:?}: {}", out.stderr);
+            assert!(
+                out.stderr.contains("nope.jsonl"),
+                "{args:?}: {}",
+                out.stderr
+            );
+        }
+        let mut args = cmd.to_vec();
+        args.extend(["--no-such-flag", &missing]);
+        assert_eq!(aoi(&args, b"").code, 64, "{args:?}");
+    }
+    let report = dir.join("no/such/dir/report.jsonl").display().to_string();
+    let out = check(&["--report", &report, &broken, &missing], b"");
+    assert_eq!(out.code, 73, "{}", out.stderr);
+    let out = check(&["--report", &report, "--no-such-flag", &broken], b"");
+    assert_eq!(out.code, 64, "{}", out.stderr);
+}
