@@ -292,3 +292,46 @@ proptest! {
         }
     }
 }
+
+/// Flags that change what is printed or how it is read, never whether
+/// the stream is judged (issue 40): each gives `aoi check`'s exit.
+const FLAGS: &[&[&str]] = &[
+    &["check", "--no-relay"],
+    &["check", "-q", "--no-relay", "--output", "jsonl"],
+    &["check", "-q", "--threads", "1"],
+    &["check", "-q", "--threads", "2"],
+    &["summary"],
+    &["summary", "-q", "--field", "outcome"],
+    &["summary", "--output", "jsonl"],
+    &["summary", "-q", "--threads", "2"],
+    &["strip", "--threads", "2"],
+    &["errors", "--count"],
+    &["errors", "-q", "--count", "--threads", "1"],
+    &["merge-report", "-q", "--threads", "2"],
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// Every output and reading flag keeps check's exit, with and without
+    /// `--fail-on-partial` (given to both: it is a judging option, the
+    /// same for every command), and `summary --field exit_code` prints it.
+    #[test]
+    fn every_mode_and_flag_gives_the_verdict_of_check(
+        pieces in pieces(),
+        end in end(),
+        fail_on_partial in any::<bool>(),
+    ) {
+        let input = build(&pieces, &end, false);
+        let judging: &[&str] = if fail_on_partial { &["--fail-on-partial"] } else { &[] };
+        let with = |args: &[&'static str]| -> Vec<&'static str> { [args, judging].concat() };
+        let want = check(&with(&["-q"]), &input).code;
+        for args in FLAGS.iter().chain(BY_EXIT) {
+            let out = aoi(&with(args), &input);
+            prop_assert_eq!(out.code, want, "{:?}: {}", with(args), out.stderr);
+        }
+        let out = aoi(&with(&["summary", "--field", "exit_code"]), &input);
+        prop_assert_eq!(out.code, want);
+        prop_assert_eq!(out.stdout_str(), format!("{want}\n"));
+    }
+}
