@@ -2,7 +2,8 @@
 //! has it, given after the command or before it (`aoi -q CMD`), stdout
 //! and the exit status are what they are without it, and stderr is empty.
 //! A script that reads a field (`ms=$(aoi summary -q --field
-//! retry_after_ms run.jsonl)`) gets the field.
+//! retry_after_ms run.jsonl)`) gets the field. Without `-q`, every
+//! non-zero exit says why on stderr.
 
 use std::path::Path;
 
@@ -76,7 +77,12 @@ fn quiet_silences_stderr_never_stdout() {
             after.insert(1, "-q");
             let mut before = plain.clone();
             before.insert(0, "-q");
-            let (code, stdout, _) = run(&plain);
+            let (code, stdout, stderr) = run(&plain);
+            // Every non-zero exit says why, unless -q (issue 40).
+            assert!(
+                code == 0 || !stderr.is_empty(),
+                "{plain:?}: exit {code}, nothing on stderr"
+            );
             for quiet in [&after, &before] {
                 let (q_code, q_stdout, q_stderr) = run(quiet);
                 assert_eq!(q_code, code, "{quiet:?}: the exit changed with -q");
