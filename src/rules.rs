@@ -136,14 +136,14 @@ catalog! {
         "Once a stream carries `aoi.seq`, every event carries it: one per emitted line.",
         "emit seq on every line, framework events included";
     SeqGap = "seq.gap", Violation, "§ 8.1",
-        "`aoi.seq` counts from 0 with no gaps or repeats. After a mismatch aoi resynchronises on the seq it found, so one lost line is one finding.",
+        "`aoi.seq` counts from 0 with no gaps or repeats. One cause is one finding, at the line where the order broke: a forward jump is held until the seqs it skipped come late (lines reordered, such as two swapped: one \"out of order\" finding) or do not (lines lost: one \"missing\" finding, settled when the stream has gone 64 seqs past it, at the summary, or at the end; a jump over more than 64 is a gap at once). A seq already seen is \"repeated\", once for a block written twice.",
         "lines were lost or reordered between producer and consumer (elided output, a dropped write, interleaved runs)";
     RunMissing = "run.missing", Violation, "§ 8.1",
         "`aoi.run` accompanies `aoi.seq` (MUST alongside seq).",
         "emit a run id (a ULID is recommended) next to every seq";
     RunChanged = "run.changed", Violation, "§ 8.1",
-        "`aoi.run` is stable for one invocation; a stream (one file or one pipe) carries one run. Reported once per stream, at the first line that differs from the first run seen.",
-        "several runs are interleaved in one stream; split them (aoi merge-report groups by run)";
+        "`aoi.run` is stable for one invocation; a stream (one file or one pipe) carries one run. Reported once per stream, at the first line that differs from the first run seen; it is then the one finding for what reading several runs as one stream breaks (their seqs, a second aoi:meta or aoi:summary, the counters), which is not reported again.",
+        "several runs are interleaved in one stream: judge each run on its own with `aoi merge-report --log` or `aoi summary --log` (with --log they split the input by aoi.run; without it an input is one stream, as here)";
     MetaNotFirst = "meta.not-first", Violation, "§ 13.1",
         "`aoi:meta`, when present, is the first event: no JSON event line precedes it.",
         "emit aoi:meta before any other event";
@@ -166,8 +166,8 @@ catalog! {
         "`aoi:meta.args` must redact sensitive values: flags naming token, secret, password, key, auth, cookie…, and URLs with credentials or secret query keys.",
         "redact the value (e.g. \"***\") or omit args and set args_redacted:true";
     SummaryMissing = "summary.missing", Incomplete, "§ 4",
-        "EOF without a terminal `aoi:summary` is an incomplete stream (crash, kill or truncation) unless the operation is documented unbounded (--unbounded).",
-        "the producer did not finish; if the command is unbounded (watch, tail), pass --unbounded";
+        "EOF without a terminal `aoi:summary` is an incomplete stream (crash, kill or truncation) unless the operation is documented unbounded (--unbounded). An empty input is incomplete with --unbounded too: § 4.2 waives the summary of a stream that began, and an empty one shows no run at all.",
+        "the producer did not finish (crash, kill, cut), or wrote nothing at all (a usage error, no machine-mode flag); an unbounded command (watch, tail) that began with aoi:meta takes --unbounded";
     SummaryNotLast = "summary.not-last", Violation, "§ 13.1",
         "`aoi:summary` is the last event: nothing follows it. Reported once, with the number of lines after it.",
         "emit nothing after aoi:summary";
@@ -177,6 +177,9 @@ catalog! {
     SummaryOk = "summary.ok", Violation, "§ 4",
         "`ok` is present and boolean; it has no default.",
         "emit \"ok\":true or \"ok\":false explicitly";
+    SummaryOkAfterProcessError = "summary.ok-after-process-error", Violation, "§ 9.1, § 4",
+        "An `aoi:error` with `scope:\"process\"`, or with no `scope` (`process` is the default), means the run is over (§ 9.1): the run failed, so its `aoi:summary` cannot say `ok:true` (§ 4: `ok` means the tool accomplished what was asked), with or without events after the error. A stream that says both contradicts itself, and aoi does not pick one side: neither success nor the error's disposition is what the producer reliably meant, so the contradiction is the finding (exit 65), reported once, at the summary. Only the stream's own errors count: a forwarded one (with `origin`) ended its upstream's run, and a producer with `--continue-on-error` may still succeed (§ 13.1). Errors with `scope:\"item\"` before `ok:true` (with `partial:true`) are partial success, not this.",
+        "an error the run continued past is scope:\"item\" (then ok:true, partial:true); after a process-scope error the summary is ok:false with its reason and caused_by";
     SummaryReason = "summary.reason", Violation, "§ 8.3",
         "`reason` is required with ok:false and is one of failed, cancelled, timeout, denied; with ok:true only `skipped` is allowed.",
         "set reason to failed, cancelled, timeout or denied";
@@ -306,12 +309,22 @@ pub const DECISIONS: &str = "\
   § 13.1 whether or not their line was finished, so it is also `summary.not-last` (exit 65).
 - **Counting lines.** `event_count` is reconciled against every physical line up to and including
   the first `aoi:summary`, blank and invalid lines included (they are lines received).
-- **seq.** Invalid lines carry no seq and do not advance the expected value. After a gap the judge
-  resynchronises on the seq it found, so one lost line is one `seq.gap` finding. A stream in
-  which no event carries `seq` gets the `seq.absent` advisory; once any event carries it, every
-  event must (`seq.missing`).
+- **seq.** Invalid lines carry no seq and do not advance the expected value. One cause, one
+  finding (issue 40): a forward jump of at most 64 seqs is held, and settled as one `seq.gap`
+  finding at its own line: \"out of order\" when every seq it skipped comes later (two swapped
+  lines), \"N line(s) missing\" when some never come. It is settled when they have all come, once
+  the stream is 64 seqs past it, at the summary, or at the end of input, so the finding may be
+  printed after findings of later lines (the exit is 65 either way); at most 8 jumps are held at
+  once (memory stays constant), and a longer jump (elided output) is a gap at once. A seq already
+  seen is one \"repeated\" finding, and a block written again continues it without more. A stream
+  in which no event carries `seq` gets the `seq.absent` advisory; once any event carries it,
+  every event must (`seq.missing`).
 - **run.** One stream (one file or one pipe) is one run; `run.changed` is reported once, at the
-  first line whose run differs from the first run seen. Interleaved runs are `merge-report`'s job.
+  first line whose run differs from the first run seen, and is then the one finding for what
+  follows from reading several runs as one (seq order, a second meta or summary, the counters,
+  a summary's contradictions), which is not reported again. Telling interleaved runs apart is
+  `--log`'s job (`merge-report --log`, `summary --log`, `errors --log`, `strip --log`): without
+  `--log` every command reads an input as one stream, as `check` does.
 - **meta first.** `aoi:meta` must come before every other JSON event line; a non-JSON line before
   it is its own violation and does not also make the meta late.
 - **summary last.** The first line after the summary is reported once (`summary.not-last`); a
@@ -322,6 +335,30 @@ pub const DECISIONS: &str = "\
   line, read error): 74. Else the summary decides: `ok:true` is 0 (also with `partial:true`
   unless `--fail-on-partial`, then 1); `ok:false` with reason denied/timeout/cancelled is
   77/124/130; otherwise 75 when retry may help, else 1.
+- **A process-scope error ends the run (§ 9.1).** An `aoi:error` of the stream's own (no
+  `origin`) with `scope:\"process\"`, or with no scope (`process` is the default), means the run
+  is over: it failed. A summary that then says `ok:true` contradicts the stream, with or without
+  events after the error: that is `summary.ok-after-process-error`, a violation (65), one finding
+  at the summary. aoi does not take the error's disposition (1 or 75) instead: the stream says two
+  things, and choosing the error would be guessing what the producer meant as surely as choosing
+  the summary; 65 is the verdict that says the producer is at fault, and no verdict outranks it,
+  so it is never more lenient than either reading. A forwarded error (with `origin`) ended its
+  upstream's run, not this one (a producer with `--continue-on-error` may succeed, § 13.1); a
+  scope of another value is `error.scope`'s finding, not also this one. Item-scope errors before
+  `ok:true` (`partial:true`) stay partial success (0). Domain events after a process-scope error
+  are no finding of their own (§ 9.1 says what the scope means and puts no MUST on what
+  follows; a producer may flush results it had before the failure), and they never turn the run
+  into a success: with `ok:false` the summary and its cause decide as usual.
+- **Unbounded streams (`--unbounded`, § 4.2).** EOF without a summary is a clean end (0), unless
+  a process-scope error of the stream's own came first (§ 9.1: the run is over): then the
+  outcome is that error's disposition, as a summary `ok:false, reason:\"failed\"` with it as the
+  cause would get: 75 when retry may help, else 1 (§ 9.3: `retryable` decides disposition,
+  `category` routes; exits 77/124/130 come from a summary's `reason`, which such a stream never
+  wrote). An unbounded stream that ends with a summary is judged as any other. An empty input is
+  incomplete (74) with `--unbounded` as without it: § 4.2 waives the summary of a stream that
+  began, and an empty one shows no run at all, not even `aoi:meta` (§ 4; a usage error or a
+  missing machine-mode flag writes nothing too), so reading it as a clean end would be a wrong
+  \"ok\".
 - **Retry may help** when `caused_by.retryable` is true; without a `caused_by.retryable`, when the
   most severe `aoi:error` is retryable. The most severe error is chosen by: process scope (or no
   scope, which defaults to process) over item scope, then non-retryable over retryable (retry
@@ -411,8 +448,9 @@ pub const DECISIONS: &str = "\
   `caused_by` reproducing it), whatever the filters and even when the upstream ended `ok:true`,
   unless `--continue-on-error`; the other outputs are no producer and exit with the upstream's
   verdict, as `aoi check` does.
-- **Fan-in (`aoi merge-report`).** The grouping rule is fixed: one stream per input file and
-  `aoi.run` (decoded), in order of input and of first appearance; events without an envelope are
+- **Fan-in (`aoi merge-report`).** The grouping rule is fixed: without `--log` each input file is
+  one stream, as in `check`; with `--log`, one stream per input file and `aoi.run` (decoded), in
+  order of input and of first appearance; events without an envelope are
   the file's unnamed stream; the same run id in two files is two streams. A stream's entry is
   what the judge established, never the producer's totals unreconciled. A merge-report output
   read again (its `aoi:meta` has schema `aoi.toolkit.events` and `command: \"merge-report\"`) is

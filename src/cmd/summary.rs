@@ -152,7 +152,7 @@ fn outcome_json(v: &Verdict, source: &str) -> Value {
     let seq_broken = v.rule_counts.iter().any(|(r, _)| {
         matches!(
             r,
-            RuleId::SeqGap | RuleId::SeqMissing | RuleId::SummaryEventCount
+            RuleId::SeqGap | RuleId::SeqMissing | RuleId::SummaryEventCount | RuleId::RunChanged
         )
     });
     let seq_present = !v.rule_counts.iter().any(|(r, _)| *r == RuleId::SeqAbsent);

@@ -24,14 +24,16 @@ impl Judge {
     pub(super) fn envelope(&mut self, line: &[u8], env: Option<&Member>) {
         let e = self.read_envelope(line, env);
         self.cur_seq = e.seq;
+        // The run first: a line of another run is that one finding, not
+        // also a seq out of order (issue 40).
+        if let Some(r) = e.run {
+            self.run_continuity(r);
+        }
         // seq: contiguous from 0, on every line once used (§ 8.1).
         if e.has_seq {
             self.seq_present(e.seq, e.has_run);
         } else {
             self.seq_absent();
-        }
-        if let Some(r) = e.run {
-            self.run_continuity(r);
         }
     }
 
@@ -140,10 +142,7 @@ impl Judge {
         }
         self.seq_seen = true;
         match seq {
-            Some(v) => {
-                self.seq_order(v);
-                self.next_seq = v.saturating_add(1);
-            }
+            Some(v) => self.seq_order(v),
             None => self.next_seq = self.next_seq.saturating_add(1),
         }
         if !has_run {
@@ -162,20 +161,14 @@ impl Judge {
                 RuleId::SeqStart,
                 "aoi.seq starts at 1, not 0; the seqs that follow are in order".into(),
             );
+            self.next_seq = v.saturating_add(1);
         } else if v > self.next_seq && v - self.next_seq <= unread {
             // The lines in between are there but unreadable, each
             // already reported: no line is missing.
-        } else if v != self.next_seq {
-            let expected = self.next_seq;
-            let what = if v > expected {
-                format!(
-                    "expected aoi.seq {expected}, found {v}: {} line(s) missing",
-                    v - expected
-                )
-            } else {
-                format!("expected aoi.seq {expected}, found {v}: repeated or out of order")
-            };
-            self.here(RuleId::SeqGap, what);
+            self.next_seq = v.saturating_add(1);
+        } else {
+            // In order, a jump held, a late line or a repeat (`order`).
+            self.seq_place(v);
         }
     }
 

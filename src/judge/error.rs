@@ -79,6 +79,15 @@ impl Judge {
             Some((_, Some(s))) => s != b"item",
             Some((m, None)) => str_ref(line, m).is_none_or(|s| s != "item"),
         };
+        // § 9.1: a process-scope error of the run's own ends it; a
+        // forwarded one (with origin) ended its upstream's run (§ 13.1).
+        // A scope of another value is its own finding (`error.scope`),
+        // not also this one's cause.
+        let declared = scope.is_none_or(|m| str_ref(line, m).is_some_and(|s| s == "process"));
+        if declared && origin.is_none() && self.process_error.is_none() {
+            let code = code.and_then(|m| str_value(line, m)).map(|c| keep(&c));
+            self.process_error = Some((self.pos, code));
+        }
         let rank = Cause::rank_of(process_scope, retryable);
         if self.worst_error.as_ref().is_none_or(|w| rank > w.rank()) {
             self.worst_error = Some(read_cause(line, ev.members, self.pos));

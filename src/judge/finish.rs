@@ -32,6 +32,7 @@ impl Judge {
     /// (including the stream-level ones such as `summary.missing`).
     pub fn finish(mut self) -> (Verdict, Vec<Finding>) {
         self.cur_seq = None;
+        self.settle_jumps();
         self.stream_findings();
         let violations = self.count_of(Severity::Violation);
         let incompletes = self.count_of(Severity::Incomplete);
@@ -88,13 +89,18 @@ impl Judge {
         // A pretty-printed stream holds its summary in lines that were
         // reported as that one cause (`line.pretty-json`).
         let pretty = self.rule_counts[RuleId::LinePretty as usize] > 0;
+        // --unbounded waives the summary of a stream that began, not of
+        // one that never did: an empty input shows no run at all (§ 4.2,
+        // § 2; issue 40).
         if self.summary.is_none()
-            && !self.opts.unbounded
+            && (!self.opts.unbounded || self.line_no == 0)
             && self.io_error.is_none()
             && self.idle.is_none()
             && !pretty
         {
-            let what = if self.line_no == 0 {
+            let what = if self.line_no == 0 && self.opts.unbounded {
+                "empty stream: no line at all, not even aoi:meta; --unbounded waives the summary of a stream that began, not of one that never did".to_string()
+            } else if self.line_no == 0 {
                 "empty stream: no aoi:summary".to_string()
             } else {
                 format!(
@@ -197,7 +203,7 @@ impl Judge {
             },
             // The first one the stream broke, in its order.
             self.first_violation
-                .map_or_else(|| first(Severity::Violation), |r| r.id().to_string())
+                .map_or_else(|| first(Severity::Violation), |(r, _)| r.id().to_string())
         ) + match (self.foreign, &self.summary) {
             (false, _) => "",
             (true, Some(_)) => "; the run finished (it wrote its aoi:summary)",
@@ -224,10 +230,7 @@ impl Judge {
     /// (§ 8.3), `retryable` when its cause says retry may help (§ 9.3).
     fn upstream_outcome(&self, retryable: bool) -> (Outcome, String) {
         let Some(s) = &self.summary else {
-            return (
-                Outcome::Ok,
-                "unbounded stream ended without a summary".to_string(),
-            );
+            return self.unbounded_outcome(retryable);
         };
         match (
             s.ok,
@@ -250,6 +253,28 @@ impl Judge {
                 "upstream failed; retry may help".to_string(),
             ),
             _ => (Outcome::Failed, "upstream ok:false".to_string()),
+        }
+    }
+
+    /// An unbounded stream that ended without a summary (§ 4.2): clean,
+    /// unless a process-scope error of its own ended the run (§ 9.1); then
+    /// that error's disposition, as a summary `ok:false, reason:"failed"`
+    /// with it as the cause would have: 75 when retry may help, else 1
+    /// (§ 9.3: `retryable` decides disposition, `category` routes).
+    fn unbounded_outcome(&self, retryable: bool) -> (Outcome, String) {
+        let Some((line, _)) = &self.process_error else {
+            return (
+                Outcome::Ok,
+                "unbounded stream ended without a summary".to_string(),
+            );
+        };
+        let why = format!(
+            "unbounded stream ended after the process-scope aoi:error of line {line}, which ended the run"
+        );
+        if retryable {
+            (Outcome::Retryable, why + "; retry may help")
+        } else {
+            (Outcome::Failed, why)
         }
     }
 

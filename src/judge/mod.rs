@@ -24,6 +24,7 @@ mod finish;
 pub(crate) mod line;
 mod long;
 mod meta;
+mod order;
 mod resume;
 mod secrets;
 mod summary;
@@ -110,6 +111,8 @@ pub struct Judge {
     cur_seq: Option<u64>,
     seq_seen: bool,
     next_seq: u64,
+    /// Forward jumps of seq held until settled (gap or reordering).
+    order: order::Order,
     lines_without_seq: u64,
     /// Lines that could not be read as events (not JSON, not an object,
     /// too long): in all, and since the last event with a seq. A seq or
@@ -132,6 +135,9 @@ pub struct Judge {
     after_summary: u64,
     terminated: bool,
     worst_error: Option<Cause>,
+    /// The first `aoi:error` of this run's own (no `origin`) with process
+    /// scope: its line and code. § 9.1: the run is over, so it failed.
+    process_error: Option<(u64, Option<String>)>,
     /// See [`Verdict::failed_checks`].
     failed_checks: (u64, Option<String>),
     /// `aoi:error` lines carrying `origin`: errors forwarded from upstream.
@@ -139,8 +145,10 @@ pub struct Judge {
     io_error: Option<String>,
     /// Set when the input went silent past `--idle-timeout`.
     idle: Option<String>,
-    /// The first violation reported, for the verdict's "first:".
-    first_violation: Option<RuleId>,
+    /// The first violation in the stream's order (its line; 0 for the
+    /// stream's own, after every line), for the verdict's "first:". A held
+    /// seq jump is reported late, at its own line.
+    first_violation: Option<(RuleId, u64)>,
 }
 
 impl Judge {
@@ -168,6 +176,7 @@ impl Judge {
             cur_seq: None,
             seq_seen: false,
             next_seq: 0,
+            order: order::Order::default(),
             lines_without_seq: 0,
             unreadable: 0,
             unreadable_since_seq: 0,
@@ -182,6 +191,7 @@ impl Judge {
             after_summary: 0,
             terminated: true,
             worst_error: None,
+            process_error: None,
             failed_checks: (0, None),
             forwarded_errors: 0,
             io_error: None,
@@ -244,6 +254,12 @@ impl Judge {
     }
 
     fn report(&mut self, rule: RuleId, line: u64, message: String) {
+        let seq = if line == self.pos { self.cur_seq } else { None };
+        self.report_seq(rule, line, seq, message);
+    }
+
+    /// [`Judge::report`] with the seq of the line it is at.
+    fn report_seq(&mut self, rule: RuleId, line: u64, seq: Option<u64>, message: String) {
         // A stream of another AOI version is not read by AOI 1's rules: the
         // version is its one finding, besides whether the run finished
         // (issue 25: no cascade of v1.0 findings on v0.2 meanings).
@@ -255,8 +271,14 @@ impl Judge {
         {
             return;
         }
-        if self.first_violation.is_none() && rule.severity() == Severity::Violation {
-            self.first_violation = Some(rule);
+        // Two runs read as one: what only follows from mixing them is not
+        // another cause (issue 40: `run.changed` is the one finding).
+        if self.run_changed && rule.follows_from_mixed_runs() {
+            return;
+        }
+        let earlier = |(_, at): (RuleId, u64)| line != 0 && (at == 0 || line < at);
+        if rule.severity() == Severity::Violation && self.first_violation.is_none_or(earlier) {
+            self.first_violation = Some((rule, line));
         }
         let n = &mut self.rule_counts[rule as usize];
         *n += 1;
@@ -264,7 +286,7 @@ impl Judge {
             self.pending.push(Finding {
                 rule,
                 line,
-                seq: if line == self.pos { self.cur_seq } else { None },
+                seq,
                 message,
             });
         }

@@ -31,12 +31,15 @@ impl Judge {
             );
             return;
         }
+        // Nothing may follow the summary: a held seq jump is settled here.
+        self.settle_jumps();
         let mut info = SummaryInfo {
             line: self.pos,
             raw: ev.line.to_vec(),
             ..SummaryInfo::default()
         };
         self.summary_ok(ev, &mut info);
+        self.ok_after_process_error(&info);
         self.summary_reason(ev, &mut info);
         let counters = self.summary_counters(ev, &mut info);
         self.summary_flags(ev, &mut info);
@@ -59,6 +62,23 @@ impl Judge {
                 ),
             },
             None => self.here(RuleId::SummaryOk, "aoi:summary has no \"ok\"".into()),
+        }
+    }
+
+    /// `ok:true` after a process-scope error of the run's own: § 9.1 says
+    /// the run is over, § 4 that `ok` is what it accomplished. One finding
+    /// for the contradiction, at the summary (issue 40).
+    fn ok_after_process_error(&mut self, info: &SummaryInfo) {
+        let Some((at, code)) = &self.process_error else {
+            return;
+        };
+        if info.ok == Some(true) {
+            let code = code.as_deref().map_or(String::new(), |c| format!(" ({c})"));
+            let at = *at;
+            self.here(
+                RuleId::SummaryOkAfterProcessError,
+                format!("ok:true after the process-scope aoi:error{code} of line {at}, which ended the run"),
+            );
         }
     }
 

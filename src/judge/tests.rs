@@ -228,3 +228,230 @@ mod key_checks {
         assert_eq!(spec::field_hash(b"aaah"), spec::field_hash(b"aaba"));
     }
 }
+
+/// A stream of hits whose seqs are `seqs` (the first line a meta, the
+/// last a summary with the right event_count), judged: the seq.gap
+/// findings as (line, message).
+fn seq_findings(seqs: &[u64]) -> Vec<(u64, String)> {
+    let n = seqs.len();
+    let mut s = String::new();
+    for (i, q) in seqs.iter().enumerate() {
+        let line = match i {
+            0 => format!(r#"{{"type":"aoi:meta","aoi":{{"seq":{q},"run":"R"}}}}"#),
+            _ if i + 1 == n => format!(
+                r#"{{"type":"aoi:summary","aoi":{{"seq":{q},"run":"R"}},"ok":true,"event_count":{n}}}"#
+            ),
+            _ => format!(r#"{{"type":"hit","aoi":{{"seq":{q},"run":"R"}}}}"#),
+        };
+        s.push_str(&line);
+        s.push('\n');
+    }
+    let (v, f) = judge(&s);
+    assert_eq!(
+        v.rule_counts.iter().any(|(r, _)| *r == RuleId::SeqGap),
+        f.iter().any(|f| f.rule == RuleId::SeqGap)
+    );
+    f.into_iter()
+        .filter(|f| f.rule == RuleId::SeqGap)
+        .map(|f| (f.line, f.message))
+        .collect()
+}
+
+/// § 8.1, issue 40: two swapped lines are one "out of order" finding at
+/// the line where the order broke; nothing is said to be missing.
+#[test]
+fn a_swap_is_one_out_of_order_finding() {
+    let f = seq_findings(&[0, 1, 3, 2, 4]);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].0, 3);
+    assert!(
+        f[0].1.contains("out of order") && !f[0].1.contains("line(s) missing"),
+        "{f:?}"
+    );
+    // Any reordering in which every seq comes: one finding.
+    for seqs in [
+        &[0, 1, 4, 2, 3, 5][..],
+        &[0, 1, 4, 3, 2, 5],
+        &[0, 2, 1, 4, 3, 5],
+    ] {
+        let f = seq_findings(seqs);
+        assert!(
+            f.iter().all(|(_, m)| m.contains("out of order")),
+            "{seqs:?}: {f:?}"
+        );
+        assert!(
+            f.iter().all(|(_, m)| !m.contains("missing (")),
+            "{seqs:?}: {f:?}"
+        );
+    }
+    assert_eq!(seq_findings(&[0, 1, 4, 3, 2, 5]).len(), 1);
+}
+
+/// A real gap stays one gap, at its line, settled at the summary; one
+/// skipped seq that came late and one that did not say so both.
+#[test]
+fn a_gap_is_still_a_gap() {
+    assert_eq!(
+        seq_findings(&[0, 1, 3, 4]),
+        vec![(
+            3,
+            "expected aoi.seq 2, found 3: 1 line(s) missing".to_string()
+        )]
+    );
+    let f = seq_findings(&[0, 1, 4, 2, 5]);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(
+        f[0].1.contains("1 line(s) missing") && f[0].1.contains("1 other(s) came later"),
+        "{f:?}"
+    );
+    // A jump longer than the window is a gap at once.
+    let f = seq_findings(&[0, 1, 200, 201]);
+    assert_eq!(
+        f,
+        vec![(
+            3,
+            "expected aoi.seq 2, found 200: 198 line(s) missing".to_string()
+        )]
+    );
+}
+
+/// A gap is settled once the stream is far past it, not held to the end
+/// (an unbounded stream would never show it); a seq that comes later
+/// still is then a repeat, the one other finding.
+#[test]
+fn a_gap_is_settled_while_the_stream_goes_on() {
+    let mut j = Judge::new(JudgeOptions::default());
+    let mut found = Vec::new();
+    for q in [0u64, 1, 3].into_iter().chain(4..=70) {
+        let l = format!(r#"{{"type":"hit","aoi":{{"seq":{q},"run":"R"}}}}"#);
+        j.line(l.as_bytes(), true);
+        found.extend(j.drain().filter(|f| f.rule == RuleId::SeqGap));
+    }
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].line, found[0].seq), (3, Some(3)));
+}
+
+/// A repeated line, or a block written twice, is one finding; the seqs
+/// after it are in order again.
+#[test]
+fn a_repeat_is_one_finding() {
+    for seqs in [
+        &[0, 1, 2, 2, 3, 4][..],
+        &[0, 1, 2, 1, 3, 4],
+        &[0, 1, 2, 3, 1, 2, 3, 4],
+    ] {
+        let f = seq_findings(seqs);
+        assert_eq!(f.len(), 1, "{seqs:?}: {f:?}");
+        assert!(f[0].1.contains("repeated"), "{f:?}");
+    }
+}
+
+/// Held jumps are bounded: a stream of many short gaps is one finding per
+/// gap, every one at its own line, with at most 8 held at a time.
+#[test]
+fn many_gaps_are_each_one_finding() {
+    let seqs: Vec<u64> = (0..200).filter(|q| q % 3 != 2).collect();
+    let f = seq_findings(&seqs);
+    assert_eq!(f.len(), 66, "{f:?}");
+    assert!(
+        f.windows(2).all(|w| w[0].0 < w[1].0),
+        "in line order: {f:?}"
+    );
+}
+
+/// Two runs in one stream (issue 40): `run.changed` is the one finding;
+/// the second meta, the seqs and counters of the mixed stream are not
+/// reported again.
+#[test]
+fn interleaved_runs_are_one_finding() {
+    let s = concat!(
+        r#"{"type":"aoi:meta","aoi":{"seq":0,"run":"A"}}"#,
+        "\n",
+        r#"{"type":"aoi:meta","aoi":{"seq":0,"run":"B"}}"#,
+        "\n",
+        r#"{"type":"hit","aoi":{"seq":1,"run":"A"}}"#,
+        "\n",
+        r#"{"type":"hit","aoi":{"seq":1,"run":"B"}}"#,
+        "\n",
+        r#"{"type":"aoi:summary","aoi":{"seq":2,"run":"A"},"ok":true,"event_count":3,"count":1}"#,
+        "\n",
+        r#"{"type":"aoi:summary","aoi":{"seq":2,"run":"B"},"ok":true,"event_count":3,"count":1}"#,
+        "\n",
+    );
+    let (v, f) = judge(s);
+    let rules: Vec<RuleId> = f
+        .iter()
+        .filter(|f| f.rule.severity() != Severity::Advisory)
+        .map(|f| f.rule)
+        .collect();
+    assert_eq!(rules, vec![RuleId::RunChanged], "{f:?}");
+    assert_eq!((v.exit_code, v.violations), (65, 1));
+}
+
+/// § 9.1, issue 40: `ok:true` after a process-scope error of the run's own
+/// is the one finding; item scope, a forwarded error and `ok:false` are not.
+#[test]
+fn ok_after_a_process_scope_error() {
+    let run = |error: &str, ok: &str| {
+        let error = error.replace("ENV", r#""aoi":{"seq":1,"run":"R"}"#);
+        let s = format!(
+            "{}\n{error}\n{}\n{{\"type\":\"aoi:summary\",\"aoi\":{{\"seq\":3,\"run\":\"R\"}},{ok},\"event_count\":4,\"count\":1,\"error_count\":1}}\n",
+            r#"{"type":"aoi:meta","aoi":{"seq":0,"run":"R"}}"#,
+            r#"{"type":"hit","aoi":{"seq":2,"run":"R"}}"#,
+        );
+        let (v, f) = judge(&s);
+        let hit = f
+            .iter()
+            .filter(|f| f.rule == RuleId::SummaryOkAfterProcessError)
+            .count();
+        (v.exit_code, hit)
+    };
+    let process = r#"{"type":"aoi:error",ENV,"category":"authn","code":"TOKEN_EXPIRED","message":"m","retryable":false}"#;
+    assert_eq!(run(process, r#""ok":true"#), (65, 1));
+    assert_eq!(
+        run(
+            &process.replace("\"category\"", "\"scope\":\"process\",\"category\""),
+            r#""ok":true,"partial":true"#
+        ),
+        (65, 1)
+    );
+    assert_eq!(run(process, r#""ok":false,"reason":"failed""#), (1, 0));
+    let item = process.replace("\"category\"", "\"scope\":\"item\",\"category\"");
+    assert_eq!(run(&item, r#""ok":true,"partial":true"#), (0, 0));
+    let forwarded = process.replace("\"category\"", "\"origin\":\"up\",\"category\"");
+    assert_eq!(run(&forwarded, r#""ok":true"#), (0, 0));
+    // A scope of another value is error.scope's finding alone.
+    let odd = process.replace("\"category\"", "\"scope\":\"global\",\"category\"");
+    assert_eq!(run(&odd, r#""ok":true"#), (65, 0));
+}
+
+/// § 4.2 with § 9.1: an unbounded stream that ends after a process-scope
+/// error takes its disposition; an empty one is incomplete (issue 40).
+#[test]
+fn unbounded_ends() {
+    let opts = JudgeOptions {
+        unbounded: true,
+        ..JudgeOptions::default()
+    };
+    let run = |lines: &[&str]| {
+        let mut j = Judge::new(opts.clone());
+        for l in lines {
+            j.line(l.as_bytes(), true);
+        }
+        j.finish().0
+    };
+    let meta = r#"{"type":"aoi:meta","aoi":{"seq":0,"run":"R"}}"#;
+    let err = r#"{"type":"aoi:error","aoi":{"seq":1,"run":"R"},"category":"authn","code":"TOKEN_EXPIRED","message":"m","retryable":false}"#;
+    let retry = r#"{"type":"aoi:error","aoi":{"seq":1,"run":"R"},"scope":"process","category":"unavailable","code":"DOWN","message":"m","retryable":true}"#;
+    let item = r#"{"type":"aoi:error","aoi":{"seq":1,"run":"R"},"scope":"item","category":"not_found","code":"NF","message":"m","retryable":false}"#;
+    let hit = r#"{"type":"hit","aoi":{"seq":2,"run":"R"}}"#;
+    assert_eq!(run(&[meta, err]).outcome, Outcome::Failed);
+    assert_eq!(run(&[meta, err, hit]).outcome, Outcome::Failed);
+    assert_eq!(run(&[meta, retry]).outcome, Outcome::Retryable);
+    assert_eq!(run(&[meta, item, hit]).outcome, Outcome::Ok);
+    assert_eq!(
+        run(&[meta, hit.replace("2", "1").as_str()]).outcome,
+        Outcome::Ok
+    );
+    assert_eq!(run(&[]).outcome, Outcome::Incomplete);
+}

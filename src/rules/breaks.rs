@@ -91,8 +91,32 @@ impl RuleId {
             MetaIdentity | VersionUnsupported | SummaryIdentity => &[Versioned],
             MetaFieldType => &[Typed, Versioned],
             SummaryOk => &[Typed, Verifiable],
+            SummaryOkAfterProcessError => &[Verifiable],
             SummaryTruncatedCursor => &[Bounded],
         }
+    }
+
+    /// Whether a finding of this rule only follows from reading two runs
+    /// as one stream (their seqs, metas, summaries and counts mixed):
+    /// after `run.changed`, it is not another cause (issue 40).
+    pub fn follows_from_mixed_runs(self) -> bool {
+        use RuleId::*;
+        matches!(
+            self,
+            SeqStart
+                | SeqGap
+                | MetaNotFirst
+                | MetaDuplicate
+                | SummaryNotLast
+                | SummaryDuplicate
+                | SummaryEventCount
+                | SummaryCount
+                | SummaryWarningCount
+                | SummaryErrorCount
+                | SummaryIdentityMismatch
+                | SummaryCausedByMissing
+                | SummaryOkAfterProcessError
+        )
     }
 
     /// The `aoi lint` check (§ 18 row) a finding of this rule fails.
@@ -102,8 +126,14 @@ impl RuleId {
             LineBlank | LineNotJson | LineLoneSurrogate | LineBom | LinePretty
             | LineInvalidUtf8 | LineAnsi | LineNotObject | TypeMissing | TypeNotString
             | DuplicateReserved | UnknownFramework | VersionUnsupported => 2,
-            LineUnterminated | SummaryMissing | SummaryOk | SummaryReason | SummaryFieldType
-            | InputIo | InputIdleTimeout => 3,
+            LineUnterminated
+            | SummaryMissing
+            | SummaryOk
+            | SummaryOkAfterProcessError
+            | SummaryReason
+            | SummaryFieldType
+            | InputIo
+            | InputIdleTimeout => 3,
             FrameworkDuplicateKey | UnknownField => 4,
             ErrorCategory | ErrorCategoryPartial | ErrorCategoryUnknown | ErrorCode
             | ErrorMessage | ErrorRetryable | ErrorRetryAfter | ErrorScope => 5,

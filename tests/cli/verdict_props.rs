@@ -335,3 +335,82 @@ proptest! {
         prop_assert_eq!(out.stdout_str(), format!("{want}\n"));
     }
 }
+
+/// Issue 40's cases (a process-scope error before `ok:true`, an unbounded
+/// stream ended by one, an empty unbounded input, two swapped lines): every
+/// command, every merge-report format and every `--log` reader gives the
+/// exit of `aoi check`, which is the one written here.
+#[test]
+fn issue_40_cases_agree_across_commands() {
+    let authn = r#"{"type":"aoi:error","category":"authn","code":"TOKEN_EXPIRED","message":"expired","retryable":false}"#;
+    let down = r#"{"type":"aoi:error","scope":"process","category":"unavailable","code":"DOWN","message":"down","retryable":true,"retry_after_ms":900}"#;
+    let item = r#"{"type":"aoi:error","scope":"item","category":"not_found","code":"GONE","message":"gone","retryable":false,"item_index":0}"#;
+    let hit = |q: u64| format!(r#"{{"type":"hit","aoi":{{"seq":{q},"run":"{RUN}"}}}}"#);
+    let swap = s()
+        .hits(1)
+        .ev(&hit(3))
+        .ev(&hit(2))
+        .summary(&format!(r#"{{"aoi":{{"seq":4,"run":"{RUN}"}}}}"#));
+    let cases: Vec<(Vec<u8>, &[&str], i32)> = vec![
+        (s().ev(authn).bytes(), &[], 65),
+        (s().ev(authn).hits(2).bytes(), &[], 65),
+        (
+            s().ev(item).hits(1).summary(r#"{"partial":true}"#).bytes(),
+            &[],
+            0,
+        ),
+        (
+            s().ev(authn)
+                .summary(r#"{"ok":false,"reason":"failed"}"#)
+                .bytes(),
+            &[],
+            1,
+        ),
+        (
+            s().hits(1).ev(authn).no_summary().bytes(),
+            &["--unbounded"],
+            1,
+        ),
+        (
+            s().hits(1).ev(authn).hits(1).no_summary().bytes(),
+            &["--unbounded"],
+            1,
+        ),
+        (
+            s().hits(1).ev(down).no_summary().bytes(),
+            &["--unbounded"],
+            75,
+        ),
+        (
+            s().ev(item).hits(1).no_summary().bytes(),
+            &["--unbounded"],
+            0,
+        ),
+        (Vec::new(), &["--unbounded"], 74),
+        (swap.bytes(), &[], 65),
+    ];
+    for (input, extra, want) in cases {
+        let name = String::from_utf8_lossy(&input).into_owned();
+        let code = check(&[&["-q"][..], extra].concat(), &input).code;
+        assert_eq!(code, want, "check {extra:?} on\n{name}");
+        let formats = ["jsonl", "table", "markdown", "tap", "junit"];
+        let reports: Vec<Vec<&str>> = formats
+            .iter()
+            .flat_map(|f| {
+                [
+                    vec!["merge-report", "-q", "--format", f],
+                    vec!["merge-report", "-q", "--log", "--format", f],
+                ]
+            })
+            .collect();
+        let all = BY_EXIT
+            .iter()
+            .chain(LOG_BY_EXIT)
+            .map(|a| a.to_vec())
+            .chain(reports);
+        for args in all {
+            let out = aoi(&[&args[..], extra].concat(), &input);
+            assert_eq!(out.code, want, "{args:?} {extra:?}: {}\n{name}", out.stderr);
+        }
+    }
+}

@@ -385,3 +385,76 @@ fn a_failed_doctor_run_names_its_failed_check() {
     let summary = events.last().expect("a summary");
     assert_eq!(summary["properties"]["checks_failed"], 1, "{summary}");
 }
+
+/// § 9.1 with § 4.2 (issue 40): an unbounded stream that ends after a
+/// process-scope error of its own takes the error's disposition, 1 or
+/// 75 (§ 9.3: `retryable` decides), with or without events after it;
+/// item-scope and forwarded errors leave the clean end clean.
+#[test]
+fn unbounded_ends_after_a_process_scope_error() {
+    let authn = r#"{"type":"aoi:error","category":"authn","code":"TOKEN_EXPIRED","message":"token expired","retryable":false}"#;
+    let st = s().hits(1).ev(authn).no_summary();
+    assert_eq!(exit_of(&st, &["--unbounded"]), 1);
+    let out = check(&["--unbounded"], &st.bytes());
+    assert!(
+        out.stderr.contains("process-scope aoi:error of line 3")
+            && out.stderr.contains("TOKEN_EXPIRED"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(exit_of(&st.clone().hits(2), &["--unbounded"]), 1);
+    let st = s().hits(1).ev(RATE_LIMITED).no_summary();
+    assert_eq!(exit_of(&st, &["--unbounded"]), 75);
+    // Item scope: the stream continues (§ 9.1).
+    let st = s().ev(&err("{}")).hits(1).no_summary();
+    assert_eq!(exit_of(&st, &["--unbounded"]), 0);
+    // Forwarded (origin): its upstream's run ended, not this one.
+    let st = s()
+        .ev(&INTERNAL.replace("\"scope\"", "\"origin\":\"up\",\"scope\""))
+        .no_summary();
+    assert_eq!(exit_of(&st, &["--unbounded"]), 0);
+    // Without --unbounded the same stream is cut, as before.
+    assert_eq!(exit_of(&s().ev(authn).no_summary(), &[]), 74);
+}
+
+/// § 9.1 (issue 40): `ok:true` after a process-scope error is no success,
+/// with or without events after the error; partial success with
+/// item-scope errors is unchanged.
+#[test]
+fn ok_true_after_a_process_scope_error_is_a_violation() {
+    let authn = r#"{"type":"aoi:error","category":"authn","code":"TOKEN_EXPIRED","message":"token expired","retryable":false}"#;
+    for st in [
+        s().ev(authn),
+        s().ev(authn).hits(2),
+        s().hits(1).ev(RATE_LIMITED).hits(1),
+    ] {
+        assert_eq!(exit_of(&st, &[]), 65);
+        let out = check(&[], &st.bytes());
+        assert!(
+            out.stderr.contains("summary.ok-after-process-error") && !out.stderr.contains("ok: "),
+            "{}",
+            out.stderr
+        );
+    }
+    let partial = s()
+        .hits(1)
+        .ev(&err(
+            r#"{"category":"rate_limited","retryable":true,"retry_after_ms":7200}"#,
+        ))
+        .summary(r#"{"partial":true}"#);
+    assert_eq!(exit_of(&partial, &[]), 0);
+}
+
+/// § 4.2, § 2 (issue 40): an empty input is incomplete with --unbounded as
+/// without it, and says why.
+#[test]
+fn an_empty_unbounded_stream_is_incomplete() {
+    let out = check(&["--unbounded"], b"");
+    assert_eq!(out.code, 74);
+    assert!(
+        out.stderr.contains("the stream was empty") && out.stderr.contains("--unbounded waives"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(check(&[], b"").code, 74);
+}

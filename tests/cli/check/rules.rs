@@ -308,6 +308,9 @@ cases! {
     summary_missing: bad("summary.missing", 0, 74, s().hits(1).no_summary());
     summary_missing_empty_stream: bad("summary.missing", 0, 74, &b""[..]);
     summary_missing_unbounded_good: good("summary.missing", 0, s().hits(1).no_summary()).with(&["--unbounded"]);
+    // § 4.2, issue 40: --unbounded waives the summary of a stream that
+    // began; an empty input began nothing.
+    summary_missing_empty_unbounded: bad("summary.missing", 0, 74, &b""[..]).with(&["--unbounded"]);
     summary_present_good: good("summary.missing", 0, s().hits(1));
     summary_not_last: bad("summary.not-last", 3, 65, s().no_summary().ev(&summary_json(r#"{"event_count":2,"count":0}"#)).hits(1));
     summary_not_last_prose: bad("summary.not-last", 3, 65, s().no_summary().ev(&summary_json(r#"{"event_count":2,"count":0}"#)).raw("bye"));
@@ -386,6 +389,18 @@ cases! {
     truncated_with_cursor_good: good("summary.truncated-no-cursor", 0, s().summary(r#"{"truncated":true,"next_cursor":"opaque-token"}"#));
     not_truncated_good: good("summary.truncated-no-cursor", 0, s().summary(r#"{"truncated":false}"#));
 
+    // § 9.1 with § 4 (issue 40): a process-scope error ends the run, so a
+    // summary that says ok:true after it contradicts the stream.
+    ok_after_process_error: bad("summary.ok-after-process-error", 3, 65, s().ev(INTERNAL));
+    ok_after_process_error_and_hits: bad("summary.ok-after-process-error", 5, 65, s().ev(INTERNAL).hits(2));
+    ok_after_process_error_retryable: bad("summary.ok-after-process-error", 4, 65, s().hits(1).ev(RATE_LIMITED));
+    ok_after_unscoped_error: bad("summary.ok-after-process-error", 3, 65, s().ev(&err_minus("scope")));
+    ok_partial_after_unscoped_error: bad("summary.ok-after-process-error", 4, 65, s().ev(&err_minus("scope")).hits(1).summary(r#"{"partial":true}"#));
+    ok_after_item_errors_good: good("summary.ok-after-process-error", 0, s().ev(&err("{}")).hits(1).ev(&err(r#"{"retryable":true,"category":"rate_limited","retry_after_ms":7200}"#)).summary(r#"{"partial":true}"#));
+    ok_false_after_process_error_good: good("summary.ok-after-process-error", 1, s().ev(INTERNAL).hits(1).summary(r#"{"ok":false,"reason":"failed"}"#));
+    ok_after_forwarded_process_error_good: good("summary.ok-after-process-error", 0, s().ev(&INTERNAL.replace("\"scope\"", "\"origin\":\"outline\",\"scope\"")));
+    ok_after_process_error_unbounded: bad("summary.ok-after-process-error", 3, 65, s().ev(INTERNAL)).with(&["--unbounded"]);
+
     // § 9: aoi:error.
     category_missing: bad("error.category", 2, 65, s().ev(&err_minus("category")));
     category_number: bad("error.category", 2, 65, s().ev(&err(r#"{"category":5}"#)));
@@ -415,10 +430,10 @@ cases! {
     retry_after_negative: bad("error.retry-after", 2, 65, s().ev(&err(r#"{"retryable":true,"retry_after_ms":-1}"#)));
     retry_after_float: bad("error.retry-after", 2, 65, s().ev(&err(r#"{"retryable":true,"retry_after_ms":4.5}"#)));
     retry_after_string: bad("error.retry-after", 2, 65, s().ev(&err(r#"{"retryable":true,"retry_after_ms":"100"}"#)));
-    retry_after_good: good("error.retry-after", 0, s().ev(&err(r#"{"retryable":true,"retry_after_ms":0}"#)).ev(RATE_LIMITED).ev(INTERNAL));
+    retry_after_good: good("error.retry-after", 1, s().ev(&err(r#"{"retryable":true,"retry_after_ms":0}"#)).ev(RATE_LIMITED).ev(INTERNAL).summary(r#"{"ok":false,"reason":"failed"}"#));
     scope_invalid: bad("error.scope", 2, 65, s().ev(&err(r#"{"scope":"global"}"#)));
     scope_number: bad("error.scope", 2, 65, s().ev(&err(r#"{"scope":1}"#)));
-    scope_good: good("error.scope", 0, s().ev(&err(r#"{"scope":"item"}"#)).ev(&err(r#"{"scope":"process"}"#)).ev(&err_minus("scope")));
+    scope_good: good("error.scope", 1, s().ev(&err(r#"{"scope":"item"}"#)).ev(&err(r#"{"scope":"process"}"#)).ev(&err_minus("scope")).summary(r#"{"ok":false,"reason":"failed"}"#));
 
     // § 4: reading the input.
     input_io_error: bad("input.io-error", 0, 74, Input::StdinDir);
@@ -576,6 +591,96 @@ fn seq_gap_resynchronises() {
         .hits(3);
     let r = report_full(&st.bytes(), &[]);
     assert_eq!(r.of("seq.gap").len(), 1, "{}", r.brief());
+}
+
+/// § 8.1, issue 40: two swapped lines (seq 0,1,3,2,4) are one "out of
+/// order" finding at the line where the order broke, not three that say
+/// lines are missing; a real gap is still "missing".
+#[test]
+fn a_swap_is_one_out_of_order_finding() {
+    let hit = |q: u64| {
+        j(&format!(
+            r#"{{"type":"hit","aoi":{{"seq":{q},"run":"$RUN"}}}}"#
+        ))
+    };
+    let st = s()
+        .hits(1)
+        .ev(&hit(3))
+        .ev(&hit(2))
+        .summary(&j(r#"{"aoi":{"seq":4,"run":"$RUN"}}"#));
+    let r = report_full(&st.bytes(), &[]);
+    assert_eq!(r.findings().len(), 1, "{}", r.brief());
+    let f = r.of("seq.gap");
+    assert_eq!(
+        (f[0]["line_number"].as_u64(), f[0]["seq"].as_u64()),
+        (Some(3), Some(3))
+    );
+    let m = f[0]["message"].as_str().unwrap_or_default();
+    assert!(
+        m.contains("out of order") && !m.contains("line(s) missing"),
+        "{m}"
+    );
+    assert_eq!(r.code, 65);
+    // The lost line of the same stream is a gap.
+    let st = s()
+        .hits(1)
+        .ev(&hit(3))
+        .summary(&j(r#"{"aoi":{"seq":4,"run":"$RUN"}}"#));
+    let r = report_full(&st.bytes(), &[]);
+    let f = r.of("seq.gap");
+    assert_eq!(f.len(), 1, "{}", r.brief());
+    assert!(
+        f[0]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("1 line(s) missing")
+    );
+}
+
+/// Interleaved runs without `--log` are one finding, `run.changed`, whose
+/// hint names `--log`; with `--log`, `merge-report` and `summary` judge
+/// each run on its own (issue 40).
+#[test]
+fn interleaved_runs_are_one_finding_that_names_log() {
+    let a = s().hits(1).bytes();
+    let b = String::from_utf8(a.clone())
+        .unwrap()
+        .replace(crate::util::RUN, OTHER_RUN);
+    let (a, b): (Vec<&str>, Vec<&str>) = (
+        std::str::from_utf8(&a).unwrap().lines().collect(),
+        b.lines().collect(),
+    );
+    let mixed: String = a
+        .iter()
+        .zip(&b)
+        .flat_map(|(x, y)| [*x, "\n", *y, "\n"])
+        .collect();
+    let r = report_full(mixed.as_bytes(), &[]);
+    let rules: Vec<&str> = r
+        .findings()
+        .iter()
+        .filter_map(|f| f["rule"].as_str())
+        .collect();
+    assert_eq!(rules, ["run.changed"], "{}", r.brief());
+    assert!(
+        r.of("run.changed")[0]["hint"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("--log")
+    );
+    assert_eq!(r.code, 65);
+    let out = crate::util::check(&[], mixed.as_bytes());
+    assert!(out.stderr.contains("merge-report --log"), "{}", out.stderr);
+    // What the hint says works: with --log each run is judged alone.
+    for args in [
+        &["merge-report", "-q", "--log"][..],
+        &["summary", "-q", "--log"],
+    ] {
+        let out = crate::util::aoi(args, mixed.as_bytes());
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+    }
+    let out = crate::util::aoi(&["summary", "--log"], mixed.as_bytes());
+    assert_eq!(out.stdout_str().lines().count(), 2, "{}", out.stdout_str());
 }
 
 /// `--max-per-rule N` reports N findings of a rule; the stream event still

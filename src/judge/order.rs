@@ -1,0 +1,165 @@
+//! The order of `aoi.seq` (§ 8.1), one cause, one finding (issue 40): a
+//! forward jump is held until it is settled, since the seqs it skipped may
+//! still come. If they all come late, the lines were reordered (one "out of
+//! order" finding); if some never come, lines were lost (one gap finding).
+//! Either is reported at the jump's line. Memory is bounded: at most
+//! [`MAX_JUMPS`] jumps of at most [`HOLE`] seqs each are held, and a jump is
+//! settled once the stream has moved [`HOLE`] seqs past it, at the summary,
+//! or at the end; a longer jump (elided output) is a gap at once.
+
+use std::collections::VecDeque;
+
+use super::Judge;
+use crate::rules::RuleId;
+
+/// The most seqs one held jump skips (one bit each), and how far past a
+/// jump a late line is still looked for.
+const HOLE: u64 = 64;
+/// The most jumps held at once; a new one settles the oldest.
+const MAX_JUMPS: usize = 8;
+
+/// A forward jump of `aoi.seq` not yet settled.
+#[derive(Debug, Clone)]
+pub(super) struct Jump {
+    /// Where it was: the finding's line and seq.
+    line: u64,
+    seq: u64,
+    /// The first seq it skipped; it skipped `expected..seq`.
+    expected: u64,
+    /// The skipped seqs that came since, one bit each from `expected`.
+    late: u64,
+}
+
+impl Jump {
+    fn skipped(&self) -> u64 {
+        self.seq - self.expected
+    }
+
+    fn came(&self) -> u64 {
+        u64::from(self.late.count_ones())
+    }
+
+    /// Whether seq `v` is one it skipped that has not come yet.
+    fn awaits(&self, v: u64) -> bool {
+        (self.expected..self.seq).contains(&v) && self.late & (1 << (v - self.expected)) == 0
+    }
+}
+
+/// The held jumps and the replay of seqs already seen.
+#[derive(Debug, Default)]
+pub(super) struct Order {
+    jumps: VecDeque<Jump>,
+    /// After a repeated seq, the seq that continues it: a stream
+    /// written twice (or a block of it) is one finding, not one per line.
+    replay: Option<u64>,
+}
+
+impl Judge {
+    /// Seq `v` against the one expected, after the checks of the stream's
+    /// start: in order, a jump held, a late line, or a repeat.
+    pub(super) fn seq_place(&mut self, v: u64) {
+        let expected = self.next_seq;
+        if v >= expected {
+            self.order.replay = None;
+            if v > expected {
+                self.seq_jump(expected, v);
+            }
+            self.next_seq = v.saturating_add(1);
+            self.settle_passed();
+        } else if let Some(i) = self.order.jumps.iter().position(|j| j.awaits(v)) {
+            self.seq_late(i, v);
+        } else if self.order.replay == Some(v) {
+            self.order.replay = Some(v.saturating_add(1));
+        } else {
+            self.order.replay = Some(v.saturating_add(1));
+            self.here(
+                RuleId::SeqGap,
+                format!("expected aoi.seq {expected}, found {v}: repeated or out of order"),
+            );
+        }
+    }
+
+    /// A forward jump: held when it is short enough to be a reordering.
+    fn seq_jump(&mut self, expected: u64, v: u64) {
+        if v - expected > HOLE {
+            self.here(RuleId::SeqGap, gap_message(expected, v, v - expected, 0));
+            return;
+        }
+        if self.order.jumps.len() == MAX_JUMPS {
+            self.settle_first();
+        }
+        self.order.jumps.push_back(Jump {
+            line: self.pos,
+            seq: v,
+            expected,
+            late: 0,
+        });
+    }
+
+    /// A skipped seq came late: when it was the jump's last, the jump was
+    /// a reordering, and that is its one finding.
+    fn seq_late(&mut self, i: usize, v: u64) {
+        let Some(j) = self.order.jumps.get_mut(i) else {
+            return;
+        };
+        j.late |= 1 << (v - j.expected);
+        if j.came() == j.skipped() {
+            if let Some(j) = self.order.jumps.remove(i) {
+                let skipped = seqs(j.expected, j.seq);
+                let message = format!(
+                    "expected aoi.seq {}, found {}: out of order ({skipped} came later; nothing is missing)",
+                    j.expected, j.seq
+                );
+                self.report_seq(RuleId::SeqGap, j.line, Some(j.seq), message);
+            }
+        }
+    }
+
+    /// Settles the jumps the stream has moved far past.
+    fn settle_passed(&mut self) {
+        while self
+            .order
+            .jumps
+            .front()
+            .is_some_and(|j| self.next_seq > j.seq.saturating_add(HOLE))
+        {
+            self.settle_first();
+        }
+    }
+
+    /// Settles every held jump: at the summary (nothing may follow it) and
+    /// at the end of input.
+    pub(super) fn settle_jumps(&mut self) {
+        while !self.order.jumps.is_empty() {
+            self.settle_first();
+        }
+    }
+
+    /// The oldest held jump is settled as a gap: what it skipped and never
+    /// came is missing.
+    fn settle_first(&mut self) {
+        if let Some(j) = self.order.jumps.pop_front() {
+            let message = gap_message(j.expected, j.seq, j.skipped() - j.came(), j.came());
+            self.report_seq(RuleId::SeqGap, j.line, Some(j.seq), message);
+        }
+    }
+}
+
+/// The gap finding: `missing` line(s) never came, `late` came out of order.
+fn gap_message(expected: u64, found: u64, missing: u64, late: u64) -> String {
+    let late = if late > 0 {
+        format!(" ({late} other(s) came later, out of order)")
+    } else {
+        String::new()
+    };
+    format!("expected aoi.seq {expected}, found {found}: {missing} line(s) missing{late}")
+}
+
+/// `a..b` for a message: `seq 2`, or `seqs 2 to 4`.
+fn seqs(a: u64, b: u64) -> String {
+    if b - a == 1 {
+        format!("seq {a}")
+    } else {
+        format!("seqs {a} to {}", b - 1)
+    }
+}
