@@ -190,8 +190,11 @@ aoi:summary with input_count, count, warning_count, error_count, upstream and, w
 failed, caused_by. A runtime error on one event is an item-level aoi:error (scope item, \
 line_number, item_index) and the run goes on, ending ok:false unless --continue-on-error; so do \
 upstream aoi:error events. A filter that does not compile is exit 64 with the position. \
-`--raw` is plain jq over any JSON Lines input: no framing, output as `jq -c` prints it \
-(`-r` for raw strings, `-n` for null input, `input`/`inputs`)."
+jq's flags `-r`, `-c`, `-n`, `-s` print the results as jq prints them (no framing; `-n`: \
+`input`/`inputs` read the domain events; `-s`: one array of them) and change nothing else: \
+the stream is judged as `aoi check` judges it, and the exit status and stderr are those of \
+the framed mode. Only `--raw` stops judging: plain jq over any JSON Lines input, for input \
+that is not an AOI stream (no verdict: a stream that failed or lost its end exits 0)."
     )]
     Filter(FilterArgs),
     /// Many runs, one verdict: a report per stream, totals, and the worst outcome.
@@ -556,26 +559,31 @@ pub struct FilterArgs {
     /// Filter errors and upstream aoi:error events do not make the run fail (§ 13).
     #[arg(long, conflicts_with = "raw")]
     pub continue_on_error: bool,
-    /// Plain jq over any JSON Lines input: no framing, output as `jq -c` prints it.
+    /// Plain jq over any JSON Lines input, NOT an AOI judge: the input is not judged (a stream
+    /// that failed or ended without its summary exits 0), no framing, output as `jq -c` prints it. For input
+    /// that is not an AOI stream; without it every mode judges the stream as `aoi check`.
     #[arg(long)]
     pub raw: bool,
-    /// As jq -r: print strings without quotes. Implies --raw (plain jq over every line, as a
-    /// jq user means it; the stream is not judged).
-    #[arg(short = 'r', long = "raw-output", conflicts_with_all = ["framework", "continue_on_error", "output"])]
+    /// As jq -r: print the results as jq does, strings without quotes, no framing. The
+    /// stream is still judged as `aoi check` judges it: the exit status and stderr say the
+    /// verdict (only --raw stops judging).
+    #[arg(short = 'r', long = "raw-output", conflicts_with = "output")]
     pub raw_output: bool,
-    /// As jq -n: run the filter once on null (read the input with `input`/`inputs`). Implies
-    /// --raw.
-    #[arg(short = 'n', long, conflicts_with_all = ["framework", "continue_on_error", "output"])]
+    /// As jq -n: run the filter once on null; `input`/`inputs` read the stream's domain
+    /// events (framework events too with --framework). The rest of the stream is still read
+    /// to its end and judged. Results printed as jq prints them.
+    #[arg(short = 'n', long, conflicts_with = "output")]
     pub null_input: bool,
-    /// As jq -s: read every input into one array and run the filter once on it (the whole
-    /// input is held in memory). Implies --raw.
-    #[arg(short = 's', long, conflicts_with_all = ["framework", "continue_on_error", "output", "null_input"])]
+    /// As jq -s: the stream's domain events in one array (held in memory), the filter run
+    /// once on it; the whole input is judged. Results printed as jq prints them.
+    #[arg(short = 's', long, conflicts_with_all = ["output", "null_input"])]
     pub slurp: bool,
     /// Output format: jsonl, the only one (accepted for the `--output jsonl` convention, § 16.1).
     #[arg(long, alias = "format", value_name = "FORMAT", conflicts_with = "raw")]
     pub output: Option<Format>,
-    /// Accepted for jq's sake: output is always compact, one value per line.
-    #[arg(short = 'c', long = "compact-output")]
+    /// As jq -c: print the results as jq -c does, one per line, no framing; the stream is
+    /// still judged as `aoi check` judges it (only --raw stops judging).
+    #[arg(short = 'c', long = "compact-output", conflicts_with = "output")]
     pub compact_output: bool,
     /// Bind $NAME to the string VALUE.
     #[arg(long, num_args = 2, value_names = ["NAME", "VALUE"], action = clap::ArgAction::Append)]

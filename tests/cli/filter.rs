@@ -273,16 +273,11 @@ fn a_filter_that_does_not_compile_is_a_usage_error_with_the_position() {
         "{}",
         out.stderr
     );
-    // jq's -r and -n mean jq's plain mode, as a jq user types them; with
-    // the options of the framed mode they are a usage error.
-    let out = filter(&["-r", ".a"], b"{\"a\":\"x\"}\n");
-    assert_eq!((out.code, out.stdout_str()), (0, "x\n".to_string()));
-    let out = filter(&["-n", "1+1"], b"");
-    assert_eq!((out.code, out.stdout_str()), (0, "2\n".to_string()));
-    let out = filter(&["-s", "-c", "map(.a) | add"], b"{\"a\":1}\n{\"a\":2}\n");
-    assert_eq!((out.code, out.stdout_str()), (0, "3\n".to_string()));
-    assert_eq!(filter(&["-r", "--framework", "."], b"").code, 64);
-    assert_eq!(filter(&["-r", "--output", "jsonl", "."], b"").code, 64);
+    // jq's output flags print without aoi's framing: with the framed
+    // mode's --output they are a usage error.
+    for flag in ["-r", "-c", "-n", "-s"] {
+        assert_eq!(filter(&[flag, "--output", "jsonl", "."], b"").code, 64);
+    }
 }
 
 #[test]
@@ -581,4 +576,240 @@ fn caused_by_names_what_decided_the_status() {
     assert_conforming_report(&out.stdout, fed_back_code(66));
     let sum = parse_jsonl(&out.stdout).pop().unwrap();
     assert_eq!(sum["caused_by"]["code"], "INPUT_UNREADABLE", "{sum}");
+}
+
+// --- jq's flags keep the judge (issue 40) -----------------------------------
+
+/// The run id of [`s`]'s streams.
+const RUN: &str = "01JZQ7X4TQ9KZ8V6R2M3N4P5Q7";
+
+/// Streams that fail as `aoi check` says, and its exit for each: cut, a
+/// lost line, a retryable failure, a cancelled run, an upstream error in
+/// a run that ended `ok:true`.
+fn failing_streams() -> Vec<(&'static str, Vec<u8>, i32)> {
+    let lost = s().hits(1).ev(&format!(
+        r#"{{"type":"hit","aoi":{{"seq":40,"run":"{RUN}"}},"title":"t"}}"#
+    ));
+    let retry = s()
+        .hits(1)
+        .ev(r#"{"type":"aoi:error","category":"rate_limited","code":"RL","message":"slow down","retryable":true,"retry_after_ms":900}"#)
+        .summary(r#"{"ok":false,"reason":"failed"}"#);
+    vec![
+        ("truncated", example("truncated.jsonl"), 74),
+        ("lost line", lost.bytes(), 65),
+        ("retryable", retry.bytes(), 75),
+        (
+            "cancelled",
+            s().hits(2)
+                .summary(r#"{"ok":false,"reason":"cancelled"}"#)
+                .bytes(),
+            130,
+        ),
+        ("no summary", s().hits(2).no_summary().bytes(), 74),
+    ]
+}
+
+/// jq's flags as a jq user types them, each with its program.
+const JQ_MODES: &[&[&str]] = &[
+    &["-r", ".title"],
+    &["-c", ".title"],
+    &["-n", "[inputs] | length"],
+    &["-n", "input"],
+    &["-s", "length"],
+    &["-r", "-n", "input.title"],
+];
+
+#[test]
+fn jqs_flags_keep_the_verdict_of_check() {
+    for (what, input, want) in failing_streams() {
+        assert_eq!(crate::util::check(&["-q"], &input).code, want, "{what}");
+        for mode in JQ_MODES {
+            let out = filter(mode, &input);
+            assert_eq!(out.code, want, "{what} {mode:?}: {}", out.stderr);
+            // the why, in one verdict line (§ 13.1 producer line or check's)
+            let last = out.stderr.lines().last().unwrap_or_default().to_string();
+            assert!(
+                last.starts_with("aoi filter: ") && last.contains(&format!("exit {want}")),
+                "{what} {mode:?}: {}",
+                out.stderr
+            );
+            let mut quiet = mode.to_vec();
+            quiet.push("-q");
+            let out = filter(&quiet, &input);
+            assert_eq!(
+                (out.code, out.stderr.as_str()),
+                (want, ""),
+                "{what} {mode:?} -q"
+            );
+        }
+    }
+}
+
+#[test]
+fn jqs_flags_print_as_jq_prints() {
+    let search = example("search.jsonl");
+    let out = filter(&["-r", ".title"], &search);
+    assert_eq!(out.stdout_str(), "Agent-Operable Tools\nMachine Mode\n");
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""));
+    let out = filter(&["-c", "{title}"], &search);
+    assert_eq!(
+        out.stdout_str(),
+        "{\"title\":\"Agent-Operable Tools\"}\n{\"title\":\"Machine Mode\"}\n"
+    );
+    let out = filter(&["-s", "map(.rank)"], &search);
+    assert_eq!((out.code, out.stdout_str()), (0, "[1,2]\n".to_string()));
+    // -n: input/inputs read the domain events, as the framed mode's filter
+    // sees them; with --framework the framework events too.
+    let out = filter(&["-n", "[inputs.type]"], &search);
+    assert_eq!(out.stdout_str(), "[\"hit\",\"hit\"]\n");
+    let out = filter(&["-n", "--framework", "-c", "[inputs.type]"], &search);
+    assert_eq!(
+        out.stdout_str(),
+        "[\"aoi:meta\",\"hit\",\"hit\",\"aoi:warning\",\"aoi:summary\"]\n"
+    );
+    // without -n, input reads the next event, as in jq
+    let out = filter(&["-c", "[.rank, input.rank]"], &search);
+    assert_eq!(out.stdout_str(), "[1,2]\n");
+}
+
+#[test]
+fn what_the_program_leaves_unread_is_still_judged() {
+    // The cut stream's first event is all `-n input` reads: the rest is
+    // read and judged all the same (74), and so is a stream whose lost
+    // line comes after what the program read (65).
+    let out = filter(&["-n", "input.rank"], &example("truncated.jsonl"));
+    assert_eq!((out.code, out.stdout_str()), (74, "1\n".to_string()));
+    let lost = s()
+        .hits(3)
+        .ev(&format!(
+            r#"{{"type":"hit","aoi":{{"seq":40,"run":"{RUN}"}}}}"#
+        ))
+        .bytes();
+    let out = filter(&["-n", "first(inputs) | .rank"], &lost);
+    assert_eq!(out.code, 65, "{}", out.stderr);
+    // a halt stops the program, never the judge
+    let out = filter(&["-r", "halt"], &example("truncated.jsonl"));
+    assert_eq!(out.code, 74, "{}", out.stderr);
+}
+
+#[test]
+fn jqs_flags_over_several_files_judge_each() {
+    let dir = crate::util::scratch("filter-jq-files");
+    let ok = crate::util::write_file(&dir, "ok.jsonl", &example("search.jsonl"));
+    let cut = crate::util::write_file(&dir, "cut.jsonl", &example("truncated.jsonl"));
+    // -s: one array of every file's domain events; the worst verdict
+    let out = filter(&["-s", "length", &ok, &cut], b"");
+    assert_eq!((out.code, out.stdout_str()), (74, "4\n".to_string()));
+    assert!(
+        out.stderr.contains("cut.jsonl: FAIL incomplete"),
+        "{}",
+        out.stderr
+    );
+    for threads in ["1", "2"] {
+        let out = filter(&["-r", ".title", "--threads", threads, &ok, &cut, &ok], b"");
+        assert_eq!(out.code, 74, "{}", out.stderr);
+        assert_eq!(out.stdout_str().lines().count(), 6);
+    }
+    let out = filter(&["-r", ".title", &ok, "nosuch.jsonl"], b"");
+    assert_eq!(out.code, 66, "{}", out.stderr);
+    assert!(out.stderr.contains("nosuch.jsonl"), "{}", out.stderr);
+}
+
+#[test]
+fn jqs_flags_keep_the_producer_exit_of_the_framed_mode() {
+    // An upstream aoi:error in a run that ended ok:true: check passes it
+    // (0); the filter, a transformer, fails on it (§ 13.1) in every mode
+    // unless --continue-on-error, and says so in one line.
+    let input = s()
+        .hits(1)
+        .ev(r#"{"type":"aoi:error","scope":"item","category":"rate_limited","code":"RL","message":"m","retryable":true}"#)
+        .bytes();
+    assert_eq!(crate::util::check(&["-q"], &input).code, 0);
+    let framed = filter(&["-q", "."], &input).code;
+    assert_eq!(framed, 75);
+    for mode in JQ_MODES {
+        let out = filter(mode, &input);
+        assert_eq!(out.code, framed, "{mode:?}: {}", out.stderr);
+        assert!(out.stderr.contains("(§ 13.1)"), "{mode:?}: {}", out.stderr);
+        let mut go_on = mode.to_vec();
+        go_on.push("--continue-on-error");
+        assert_eq!(filter(&go_on, &input).code, 0, "{mode:?}");
+    }
+}
+
+#[test]
+fn every_failure_of_the_filter_says_why() {
+    let search = example("search.jsonl");
+    // framed: the errors are aoi:error events on stdout, and one line on
+    // stderr says why the exit is 1
+    let out = filter(&[r#"error("boom")"#], &search);
+    assert_eq!(out.code, 1);
+    assert_conforming_report(&out.stdout, fed_back_code(1));
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .starts_with("aoi filter: exit 1: the filter failed on 2 event(s)")
+            && out.stderr.contains("FILTER_ERROR at line 2: boom"),
+        "{}",
+        out.stderr
+    );
+    let out = filter(&["--max-line-bytes", "100", ".rank"], &search);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("INPUT_TOO_LONG at line 2"),
+        "{}",
+        out.stderr
+    );
+    // jq's flags: each error as jq says it, then the same line
+    let out = filter(&["-r", r#"error("boom")"#], &search);
+    assert_eq!(out.code, 1);
+    let lines: Vec<&str> = out.stderr.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", out.stderr);
+    assert_eq!(lines[0], "aoi filter: FILTER_ERROR at -:2: boom");
+    assert!(
+        lines[2].starts_with("aoi filter: exit 1: "),
+        "{}",
+        out.stderr
+    );
+    let out = filter(&["-c", "--max-line-bytes", "100", ".rank"], &search);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("INPUT_TOO_LONG at -:2"),
+        "{}",
+        out.stderr
+    );
+    // -q: nothing of aoi's; halt_error's message is the filter's own (jq's)
+    for mode in [&[][..], &["-r"]] {
+        let mut a = mode.to_vec();
+        a.extend(["-q", r#"error("boom")"#]);
+        let out = filter(&a, &search);
+        assert_eq!((out.code, out.stderr.as_str()), (1, ""), "{a:?}");
+        let mut a = mode.to_vec();
+        a.extend(["-q", r#""stop\n" | halt_error(3)"#]);
+        let out = filter(&a, &search);
+        assert_eq!((out.code, out.stderr.as_str()), (3, "stop\n"), "{a:?}");
+    }
+    // --continue-on-error: the errors are said, the run does not fail
+    let out = filter(&["-r", "--continue-on-error", r#"error("boom")"#], &search);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}
+
+#[test]
+fn only_raw_stops_judging_and_says_so() {
+    let help = crate::util::aoi(&["filter", "--help"], b"").stdout_str();
+    assert!(help.contains("NOT an AOI judge"), "{help}");
+    // --raw is plain jq: a cut stream is no failure of its own
+    let out = filter(&["--raw", "-r", ".title"], &example("search.jsonl"));
+    assert_eq!(out.code, 0);
+    let out = filter(&["-r", ".a"], b"{\"a\":\"x\"}\n");
+    assert_eq!(out.code, 65, "not an AOI stream: {}", out.stderr);
+    let out = filter(&["--raw", "-r", ".a"], b"{\"a\":\"x\"}\n");
+    assert_eq!((out.code, out.stdout_str()), (0, "x\n".to_string()));
+}
+
+#[test]
+fn jqs_flags_end_quietly_on_a_closed_pipe() {
+    let big = s().hits(80_000).bytes();
+    assert_quiet_on_early_close(&["filter", "-r", ".aoi.run"], big.clone());
+    assert_quiet_on_early_close(&["filter", "-n", "inputs"], big);
 }

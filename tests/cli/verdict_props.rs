@@ -7,6 +7,9 @@
 //! command reads the stream with a 64-byte hold (`AOI_HOLD_LINE_BYTES`),
 //! so that nearly every line is a long line validated in pieces (issue
 //! 25): the verdict, the relay and strip's output stay the same.
+//! jq's flags on `filter` (`-r`, `-n`, `-s`, `-c`) keep that verdict too
+//! (issue 40): they change what is printed, never whether the stream is
+//! judged.
 
 use proptest::prelude::*;
 use serde_json::Value;
@@ -160,6 +163,30 @@ const BY_EXIT: &[&[&str]] = &[
     &["filter", "-q", "--continue-on-error", "."],
 ];
 
+/// jq's flags on `filter` (issue 40): each prints as jq does and keeps
+/// the judge. With `--continue-on-error` the exit is `aoi check`'s; without
+/// it, the framed filter's on the same program, whose § 13.1 producer exit
+/// may only be stricter than check's.
+const JQ_MODES: &[&[&str]] = &[
+    &["-r", ".title"],
+    &["-n", "[inputs]|length"],
+    &["-s", "length"],
+    &["-c", "."],
+];
+
+/// `filter -q` with the jq flags of `mode` and `more`; without the flags
+/// (`framed`), the framed mode on the same program.
+fn jq_mode(mode: &[&str], more: &[&str], framed: bool) -> Vec<String> {
+    let mut a = vec!["filter".to_string(), "-q".into()];
+    a.extend(more.iter().map(|s| s.to_string()));
+    let program = mode.last().copied().unwrap_or(".");
+    if !framed {
+        a.extend(mode.iter().take(mode.len() - 1).map(|s| s.to_string()));
+    }
+    a.push(program.to_string());
+    a
+}
+
 /// Whether `text`, a merge-report in `format`, states the verdict `code`.
 fn states(format: &str, text: &str, code: i32) -> Result<(), String> {
     let failed = code != 0;
@@ -219,6 +246,21 @@ proptest! {
             let out = aoi_env(args, &input, env);
             prop_assert_eq!(out.code, want, "{:?}: {}", args, out.stderr);
         }
+        for mode in JQ_MODES {
+            let args = jq_mode(mode, &["--continue-on-error"], false);
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let out = aoi_env(&args, &input, env);
+            prop_assert_eq!(out.code, want, "{:?}: {}", args, out.stderr);
+            // Without --continue-on-error: the framed filter's § 13.1 exit.
+            let framed = jq_mode(mode, &[], true);
+            let framed: Vec<&str> = framed.iter().map(String::as_str).collect();
+            let producer = aoi_env(&framed, &input, env).code;
+            prop_assert!(want == 0 || producer != 0, "{:?} {} for check's {}", framed, producer, want);
+            let args = jq_mode(mode, &[], false);
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let out = aoi_env(&args, &input, env);
+            prop_assert_eq!(out.code, producer, "{:?}: {}", args, out.stderr);
+        }
         // The same bytes as two files judged at once (issue 29): each
         // command's exit is still check's (the worst of two equal verdicts).
         let dir = scratch("verdict-files");
@@ -230,6 +272,13 @@ proptest! {
             a.extend(twice);
             let out = aoi_env(&a, b"", env);
             prop_assert_eq!(out.code, want, "{:?} on two files: {}", args, out.stderr);
+        }
+        for mode in JQ_MODES {
+            let mut a = jq_mode(mode, &["--continue-on-error", "--threads", "2"], false);
+            a.extend(twice.iter().map(|s| s.to_string()));
+            let a: Vec<&str> = a.iter().map(String::as_str).collect();
+            let out = aoi_env(&a, b"", env);
+            prop_assert_eq!(out.code, want, "{:?} on two files: {}", a, out.stderr);
         }
         for format in ["jsonl", "table", "markdown", "tap", "junit"] {
             let out = aoi_env(&["merge-report", "-q", "--format", format], &input, env);

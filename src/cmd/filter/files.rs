@@ -29,8 +29,14 @@ pub(super) trait Emit {
     fn raw_event(&mut self, ty: &str, body: &[u8]) -> Result<(), Stop>;
     /// An upstream `aoi:error` or `aoi:warning`, passed on.
     fn forward(&mut self, ty: &'static str, body: &[u8]) -> Result<(), Stop>;
-    /// aoi's own item-level `aoi:error` (code `code`).
-    fn item_error(&mut self, code: &str, fields: &[(&'static str, Value)]) -> Result<(), Stop>;
+    /// aoi's own item-level `aoi:error` (code `code`, said on stderr as
+    /// `said` when it is the first).
+    fn item_error(
+        &mut self,
+        code: &str,
+        fields: &[(&'static str, Value)],
+        said: &str,
+    ) -> Result<(), Stop>;
     /// The end of a block read: what was written goes out.
     fn flush(&mut self) -> Result<(), Stop>;
     /// The filter halted with exit code `h`.
@@ -46,7 +52,12 @@ impl Emit for Sinks {
     fn forward(&mut self, ty: &'static str, body: &[u8]) -> Result<(), Stop> {
         self.out.forward(ty, body)
     }
-    fn item_error(&mut self, _code: &str, fields: &[(&'static str, Value)]) -> Result<(), Stop> {
+    fn item_error(
+        &mut self,
+        _code: &str,
+        fields: &[(&'static str, Value)],
+        _said: &str,
+    ) -> Result<(), Stop> {
         self.out.event("aoi:error", fields)
     }
     fn flush(&mut self) -> Result<(), Stop> {
@@ -92,7 +103,7 @@ pub(super) struct Whole {
 enum Rec {
     Event(String, Vec<u8>),
     Forward(&'static str, Vec<u8>),
-    ItemError(String, Vec<(&'static str, Value)>),
+    ItemError(String, Vec<(&'static str, Value)>, String),
     Halt(i32),
     /// What the filter wrote to stderr (`debug`, `stderr`, `halt_error`).
     Stderr(Vec<u8>),
@@ -147,9 +158,14 @@ impl Emit for Recording {
     fn forward(&mut self, ty: &'static str, body: &[u8]) -> Result<(), Stop> {
         self.keep(Rec::Forward(ty, body.to_vec()), body.len())
     }
-    fn item_error(&mut self, code: &str, fields: &[(&'static str, Value)]) -> Result<(), Stop> {
-        let rec = Rec::ItemError(code.to_string(), fields.to_vec());
-        self.keep(rec, ITEM_ERROR_BYTES)
+    fn item_error(
+        &mut self,
+        code: &str,
+        fields: &[(&'static str, Value)],
+        said: &str,
+    ) -> Result<(), Stop> {
+        let rec = Rec::ItemError(code.to_string(), fields.to_vec(), said.to_string());
+        self.keep(rec, ITEM_ERROR_BYTES + said.len())
     }
     fn flush(&mut self) -> Result<(), Stop> {
         self.said()?;
@@ -180,9 +196,10 @@ impl Framed<'_, Sinks> {
                 Rec::Forward(ty, body) => self.sinks.out.forward(ty, &body)?,
                 Rec::Flush => self.sinks.out.flush()?,
                 Rec::Event(ty, body) if live => self.sinks.out.raw_event(&ty, &body)?,
-                Rec::ItemError(code, fields) if live => {
+                Rec::ItemError(code, fields, said) if live => {
                     self.item_errors += 1;
                     self.first_item_code.get_or_insert(code);
+                    self.first_item.get_or_insert(said);
                     self.sinks.out.event("aoi:error", &fields)?;
                 }
                 Rec::Stderr(bytes) if live => {

@@ -12,8 +12,10 @@
 //! `aoi:meta`/`aoi:summary` never are, and the closing `aoi:summary`
 //! accounts for the upstream (`input_count`, `caused_by`, `upstream`).
 //!
-//! `--raw` is plain jq over any JSON Lines input: no framing, no judge,
-//! output as `jq -c` prints it.
+//! jq's output and input flags (`-r`, `-c`, `-n`, `-s`) print the results
+//! as jq prints them and keep the judge and the exit status of this mode
+//! (`plain.rs`, issue 40). Only `--raw` is plain jq over any JSON Lines
+//! input: no framing, no judge, output as `jq -c` prints it.
 
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -31,13 +33,15 @@ use crate::judge::fields::Ev;
 use crate::judge::{Cause, Finding, Judge, LineClass, Outcome, Verdict, envelope_run};
 use crate::out::{
     Closing, Sinks, Stop, cancelled, close_report, eprint_line, finding_line, install_cancel,
-    open_input, source_holding, unreadable_error, verdict_line,
+    open_input, source_holding, stop_code, unreadable_error, verdict_line,
 };
 use crate::out::{EventKind, event_kind, forwarded_body, one_line_of, push_member};
 use crate::spec::exit;
 use files::Emit;
 
 mod files;
+mod judged;
+mod plain;
 mod raw;
 mod raw_files;
 
@@ -144,13 +148,17 @@ fn compile_and_run(args: &FilterArgs) -> i32 {
         }
     };
     let vars = Vars::new(values);
-    let reads_stdin = !args.null_input || args.filter.contains("input");
+    // Every mode but --raw reads and judges its whole input, `-n` too
+    // (what the program leaves unread is still judged).
+    let reads_stdin = !(args.raw && args.null_input) || args.filter.contains("input");
     if reads_stdin {
         crate::out::say_reading_terminal("filter", !args.files.is_empty(), args.quiet);
     }
-    // jq's -r and -n mean jq's plain mode (a jq user types them first).
-    if args.raw || args.raw_output || args.null_input || args.slurp {
+    // Only --raw stops judging; jq's flags only change what is printed.
+    if args.raw {
         raw::run_raw(args, &filter, vars)
+    } else if args.raw_output || args.compact_output || args.null_input || args.slurp {
+        plain::run_plain(args, &filter, vars)
     } else {
         run_framed(args, &filter, vars)
     }
@@ -177,6 +185,10 @@ struct Framed<'a, O: Emit> {
     item_errors: u64,
     /// The code of the first of them, which `caused_by` names.
     first_item_code: Option<String>,
+    /// The first of them as stderr says it (code, place, message).
+    first_item: Option<String>,
+    /// The input being filtered, for [`Self::first_item`].
+    source: String,
     /// Set by `halt`/`halt_error`: the filter stops, the stream is still
     /// read to its end so the verdict stays true.
     halted: Option<i32>,
@@ -263,6 +275,8 @@ impl<'a, O: Emit> Framed<'a, O> {
             sinks,
             item_errors: 0,
             first_item_code: None,
+            first_item: None,
+            source: String::new(),
             halted: None,
             buf: Vec::with_capacity(4096),
             path: simple_path(&args.filter),
@@ -330,6 +344,7 @@ fn close_framed(f: &mut Framed<'_, Sinks>, t: Taken) -> Result<i32, Stop> {
         own_cause.get_or_insert_with(|| Cause::own("validation", first));
     }
     crate::out::say_upstream_errors("filter", args.quiet, code, upstream.as_ref());
+    let upstream_said = upstream.as_ref().is_some_and(|(c, _)| *c == code);
     // The upstream error is the cause only when it decides the status: an
     // input aoi could not read (66), a cut stream (74) or the filter's own
     // errors (1, over a retryable 75) outrank it.
@@ -352,6 +367,7 @@ fn close_framed(f: &mut Framed<'_, Sinks>, t: Taken) -> Result<i32, Stop> {
             c => c,
         };
     }
+    say_own_errors(f, exit_code, upstream_said);
     let properties = json!({
         "streams": verdicts.streams,
         "item_errors": f.item_errors,
@@ -391,10 +407,23 @@ fn take_input(
         files::Filtered::Unreadable(msg) => return unreadable(f, t, &msg, &source),
         files::Filtered::Whole(w) => f.replay(*w)?,
     };
-    let name = (!f.args.files.is_empty()).then_some(source.as_str());
+    take_verdict(f, t, &source, v, &shown);
+    Ok(())
+}
+
+/// Says an input's verdict (its first findings and one line) unless it
+/// is ok, and takes it into `t`.
+fn take_verdict(
+    f: &mut Framed<'_, Sinks>,
+    t: &mut Taken,
+    source: &str,
+    v: Verdict,
+    shown: &[Finding],
+) {
+    let name = (!f.args.files.is_empty()).then_some(source);
     if !f.args.quiet && v.outcome != Outcome::Ok {
         let mut err = io::stderr().lock();
-        for finding in &shown {
+        for finding in shown {
             let _ = writeln!(err, "{}", finding_line(finding, name));
         }
         let _ = writeln!(err, "{}", verdict_line("filter", &v, name));
@@ -402,7 +431,67 @@ fn take_input(
     t.code = exit::worst(t.code, v.exit_code);
     f.sinks.add_consumed(&v);
     t.verdicts.add(v);
-    Ok(())
+}
+
+/// Says why the run failed when the filter's own failures decided it
+/// (§ 13.1 counts them as a transformer's errors): every non-zero exit
+/// says why in one line (issue 40). A halt says nothing of aoi's: as in
+/// jq, `halt_error`'s message is the why.
+fn say_own_errors<O: Emit>(f: &Framed<'_, O>, exit_code: i32, upstream_said: bool) {
+    if f.item_errors == 0 || f.args.continue_on_error || exit_code != exit::FAILED {
+        return;
+    }
+    if upstream_said || f.halted.is_some_and(|h| h != 0) {
+        return;
+    }
+    let first = f.first_item.as_deref().unwrap_or("FILTER_ERROR");
+    eprint_line(
+        f.args.quiet,
+        &format!(
+            "aoi filter: exit 1: the filter failed on {} event(s), the first {}; \
+             --continue-on-error to go on",
+            f.item_errors,
+            crate::out::sanitize(first)
+        ),
+    );
+}
+
+/// Ends jq's modes ([`plain`]) as this mode ends on the same input: the
+/// same verdicts taken the same way, the same exit status and stderr
+/// lines, aoi's report written nowhere.
+fn close_plain(
+    args: &FilterArgs,
+    filter: &Filter,
+    shared: judged::Shared,
+    halted: Option<i32>,
+) -> i32 {
+    let mut f = Framed::new(
+        args,
+        filter,
+        Vars::new(Vec::new()),
+        Sinks::new(None, None, None),
+    );
+    f.item_errors = shared.item_errors;
+    f.first_item_code = shared.first_code;
+    f.first_item = shared.first_said;
+    f.halted = halted;
+    let mut t = Taken::default();
+    for ended in shared.ended {
+        match ended {
+            judged::Ended::Judged(source, v, shown) => {
+                take_verdict(&mut f, &mut t, &source, *v, &shown)
+            }
+            judged::Ended::Unreadable(source, msg) => {
+                if let Err(stop) = unreadable(&mut f, &mut t, &msg, &source) {
+                    return stop_code("filter", &stop);
+                }
+            }
+        }
+    }
+    match close_framed(&mut f, t) {
+        Ok(code) => code,
+        Err(stop) => stop_code("filter", &stop),
+    }
 }
 
 /// An input that could not be opened: said, 66, and an `aoi:error`.
@@ -464,6 +553,7 @@ fn framed_stream<R: Read + Send, O: Emit>(
     };
     let mut item_index = 0u64;
     let mut shown: Vec<Finding> = Vec::new();
+    f.source = source.to_string();
     // Results are written line by line and flushed block by block.
     let cell = std::cell::RefCell::new(&mut *f);
     drive_source(
@@ -702,6 +792,11 @@ impl<O: Emit> Framed<'_, O> {
         if msg.chars().count() > MAX_MESSAGE {
             msg = msg.chars().take(MAX_MESSAGE).collect::<String>() + "…";
         }
+        let said = match self.source.as_str() {
+            "-" => format!("{code} at line {line_no}: {msg}"),
+            source => format!("{code} at {source}:{line_no}: {msg}"),
+        };
+        self.first_item.get_or_insert_with(|| said.clone());
         let mut fields: Vec<(&str, serde_json::Value)> = vec![
             ("scope", "item".into()),
             ("category", "validation".into()),
@@ -715,7 +810,7 @@ impl<O: Emit> Framed<'_, O> {
         if let Some(i) = item_index {
             fields.push(("item_index", i.into()));
         }
-        self.sinks.item_error(code, &fields)
+        self.sinks.item_error(code, &fields, &said)
     }
 }
 

@@ -341,15 +341,9 @@ impl OneByOne<'_> {
                 },
             };
             self.buf.clear();
-            match (&v, self.raw_output) {
-                (Val::TStr(s), true) => self.buf.extend_from_slice(s),
-                _ => {
-                    if let Err(e) = jq::write_json(&mut self.buf, &v) {
-                        return self.failed(&e.0, out);
-                    }
-                }
+            if let Err(e) = jq_line(&mut self.buf, &v, self.raw_output) {
+                return self.failed(&e.0, out);
             }
-            self.buf.push(b'\n');
             out.line(&self.buf)?;
         }
         Ok(None)
@@ -367,4 +361,15 @@ impl OneByOne<'_> {
         out.say(&format!("aoi filter: error{place}: {msg}"))?;
         Ok(None)
     }
+}
+
+/// One result as jq prints it, its newline included: compact JSON, or with
+/// `-r` (`raw_output`) a string's text unquoted.
+pub(super) fn jq_line(buf: &mut Vec<u8>, v: &Val, raw_output: bool) -> Result<(), jq::NotJson> {
+    match (v, raw_output) {
+        (Val::TStr(s), true) => buf.extend_from_slice(s),
+        _ => jq::write_json(buf, v)?,
+    }
+    buf.push(b'\n');
+    Ok(())
 }

@@ -1,0 +1,150 @@
+//! jq's modes on an AOI stream (`-r`, `-c`, `-n`, `-s`, issue 40): the
+//! results printed as jq prints them (one per line, compact, `-r` strings
+//! unquoted, no framing of aoi's), the input judged as `aoi check` judges
+//! it ([`super::judged`]), and the exit status and stderr lines those of
+//! the framed mode on the same input ([`super::close_plain`]). Output
+//! flags change how results are printed, never whether the stream is
+//! judged; only `--raw` stops judging ([`super::raw`]).
+//!
+//! The inputs are read in turn on this thread (`--threads` changes
+//! nothing here): the program may read from one input into the next.
+
+use std::cell::RefCell;
+use std::io::{self, Write};
+use std::rc::Rc;
+
+use jaq_core::{Ctx, Vars};
+use jaq_json::Val;
+use jaq_std::input::RcIter;
+
+use super::judged::{JudgedEvents, Shared};
+use super::{BoxedInputs, error_text, inputs_of};
+use crate::cli::FilterArgs;
+use crate::jq::{Data, Filter, Kind};
+use crate::out::{Stop, cancelled, install_cancel, stdout_writer, stop_code};
+use crate::spec::exit;
+
+/// Runs `aoi filter` with `-r`, `-c`, `-n` or `-s`; returns the exit status.
+pub(super) fn run_plain(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i32 {
+    install_cancel("filter");
+    let shared = Rc::new(RefCell::new(Shared::new(args.quiet)));
+    let events: BoxedInputs<'_> =
+        Box::new(JudgedEvents::new(args, inputs_of(args), shared.clone()));
+    let inputs = RcIter::new(events);
+    let data = Data {
+        lut: &filter.lut,
+        inputs: &inputs,
+    };
+    let mut p = Printer {
+        out: stdout_writer(),
+        raw_output: args.raw_output,
+        buf: Vec::with_capacity(4096),
+        data: &data,
+        filter,
+        vars,
+        shared: &shared,
+    };
+    let halted = match p.program(args, &inputs).and_then(|h| p.flush().map(|()| h)) {
+        Ok(halted) => halted,
+        Err(stop) => return stop_code("filter", &stop),
+    };
+    // What the program left unread is read to its end and judged.
+    shared.borrow_mut().draining = true;
+    for _ in &inputs {}
+    let shared = shared.take();
+    match shared.stop {
+        Some(stop) => stop_code("filter", &stop),
+        None => super::close_plain(args, filter, shared, halted),
+    }
+}
+
+/// The program run on the judged events, its results printed as jq
+/// prints them.
+struct Printer<'a> {
+    out: Box<dyn Write>,
+    raw_output: bool,
+    buf: Vec<u8>,
+    data: &'a Data<'a>,
+    filter: &'a Filter,
+    vars: Vars<Val>,
+    shared: &'a RefCell<Shared>,
+}
+
+impl Printer<'_> {
+    /// Runs the program as the flags say: once on `null` (`-n`), once on
+    /// the array of every event (`-s`, held in memory), or on each event.
+    /// Returns the exit code of a halt.
+    fn program(
+        &mut self,
+        args: &FilterArgs,
+        inputs: &RcIter<BoxedInputs<'_>>,
+    ) -> Result<Option<i32>, Stop> {
+        if args.null_input {
+            return self.value(Val::Null);
+        }
+        if args.slurp {
+            let all: Vec<Val> = inputs.into_iter().filter_map(Result::ok).collect();
+            return self.value(Val::Arr(all.into()));
+        }
+        // The events are all `Ok`: what cannot be given is said and skipped.
+        for v in inputs.into_iter().flatten() {
+            if let Some(h) = self.value(v)? {
+                return Ok(Some(h));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Runs the filter on `input` and prints its results; an error ends
+    /// them, as in jq. Returns the exit code of a halt.
+    fn value(&mut self, input: Val) -> Result<Option<i32>, Stop> {
+        let ctx = Ctx::<Kind>::new(self.data, self.vars.clone());
+        for r in self.filter.id.run((ctx, input)) {
+            cancelled()?;
+            let v = match r {
+                Ok(v) => v,
+                Err(exn) => match exn.get_err() {
+                    Ok(err) => {
+                        let msg = error_text(err);
+                        self.shared.borrow_mut().item_error("FILTER_ERROR", &msg);
+                        return Ok(None);
+                    }
+                    Err(exn) => return Ok(Some(exn.get_halt().unwrap_or(exit::SOFTWARE))),
+                },
+            };
+            self.buf.clear();
+            if let Err(e) = super::raw::jq_line(&mut self.buf, &v, self.raw_output) {
+                let msg = format!("result is not JSON: {}", e.0);
+                let mut shared = self.shared.borrow_mut();
+                shared.item_error("FILTER_RESULT_NOT_JSON", &msg);
+                continue;
+            }
+            self.out.write_all(&self.buf).map_err(write_stop)?;
+        }
+        Ok(None)
+    }
+
+    fn flush(&mut self) -> Result<(), Stop> {
+        self.out.flush().map_err(write_stop)
+    }
+}
+
+/// A failed write on stdout: a closed pipe ends quietly (§ 7), anything
+/// else says so.
+fn write_stop(e: io::Error) -> Stop {
+    crate::out::write_err(e, "stdout")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn results_print_as_jq_prints_them() {
+        let mut b = Vec::new();
+        let v = jaq_json::Val::utf8_str(b"a\tb".to_vec());
+        super::super::raw::jq_line(&mut b, &v, true).unwrap();
+        assert_eq!(b, b"a\tb\n");
+        b.clear();
+        super::super::raw::jq_line(&mut b, &v, false).unwrap();
+        assert_eq!(b, b"\"a\\tb\"\n");
+    }
+}
