@@ -45,6 +45,8 @@ const COMMANDS: &[&[&str]] = &[
     &["merge-report", "--format", "tap"],
     &["merge-report", "--format", "jsonl"],
     &["filter", "."],
+    &["filter", "-r", ".type"],
+    &["filter", "--raw", ".type"],
 ];
 
 /// The inputs: a passing run, a retryable failure, a cut stream, and a

@@ -166,6 +166,9 @@ pub(super) trait RawOut {
 /// stdout (buffered as every command's) and stderr.
 pub(super) struct Live {
     pub(super) out: Box<dyn Write>,
+    /// `-q`: aoi's own lines are not said (the filter's `debug` and
+    /// `stderr` still are: they are the program's output).
+    pub(super) quiet: bool,
 }
 
 impl RawOut for Live {
@@ -173,7 +176,7 @@ impl RawOut for Live {
         self.out.write_all(bytes)
     }
     fn say(&mut self, msg: &str) -> io::Result<()> {
-        eprint_line(false, msg);
+        eprint_line(self.quiet, msg);
         Ok(())
     }
 }
@@ -210,6 +213,7 @@ pub(super) fn run_raw(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i3
         .flatten();
     let mut live = Live {
         out: stdout_writer(),
+        quiet: args.quiet,
     };
     let result = match plan {
         Some(plan) => {
