@@ -52,7 +52,7 @@ complete -c aoi -n "__fish_aoi_using_subcommand check" -l threads -d 'Threads fo
 complete -c aoi -n "__fish_aoi_using_subcommand check" -s q -l quiet -d 'Print nothing on stderr; the exit status still tells'
 complete -c aoi -n "__fish_aoi_using_subcommand check" -l no-relay -d 'Do not relay the input to stdout (verdict only)'
 complete -c aoi -n "__fish_aoi_using_subcommand check" -l unbounded -d 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'
-complete -c aoi -n "__fish_aoi_using_subcommand check" -l fail-on-partial -d 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)'
+complete -c aoi -n "__fish_aoi_using_subcommand check" -l fail-on-partial -d 'Fail when the summary says partial:true (§ 4.1 lets a producer call partial success): exit 1, or 75 when the cause (an item error) says retry may help (§ 9.3)'
 complete -c aoi -n "__fish_aoi_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aoi -n "__fish_aoi_using_subcommand check" -s V -l version -d 'Print version'
 complete -c aoi -n "__fish_aoi_using_subcommand strip" -l files-from -d 'Read more input names from LIST, one per line (`-`: stdin), after the FILEs: for more run files than a command line holds (`find runs -name \'*.jsonl\' | aoi merge-report --files-from -`). An empty or unreadable list is 66' -r -F
@@ -66,7 +66,7 @@ complete -c aoi -n "__fish_aoi_using_subcommand strip" -s q -l quiet -d 'Print n
 complete -c aoi -n "__fish_aoi_using_subcommand strip" -s v -l verbose -d 'Print the verdict line on stderr on success too'
 complete -c aoi -n "__fish_aoi_using_subcommand strip" -l log -d 'Read the inputs as logs: an event after a prefix (a BOM, a time stamp, `[worker-3]`, a CRI or Docker json-file record) is found, colour and CR are trimmed, prose and other lines are skipped, and both are counted and stated in the output; runs interleaved in one log are told apart by aoi.run and each is judged as `aoi check` judges a stream. Without it each input is one stream, judged exactly as `aoi check` judges it: a line that is no event is a violation (65)'
 complete -c aoi -n "__fish_aoi_using_subcommand strip" -l unbounded -d 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'
-complete -c aoi -n "__fish_aoi_using_subcommand strip" -l fail-on-partial -d 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)'
+complete -c aoi -n "__fish_aoi_using_subcommand strip" -l fail-on-partial -d 'Fail when the summary says partial:true (§ 4.1 lets a producer call partial success): exit 1, or 75 when the cause (an item error) says retry may help (§ 9.3)'
 complete -c aoi -n "__fish_aoi_using_subcommand strip" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aoi -n "__fish_aoi_using_subcommand strip" -s V -l version -d 'Print version'
 complete -c aoi -n "__fish_aoi_using_subcommand summary" -l files-from -d 'Read more input names from LIST, one per line (`-`: stdin), after the FILEs: for more run files than a command line holds (`find runs -name \'*.jsonl\' | aoi merge-report --files-from -`). An empty or unreadable list is 66' -r -F
@@ -103,7 +103,7 @@ complete -c aoi -n "__fish_aoi_using_subcommand summary" -l threads -d 'Threads 
 complete -c aoi -n "__fish_aoi_using_subcommand summary" -s q -l quiet -d 'Print nothing on stderr; stdout (the line, the object, the field) is the same'
 complete -c aoi -n "__fish_aoi_using_subcommand summary" -l log -d 'Read the inputs as logs: an event after a prefix (a BOM, a time stamp, `[worker-3]`, a CRI or Docker json-file record) is found, colour and CR are trimmed, prose and other lines are skipped, and both are counted and stated in the output; runs interleaved in one log are told apart by aoi.run and each is judged as `aoi check` judges a stream. Without it each input is one stream, judged exactly as `aoi check` judges it: a line that is no event is a violation (65)'
 complete -c aoi -n "__fish_aoi_using_subcommand summary" -l unbounded -d 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'
-complete -c aoi -n "__fish_aoi_using_subcommand summary" -l fail-on-partial -d 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)'
+complete -c aoi -n "__fish_aoi_using_subcommand summary" -l fail-on-partial -d 'Fail when the summary says partial:true (§ 4.1 lets a producer call partial success): exit 1, or 75 when the cause (an item error) says retry may help (§ 9.3)'
 complete -c aoi -n "__fish_aoi_using_subcommand summary" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aoi -n "__fish_aoi_using_subcommand summary" -s V -l version -d 'Print version'
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -l files-from -d 'Read more input names from LIST, one per line (`-`: stdin), after the FILEs: for more run files than a command line holds (`find runs -name \'*.jsonl\' | aoi merge-report --files-from -`). An empty or unreadable list is 66' -r -F
@@ -144,7 +144,7 @@ complete -c aoi -n "__fish_aoi_using_subcommand errors" -l continue-on-error -d 
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -s q -l quiet -d 'Print nothing on stderr'
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -l log -d 'Read the inputs as logs: an event after a prefix (a BOM, a time stamp, `[worker-3]`, a CRI or Docker json-file record) is found, colour and CR are trimmed, prose and other lines are skipped, and both are counted and stated in the output; runs interleaved in one log are told apart by aoi.run and each is judged as `aoi check` judges a stream. Without it each input is one stream, judged exactly as `aoi check` judges it: a line that is no event is a violation (65)'
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -l unbounded -d 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'
-complete -c aoi -n "__fish_aoi_using_subcommand errors" -l fail-on-partial -d 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)'
+complete -c aoi -n "__fish_aoi_using_subcommand errors" -l fail-on-partial -d 'Fail when the summary says partial:true (§ 4.1 lets a producer call partial success): exit 1, or 75 when the cause (an item error) says retry may help (§ 9.3)'
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -s V -l version -d 'Print version'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l files-from -d 'Read more input names from LIST, one per line (`-`: stdin), after the FILEs: for more run files than a command line holds (`find runs -name \'*.jsonl\' | aoi merge-report --files-from -`). An empty or unreadable list is 66' -r -F
@@ -163,7 +163,7 @@ complete -c aoi -n "__fish_aoi_using_subcommand filter" -s s -l slurp -d 'As jq 
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -s c -l compact-output -d 'As jq -c: print the results as jq -c does, one per line, no framing; the stream is still judged as `aoi check` judges it (only --raw stops judging)'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -s q -l quiet -d 'Print nothing on stderr but the filter\'s own messages (debug, stderr)'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l unbounded -d 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'
-complete -c aoi -n "__fish_aoi_using_subcommand filter" -l fail-on-partial -d 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)'
+complete -c aoi -n "__fish_aoi_using_subcommand filter" -l fail-on-partial -d 'Fail when the summary says partial:true (§ 4.1 lets a producer call partial success): exit 1, or 75 when the cause (an item error) says retry may help (§ 9.3)'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -s V -l version -d 'Print version'
 complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l files-from -d 'Read more input names from LIST, one per line (`-`: stdin), after the FILEs: for more run files than a command line holds (`find runs -name \'*.jsonl\' | aoi merge-report --files-from -`). An empty or unreadable list is 66' -r -F
@@ -182,7 +182,7 @@ complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l no-fail -d 'Exi
 complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -s q -l quiet -d 'Print nothing on stderr'
 complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l log -d 'Read the inputs as logs: an event after a prefix (a BOM, a time stamp, `[worker-3]`, a CRI or Docker json-file record) is found, colour and CR are trimmed, prose and other lines are skipped, and both are counted and stated in the output; runs interleaved in one log are told apart by aoi.run and each is judged as `aoi check` judges a stream. Without it each input is one stream, judged exactly as `aoi check` judges it: a line that is no event is a violation (65)'
 complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l unbounded -d 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'
-complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l fail-on-partial -d 'Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success)'
+complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l fail-on-partial -d 'Fail when the summary says partial:true (§ 4.1 lets a producer call partial success): exit 1, or 75 when the cause (an item error) says retry may help (§ 9.3)'
 complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -s V -l version -d 'Print version'
 complete -c aoi -n "__fish_aoi_using_subcommand capabilities" -l output -d 'Output format (JSON is the only one; accepted for the `--output json` convention, § 3)' -r -f -a "json\t'One JSON object'"

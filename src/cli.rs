@@ -270,7 +270,8 @@ pub struct JudgeArgs {
     /// The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end.
     #[arg(long)]
     pub unbounded: bool,
-    /// Fail (exit 1) when the summary says partial:true (§ 4.1 lets a producer call partial success).
+    /// Fail when the summary says partial:true (§ 4.1 lets a producer call partial success): exit
+    /// 1, or 75 when the cause (an item error) says retry may help (§ 9.3).
     #[arg(long)]
     pub fail_on_partial: bool,
     /// End the stream with the timeout outcome (exit 124) when the input is silent

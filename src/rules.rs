@@ -333,7 +333,7 @@ pub const DECISIONS: &str = "\
   since they also count what the producer consumed from its upstream (§ 8.3).
 - **Outcome.** Any violation: exit 65. Else anything incomplete (no summary, unterminated final
   line, read error): 74. Else the summary decides: `ok:true` is 0 (also with `partial:true`
-  unless `--fail-on-partial`, then 1); `ok:false` with reason denied/timeout/cancelled is
+  unless `--fail-on-partial`, then 1, or 75 when its cause says retry may help); `ok:false` with reason denied/timeout/cancelled is
   77/124/130; otherwise 75 when retry may help, else 1.
 - **A process-scope error ends the run (§ 9.1).** An `aoi:error` of the stream's own (no
   `origin`) with `scope:\"process\"`, or with no scope (`process` is the default), means the run

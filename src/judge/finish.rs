@@ -236,10 +236,16 @@ impl Judge {
             s.ok,
             s.reason.as_ref().and_then(|r| r.as_ref().ok().copied()),
         ) {
-            (Some(true), _) if s.partial && self.opts.fail_on_partial => (
-                Outcome::Failed,
-                "ok:true but partial:true (--fail-on-partial)".to_string(),
-            ),
+            // A partial run failed by request keeps its cause's
+            // disposition (§ 9.3): an item error that says retry may help
+            // makes it 75, as any failure with that cause (issue 40).
+            (Some(true), _) if s.partial && self.opts.fail_on_partial => {
+                let why = "ok:true but partial:true (--fail-on-partial)";
+                match retryable {
+                    true => (Outcome::Retryable, format!("{why}; retry may help")),
+                    false => (Outcome::Failed, why.to_string()),
+                }
+            }
             (Some(true), Some(Reason::Skipped)) => (Outcome::Ok, "ok:true, skipped".to_string()),
             (Some(true), _) if s.partial => (Outcome::Ok, "ok:true, partial results".to_string()),
             (Some(true), _) => (Outcome::Ok, "complete and conforming, ok:true".to_string()),

@@ -51,7 +51,8 @@ pub struct JudgeOptions {
     /// The operation is documented unbounded (§ 4.2): EOF without a summary
     /// is a clean end.
     pub unbounded: bool,
-    /// Treat `aoi:summary.partial:true` as a failure (exit 1).
+    /// Treat `aoi:summary.partial:true` as a failure (exit 1, or 75 when
+    /// its cause is retryable).
     pub fail_on_partial: bool,
     /// Findings of one rule handed out per stream; the rest are only counted.
     pub per_rule_limit: u64,

@@ -67,6 +67,40 @@ fn partial_is_0_and_1_with_fail_on_partial() {
     );
 }
 
+/// `--fail-on-partial` keeps the cause's disposition (§ 9.3, issue 40): a
+/// partial run whose item error says retry may help is 75, with the wait
+/// it asks for, and its verdict line never says both "not retryable" and
+/// "retryable after".
+#[test]
+fn fail_on_partial_keeps_a_retryable_cause() {
+    let retryable = r#"{"type":"aoi:error","scope":"item","item_index":0,"category":"rate_limited","code":"SLOW","message":"slow","retryable":true,"retry_after_ms":7200}"#;
+    let st = s()
+        .hits(1)
+        .ev(retryable)
+        .summary(r#"{"ok":true,"partial":true}"#);
+    assert_eq!(exit_of(&st, &[]), 0);
+    let out = check(&["--no-relay", "--fail-on-partial"], &st.bytes());
+    assert_eq!(out.code, 75, "{}", out.stderr);
+    assert!(out.stderr.contains("retry may help"), "{}", out.stderr);
+    assert!(!out.stderr.contains("not retryable"), "{}", out.stderr);
+    let field = aoi(
+        &["summary", "--fail-on-partial", "--field", "retry_after_ms"],
+        &st.bytes(),
+    );
+    assert_eq!((field.code, field.stdout_str().as_str()), (75, "7200\n"));
+    // A cause that says retry will not help stays 1.
+    let st = s()
+        .hits(1)
+        .ev(&retryable.replace(
+            r#""retryable":true,"retry_after_ms":7200"#,
+            r#""retryable":false"#,
+        ))
+        .summary(r#"{"ok":true,"partial":true}"#);
+    let out = check(&["--no-relay", "--fail-on-partial"], &st.bytes());
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(!out.stderr.contains("retryable after"), "{}", out.stderr);
+}
+
 #[test]
 fn skipped_is_0() {
     assert_eq!(
