@@ -202,10 +202,14 @@ impl Judge {
     /// Lines that could not be read are reported already: a difference of
     /// exactly those is their effect, not another cause.
     fn reconcile(&mut self, ev: &Ev<'_>, c: &Counters) {
+        let lost = self.lost_before_summary();
         match c.event_count {
             // Extra lines that could not be read (prose among the events)
             // are reported already: they are not another cause.
             Some(n) if n < self.line_no && self.line_no - n <= self.unreadable => {}
+            // Nor are lines that were written and lost (issue 40: one
+            // cause, one finding).
+            Some(n) if n > self.line_no && n - self.line_no <= lost => {}
             Some(n) if n != self.line_no => {
                 let got = self.line_no;
                 self.here(
@@ -226,7 +230,7 @@ impl Judge {
         if let Some(n) = c.count {
             // Not when the difference is lines that could not be read:
             // they may have been domain events, and are reported already.
-            let unread = n > self.domain && n - self.domain <= self.unreadable;
+            let unread = n > self.domain && n - self.domain <= self.unreadable.saturating_add(lost);
             if n != self.domain && !unread {
                 let d = self.domain;
                 self.here(
@@ -236,6 +240,15 @@ impl Judge {
             }
         }
         self.reconcile_at_least(c);
+    }
+
+    /// Lines the summary's own `aoi.seq` says were written before it but
+    /// never arrived: fewer lines than seq 0 to it number means a seq in
+    /// that range is missing, which `seq.gap` (or `seq.start`) reports, so
+    /// the counters' difference by those lines is that cause's effect.
+    fn lost_before_summary(&self) -> u64 {
+        self.cur_seq
+            .map_or(0, |s| s.saturating_add(1).saturating_sub(self.line_no))
     }
 
     /// `warning_count` and `error_count`: at least the lines present (a
