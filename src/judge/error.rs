@@ -70,7 +70,14 @@ impl Judge {
         self.error_message(ev, message);
         let retryable = self.error_retry(ev, retryable, retry_after);
         self.error_scope(ev, scope);
-        if origin.is_some() {
+        // Forwarded: an `origin` that names a tool (§ 13.1). `null`, an
+        // empty string or a non-string names none, so the error is the
+        // run's own (found by review: `"origin":null` let `ok:true` pass
+        // after a process-scope error).
+        let forwarded = origin
+            .and_then(|m| str_value(line, m))
+            .is_some_and(|o| !o.is_empty());
+        if forwarded {
             self.forwarded_errors += 1;
         }
         // Only an error that outranks the current worst is copied out.
@@ -84,7 +91,7 @@ impl Judge {
         // A scope of another value is its own finding (`error.scope`),
         // not also this one's cause.
         let declared = scope.is_none_or(|m| str_ref(line, m).is_some_and(|s| s == "process"));
-        if declared && origin.is_none() && self.process_error.is_none() {
+        if declared && !forwarded && self.process_error.is_none() {
             let code = code.and_then(|m| str_value(line, m)).map(|c| keep(&c));
             self.process_error = Some((self.pos, code));
         }

@@ -396,6 +396,10 @@ cases! {
     ok_after_process_error_retryable: bad("summary.ok-after-process-error", 4, 65, s().hits(1).ev(RATE_LIMITED));
     ok_after_unscoped_error: bad("summary.ok-after-process-error", 3, 65, s().ev(&err_minus("scope")));
     ok_partial_after_unscoped_error: bad("summary.ok-after-process-error", 4, 65, s().ev(&err_minus("scope")).hits(1).summary(r#"{"partial":true}"#));
+    // An origin that names no tool forwards nothing (found by review).
+    ok_after_error_with_null_origin: bad("summary.ok-after-process-error", 3, 65, s().ev(&err(r#"{"origin":null,"scope":"process"}"#)));
+    ok_after_error_with_empty_origin: bad("summary.ok-after-process-error", 3, 65, s().ev(&err(r#"{"origin":"","scope":"process"}"#)));
+    ok_after_error_with_number_origin: bad("summary.ok-after-process-error", 3, 65, s().ev(&err(r#"{"origin":5,"scope":"process"}"#)));
     ok_after_item_errors_good: good("summary.ok-after-process-error", 0, s().ev(&err("{}")).hits(1).ev(&err(r#"{"retryable":true,"category":"rate_limited","retry_after_ms":7200}"#)).summary(r#"{"partial":true}"#));
     ok_false_after_process_error_good: good("summary.ok-after-process-error", 1, s().ev(INTERNAL).hits(1).summary(r#"{"ok":false,"reason":"failed"}"#));
     ok_after_forwarded_process_error_good: good("summary.ok-after-process-error", 0, s().ev(&INTERNAL.replace("\"scope\"", "\"origin\":\"outline\",\"scope\"")));
