@@ -98,7 +98,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand --category 'Only these categories (repeat or separate with commas): the 15 of § 9.2'
             cand --code 'Only these codes (repeat or separate with commas)'
             cand --scope 'Only errors of this scope (an absent scope is process, § 9.1)'
-            cand --run 'Only the runs RUN names: an aoi.run that starts with RUN, or ends with it (tables, reports and verdict lines show a run by its last 8 characters). Naming no run of the input: exit 66, with the runs that are there'
+            cand --run 'With --log (without it an input is one stream, not runs to choose from): only the runs RUN names, an aoi.run that starts with RUN or ends with it (tables, reports and verdict lines show a run by its last 8 characters). Naming no run of the inputs: exit 66, with the runs that are there'
             cand --output 'Output format (default: table on a terminal, raw otherwise)'
             cand --color 'Colour the table by category'
             cand --max-runs 'Runs open at once per input, a guard against a log of runs that never end (a run ends at its aoi:summary, and every run is judged however many there are); lines of runs past it are still read, but those runs are not judged, which is reported (exit 74)'

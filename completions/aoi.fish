@@ -125,7 +125,7 @@ internal\t''"
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -l code -d 'Only these codes (repeat or separate with commas)' -r
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -l scope -d 'Only errors of this scope (an absent scope is process, § 9.1)' -r -f -a "process\t''
 item\t''"
-complete -c aoi -n "__fish_aoi_using_subcommand errors" -l run -d 'Only the runs RUN names: an aoi.run that starts with RUN, or ends with it (tables, reports and verdict lines show a run by its last 8 characters). Naming no run of the input: exit 66, with the runs that are there' -r
+complete -c aoi -n "__fish_aoi_using_subcommand errors" -l run -d 'With --log (without it an input is one stream, not runs to choose from): only the runs RUN names, an aoi.run that starts with RUN or ends with it (tables, reports and verdict lines show a run by its last 8 characters). Naming no run of the inputs: exit 66, with the runs that are there' -r
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -l output -d 'Output format (default: table on a terminal, raw otherwise)' -r -f -a "table\t'An aligned table, one row per event (the default on a terminal)'
 raw\t'The events as they came, one JSON object per line (the default otherwise)'
 jsonl\t'A conforming AOI stream: aoi:meta, the events tagged with origin, aoi:summary'"

@@ -512,10 +512,11 @@ pub struct ErrorsArgs {
     /// Only errors of this scope (an absent scope is process, § 9.1).
     #[arg(long, value_enum, value_name = "SCOPE")]
     pub scope: Option<Scope>,
-    /// Only the runs RUN names: an aoi.run that starts with RUN, or ends with it (tables, reports
-    /// and verdict lines show a run by its last 8 characters). Naming no run of the input: exit 66,
-    /// with the runs that are there.
-    #[arg(long, value_name = "RUN")]
+    /// With --log (without it an input is one stream, not runs to choose from): only the runs
+    /// RUN names, an aoi.run that starts with RUN or ends with it (tables, reports and verdict
+    /// lines show a run by its last 8 characters). Naming no run of the inputs: exit 66, with the
+    /// runs that are there.
+    #[arg(long, value_name = "RUN", requires = "log")]
     pub run: Option<String>,
     /// Print only the number of matching events.
     #[arg(short, long, conflicts_with = "output")]

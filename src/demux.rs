@@ -175,6 +175,9 @@ impl Located<'_> {
 /// input's [`Counts`] names.
 pub const OTHER_RUNS_NAMED: usize = 8;
 
+/// How [`Counts::other_run_ids`] names the events without an `aoi.run`.
+pub const WITHOUT_RUN: &str = "(events without aoi.run)";
+
 /// Whether the run id `run` is the one `want` names: it starts with it (a
 /// ULID's time part), or ends with it (the last 8 characters, as tables,
 /// reports and verdict lines show a run).
@@ -1328,9 +1331,10 @@ impl Input {
             if let Some(want) = &self.opts.run {
                 if !run.as_deref().is_some_and(|r| run_matches(r, want)) {
                     self.counts.other_runs += 1;
-                    if let Some(r) = &run {
-                        self.counts.name_other_run(r);
-                    }
+                    // Events without a run are named too: an input of them
+                    // holds no run to ask for, which is said as such.
+                    self.counts
+                        .name_other_run(run.as_deref().unwrap_or(WITHOUT_RUN));
                     return None;
                 }
             }

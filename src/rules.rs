@@ -467,9 +467,10 @@ pub const DECISIONS: &str = "\
   characters, and what aoi shows, aoi accepts. A RUN that names no run of any input exits 66,
   as an input that is not there: there is no stream to give a verdict on, and 74 (incomplete)
   would tell a script the stream was cut. stderr, and the `aoi:error` `NO_MATCHING_RUN`
-  (`not_found`) of `--output jsonl`, name the runs that were read (the first 8); `--no-fail`
-  keeps 66, as for an unreadable input. An input whose runs are all others is no problem of its
-  own: the run may be in another input.
+  (`not_found`) of `--output jsonl`, name the runs that were read (the first 8; events without
+  an `aoi.run` as such); `--no-fail` keeps 66, as for an unreadable input. An input whose runs
+  are all others is no problem of its own: the run may be in another input. `--run` takes
+  `--log` (64 without it): without it an input is one stream, not runs to choose from.
 ";
 
 /// Renders the catalog as Markdown (docs/rules.md is this output).

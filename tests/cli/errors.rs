@@ -259,6 +259,20 @@ fn a_run_named_nowhere_is_66_and_names_the_runs() {
         "{events:?}"
     );
     assert_conforming_report(&out.stdout, fed_back_code(66));
+    // Events without a run hold no run to ask for: 66, said as such (the
+    // review found 74, "no AOI stream"); without --log an input is one
+    // stream, not runs to choose from: --run is a usage error there.
+    let out = errors(&["--log", "--run", "ZZZZ"], &s().no_envelope().bytes());
+    assert_eq!(out.code, 66, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("the runs read: (events without aoi.run)"),
+        "{}",
+        out.stderr
+    );
+    let out = errors(&["--run", "ZZZZ"], &m);
+    assert_eq!(out.code, 64, "{}", out.stderr);
+    assert!(out.stderr.contains("--log"), "{}", out.stderr);
     // The run is in the second input: the first holds other runs only.
     let dir = scratch("errors-run-elsewhere");
     let a = write_file(&dir, "a.log", &m);
