@@ -315,7 +315,10 @@ pub const DECISIONS: &str = "\
   lines), \"N line(s) missing\" when some never come. It is settled when they have all come, once
   the stream is 64 seqs past it, at the summary, or at the end of input, so the finding may be
   printed after findings of later lines (the exit is 65 either way); at most 8 jumps are held at
-  once (memory stays constant), and a longer jump (elided output) is a gap at once. A seq already
+  once (memory stays constant), and a longer jump (elided output) is a gap at once. A jump
+  settled while the stream goes on (64 seqs past it, or the oldest of 8) says its lines were not
+  seen before aoi stopped waiting (lost, or far out of order), and those that still come are that
+  finding's, not one more (the last 64 such jumps are remembered). A seq already
   seen is one \"repeated\" finding, and a block written again continues it without more. A stream
   in which no event carries `seq` gets the `seq.absent` advisory; once any event carries it,
   every event must (`seq.missing`).

@@ -5,7 +5,9 @@
 //! Either is reported at the jump's line. Memory is bounded: at most
 //! [`MAX_JUMPS`] jumps of at most [`HOLE`] seqs each are held, and a jump is
 //! settled once the stream has moved [`HOLE`] seqs past it, at the summary,
-//! or at the end; a longer jump (elided output) is a gap at once.
+//! or at the end; a longer jump (elided output) is a gap at once. A jump
+//! settled while the stream goes on says its lines were not seen while
+//! they were awaited, and those that still come are its finding's.
 
 use std::collections::VecDeque;
 
@@ -17,6 +19,8 @@ use crate::rules::RuleId;
 const HOLE: u64 = 64;
 /// The most jumps held at once; a new one settles the oldest.
 const MAX_JUMPS: usize = 8;
+/// The most jumps settled early whose late lines are still recognised.
+const SETTLED: usize = 64;
 
 /// A forward jump of `aoi.seq` not yet settled.
 #[derive(Debug, Clone)]
@@ -49,6 +53,10 @@ impl Jump {
 #[derive(Debug, Default)]
 pub(super) struct Order {
     jumps: VecDeque<Jump>,
+    /// Jumps settled before the stream ended (held too long, or too many
+    /// at once), as the seqs they still awaited: a line of them that
+    /// comes later is that finding's, not one more (found by review).
+    settled: VecDeque<Jump>,
     /// After a repeated seq, the seq that continues it: a stream
     /// written twice (or a block of it) is one finding, not one per line.
     replay: Option<u64>,
@@ -68,6 +76,8 @@ impl Judge {
             self.settle_passed();
         } else if let Some(i) = self.order.jumps.iter().position(|j| j.awaits(v)) {
             self.seq_late(i, v);
+        } else if let Some(j) = self.order.settled.iter_mut().find(|j| j.awaits(v)) {
+            j.late |= 1 << (v - j.expected);
         } else if self.order.replay == Some(v) {
             self.order.replay = Some(v.saturating_add(1));
         } else {
@@ -86,7 +96,7 @@ impl Judge {
             return;
         }
         if self.order.jumps.len() == MAX_JUMPS {
-            self.settle_first();
+            self.settle_early();
         }
         self.order.jumps.push_back(Jump {
             line: self.pos,
@@ -123,7 +133,26 @@ impl Judge {
             .front()
             .is_some_and(|j| self.next_seq > j.seq.saturating_add(HOLE))
         {
-            self.settle_first();
+            self.settle_early();
+        }
+    }
+
+    /// Settles the oldest held jump while the stream goes on: what it
+    /// skipped was not seen within [`HOLE`] seqs, which may yet come; those
+    /// that do are its finding's (kept in [`Order::settled`]).
+    fn settle_early(&mut self) {
+        if let Some(j) = self.order.jumps.pop_front() {
+            let message = format!(
+                "expected aoi.seq {}, found {}: {} line(s) not seen before aoi stopped waiting for them (lost, or far out of order)",
+                j.expected,
+                j.seq,
+                j.skipped() - j.came()
+            );
+            self.report_seq(RuleId::SeqGap, j.line, Some(j.seq), message);
+            if self.order.settled.len() == SETTLED {
+                self.order.settled.pop_front();
+            }
+            self.order.settled.push_back(j);
         }
     }
 

@@ -316,8 +316,7 @@ fn a_gap_is_still_a_gap() {
 }
 
 /// A gap is settled once the stream is far past it, not held to the end
-/// (an unbounded stream would never show it); a seq that comes later
-/// still is then a repeat, the one other finding.
+/// (an unbounded stream would never show it).
 #[test]
 fn a_gap_is_settled_while_the_stream_goes_on() {
     let mut j = Judge::new(JudgeOptions::default());
@@ -329,6 +328,31 @@ fn a_gap_is_settled_while_the_stream_goes_on() {
     }
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!((found[0].line, found[0].seq), (3, Some(3)));
+}
+
+/// A jump settled while the stream went on stays one finding when the
+/// line it awaited comes after all, far out of order (found by review: it
+/// added a "repeated or out of order" finding of its own); the finding
+/// says the line was not seen, not that it is missing. Also when the jump
+/// is settled because eight others were held after it.
+#[test]
+fn a_line_that_comes_after_its_jump_was_settled_is_that_finding() {
+    let far: Vec<u64> = [0u64, 2].into_iter().chain(3..=70).chain([1]).collect();
+    let f = seq_findings(&far);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].0, 2);
+    assert!(
+        f[0].1.contains("not seen") && !f[0].1.contains("missing"),
+        "{f:?}"
+    );
+    // 19 jumps of one seq, the skipped seqs after all of them: one
+    // finding each, none for the lines that fill them.
+    let even_odd: Vec<u64> = [0u64]
+        .into_iter()
+        .chain((2..40).step_by(2))
+        .chain((1..40).step_by(2))
+        .collect();
+    assert_eq!(seq_findings(&even_odd).len(), 19);
 }
 
 /// A repeated line, or a block written twice, is one finding; the seqs
