@@ -6,7 +6,7 @@ use super::fields::{
     Ev, bool_value, duplicate_key, keep, plain, preview, str_ref, str_value, uint_value,
 };
 use super::{Cause, Judge};
-use crate::peek::{Kind, Member, object_members};
+use crate::peek::{Kind, Member, object_members, span};
 use crate::rules::RuleId;
 use crate::spec;
 
@@ -74,9 +74,9 @@ impl Judge {
         // empty string or a non-string names none, so the error is the
         // run's own (found by review: `"origin":null` let `ok:true` pass
         // after a process-scope error).
-        let forwarded = origin
-            .and_then(|m| str_value(line, m))
-            .is_some_and(|o| !o.is_empty());
+        let forwarded = origin.is_some_and(|m| {
+            matches!(m.kind, Kind::String { .. }) && span(line, &m.value).len() > 2
+        });
         if forwarded {
             self.forwarded_errors += 1;
         }
