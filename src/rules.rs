@@ -318,7 +318,10 @@ pub const DECISIONS: &str = "\
   once (memory stays constant), and a longer jump (elided output) is a gap at once. A jump
   settled while the stream goes on (64 seqs past it, or the oldest of 8) says its lines were not
   seen before aoi stopped waiting (lost, or far out of order), and those that still come are that
-  finding's, not one more (the last 64 such jumps are remembered). A seq already
+  finding's, not one more (the last 64 such jumps are remembered). A first seq of 1 is held
+  the same way: a 0 after it is the first two lines swapped (one \"out of order\" finding, and
+  an `aoi:meta` among them is not also `meta.not-first`); without it the stream counts from 1
+  (`seq.start`, reported when the jump settles). A seq already
   seen is one \"repeated\" finding, and a block written again continues it without more. A stream
   in which no event carries `seq` gets the `seq.absent` advisory; once any event carries it,
   every event must (`seq.missing`).

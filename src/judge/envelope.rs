@@ -155,13 +155,9 @@ impl Judge {
         let unread = std::mem::take(&mut self.unreadable_since_seq);
         let first = self.next_seq == 0 && v == 1 && self.object_lines <= 1 && unread == 0;
         if first {
-            // The stream counts from 1: one finding, and its seqs
-            // are taken as numbered from there.
-            self.here(
-                RuleId::SeqStart,
-                "aoi.seq starts at 1, not 0; the seqs that follow are in order".into(),
-            );
-            self.next_seq = v.saturating_add(1);
+            // Counts from 1 (`seq.start`), or the first two lines were
+            // swapped: which one, the next lines tell (`order`).
+            self.seq_first_is_one();
         } else if v > self.next_seq && v - self.next_seq <= unread {
             // The lines in between are there but unreadable, each
             // already reported: no line is missing.

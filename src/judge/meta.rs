@@ -38,7 +38,8 @@ impl Judge {
             );
             return;
         }
-        if self.object_lines > 1 {
+        // Swapped with the line before it: the order's finding says so.
+        if self.object_lines > 1 && !self.order.zero_came_late {
             let n = self.object_lines - 1;
             self.here(
                 RuleId::MetaNotFirst,

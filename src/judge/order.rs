@@ -32,6 +32,9 @@ pub(super) struct Jump {
     expected: u64,
     /// The skipped seqs that came since, one bit each from `expected`.
     late: u64,
+    /// The stream's first seq was 1: settled without 0, the stream counts
+    /// from 1 (`seq.start`); with 0 after it, two lines were swapped.
+    start: bool,
 }
 
 impl Jump {
@@ -57,6 +60,10 @@ pub(super) struct Order {
     /// at once), as the seqs they still awaited: a line of them that
     /// comes later is that finding's, not one more (found by review).
     settled: VecDeque<Jump>,
+    /// The line just placed is seq 0, come after a first seq of 1 (the
+    /// first two lines swapped): an `aoi:meta` there is not also
+    /// `meta.not-first`, the one cause being the order.
+    pub(super) zero_came_late: bool,
     /// After a repeated seq, the seq that continues it: a stream
     /// written twice (or a block of it) is one finding, not one per line.
     replay: Option<u64>,
@@ -66,6 +73,7 @@ impl Judge {
     /// Seq `v` against the one expected, after the checks of the stream's
     /// start: in order, a jump held, a late line, or a repeat.
     pub(super) fn seq_place(&mut self, v: u64) {
+        self.order.zero_came_late = false;
         let expected = self.next_seq;
         if v >= expected {
             self.order.replay = None;
@@ -89,6 +97,17 @@ impl Judge {
         }
     }
 
+    /// The stream's first seq is 1: held as a jump over 0, so that a 0
+    /// that comes next (the first two lines swapped) is one "out of order"
+    /// finding, not a `seq.start` and a repeat (found by review).
+    pub(super) fn seq_first_is_one(&mut self) {
+        self.seq_jump(0, 1);
+        if let Some(j) = self.order.jumps.back_mut() {
+            j.start = true;
+        }
+        self.next_seq = 2;
+    }
+
     /// A forward jump: held when it is short enough to be a reordering.
     fn seq_jump(&mut self, expected: u64, v: u64) {
         if v - expected > HOLE {
@@ -103,6 +122,7 @@ impl Judge {
             seq: v,
             expected,
             late: 0,
+            start: false,
         });
     }
 
@@ -113,6 +133,7 @@ impl Judge {
             return;
         };
         j.late |= 1 << (v - j.expected);
+        self.order.zero_came_late = j.start;
         if j.came() == j.skipped() {
             if let Some(j) = self.order.jumps.remove(i) {
                 let skipped = seqs(j.expected, j.seq);
@@ -142,6 +163,11 @@ impl Judge {
     /// that do are its finding's (kept in [`Order::settled`]).
     fn settle_early(&mut self) {
         if let Some(j) = self.order.jumps.pop_front() {
+            if j.start {
+                self.seq_starts_at_one(&j);
+                self.remember_settled(j);
+                return;
+            }
             let message = format!(
                 "expected aoi.seq {}, found {}: {} line(s) not seen before aoi stopped waiting for them (lost, or far out of order)",
                 j.expected,
@@ -149,11 +175,27 @@ impl Judge {
                 j.skipped() - j.came()
             );
             self.report_seq(RuleId::SeqGap, j.line, Some(j.seq), message);
-            if self.order.settled.len() == SETTLED {
-                self.order.settled.pop_front();
-            }
-            self.order.settled.push_back(j);
+            self.remember_settled(j);
         }
+    }
+
+    /// Keeps a jump settled early, so its late lines are its finding's.
+    fn remember_settled(&mut self, j: Jump) {
+        if self.order.settled.len() == SETTLED {
+            self.order.settled.pop_front();
+        }
+        self.order.settled.push_back(j);
+    }
+
+    /// The stream counts from 1: one finding, its seqs taken as numbered
+    /// from there.
+    fn seq_starts_at_one(&mut self, j: &Jump) {
+        self.report_seq(
+            RuleId::SeqStart,
+            j.line,
+            Some(j.seq),
+            "aoi.seq starts at 1, not 0; the seqs that follow are in order".into(),
+        );
     }
 
     /// Settles every held jump: at the summary (nothing may follow it) and
@@ -168,6 +210,10 @@ impl Judge {
     /// came is missing.
     fn settle_first(&mut self) {
         if let Some(j) = self.order.jumps.pop_front() {
+            if j.start {
+                self.seq_starts_at_one(&j);
+                return;
+            }
             let message = gap_message(j.expected, j.seq, j.skipped() - j.came(), j.came());
             self.report_seq(RuleId::SeqGap, j.line, Some(j.seq), message);
         }

@@ -355,6 +355,46 @@ fn a_line_that_comes_after_its_jump_was_settled_is_that_finding() {
     assert_eq!(seq_findings(&even_odd).len(), 19);
 }
 
+/// The first two lines swapped (the meta second, seq 0 after seq 1) are
+/// one "out of order" finding at the first line, not also `seq.start`, a
+/// repeat and `meta.not-first` (found by review: three findings); a
+/// stream that counts from 1 is still `seq.start`, once.
+#[test]
+fn the_first_two_lines_swapped_are_one_finding() {
+    let meta = r#"{"type":"aoi:meta","aoi":{"seq":0,"run":"R"},"tool":"t"}"#;
+    let hit = |q: u64| format!(r#"{{"type":"hit","aoi":{{"seq":{q},"run":"R"}}}}"#);
+    let mut j = Judge::new(JudgeOptions::default());
+    let mut found = Vec::new();
+    for l in [hit(1), meta.to_string(), hit(2), hit(3)] {
+        j.line(l.as_bytes(), true);
+        found.extend(
+            j.drain()
+                .filter(|f| f.rule.severity() == Severity::Violation),
+        );
+    }
+    let (_, last) = j.finish();
+    found.extend(
+        last.into_iter()
+            .filter(|f| f.rule.severity() == Severity::Violation),
+    );
+    let rules: Vec<_> = found.iter().map(|f| (f.rule, f.line)).collect();
+    assert_eq!(rules, [(RuleId::SeqGap, 1)], "{found:?}");
+    assert!(found[0].message.contains("out of order"), "{found:?}");
+    assert!(seq_findings(&[1, 2, 3]).is_empty());
+    let from_one = [
+        r#"{"type":"aoi:meta","aoi":{"seq":1,"run":"R"}}"#,
+        r#"{"type":"hit","aoi":{"seq":2,"run":"R"}}"#,
+        r#"{"type":"aoi:summary","aoi":{"seq":3,"run":"R"},"ok":true,"event_count":3}"#,
+    ]
+    .join("\n")
+        + "\n";
+    let (_, f) = judge(&from_one);
+    let start: Vec<_> = f.iter().filter(|f| f.rule == RuleId::SeqStart).collect();
+    assert_eq!(start.len(), 1, "{f:?}");
+    assert_eq!(start[0].line, 1);
+    assert!(start[0].message.contains("starts at 1"), "{f:?}");
+}
+
 /// A repeated line, or a block written twice, is one finding; the seqs
 /// after it are in order again.
 #[test]
