@@ -136,7 +136,7 @@ catalog! {
         "Once a stream carries `aoi.seq`, every event carries it: one per emitted line.",
         "emit seq on every line, framework events included";
     SeqGap = "seq.gap", Violation, "§ 8.1",
-        "`aoi.seq` counts from 0 with no gaps or repeats. One cause is one finding, at the line where the order broke: a forward jump is held until the seqs it skipped come late (lines reordered, such as two swapped: one \"out of order\" finding) or do not (lines lost: one \"missing\" finding, settled when the stream has gone 64 seqs past it, at the summary, or at the end; a jump over more than 64 is a gap at once). A seq already seen is \"repeated\", once for a block written twice.",
+        "`aoi.seq` counts from 0 with no gaps or repeats. One cause is one finding, at the line where the order broke: a forward jump is held until the seqs it skipped come late (lines reordered, such as two swapped: one \"out of order\" finding) or do not (lines lost: one \"missing\" finding, settled when the stream has gone 64 seqs past it or at the end, not at the summary, after which a late line may still come; a jump over more than 64 is a gap at once). A seq already seen is \"repeated\", once for a block written twice.",
         "lines were lost or reordered between producer and consumer (elided output, a dropped write, interleaved runs)";
     RunMissing = "run.missing", Violation, "§ 8.1",
         "`aoi.run` accompanies `aoi.seq` (MUST alongside seq).",
@@ -313,7 +313,8 @@ pub const DECISIONS: &str = "\
   finding (issue 40): a forward jump of at most 64 seqs is held, and settled as one `seq.gap`
   finding at its own line: \"out of order\" when every seq it skipped comes later (two swapped
   lines), \"N line(s) missing\" when some never come. It is settled when they have all come, once
-  the stream is 64 seqs past it, at the summary, or at the end of input, so the finding may be
+  the stream is 64 seqs past it, or at the end of input (not at the summary: a line may come after
+  it, out of order, which is then that finding and `summary.not-last`), so the finding may be
   printed after findings of later lines (the exit is 65 either way); at most 8 jumps are held at
   once (memory stays constant), and a longer jump (elided output) is a gap at once. A jump
   settled while the stream goes on (64 seqs past it, or the oldest of 8) says its lines were not

@@ -4,8 +4,8 @@
 //! order" finding); if some never come, lines were lost (one gap finding).
 //! Either is reported at the jump's line. Memory is bounded: at most
 //! [`MAX_JUMPS`] jumps of at most [`HOLE`] seqs each are held, and a jump is
-//! settled once the stream has moved [`HOLE`] seqs past it, at the summary,
-//! or at the end; a longer jump (elided output) is a gap at once. A jump
+//! settled once the stream has moved [`HOLE`] seqs past it, or at the end
+//! of input (not at the summary: a line may come after it, out of order); a longer jump (elided output) is a gap at once. A jump
 //! settled while the stream goes on says its lines were not seen while
 //! they were awaited, and those that still come are its finding's.
 
@@ -162,6 +162,14 @@ impl Judge {
     /// skipped was not seen within [`HOLE`] seqs, which may yet come; those
     /// that do are its finding's (kept in [`Order::settled`]).
     fn settle_early(&mut self) {
+        self.settle_waiting(
+            "not seen before aoi stopped waiting for them (lost, or far out of order)",
+        );
+    }
+
+    /// Settles the oldest held jump while lines may still come: its
+    /// finding says what was not seen, `what`, and it is remembered.
+    fn settle_waiting(&mut self, what: &str) {
         if let Some(j) = self.order.jumps.pop_front() {
             if j.start {
                 self.seq_starts_at_one(&j);
@@ -169,7 +177,7 @@ impl Judge {
                 return;
             }
             let message = format!(
-                "expected aoi.seq {}, found {}: {} line(s) not seen before aoi stopped waiting for them (lost, or far out of order)",
+                "expected aoi.seq {}, found {}: {} line(s) {what}",
                 j.expected,
                 j.seq,
                 j.skipped() - j.came()
@@ -198,8 +206,8 @@ impl Judge {
         );
     }
 
-    /// Settles every held jump: at the summary (nothing may follow it) and
-    /// at the end of input.
+    /// Settles every held jump at the end of input: what never came is
+    /// missing.
     pub(super) fn settle_jumps(&mut self) {
         while !self.order.jumps.is_empty() {
             self.settle_first();

@@ -31,8 +31,9 @@ impl Judge {
             );
             return;
         }
-        // Nothing may follow the summary: a held seq jump is settled here.
-        self.settle_jumps();
+        // A held seq jump is not settled here: a line it awaits may still
+        // come after the summary, out of order (then one "out of order"
+        // finding and `summary.not-last`); the end of input settles it.
         let mut info = SummaryInfo {
             line: self.pos,
             raw: ev.line.to_vec(),

@@ -395,6 +395,37 @@ fn the_first_two_lines_swapped_are_one_finding() {
     assert!(start[0].message.contains("starts at 1"), "{f:?}");
 }
 
+/// A line that comes after the summary, out of order (seqs 0, 1, 3 as
+/// the summary, then 2), is one "out of order" finding and the summary's
+/// `summary.not-last`: the jump is not settled at the summary as lines
+/// missing (found by review: four findings, two of them false).
+#[test]
+fn a_line_after_the_summary_out_of_order_is_not_missing() {
+    let text = [
+        r#"{"type":"aoi:meta","aoi":{"seq":0,"run":"R"}}"#,
+        r#"{"type":"hit","aoi":{"seq":1,"run":"R"}}"#,
+        r#"{"type":"aoi:summary","aoi":{"seq":3,"run":"R"},"ok":true,"event_count":4}"#,
+        r#"{"type":"hit","aoi":{"seq":2,"run":"R"}}"#,
+    ]
+    .join("\n")
+        + "\n";
+    let (_, f) = judge(&text);
+    let v: Vec<_> = f
+        .iter()
+        .filter(|f| f.rule.severity() == Severity::Violation)
+        .map(|f| (f.rule, f.line))
+        .collect();
+    assert_eq!(
+        v,
+        [(RuleId::SeqGap, 3), (RuleId::SummaryNotLast, 4)],
+        "{f:?}"
+    );
+    assert!(
+        f.iter().any(|f| f.message.contains("out of order")),
+        "{f:?}"
+    );
+}
+
 /// A repeated line, or a block written twice, is one finding; the seqs
 /// after it are in order again.
 #[test]
