@@ -389,6 +389,14 @@ proptest! {
 /// stream ended by one, an empty unbounded input, two swapped lines): every
 /// command, every merge-report format and every `--log` reader gives the
 /// exit of `aoi check`, which is the one written here.
+/// A clean stream of two hits with its first two lines (meta, hit) swapped.
+fn first_two_swapped() -> Vec<u8> {
+    let clean = s().hits(2).bytes();
+    let mut lines: Vec<&[u8]> = clean.split_inclusive(|&b| b == b'\n').collect();
+    lines.swap(0, 1);
+    lines.concat()
+}
+
 #[test]
 fn issue_40_cases_agree_across_commands() {
     let authn = r#"{"type":"aoi:error","category":"authn","code":"TOKEN_EXPIRED","message":"expired","retryable":false}"#;
@@ -437,6 +445,28 @@ fn issue_40_cases_agree_across_commands() {
         ),
         (Vec::new(), &["--unbounded"], 74),
         (swap.bytes(), &[], 65),
+        // After review: an origin that names no tool, the first two lines
+        // swapped, a line after the summary out of order.
+        (
+            s().ev(&authn.replace("{\"type\"", "{\"origin\":null,\"type\""))
+                .bytes(),
+            &[],
+            65,
+        ),
+        (first_two_swapped(), &[], 65),
+        (
+            [
+                s().hits(1)
+                    .summary(&format!(
+                        r#"{{"aoi":{{"seq":3,"run":"{RUN}"}},"event_count":4}}"#
+                    ))
+                    .bytes(),
+                format!("{}\n", hit(2)).into_bytes(),
+            ]
+            .concat(),
+            &[],
+            65,
+        ),
     ];
     for (input, extra, want) in cases {
         let name = String::from_utf8_lossy(&input).into_owned();
