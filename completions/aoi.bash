@@ -227,7 +227,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__filter)
-            opts="-r -n -s -c -q -h -V --files-from --framework --continue-on-error --raw --raw-output --null-input --slurp --output --compact-output --arg --argjson --quiet --max-line-bytes --unbounded --fail-on-partial --idle-timeout --threads --help --version"
+            opts="-r -j -n -s -c -q -h -V --files-from --framework --continue-on-error --raw --raw-output --join-output --null-input --slurp --output --compact-output --arg --argjson --quiet --max-line-bytes --unbounded --fail-on-partial --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

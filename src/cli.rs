@@ -190,7 +190,7 @@ aoi:summary with input_count, count, warning_count, error_count, upstream and, w
 failed, caused_by. A runtime error on one event is an item-level aoi:error (scope item, \
 line_number, item_index) and the run goes on, ending ok:false unless --continue-on-error; so do \
 upstream aoi:error events. A filter that does not compile is exit 64 with the position. \
-jq's flags `-r`, `-c`, `-n`, `-s` print the results as jq prints them (no framing; `-n`: \
+jq's flags `-r`, `-j`, `-c`, `-n`, `-s` print the results as jq prints them (no framing; `-n`: \
 `input`/`inputs` read the domain events; `-s`: one array of them) and change nothing else: \
 the stream is judged as `aoi check` judges it, and the exit status and stderr are those of \
 the framed mode. Only `--raw` stops judging: plain jq over any JSON Lines input, for input \
@@ -571,6 +571,10 @@ pub struct FilterArgs {
     /// verdict (only --raw stops judging).
     #[arg(short = 'r', long = "raw-output", conflicts_with = "output")]
     pub raw_output: bool,
+    /// As jq -j: as -r, with no newline after each result. The stream is still judged as
+    /// `aoi check` judges it (only --raw stops judging).
+    #[arg(short = 'j', long = "join-output", conflicts_with = "output")]
+    pub join_output: bool,
     /// As jq -n: run the filter once on null; `input`/`inputs` read the stream's domain
     /// events (framework events too with --framework). The rest of the stream is still read
     /// to its end and judged. Results printed as jq prints them.

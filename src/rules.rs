@@ -316,7 +316,9 @@ pub const DECISIONS: &str = "\
   the stream is 64 seqs past it, or at the end of input (not at the summary: a line may come after
   it, out of order, which is then that finding and `summary.not-last`), so the finding may be
   printed after findings of later lines (the exit is 65 either way); at most 8 jumps are held at
-  once (memory stays constant), and a longer jump (elided output) is a gap at once. A jump
+  once (memory stays constant), and a longer jump (elided output) is a gap at once (the
+  seqs it skipped, if they come later, are that finding's: the last 64 such jumps are
+  remembered). A jump
   settled while the stream goes on (64 seqs past it, or the oldest of 8) says its lines were not
   seen before aoi stopped waiting (lost, or far out of order), and those that still come are that
   finding's, not one more (the last 64 such jumps are remembered). A first seq of 1 is held

@@ -5,9 +5,11 @@
 //! Either is reported at the jump's line. Memory is bounded: at most
 //! [`MAX_JUMPS`] jumps of at most [`HOLE`] seqs each are held, and a jump is
 //! settled once the stream has moved [`HOLE`] seqs past it, or at the end
-//! of input (not at the summary: a line may come after it, out of order); a longer jump (elided output) is a gap at once. A jump
-//! settled while the stream goes on says its lines were not seen while
-//! they were awaited, and those that still come are its finding's.
+//! of input (not at the summary: a line may come after it, out of order).
+//! A longer jump (elided output) is a gap at once, and its skipped seqs
+//! that still come are its finding's. A jump settled while the stream
+//! goes on says its lines were not seen while they were awaited, and those
+//! that still come are its finding's too.
 
 use std::collections::VecDeque;
 
@@ -60,6 +62,10 @@ pub(super) struct Order {
     /// at once), as the seqs they still awaited: a line of them that
     /// comes later is that finding's, not one more (found by review).
     settled: VecDeque<Jump>,
+    /// Jumps longer than [`HOLE`], reported at once as the seqs they
+    /// skipped (`expected..seq`): a line of them that comes later is that
+    /// finding's, not a "repeated" one more (one cause, one finding).
+    long: VecDeque<(u64, u64)>,
     /// The line just placed is seq 0, come after a first seq of 1 (the
     /// first two lines swapped): an `aoi:meta` there is not also
     /// `meta.not-first`, the one cause being the order.
@@ -86,6 +92,8 @@ impl Judge {
             self.seq_late(i, v);
         } else if let Some(j) = self.order.settled.iter_mut().find(|j| j.awaits(v)) {
             j.late |= 1 << (v - j.expected);
+        } else if self.order.long.iter().any(|r| (r.0..r.1).contains(&v)) {
+            // A line of a long jump already reported: that finding's.
         } else if self.order.replay == Some(v) {
             self.order.replay = Some(v.saturating_add(1));
         } else {
@@ -112,6 +120,10 @@ impl Judge {
     fn seq_jump(&mut self, expected: u64, v: u64) {
         if v - expected > HOLE {
             self.here(RuleId::SeqGap, gap_message(expected, v, v - expected, 0));
+            if self.order.long.len() == SETTLED {
+                self.order.long.pop_front();
+            }
+            self.order.long.push_back((expected, v));
             return;
         }
         if self.order.jumps.len() == MAX_JUMPS {

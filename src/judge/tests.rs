@@ -355,6 +355,25 @@ fn a_line_that_comes_after_its_jump_was_settled_is_that_finding() {
     assert_eq!(seq_findings(&even_odd).len(), 19);
 }
 
+/// A jump longer than the window is reported at once; its skipped seqs
+/// that come later (a block moved far down) are that finding's, not a
+/// "repeated or out of order" one more (found by review).
+#[test]
+fn a_long_jump_filled_late_is_one_finding() {
+    let moved: Vec<u64> = [0u64, 1, 2]
+        .into_iter()
+        .chain(100..105)
+        .chain(3..100)
+        .chain([105])
+        .collect();
+    let f = seq_findings(&moved);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].0, 4);
+    // A repeat outside the long jump is still its own finding.
+    let again: Vec<u64> = [0u64, 1, 200, 201, 200].into_iter().collect();
+    assert_eq!(seq_findings(&again).len(), 2);
+}
+
 /// The first two lines swapped (the meta second, seq 0 after seq 1) are
 /// one "out of order" finding at the first line, not also `seq.start`, a
 /// repeat and `meta.not-first` (found by review: three findings); a

@@ -275,7 +275,7 @@ fn a_filter_that_does_not_compile_is_a_usage_error_with_the_position() {
     );
     // jq's output flags print without aoi's framing: with the framed
     // mode's --output they are a usage error.
-    for flag in ["-r", "-c", "-n", "-s"] {
+    for flag in ["-r", "-j", "-c", "-n", "-s"] {
         assert_eq!(filter(&[flag, "--output", "jsonl", "."], b"").code, 64);
     }
 }
@@ -612,6 +612,7 @@ fn failing_streams() -> Vec<(&'static str, Vec<u8>, i32)> {
 /// jq's flags as a jq user types them, each with its program.
 const JQ_MODES: &[&[&str]] = &[
     &["-r", ".title"],
+    &["-j", ".title"],
     &["-c", ".title"],
     &["-n", "[inputs] | length"],
     &["-n", "input"],
@@ -651,6 +652,12 @@ fn jqs_flags_print_as_jq_prints() {
     let out = filter(&["-r", ".title"], &search);
     assert_eq!(out.stdout_str(), "Agent-Operable Tools\nMachine Mode\n");
     assert_eq!((out.code, out.stderr.as_str()), (0, ""));
+    // -j: as -r, no newline after each result (jq's --join-output).
+    let out = filter(&["-j", ".title, \"|\""], &search);
+    assert_eq!(out.stdout_str(), "Agent-Operable Tools|Machine Mode|");
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""));
+    let out = filter(&["--raw", "-j", ".rank"], &search);
+    assert_eq!(out.stdout_str(), "null12nullnull");
     let out = filter(&["-c", "{title}"], &search);
     assert_eq!(
         out.stdout_str(),

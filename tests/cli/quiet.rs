@@ -46,6 +46,7 @@ const COMMANDS: &[&[&str]] = &[
     &["merge-report", "--format", "jsonl"],
     &["filter", "."],
     &["filter", "-r", ".type"],
+    &["filter", "-j", ".type"],
     &["filter", "--raw", ".type"],
 ];
 

@@ -169,6 +169,7 @@ const BY_EXIT: &[&[&str]] = &[
 /// may only be stricter than check's.
 const JQ_MODES: &[&[&str]] = &[
     &["-r", ".title"],
+    &["-j", ".title"],
     &["-n", "[inputs]|length"],
     &["-s", "length"],
     &["-c", "."],

@@ -42,6 +42,7 @@ use files::Emit;
 mod files;
 mod judged;
 mod plain;
+mod print;
 mod raw;
 mod raw_files;
 
@@ -157,7 +158,12 @@ fn compile_and_run(args: &FilterArgs) -> i32 {
     // Only --raw stops judging; jq's flags only change what is printed.
     if args.raw {
         raw::run_raw(args, &filter, vars)
-    } else if args.raw_output || args.compact_output || args.null_input || args.slurp {
+    } else if args.raw_output
+        || args.join_output
+        || args.compact_output
+        || args.null_input
+        || args.slurp
+    {
         plain::run_plain(args, &filter, vars)
     } else {
         run_framed(args, &filter, vars)

@@ -18,6 +18,7 @@ use jaq_json::Val;
 use jaq_std::input::RcIter;
 
 use super::judged::{JudgedEvents, Shared};
+use super::print::JqPrint;
 use super::{BoxedInputs, error_text, inputs_of};
 use crate::cli::FilterArgs;
 use crate::jq::{Data, Filter, Kind};
@@ -37,7 +38,7 @@ pub(super) fn run_plain(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> 
     };
     let mut p = Printer {
         out: stdout_writer(),
-        raw_output: args.raw_output,
+        print: JqPrint::of(args),
         buf: Vec::with_capacity(4096),
         data: &data,
         filter,
@@ -62,7 +63,7 @@ pub(super) fn run_plain(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> 
 /// prints them.
 struct Printer<'a> {
     out: Box<dyn Write>,
-    raw_output: bool,
+    print: JqPrint,
     buf: Vec<u8>,
     data: &'a Data<'a>,
     filter: &'a Filter,
@@ -113,7 +114,7 @@ impl Printer<'_> {
                 },
             };
             self.buf.clear();
-            if let Err(e) = super::raw::jq_line(&mut self.buf, &v, self.raw_output) {
+            if let Err(e) = self.print.result(&mut self.buf, &v) {
                 let msg = format!("result is not JSON: {}", e.0);
                 let mut shared = self.shared.borrow_mut();
                 shared.item_error("FILTER_RESULT_NOT_JSON", &msg);
@@ -133,18 +134,4 @@ impl Printer<'_> {
 /// else says so.
 fn write_stop(e: io::Error) -> Stop {
     crate::out::write_err(e, "stdout")
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn results_print_as_jq_prints_them() {
-        let mut b = Vec::new();
-        let v = jaq_json::Val::utf8_str(b"a\tb".to_vec());
-        super::super::raw::jq_line(&mut b, &v, true).unwrap();
-        assert_eq!(b, b"a\tb\n");
-        b.clear();
-        super::super::raw::jq_line(&mut b, &v, false).unwrap();
-        assert_eq!(b, b"\"a\\tb\"\n");
-    }
 }

@@ -14,6 +14,7 @@ use jaq_core::{Ctx, Vars};
 use jaq_json::Val;
 use jaq_std::input::RcIter;
 
+use super::print::JqPrint;
 use super::{BoxedInputs, STACK, error_text, inputs_of};
 use crate::cli::FilterArgs;
 use crate::jq::{self, Data, Filter, Kind};
@@ -273,7 +274,7 @@ pub(super) fn filter_paths<O: RawOut>(
         data: &data,
         filter,
         vars,
-        raw_output: args.raw_output,
+        print: JqPrint::of(args),
         at: &at,
         buf: Vec::with_capacity(4096),
         code: exit::OK,
@@ -303,7 +304,7 @@ struct OneByOne<'a> {
     data: &'a Data<'a>,
     filter: &'a Filter,
     vars: Vars<Val>,
-    raw_output: bool,
+    print: JqPrint,
     at: &'a RefCell<Origin>,
     buf: Vec<u8>,
     /// 5 once the filter failed on a value.
@@ -345,7 +346,7 @@ impl OneByOne<'_> {
                 },
             };
             self.buf.clear();
-            if let Err(e) = jq_line(&mut self.buf, &v, self.raw_output) {
+            if let Err(e) = self.print.result(&mut self.buf, &v) {
                 return self.failed(&e.0, out);
             }
             out.line(&self.buf)?;
@@ -365,15 +366,4 @@ impl OneByOne<'_> {
         out.say(&format!("aoi filter: error{place}: {msg}"))?;
         Ok(None)
     }
-}
-
-/// One result as jq prints it, its newline included: compact JSON, or with
-/// `-r` (`raw_output`) a string's text unquoted.
-pub(super) fn jq_line(buf: &mut Vec<u8>, v: &Val, raw_output: bool) -> Result<(), jq::NotJson> {
-    match (v, raw_output) {
-        (Val::TStr(s), true) => buf.extend_from_slice(s),
-        _ => jq::write_json(buf, v)?,
-    }
-    buf.push(b'\n');
-    Ok(())
 }
