@@ -4,64 +4,114 @@
 //! own stdout ([`output`]), the invocation run again with something
 //! changed ([`probes`]), or what the capabilities declare ([`declared`]).
 
+use std::cell::RefCell;
+
 use serde_json::{Map, Value};
 
 use super::caps::caps_command;
 use super::catalog::CHECKS;
+use super::consent::{Effect, Guards, effect, guards};
 use super::discover::Discovery;
-use super::probe::{Probe, ProbeOpts, run_probe};
+use super::probe::{Probe, ProbeOpts, excerpt, ran, run_probe};
 use super::result::{CheckResult, Status};
 use super::stream::{Judged, judge_bytes};
 use crate::cli::LintArgs;
-use crate::out::sanitize;
+use crate::out::{eprint_line, sanitize};
 
 mod declared;
+mod dry_run;
 mod output;
 mod probes;
 
 /// One invocation under lint: what every check of it reads.
 struct Invocation<'a> {
     args: &'a LintArgs,
-    /// The words run, the machine-mode flag included.
-    argv: &'a [String],
+    /// The words whose stream is judged and that the probes run again:
+    /// the user's, with the machine-mode flag (or, for a destructive
+    /// command refused before its stream, the run lint made instead).
+    argv: Vec<String>,
     /// The command's name, as results and the capabilities name it.
     command: &'a str,
+    /// How many words of `argv` run the tool.
+    prefix: usize,
     /// What every probe of it gets by default: the stdin given.
     base: ProbeOpts,
     d: &'a Discovery,
     /// The capabilities' entry for the command.
     caps: Option<&'a Map<String, Value>>,
-    /// The machine-mode run, and its stdout judged.
+    /// What running it does to state, and whether lint may run it again.
+    effect: Effect,
+    rerun: bool,
+    /// The user's words split by their confirmation and dry-run flags.
+    guards: Guards,
+    /// The user's run, as given (with the machine-mode flag).
+    user: Probe,
+    /// The run whose stream is judged (the user's, or lint's instead),
+    /// and that stream.
     main: Probe,
     j: Judged,
+    /// Why the stream checks have no stream to judge, when they have none.
+    no_stream: Option<String>,
+    /// The runs made since the last check took them, as evidence lines.
+    ran: RefCell<Vec<String>>,
 }
 
 impl Invocation<'_> {
     /// The invocation run again with `extra` words after it.
     fn run_with(&self, extra: &[&str]) -> Probe {
-        let mut a = self.argv.to_vec();
+        let mut a = self.argv.clone();
         a.extend(extra.iter().map(|w| w.to_string()));
-        run_probe(&a, &self.base, self.args.timeout)
+        self.run_words(&a, &self.base)
     }
     /// The invocation run again with `opts`.
     fn run_opts(&self, opts: &ProbeOpts) -> Probe {
-        run_probe(self.argv, opts, self.args.timeout)
+        self.run_words(&self.argv, opts)
+    }
+    /// `words` run, its run noted for the evidence.
+    fn run_words(&self, words: &[String], opts: &ProbeOpts) -> Probe {
+        let p = run_probe(words, opts, self.args.timeout);
+        self.ran.borrow_mut().push(ran(words, &p));
+        p
     }
     /// An outcome of check `n` for this command.
     fn outcome(&self, n: u8, status: Status, detail: impl Into<String>) -> CheckResult {
         CheckResult::new(n, self.command, status, detail)
     }
+    /// Check `n`'s probe may run the command again: an `Err` with the
+    /// check not tested when it changes state and consent was not given
+    /// (issue 41), saying what the probe would have done.
+    fn may_probe(&self, n: u8, probe: &str) -> Result<(), CheckResult> {
+        if self.rerun {
+            return Ok(());
+        }
+        Err(self.outcome(
+            n,
+            Status::NotTested,
+            format!(
+                "not run: {probe} would run `{}` again, which changes state ({}); lint runs it once, as given, unless --allow-side-effects",
+                self.command,
+                self.effect.why()
+            ),
+        ))
+    }
+    /// A check that reads the stream, when there is none to read.
+    fn streamless(&self, n: u8) -> Option<CheckResult> {
+        let why = self.no_stream.as_ref()?;
+        Some(self.outcome(n, Status::NotTested, why.clone()))
+    }
 }
 
 /// Lints one invocation; `discovery` is shared by all of a tool's commands.
+/// `prefix` is the number of words that run the tool.
 pub(super) fn lint_invocation(
     args: &LintArgs,
     argv: &[String],
+    prefix: usize,
     command: &str,
     stdin: Option<Vec<u8>>,
     d: &Discovery,
 ) -> Vec<CheckResult> {
-    let (mut out, version) = judge_invocation(args, argv, command, stdin, d);
+    let (mut out, version) = judge_invocation(args, argv, prefix, command, stdin, d);
     if let Some(v) = version {
         another_version(&mut out, &v);
     }
@@ -73,50 +123,171 @@ pub(super) fn lint_invocation(
 fn judge_invocation(
     args: &LintArgs,
     argv: &[String],
+    prefix: usize,
     command: &str,
     stdin: Option<Vec<u8>>,
     d: &Discovery,
 ) -> (Vec<CheckResult>, Option<String>) {
+    let caps = caps_command(d.caps.as_ref(), command);
+    let effect = effect(caps, command);
+    let rerun = !effect.mutates() || args.allow_side_effects;
     let base = ProbeOpts {
         stdin,
         ..ProbeOpts::default()
     };
-    let main = run_probe(argv, &base, args.timeout);
-    if let Some(e) = &main.spawn_error {
-        return (could_not_run(command, e), None);
-    }
-    let j = judge_bytes(&main.stdout);
-    let version = other_aoi_version(&j);
-    let inv = Invocation {
+    let mut inv = Invocation {
         args,
-        argv,
+        argv: argv.to_vec(),
         command,
+        prefix,
         base,
         d,
-        caps: caps_command(d.caps.as_ref(), command),
-        main,
-        j,
+        caps,
+        rerun,
+        guards: guards(argv, prefix),
+        effect,
+        user: Probe::default(),
+        main: Probe::default(),
+        j: judge_bytes(b""),
+        no_stream: None,
+        ran: RefCell::new(Vec::new()),
     };
+    inv.user = inv.run_words(argv, &inv.base);
+    if let Some(e) = &inv.user.spawn_error {
+        return (could_not_run(command, e), None);
+    }
+    machine_flag_breaks(&mut inv);
+    stream_to_judge(&mut inv);
+    let version = other_aoi_version(&inv.j);
     // Each step may probe the tool again: the order is the order of the
-    // probes, and of the rows.
-    let out = vec![
-        output::typed_output(&inv),
-        output::terminal_summary(&inv),
-        output::schema_valid_events(&inv),
-        probes::errors_and_usage(&inv),
-        declared::confirm_and_dry_run(&inv),
-        declared::idempotent_replay(&inv),
-        declared::stable_ids(&inv),
-        probes::no_secret_echo(&inv),
-        probes::pipe_and_signals(&inv),
-        declared::bounded_output(&inv),
-        declared::malformed_input(&inv),
-        output::schema_version(&inv),
-        output::one_meta_one_summary(&inv),
-        output::seq_and_run(&inv),
-        declared::upstream_forwarding(&inv),
+    // probes, and of the rows; each row's evidence starts with its runs.
+    let steps: [fn(&Invocation) -> CheckResult; 15] = [
+        output::typed_output,
+        output::terminal_summary,
+        output::schema_valid_events,
+        probes::errors_and_usage,
+        dry_run::confirm_and_dry_run,
+        declared::idempotent_replay,
+        declared::stable_ids,
+        probes::no_secret_echo,
+        probes::pipe_and_signals,
+        declared::bounded_output,
+        declared::malformed_input,
+        output::schema_version,
+        output::one_meta_one_summary,
+        output::seq_and_run,
+        declared::upstream_forwarding,
     ];
+    let out = steps
+        .iter()
+        .map(|step| {
+            let mut r = step(&inv);
+            let mut ev = inv.ran.take();
+            ev.append(&mut r.evidence);
+            r.evidence = ev;
+            r
+        })
+        .collect();
     (out, version)
+}
+
+/// The machine-mode flag lint appended breaks the invocation: it fails
+/// with the flag and writes AOI, successfully, without it (a tool that
+/// passes its arguments on, or one that is AOI-only). Then the run
+/// without it is the user's, and stderr says so. Never tried on a
+/// command that changes state without consent: that would run it twice.
+fn machine_flag_breaks(inv: &mut Invocation) {
+    let args = inv.args;
+    let appended = !args.invocation.is_empty()
+        && inv.argv.len() > args.invocation.len()
+        && inv.argv.starts_with(&args.invocation);
+    let with = &inv.user;
+    if !appended || !inv.rerun || with.exit() == 0 || with.timed_out {
+        return;
+    }
+    let without = inv.run_words(&args.invocation, &inv.base);
+    if without.exit() != 0 || !super::invocation::writes_aoi(&without.stdout) {
+        return;
+    }
+    let why = format!(
+        "the invocation fails with `{}` appended ({}) and writes AOI without it (a tool that passes \
+its arguments on, or one that writes AOI only): linted without the flag; pass --machine-flag '' \
+to say so, or give the flag where the tool reads it",
+        sanitize(&args.machine_flag),
+        with.status()
+    );
+    eprint_line(args.quiet, &format!("aoi lint: {why}"));
+    inv.ran.borrow_mut().push(why);
+    inv.argv = args.invocation.clone();
+    inv.guards = guards(&inv.argv, inv.prefix);
+    inv.user = without;
+}
+
+/// Which run's stream the stream checks judge. The user's, unless it
+/// ended before its stream: a usage error on stderr before any event is
+/// allowed (§ 2), so there is nothing to judge; for a destructive command
+/// refused for want of confirmation, lint with consent judges a run of
+/// its own instead (the dry run where advertised, else confirmed), so
+/// that one lint tests check 6 and the stream checks both (issue 41).
+fn stream_to_judge(inv: &mut Invocation) {
+    inv.main = inv.user.clone();
+    let p = &inv.user;
+    if !p.stdout.is_empty() || p.exit() == 0 || p.timed_out {
+        inv.j = judge_bytes(&p.stdout);
+        return;
+    }
+    let usage = usage_error(p);
+    let refusal = matches!(inv.effect, Effect::Destructive(_)) && inv.guards.confirm.is_empty();
+    if usage && refusal && inv.rerun {
+        let mut words = inv.guards.bare.clone();
+        let dry = declared::advertises_dry_run(inv.caps);
+        match dry {
+            true => words.push("--dry-run".into()),
+            false => words.push("--confirm".into()),
+        }
+        let alt = inv.run_words(&words, &inv.base);
+        if !alt.stdout.is_empty() {
+            inv.j = judge_bytes(&alt.stdout);
+            inv.argv = words;
+            inv.main = alt;
+            return;
+        }
+    }
+    inv.j = judge_bytes(b"");
+    inv.no_stream = Some(match (usage, refusal) {
+        (true, true) => format!(
+            "the invocation was refused before its stream ({}: a usage error, which § 2 allows on stderr); lint it with --dry-run or --confirm, or give --allow-side-effects to let lint run it so",
+            status_said(p)
+        ),
+        (true, false) => format!(
+            "the invocation was a usage error before its stream ({}; § 2 allows it on stderr): lint an invocation that runs",
+            status_said(p)
+        ),
+        _ => format!(
+            "the invocation wrote nothing on stdout ({}): check 3",
+            status_said(p)
+        ),
+    });
+}
+
+/// Whether a run that wrote nothing was a usage error (§ 2: "usage errors
+/// may use stderr before stream startup"): exit 64 (or 2, as argument
+/// parsers give it), or a refusal that names the confirmation it wants,
+/// with something said on stderr.
+pub(super) fn usage_error(p: &Probe) -> bool {
+    let said = p.stderr_text();
+    !said.trim().is_empty()
+        && (matches!(p.exit(), crate::spec::exit::USAGE | 2)
+            || said.to_ascii_lowercase().contains("confirm"))
+}
+
+/// A run's status and the start of what it said on stderr.
+pub(super) fn status_said(p: &Probe) -> String {
+    let said = p.stderr_text();
+    match said.trim().is_empty() {
+        true => p.status(),
+        false => format!("{}, stderr \"{}\"", p.status(), excerpt(&said)),
+    }
 }
 
 /// Every check but discovery, not tested: the invocation did not start.

@@ -9,22 +9,28 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::probe::{Probe, ProbeOpts, excerpt, run_probe, stack_trace};
+use super::probe::{
+    Probe, ProbeOpts, bytes_excerpt, excerpt, ran, run_probe, run_program, stack_trace,
+};
 use super::result::{CheckResult, Status};
 use super::validate::schema_problems;
 use crate::cli::LintArgs;
-use crate::judge::preview;
 use crate::out::sanitize;
+use crate::spec::exit;
 
 /// What discovery found.
 pub(super) struct Discovery {
     pub(super) outcome: CheckResult,
     pub(super) schema: Option<Value>,
     pub(super) caps: Option<Value>,
+    /// Why `caps` is `None`: [`NOT_OFFERED`] or [`UNREADABLE`].
+    pub(super) caps_absent: &'static str,
 }
 
 /// Check 1: `schema --output json` and `capabilities --output json`
 /// without credentials, configuration or (optionally) network (§ 3).
+/// Both are always asked: a bad schema does not hide the capabilities
+/// from the checks that read them (issue 41).
 pub(super) fn discover(prefix: &[String], args: &LintArgs) -> Discovery {
     // --no-network needs a network namespace; where there is none, say so
     // and run with the network rather than not at all.
@@ -39,25 +45,54 @@ pub(super) fn discover(prefix: &[String], args: &LintArgs) -> Discovery {
         timeout: args.timeout,
         evidence: Vec::new(),
     };
-    let schema = match probes.usable_schema(args.no_network) {
-        Ok(s) => s,
-        Err(f) => return probes.failed(f, None),
+    let schema = probes.usable_schema(args.no_network);
+    let caps = probes.capabilities();
+    let mut faults: Vec<Fault> = Vec::new();
+    let schema = schema.map_err(|f| faults.push(f)).ok();
+    let (caps, caps_absent) = match caps {
+        Ok(Some(c)) => (Some(c), ""),
+        Ok(None) => (None, NOT_OFFERED),
+        Err(f) => {
+            faults.push(f);
+            (None, UNREADABLE)
+        }
     };
-    // Past here the schema is usable: a failure of the capabilities
-    // leaves it to check 4 (issue 25: not "no usable schema").
-    let caps = match probes.capabilities() {
-        Ok(c) => c,
-        Err(f) => return probes.failed(f, Some(schema)),
-    };
-    if let Err(f) = probes.flags_agree(&schema, caps.as_ref()) {
-        return probes.failed(f, Some(schema));
+    if let Some(schema) = &schema {
+        if let Err(f) = probes.flags_agree(schema, caps.as_ref()) {
+            faults.push(f);
+        }
     }
-    let mut detail = match &caps {
-        Some(_) => {
+    let outcome = match faults.is_empty() {
+        true => CheckResult::new(
+            1,
+            "*",
+            Status::Pass,
+            pass_detail(caps.is_some(), args, sandbox),
+        )
+        .with(probes.evidence),
+        false => probes.failed(faults),
+    };
+    Discovery {
+        outcome,
+        schema,
+        caps,
+        caps_absent,
+    }
+}
+
+/// Why the capabilities are absent: not offered by the tool.
+pub(super) const NOT_OFFERED: &str = "the tool offers no capabilities (check 1)";
+/// Why the capabilities are absent: offered, but failed or not JSON.
+pub(super) const UNREADABLE: &str = "the capabilities could not be read (check 1)";
+
+/// What check 1 says when it passes.
+fn pass_detail(caps: bool, args: &LintArgs, sandbox: bool) -> String {
+    let mut detail = match caps {
+        true => {
             "schema and capabilities succeed with only PATH set; the schema is usable with a public $id"
         }
-        None => {
-            "schema succeeds with only PATH set and has a public $id; capabilities is not offered"
+        false => {
+            "schema succeeds with only PATH set and has a public $id; capabilities is not offered (a usage error)"
         }
     }
     .to_string();
@@ -66,16 +101,12 @@ pub(super) fn discover(prefix: &[String], args: &LintArgs) -> Discovery {
     } else if args.no_network {
         detail.push_str("; --no-network: no network namespace available here (unshare -rn failed), run with the network");
     }
-    Discovery {
-        outcome: CheckResult::new(1, "*", Status::Pass, detail).with(probes.evidence),
-        schema: Some(schema),
-        caps,
-    }
+    detail
 }
 
 /// Whether a new network namespace can be had here (`unshare -rn true`).
 fn network_namespace(timeout: Duration) -> bool {
-    let probe = run_probe(
+    let probe = run_program(
         &["true".to_string()],
         &ProbeOpts {
             no_network: true,
@@ -97,32 +128,32 @@ struct Probes<'a> {
 
 impl Probes<'_> {
     /// The tool run with `words` after its prefix.
-    fn run(&self, words: &[&str]) -> Probe {
+    fn run(&mut self, words: &[&str]) -> Probe {
         let mut a = self.prefix.to_vec();
         a.extend(words.iter().map(|w| w.to_string()));
-        run_probe(&a, &self.opts, self.timeout)
+        let p = run_probe(&a, &self.opts, self.timeout);
+        self.evidence.push(ran(&a, &p));
+        p
     }
 
-    /// Check 1 failed, with the evidence so far and what the probe that
-    /// showed it wrote on stderr; the schema kept when it was usable.
-    fn failed(self, f: Fault, schema: Option<Value>) -> Discovery {
+    /// Check 1 failed, with the evidence so far and what each probe that
+    /// showed a fault wrote on stderr.
+    fn failed(self, faults: Vec<Fault>) -> CheckResult {
         let mut evidence = self.evidence;
-        if !f.stderr.trim().is_empty() {
-            evidence.push(format!("stderr: {}", excerpt(&f.stderr)));
+        let detail: Vec<&str> = faults.iter().map(|f| f.detail.as_str()).collect();
+        let detail = detail.join("; ");
+        for f in &faults {
+            if !f.stderr.trim().is_empty() {
+                evidence.push(format!("stderr: {}", excerpt(&f.stderr)));
+            }
         }
-        Discovery {
-            outcome: CheckResult::new(1, "*", Status::Fail, f.detail).with(evidence),
-            schema,
-            caps: None,
-        }
+        CheckResult::new(1, "*", Status::Fail, detail).with(evidence)
     }
 
     /// `schema --output json`: it succeeds, is one JSON document, a usable
     /// JSON Schema, with a public `$id`.
     fn usable_schema(&mut self, no_network: bool) -> Result<Value, Fault> {
         let sp = self.run(&["schema", "--output", "json"]);
-        self.evidence
-            .push(format!("schema --output json: {}", sp.status()));
         if sp.exit() != 0 || sp.timed_out {
             let hint = if no_network {
                 " (no HOME, no credentials, no config variables, no network)"
@@ -141,7 +172,7 @@ impl Probes<'_> {
             Ok(v) => v,
             Err(e) => {
                 self.evidence
-                    .push(format!("stdout: {}", preview(&sp.stdout)));
+                    .push(format!("stdout: {}", bytes_excerpt(&sp.stdout)));
                 return Err(Fault::of(
                     format!("the schema is not one JSON document: {e}"),
                     &sp,
@@ -155,11 +186,12 @@ impl Probes<'_> {
     }
 
     /// `capabilities --output json`: one JSON object when it succeeds;
-    /// not offered (`None`) when it fails without crashing.
+    /// not offered (`None`) when it is a usage error (an unknown
+    /// command: exit 64, or 2 as argument parsers give it). Any other
+    /// failure is one (issue 41: exit 78 "…_API_TOKEN is not set" is a
+    /// capabilities that needs more than PATH, not one not offered).
     fn capabilities(&mut self) -> Result<Option<Value>, Fault> {
         let cp = self.run(&["capabilities", "--output", "json"]);
-        self.evidence
-            .push(format!("capabilities --output json: {}", cp.status()));
         let fail = |why: String| Err(Fault::of(why, &cp));
         if cp.exit() == 0 && !cp.timed_out {
             return match serde_json::from_slice::<Value>(&cp.stdout) {
@@ -171,7 +203,13 @@ impl Probes<'_> {
         if let Some(t) = stack_trace(&cp.stderr_text()) {
             return fail(format!("capabilities crashed: {t}"));
         }
-        Ok(None)
+        if matches!(cp.exit(), exit::USAGE | 2) && !cp.timed_out {
+            return Ok(None);
+        }
+        fail(format!(
+            "`capabilities --output json` failed in an environment reduced to PATH: {} (not a usage error: it is offered, and needs more than § 3 allows)",
+            cp.status()
+        ))
     }
 
     /// `--schema` / `--capabilities` flags, where the tool has them (they
@@ -193,8 +231,9 @@ impl Probes<'_> {
                     &p,
                 ));
             }
-            self.evidence
-                .push(format!("{flag} --output json: the same document"));
+            self.evidence.push(format!(
+                "{flag} --output json: the same document as the subcommand"
+            ));
         }
         Ok(())
     }

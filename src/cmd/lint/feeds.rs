@@ -57,3 +57,14 @@ pub(super) fn malformed_stream() -> Vec<u8> {
 
 /// The example stream `--self` feeds (a complete, conforming search).
 pub(super) const SELF_INPUT: &[u8] = include_bytes!("../../../examples/search.jsonl");
+
+/// [`malformed_stream`] without its bad line: what the tool does with the
+/// same events when nothing is wrong (check 12 compares the two).
+pub(super) fn clean_stream() -> Vec<u8> {
+    let bad = b"this line is not JSON {\n";
+    let s = malformed_stream();
+    match memchr::memmem::find(&s, bad) {
+        Some(at) => [&s[..at], &s[at + bad.len()..]].concat(),
+        None => s,
+    }
+}

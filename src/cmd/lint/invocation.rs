@@ -1,10 +1,10 @@
 //! How an invocation given to `aoi lint` is read: the words that run the
 //! tool (an interpreter and its script, found when `--tool` is not given),
-//! the command named, the stdin given, and whether the machine-mode flag
-//! lint appends breaks it (a wrapper that passes its arguments on, a tool
-//! that is AOI-only). Also the invocations `--self` checks.
+//! the command named, the stdin given, and the machine-mode flag appended
+//! (whether it breaks the invocation is seen on the run itself, in
+//! `checks`: reading the command line runs nothing). Also the
+//! invocations `--self` checks.
 
-use super::probe::{ProbeOpts, run_probe};
 use crate::cli::LintArgs;
 use crate::out::{eprint_line, sanitize};
 use crate::spec::exit;
@@ -20,9 +20,6 @@ pub(super) struct Target {
     pub(super) command: String,
     /// What `--stdin` gives the tool.
     pub(super) stdin: Option<Vec<u8>>,
-    /// Why the machine-mode flag was left off, when it broke the
-    /// invocation (evidence for check 2).
-    pub(super) broke: Option<String>,
 }
 
 /// Reads the invocation of `args`; an error is the exit status, its
@@ -62,22 +59,11 @@ pub(super) fn target(args: &LintArgs) -> Result<Target, i32> {
         );
         return Err(exit::NOINPUT);
     }
-    let broke = if appended {
-        flag_breaks(args, &argv, stdin.as_ref())
-    } else {
-        None
-    };
-    if let Some(why) = &broke {
-        // Lint what the tool writes, not the symptom of the flag.
-        argv = args.invocation.clone();
-        eprint_line(args.quiet, &format!("aoi lint: {why}"));
-    }
     Ok(Target {
         prefix,
         argv,
         command,
         stdin,
-        broke,
     })
 }
 
@@ -175,7 +161,7 @@ fn interpreter_prefix(argv: &[String]) -> Option<usize> {
 
 /// Whether a probe's stdout is an AOI stream: its first line a JSON
 /// object of type `aoi:meta`.
-fn writes_aoi(stdout: &[u8]) -> bool {
+pub(super) fn writes_aoi(stdout: &[u8]) -> bool {
     let first = stdout.split(|&b| b == b'\n').next().unwrap_or_default();
     serde_json::from_slice::<serde_json::Value>(first).is_ok_and(|v| v["type"] == "aoi:meta")
 }
@@ -192,32 +178,6 @@ fn runnable(program: &str) -> bool {
     }
     std::env::var_os("PATH")
         .is_some_and(|path| std::env::split_paths(&path).any(|dir| executable(&dir.join(program))))
-}
-
-/// Whether the machine-mode flag lint appended breaks the invocation: it
-/// fails with the flag and writes AOI, successfully, without it (a tool
-/// that passes its arguments on to another program, or one that is
-/// AOI-only). Then what to pass instead.
-fn flag_breaks(args: &LintArgs, argv: &[String], stdin: Option<&Vec<u8>>) -> Option<String> {
-    let opts = ProbeOpts {
-        stdin: stdin.cloned(),
-        ..ProbeOpts::default()
-    };
-    let with = run_probe(argv, &opts, args.timeout);
-    if with.exit() == 0 || with.timed_out || with.spawn_error.is_some() {
-        return None;
-    }
-    let without = run_probe(&args.invocation, &opts, args.timeout);
-    if without.exit() != 0 || !writes_aoi(&without.stdout) {
-        return None;
-    }
-    Some(format!(
-        "the invocation fails with `{}` appended ({}) and writes AOI without it (a tool that passes \
-its arguments on, or one that writes AOI only): linted without the flag; pass --machine-flag '' \
-to say so, or give the flag where the tool reads it",
-        sanitize(&args.machine_flag),
-        with.status()
-    ))
 }
 
 /// Splits `--tool` or `--machine-flag` words as a POSIX shell would

@@ -29,6 +29,7 @@ use crate::spec::exit;
 mod caps;
 mod catalog;
 mod checks;
+mod consent;
 mod discover;
 mod feeds;
 mod invocation;
@@ -47,13 +48,23 @@ use report::Linted;
 
 /// Runs `aoi lint`; returns the exit status.
 pub fn run(args: &LintArgs) -> i32 {
-    let linted = if args.lint_self {
-        lint_self(args)
-    } else {
-        lint_tool(args)
+    let target = match args.lint_self {
+        true => None,
+        false => match invocation::target(args) {
+            Ok(t) => Some(t),
+            Err(code) => return code,
+        },
+    };
+    // The report's clock (its elapsed_ms) starts with the probes, not
+    // when the report is written (issue 41: it said 0 for a 9.5 s lint).
+    let sinks =
+        (args.output == Some(crate::cli::Format::Jsonl)).then(crate::out::Sinks::report_to_stdout);
+    let linted = match target {
+        None => lint_self(args),
+        Some(t) => Ok(lint_tool(args, t)),
     };
     match linted {
-        Ok(l) => report::report(args, &l),
+        Ok(l) => report::report(args, &l, sinks),
         Err(code) => code,
     }
 }
@@ -78,31 +89,29 @@ fn lint_self(args: &LintArgs) -> Result<Linted, i32> {
         let mut argv = vec![exe.clone()];
         argv.extend(a);
         let stdin = Some(feeds::SELF_INPUT.to_vec());
-        results.extend(lint_invocation(args, &argv, &c, stdin, &d));
+        results.extend(lint_invocation(args, &argv, 1, &c, stdin, &d));
         commands.push(c);
     }
     Ok(Linted {
         title: "aoi (--self)".to_string(),
         results,
         commands,
+        runs: probe::runs(),
     })
 }
 
 /// The invocation after `--`: the tool discovered, then the invocation's
 /// checks.
-fn lint_tool(args: &LintArgs) -> Result<Linted, i32> {
-    let t = invocation::target(args)?;
+fn lint_tool(args: &LintArgs, t: invocation::Target) -> Linted {
     let title = sanitize(&t.argv.join(" "));
     let d = discover(&t.prefix, args);
     let mut results = vec![d.outcome.clone()];
-    let mut checks = lint_invocation(args, &t.argv, &t.command, t.stdin, &d);
-    if let (Some(why), Some(typed)) = (t.broke, checks.iter_mut().find(|o| o.number == 2)) {
-        typed.evidence.insert(0, why);
-    }
+    let checks = lint_invocation(args, &t.argv, t.prefix.len(), &t.command, t.stdin, &d);
     results.extend(checks);
-    Ok(Linted {
+    Linted {
         title,
         results,
         commands: vec![t.command],
-    })
+        runs: probe::runs(),
+    }
 }

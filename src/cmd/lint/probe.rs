@@ -6,6 +6,7 @@
 use std::os::fd::AsRawFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use super::pipes::{self, Readers, StdinPipe};
@@ -29,7 +30,7 @@ pub(super) struct ProbeOpts {
 }
 
 /// What a probe saw.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(super) struct Probe {
     pub(super) code: Option<i32>,
     pub(super) signal: Option<i32>,
@@ -84,8 +85,30 @@ impl Probe {
     }
 }
 
-/// Runs one probe under `timeout`.
+/// How many times lint ran the tool (discovery included): every run is
+/// reported (issue 41: no unreported runs).
+static RUNS: AtomicUsize = AtomicUsize::new(0);
+
+/// The number of runs of the tool so far.
+pub(super) fn runs() -> usize {
+    RUNS.load(Ordering::Relaxed)
+}
+
+/// Runs the tool once, as one probe under `timeout`; counted in [`runs`].
 pub(super) fn run_probe(argv: &[String], opts: &ProbeOpts, timeout: Duration) -> Probe {
+    RUNS.fetch_add(1, Ordering::Relaxed);
+    run_program(argv, opts, timeout)
+}
+
+/// `argv` as a line of evidence: `ran `ARGV`: STATUS`.
+pub(super) fn ran(argv: &[String], p: &Probe) -> String {
+    let words = shlex::try_join(argv.iter().map(String::as_str)).unwrap_or_else(|_| argv.join(" "));
+    format!("ran `{}`: {}", sanitize(&words), p.status())
+}
+
+/// Runs a program that is not the tool (lint's own helpers) under
+/// `timeout`, as a probe, uncounted.
+pub(super) fn run_program(argv: &[String], opts: &ProbeOpts, timeout: Duration) -> Probe {
     let mut words: Vec<String> = Vec::new();
     if opts.no_network {
         words.extend(["unshare", "-rn", "--"].map(String::from));
@@ -271,10 +294,26 @@ pub(super) fn stack_trace(stderr: &str) -> Option<String> {
         "node:internal",
         "RUST_BACKTRACE",
     ];
-    stderr
+    let mark = stderr
         .lines()
-        .find(|l| MARKS.iter().any(|m| l.contains(m)))
-        .map(|l| sanitize(l.trim()))
+        .find(|l| MARKS.iter().any(|m| l.contains(m)))?;
+    // The trace's own last line names the error (issue 41: the marker
+    // alone said a trace was there, not what it was).
+    let last = stderr
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or(mark);
+    Some(match last.trim() == mark.trim() {
+        true => sanitize(mark.trim()),
+        false => sanitize(&format!("{} … {}", mark.trim(), last.trim())),
+    })
+}
+
+/// [`excerpt`] of bytes a probe wrote (lossy UTF-8): its lines joined,
+/// never a newline shown as U+FFFD (issue 41).
+pub(super) fn bytes_excerpt(b: &[u8]) -> String {
+    excerpt(&String::from_utf8_lossy(b))
 }
 
 /// Up to three lines of a probe's output on one line, sanitised and cut

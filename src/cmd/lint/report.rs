@@ -19,10 +19,12 @@ pub(super) struct Linted {
     pub(super) title: String,
     pub(super) results: Vec<CheckResult>,
     pub(super) commands: Vec<String>,
+    /// How many times lint ran the tool, discovery included.
+    pub(super) runs: usize,
 }
 
 /// Writes the report of `linted`; returns the exit status.
-pub(super) fn report(args: &LintArgs, linted: &Linted) -> i32 {
+pub(super) fn report(args: &LintArgs, linted: &Linted, sinks: Option<Sinks>) -> i32 {
     let results = &linted.results;
     let failed = results.iter().filter(|o| o.status == Status::Fail).count();
     let code = if failed > 0 { exit::FAILED } else { exit::OK };
@@ -45,11 +47,11 @@ pub(super) fn report(args: &LintArgs, linted: &Linted) -> i32 {
             &format!("aoi lint: exit 1: {failed} check(s) failed{what}"),
         );
     }
-    if args.output == Some(Format::Jsonl) {
-        return write_jsonl(results, code);
+    if let Some(sinks) = sinks {
+        return write_jsonl(linted, code, sinks);
     }
     let color = args.color.enabled(tty);
-    let text = table(&linted.title, results, &linted.commands, color);
+    let text = table(linted, color);
     match crate::out::print_stdout("lint", &text) {
         exit::OK => code,
         other => other,
@@ -71,7 +73,13 @@ fn paint(s: &str, status: Status, color: bool) -> String {
 
 /// The human report: every check, the factors × commands matrix, the
 /// failures with their evidence, and the verdict.
-fn table(title: &str, results: &[CheckResult], commands: &[String], color: bool) -> String {
+fn table(linted: &Linted, color: bool) -> String {
+    let (title, results, commands, runs) = (
+        &linted.title,
+        &linted.results,
+        &linted.commands,
+        linted.runs,
+    );
     let mut s = format!("aoi lint: {title}\n\n");
     s.push_str(&format!(
         "  {:>2}  {:<22} {:<14} {:<11} {}\n",
@@ -92,11 +100,12 @@ fn table(title: &str, results: &[CheckResult], commands: &[String], color: bool)
     failures(&mut s, results);
     let count = |st: Status| results.iter().filter(|o| o.status == st).count();
     s.push_str(&format!(
-        "\naoi lint: {} check(s) failed, {} passed, {} not tested, {} not applicable\n",
+        "\naoi lint: {} check(s) failed, {} passed, {} not tested, {} not applicable; the tool ran {} time(s)\n",
         count(Status::Fail),
         count(Status::Pass),
         count(Status::NotTested),
-        count(Status::NotApplicable)
+        count(Status::NotApplicable),
+        runs
     ));
     s
 }
@@ -155,8 +164,8 @@ fn failures(s: &mut String, results: &[CheckResult]) {
 
 /// `--output jsonl`: a conforming stream of `aoi:check` events (§ 8.3),
 /// one per (check × command), and a summary.
-fn write_jsonl(results: &[CheckResult], code: i32) -> i32 {
-    let mut sinks = Sinks::report_to_stdout();
+fn write_jsonl(linted: &Linted, code: i32, mut sinks: Sinks) -> i32 {
+    let results = &linted.results;
     let r = (|| -> Result<(), Stop> {
         sinks.out.meta("lint", Vec::new())?;
         for o in results {
@@ -176,6 +185,7 @@ fn write_jsonl(results: &[CheckResult], code: i32) -> i32 {
                 "failed": count(Status::Fail),
                 "not_tested": count(Status::NotTested),
                 "not_applicable": count(Status::NotApplicable),
+                "runs": linted.runs,
                 "exit_code": code,
             }),
         ))

@@ -65,12 +65,12 @@ fn check_in(rule: RuleId, j: &Judged) -> u8 {
 
 /// A finding as evidence: `line N: message`.
 pub(super) fn evidence_of(f: &Finding) -> String {
-    format!(
-        "line {}: {} [{}]",
-        f.line,
-        sanitize(&f.message),
-        f.rule.id()
-    )
+    let at = match f.line {
+        0 => "the stream".to_string(),
+        n => format!("line {n}"),
+    };
+    let message = f.message.replace('\n', " ⏎ ");
+    format!("{at}: {} [{}]", sanitize(&message), f.rule.id())
 }
 
 /// Pass, or fail with the violations (advisories are noted, never fail)

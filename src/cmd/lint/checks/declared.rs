@@ -4,11 +4,11 @@
 //! upstream (16) for one that reads JSON Lines. Where the capabilities
 //! say a check does not concern the command, it is not applicable.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::Invocation;
-use crate::cmd::lint::caps::{flag, reads_jsonl, unread_caps};
-use crate::cmd::lint::feeds::{malformed_stream, upstream_stream};
+use crate::cmd::lint::caps::{flag, reads_jsonl, undeclared, unsaid};
+use crate::cmd::lint::feeds::{clean_stream, malformed_stream, upstream_stream};
 use crate::cmd::lint::probe::{Probe, ProbeOpts, stack_trace};
 use crate::cmd::lint::result::{CheckResult, Status};
 use crate::cmd::lint::stream::{Judged, evidence_of, judge_bytes};
@@ -16,57 +16,9 @@ use crate::cmd::lint::validate::short;
 use crate::rules::Severity;
 use crate::spec::exit;
 
-/// 6: a destructive command refuses without `--confirm` and plans with
-/// `--dry-run`; probed only with `--allow-side-effects`.
-pub(super) fn confirm_and_dry_run(inv: &Invocation) -> CheckResult {
-    let destructive = flag(inv.caps, "destructive") == Some(true)
-        || flag(inv.caps, "requires_confirm") == Some(true);
-    if inv.caps.is_none() {
-        return inv.outcome(
-            6,
-            Status::NotTested,
-            "the capabilities do not describe this command",
-        );
-    }
-    if !destructive {
-        return inv.outcome(
-            6,
-            Status::NotApplicable,
-            "not destructive, per the capabilities",
-        );
-    }
-    if !inv.args.allow_side_effects {
-        return inv.outcome(
-            6,
-            Status::NotTested,
-            "destructive: its probes run only with --allow-side-effects",
-        );
-    }
-    let refused = inv.run_with(&[]);
-    let dp = inv.run_with(&["--dry-run"]);
-    let plans = judge_bytes(&dp.stdout)
-        .events
-        .iter()
-        .filter(|e| e["type"] == "aoi:plan")
-        .count();
-    if refused.exit() == 0 {
-        inv.outcome(6, Status::Fail, "ran without --confirm (exit 0)")
-    } else if flag(inv.caps, "supports_dry_run") == Some(true) && (dp.exit() != 0 || plans == 0) {
-        inv.outcome(
-            6,
-            Status::Fail,
-            format!("--dry-run: {} with {plans} aoi:plan event(s)", dp.status()),
-        )
-    } else {
-        inv.outcome(
-            6,
-            Status::Pass,
-            format!(
-                "refused without --confirm ({}); --dry-run gave {plans} aoi:plan event(s)",
-                refused.status()
-            ),
-        )
-    }
+/// Whether the command's capabilities advertise `--dry-run` (§ 14.2).
+pub(in crate::cmd::lint) fn advertises_dry_run(caps: Option<&Map<String, Value>>) -> bool {
+    flag(caps, "supports_dry_run") == Some(true)
 }
 
 /// 7: a replay has no second effect.
@@ -93,23 +45,38 @@ fn needs_real_resources(inv: &Invocation, n: u8) -> CheckResult {
     }
 }
 
-/// 11: `--limit 1` of a bounded command gives at most one domain event
-/// and a summary that says `truncated`, with `next_cursor` when true (§ 15).
-pub(super) fn bounded_output(inv: &Invocation) -> CheckResult {
-    let c = inv.caps;
-    let bounded = flag(c, "bounded") == Some(true) && flag(c, "supports_cursor") == Some(true)
-        || c.and_then(|c| c.get("supports_limit"))
-            .and_then(Value::as_bool)
-            == Some(true);
-    if inv.d.caps.is_none() {
-        return unread_caps(11, inv.command);
+/// The capabilities' entry for the command, or why a check that reads it
+/// is not tested (none given, or no entry for it).
+fn entry<'a>(
+    inv: &Invocation<'a>,
+    n: u8,
+) -> Result<&'a serde_json::Map<String, Value>, CheckResult> {
+    match (inv.d.caps.as_ref(), inv.caps) {
+        (None, _) => Err(undeclared(n, inv.command, Some(inv.d.caps_absent))),
+        (Some(_), None) => Err(undeclared(n, inv.command, None)),
+        (Some(_), Some(c)) => Ok(c),
     }
+}
+
+/// 11: `--limit 1` of a bounded command gives at most one domain event
+/// and a summary that says `truncated`, with `next_cursor` when true, and
+/// `truncated:true` when the run without the limit showed more (§ 15).
+pub(super) fn bounded_output(inv: &Invocation) -> CheckResult {
+    let c = match entry(inv, 11) {
+        Ok(c) => Some(c),
+        Err(r) => return r,
+    };
+    let bounded = flag(c, "bounded") == Some(true) && flag(c, "supports_cursor") == Some(true)
+        || flag(c, "supports_limit") == Some(true);
     if !bounded {
         return inv.outcome(
             11,
             Status::NotApplicable,
-            "the capabilities advertise no --limit/cursor for this command",
+            "advertises no --limit (bounded with supports_cursor, or supports_limit, in its capabilities)",
         );
+    }
+    if let Some(r) = inv.streamless(11) {
+        return r;
     }
     if inv.main.timed_out || inv.j.verdict.summary.is_none() {
         return inv.outcome(
@@ -117,6 +84,9 @@ pub(super) fn bounded_output(inv: &Invocation) -> CheckResult {
             Status::NotTested,
             "the invocation itself ends without a summary (check 3)",
         );
+    }
+    if let Err(r) = inv.may_probe(11, "`--limit 1`") {
+        return r;
     }
     let p = inv.run_with(&["--limit", "1"]);
     let jj = judge_bytes(&p.stdout);
@@ -142,18 +112,27 @@ pub(super) fn bounded_output(inv: &Invocation) -> CheckResult {
     }
 }
 
-/// Check 11 on the summary of a `--limit 1` run of `domain` events.
+/// Check 11 on the summary of a `--limit 1` run of `domain` events; the
+/// run without the limit gave `all`.
 fn truncation(inv: &Invocation, s: &Value, domain: u64) -> CheckResult {
+    let all = inv.j.verdict.domain_events;
     match s.get("truncated") {
         Some(Value::Bool(true)) if s.get("next_cursor").is_none_or(Value::is_null) => inv.outcome(
             11,
             Status::Fail,
             "truncated:true without a next_cursor (§ 15)",
         ),
+        Some(Value::Bool(false)) if all > domain => inv.outcome(
+            11,
+            Status::Fail,
+            format!(
+                "--limit 1 gave {domain} of the {all} results the run without it gave, but says truncated:false (§ 15: truncated MUST be true)"
+            ),
+        ),
         Some(Value::Bool(tr)) => inv.outcome(
             11,
             Status::Pass,
-            format!("--limit 1: {domain} event(s), truncated:{tr}"),
+            format!("--limit 1: {domain} event(s) of {all}, truncated:{tr}"),
         ),
         _ => inv.outcome(
             11,
@@ -163,83 +142,199 @@ fn truncation(inv: &Invocation, s: &Value, domain: u64) -> CheckResult {
     }
 }
 
+/// Whether the command reads JSON Lines, or why checks 12 and 16 are not
+/// tested or not applicable.
+fn reads_input(inv: &Invocation, n: u8) -> Result<(), CheckResult> {
+    let c = Some(entry(inv, n)?);
+    match reads_jsonl(c) {
+        Some(true) => Ok(()),
+        Some(false) => Err(inv.outcome(
+            n,
+            Status::NotApplicable,
+            "reads no JSON Lines, per the capabilities (input_jsonl, input_modes)",
+        )),
+        None => Err(unsaid(
+            n,
+            inv.command,
+            "whether it reads JSON Lines on stdin",
+            "input_jsonl or input_modes, aoi's keys: § 17 has none",
+        )),
+    }
+}
+
 /// 12: a malformed input line is handled as the capabilities declare
 /// (`malformed_mode`, § 12.2), and the tool's own stream still conforms.
 pub(super) fn malformed_input(inv: &Invocation) -> CheckResult {
+    if let Err(r) = reads_input(inv, 12) {
+        return r;
+    }
     let mode = inv
         .caps
         .and_then(|c| c.get("malformed_mode"))
         .and_then(Value::as_str);
-    if inv.d.caps.is_none() {
-        return unread_caps(12, inv.command);
-    }
-    if !reads_jsonl(inv.caps) {
-        return inv.outcome(
-            12,
-            Status::NotApplicable,
-            "reads no JSON Lines, per the capabilities",
-        );
-    }
     let Some(mode) = mode else {
         return inv.outcome(
             12,
             Status::NotTested,
-            "reads JSON Lines but declares no malformed-input mode (§ 12.2)",
+            "reads JSON Lines but declares no malformed-input mode (malformed_mode, § 12.2)",
         );
     };
+    let Some(mode) = Mode::of(mode) else {
+        return inv.outcome(
+            12,
+            Status::NotTested,
+            format!(
+                "malformed_mode {} is none of fail-fast, per-line tolerant, configurable (§ 12.2)",
+                short(&Value::from(mode))
+            ),
+        );
+    };
+    if let Err(r) = inv.may_probe(12, "feeding it a malformed line") {
+        return r;
+    }
     on_malformed_line(inv, mode)
 }
 
+/// The malformed-input modes of § 12.2.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    FailFast,
+    Tolerant,
+    Configurable,
+}
+
+impl Mode {
+    fn of(s: &str) -> Option<Mode> {
+        let s = s.to_ascii_lowercase().replace('_', "-");
+        if s.contains("fail-fast") || s.contains("whole") {
+            Some(Mode::FailFast)
+        } else if s.contains("tolerant") || s.contains("per-line") || s.contains("continue") {
+            Some(Mode::Tolerant)
+        } else if s.contains("configurable") {
+            Some(Mode::Configurable)
+        } else {
+            None
+        }
+    }
+    fn name(self) -> &'static str {
+        match self {
+            Mode::FailFast => "whole-input fail-fast",
+            Mode::Tolerant => "per-line tolerant",
+            Mode::Configurable => "configurable",
+        }
+    }
+}
+
 /// Check 12 once the capabilities declared `mode`: the tool fed
-/// [`malformed_stream`].
-fn on_malformed_line(inv: &Invocation, mode: &str) -> CheckResult {
-    let p = inv.run_opts(&ProbeOpts {
-        stdin: Some(malformed_stream()),
-        ..ProbeOpts::default()
-    });
+/// [`malformed_stream`], and the same without its bad line, so what it
+/// did past the bad line shows against what it does without it.
+fn on_malformed_line(inv: &Invocation, mode: Mode) -> CheckResult {
+    let fed = |stdin: Vec<u8>| {
+        inv.run_opts(&ProbeOpts {
+            stdin: Some(stdin),
+            ..ProbeOpts::default()
+        })
+    };
+    let p = fed(malformed_stream());
     let jj = judge_bytes(&p.stdout);
-    let conforming = jj
-        .findings
-        .iter()
-        .all(|f| f.rule.severity() == Severity::Advisory);
     let sent = malformed_stream().len();
+    let name = mode.name();
     if p.timed_out || stack_trace(&p.stderr_text()).is_some() {
-        inv.outcome(
+        return inv.outcome(
             12,
             Status::Fail,
             format!("a malformed input line: {}", p.status()),
-        )
-    } else if p.stdin_unread == Some(sent) {
-        inv.outcome(12, Status::NotTested, "the invocation did not read its stdin (it names its input, e.g. a file): lint it reading stdin to test this")
-    } else if !conforming {
-        inv.outcome(
-            12,
-            Status::Fail,
-            "a malformed input line broke the tool's own stream",
-        )
-        .with(jj.findings.iter().map(evidence_of).collect())
-    } else if mode.contains("fail-fast") && p.exit() == 0 {
-        inv.outcome(
+        );
+    }
+    if p.stdin_unread == Some(sent) {
+        return inv.outcome(12, Status::NotTested, "the invocation did not read its stdin (it names its input, e.g. a file): lint it reading stdin to test this");
+    }
+    // Forwarding the upstream's meta or summary breaks the tool's stream:
+    // that is check 16's one finding, not this check's too (issue 41).
+    let forwards = forwards_upstream_frame(&jj);
+    let broken: Vec<String> = jj
+        .findings
+        .iter()
+        .filter(|f| f.rule.severity() != Severity::Advisory)
+        .map(evidence_of)
+        .collect();
+    if !forwards && !broken.is_empty() {
+        return inv
+            .outcome(
+                12,
+                Status::Fail,
+                "a malformed input line broke the tool's own stream",
+            )
+            .with(broken);
+    }
+    if mode == Mode::FailFast && p.exit() == 0 {
+        return inv.outcome(
             12,
             Status::Fail,
             "declared whole-input fail-fast, but a malformed line exits 0",
-        )
-    } else if !reported(&p, &jj) {
-        inv.outcome(
+        );
+    }
+    if !reported(&p, &jj) {
+        return inv.outcome(
             12,
             Status::Fail,
-            format!("declared {mode}, but a malformed line went unreported (exit 0, no aoi:error)"),
-        )
-    } else {
-        inv.outcome(
+            format!("declared {name}, but a malformed line went unreported (exit 0, no aoi:error)"),
+        );
+    }
+    let clean = fed(clean_stream());
+    went_on(
+        inv,
+        mode,
+        &p,
+        jj.verdict.domain_events,
+        judge_bytes(&clean.stdout).verdict.domain_events,
+    )
+}
+
+/// Check 12's behaviour part: a tolerant tool goes on past the bad line
+/// (as many domain events as without it), a fail-fast one does not.
+fn went_on(inv: &Invocation, mode: Mode, p: &Probe, bad: u64, clean: u64) -> CheckResult {
+    let name = mode.name();
+    let said = format!("{name}: the malformed line is reported ({})", p.status());
+    if clean == 0 || mode == Mode::Configurable {
+        let why = match mode {
+            Mode::Configurable => "which default it takes is not declared",
+            _ => {
+                "it writes no domain events for this input, so what it did past the bad line does not show"
+            }
+        };
+        return inv.outcome(
+            12,
+            Status::NotTested,
+            format!("{said}; whether it went on is not observed ({why})"),
+        );
+    }
+    match mode {
+        Mode::Tolerant if bad < clean => inv.outcome(
+            12,
+            Status::Fail,
+            format!("declared {name}, but it stopped at the bad line: {bad} domain event(s), {clean} without the bad line"),
+        ),
+        Mode::FailFast if bad >= clean => inv.outcome(
+            12,
+            Status::Fail,
+            format!("declared {name}, but it went on past the bad line: {bad} domain event(s), as many as without it ({clean})"),
+        ),
+        _ => inv.outcome(
             12,
             Status::Pass,
-            format!(
-                "declared {mode}: the malformed line is reported ({}), the output conforms",
-                p.status()
-            ),
-        )
+            format!("{said}; {bad} domain event(s) against {clean} without the bad line, as the mode says"),
+        ),
     }
+}
+
+/// Whether a tool's output holds the known upstream's own `aoi:meta` or
+/// `aoi:summary` (§ 13.1 forbids forwarding them).
+fn forwards_upstream_frame(j: &Judged) -> bool {
+    j.events.iter().any(|e| {
+        matches!(e["type"].as_str(), Some("aoi:meta" | "aoi:summary"))
+            && e["tool"] == "aoi-lint-upstream"
+    })
 }
 
 /// Whether a tool's output on [`malformed_stream`] tells of the bad line:
@@ -258,20 +353,19 @@ fn reported(p: &Probe, j: &Judged) -> bool {
 
 /// 16: a known upstream stream is forwarded as § 13.1 says.
 pub(super) fn upstream_forwarding(inv: &Invocation) -> CheckResult {
-    if inv.d.caps.is_none() {
-        return unread_caps(16, inv.command);
+    if let Err(r) = reads_input(inv, 16) {
+        return r;
     }
-    if !reads_jsonl(inv.caps) {
-        return inv.outcome(
-            16,
-            Status::NotApplicable,
-            "reads no JSON Lines, per the capabilities",
-        );
+    if let Err(r) = inv.may_probe(16, "feeding it a known upstream") {
+        return r;
     }
     let p = inv.run_opts(&ProbeOpts {
         stdin: Some(upstream_stream()),
         ..ProbeOpts::default()
     });
+    if p.stdin_unread == Some(upstream_stream().len()) {
+        return inv.outcome(16, Status::NotTested, "the invocation did not read its stdin (it names its input, e.g. a file): lint it reading stdin to test this");
+    }
     let jj = judge_bytes(&p.stdout);
     upstream_check(inv, &p, &jj)
 }
@@ -291,10 +385,18 @@ fn upstream_check(inv: &Invocation, p: &Probe, j: &Judged) -> CheckResult {
         }
     }
     let summary = j.events.last().filter(|e| e["type"] == "aoi:summary");
+    // § 13.1: an upstream aoi:error fails the run unless the tool was
+    // told to go on (issue 41: ok:true after it passed).
+    let goes_on = inv.argv.iter().any(|w| w == "--continue-on-error");
     match summary {
         None => problems.push(format!("no terminal aoi:summary ({})", p.status())),
         Some(s) if s["ok"] == false => caused_by(&s["caused_by"], &mut problems),
-        Some(_) => {}
+        Some(_) if goes_on => {}
+        Some(s) => problems.push(format!(
+            "ok:{} ({}) after the upstream's aoi:error (rate_limited): § 13.1 makes the run fail unless --continue-on-error",
+            s.get("ok").map_or("absent".into(), short),
+            p.status()
+        )),
     }
     if problems.is_empty() {
         inv.outcome(

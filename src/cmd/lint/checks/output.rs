@@ -7,12 +7,15 @@ use serde_json::Value;
 
 use super::Invocation;
 use crate::cmd::lint::result::{CheckResult, Status};
-use crate::cmd::lint::stream::{Judged, from_findings};
+use crate::cmd::lint::stream::{Judged, from_findings, judge_bytes};
 use crate::cmd::lint::validate::{unchecked_keywords, validate};
 use crate::out::sanitize;
 
 /// 2: every line is a JSON object with a string type.
 pub(super) fn typed_output(inv: &Invocation) -> CheckResult {
+    if let Some(r) = inv.streamless(2) {
+        return r;
+    }
     from_findings(
         2,
         inv.command,
@@ -24,6 +27,13 @@ pub(super) fn typed_output(inv: &Invocation) -> CheckResult {
 /// 3: the terminal summary agrees with the exit status; a hung run fails.
 pub(super) fn terminal_summary(inv: &Invocation) -> CheckResult {
     let (main, j) = (&inv.main, &inv.j);
+    // A usage error before the stream is allowed (§ 2): no summary to
+    // judge, not a missing one (issue 41).
+    if inv.no_stream.is_some() && main.exit() != 0 && super::usage_error(main) {
+        return inv
+            .streamless(3)
+            .unwrap_or_else(|| inv.outcome(3, Status::NotTested, ""));
+    }
     let mut o = from_findings(3, inv.command, j, "");
     if main.held {
         o = inv.outcome(3, Status::Fail, main.status());
@@ -79,6 +89,9 @@ fn exit_against_summary(inv: &Invocation, code: i32, ok: Option<bool>) -> CheckR
 
 /// 4: framework events against the declared schema.
 pub(super) fn schema_valid_events(inv: &Invocation) -> CheckResult {
+    if let Some(r) = inv.streamless(4) {
+        return r;
+    }
     let Some(schema) = &inv.d.schema else {
         return inv.outcome(4, Status::NotTested, "no usable schema (check 1)");
     };
@@ -121,32 +134,108 @@ pub(super) fn schema_valid_events(inv: &Invocation) -> CheckResult {
     .with(problems)
 }
 
-/// 13: `schema_version` on `aoi:meta`.
+/// 13: `schema_version` on `aoi:meta`, and honoured when negotiated
+/// (`--schema-version`, § 16.1): asked for a version the capabilities
+/// list (another than the one reported, when they list more), the run
+/// must report it.
 pub(super) fn schema_version(inv: &Invocation) -> CheckResult {
+    if let Some(r) = inv.streamless(13) {
+        return r;
+    }
     let j = &inv.j;
     let o = from_findings(13, inv.command, j, "");
     let meta = j.events.first().filter(|e| e["type"] == "aoi:meta");
-    match meta
+    let reported = meta
         .and_then(|m| m.get("schema_version"))
-        .and_then(Value::as_str)
-    {
-        _ if o.status == Status::Fail => o,
-        None => inv.outcome(13, Status::Fail, "aoi:meta has no schema_version"),
-        Some(v) => inv
-            .outcome(
+        .and_then(Value::as_str);
+    let v = match reported {
+        _ if o.status == Status::Fail => return o,
+        None if meta.is_none() => {
+            return inv.outcome(
                 13,
-                Status::Pass,
-                format!(
-                    "aoi:meta says schema_version {} (negotiation not probed)",
-                    sanitize(v)
-                ),
-            )
-            .with(o.evidence),
+                Status::Fail,
+                "the stream has no aoi:meta to report schema_version (check 14)",
+            );
+        }
+        None => return inv.outcome(13, Status::Fail, "aoi:meta has no schema_version"),
+        Some(v) => v,
+    };
+    let said = format!("aoi:meta says schema_version {}", sanitize(v));
+    if let Err(mut r) = inv.may_probe(13, "negotiating --schema-version") {
+        r.detail = format!("{said}; negotiation {}", r.detail);
+        return r.with(o.evidence);
     }
+    negotiated(inv, v, &said).with(o.evidence)
+}
+
+/// Check 13's negotiation: `--schema-version V` for a version the
+/// capabilities list (another than `reported` when they list more).
+fn negotiated(inv: &Invocation, reported: &str, said: &str) -> CheckResult {
+    let listed = listed_versions(inv);
+    let ask = listed
+        .iter()
+        .find(|v| v.as_str() != reported)
+        .map_or(reported, String::as_str)
+        .to_string();
+    let p = inv.run_with(&["--schema-version", &ask]);
+    let got = judge_bytes(&p.stdout)
+        .events
+        .first()
+        .filter(|e| e["type"] == "aoi:meta")
+        .and_then(|m| m["schema_version"].as_str().map(String::from));
+    let asked = sanitize(&ask);
+    match got {
+        Some(g) if p.exit() == inv.main.exit() && g == ask => inv.outcome(
+            13,
+            Status::Pass,
+            format!("{said}; --schema-version {asked} honoured"),
+        ),
+        Some(g) if g != ask => inv.outcome(
+            13,
+            Status::Fail,
+            format!(
+                "asked --schema-version {asked}, it reported schema_version {} (§ 18.2 #13: honoured when negotiated)",
+                sanitize(&g)
+            ),
+        ),
+        _ if listed.len() > 1 => inv.outcome(
+            13,
+            Status::Fail,
+            format!(
+                "the capabilities list schema versions {}, but --schema-version {asked} fails ({})",
+                listed.join(", "),
+                p.status()
+            ),
+        ),
+        _ => inv.outcome(
+            13,
+            Status::Pass,
+            format!(
+                "{said}; --schema-version {asked} is not accepted ({}), so there is no negotiation to honour (§ 16.1: a SHOULD)",
+                p.status()
+            ),
+        ),
+    }
+}
+
+/// The schema versions the capabilities list (`schemas[].versions`).
+fn listed_versions(inv: &Invocation) -> Vec<String> {
+    let schemas = inv.d.caps.as_ref().and_then(|c| c.get("schemas"));
+    schemas
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|s| s.get("versions")?.as_array())
+        .flatten()
+        .filter_map(|v| v.as_str().map(String::from))
+        .collect()
 }
 
 /// 14: one `aoi:meta` first, one `aoi:summary` last.
 pub(super) fn one_meta_one_summary(inv: &Invocation) -> CheckResult {
+    if let Some(r) = inv.streamless(14) {
+        return r;
+    }
     let j = &inv.j;
     let framed =
         j.verdict.summary.is_some() && j.events.first().is_some_and(|e| e["type"] == "aoi:meta");
@@ -167,16 +256,22 @@ pub(super) fn one_meta_one_summary(inv: &Invocation) -> CheckResult {
 /// 15: `seq` contiguous from 0 under one `run`, reconciled with
 /// `event_count`; not applicable where Verifiable is not claimed.
 pub(super) fn seq_and_run(inv: &Invocation) -> CheckResult {
+    if let Some(r) = inv.streamless(15) {
+        return r;
+    }
     let j = &inv.j;
     // Lines that are no event (check 2) also make the line count differ
-    // from event_count: that is check 2's finding, not a second one.
+    // from event_count, and the domain count from count: that is check
+    // 2's finding, not a second one (issue 41).
     let untyped = j.findings.iter().any(|f| f.rule.check() == 2);
     let jf = Judged {
         verdict: j.verdict.clone(),
         findings: j
             .findings
             .iter()
-            .filter(|f| !(untyped && f.rule.id() == "summary.event-count"))
+            .filter(|f| {
+                !(untyped && matches!(f.rule.id(), "summary.event-count" | "summary.count"))
+            })
             .cloned()
             .collect(),
         events: j.events.clone(),

@@ -6,17 +6,24 @@ use serde_json::Value;
 
 use super::Invocation;
 use crate::cmd::lint::caps::reads_jsonl;
-use crate::cmd::lint::probe::{Probe, ProbeOpts, excerpt, stack_trace};
+use crate::cmd::lint::probe::{Probe, ProbeOpts, bytes_excerpt, excerpt, stack_trace};
 use crate::cmd::lint::result::{CheckResult, Status};
-use crate::cmd::lint::stream::{from_findings, judge_bytes};
-use crate::judge::preview;
+use crate::cmd::lint::stream::{Judged, from_findings, judge_bytes};
 use crate::out::sanitize;
 
 /// 5: a usage error exits non-zero without a stack trace, and every
-/// `aoi:error` of the run has its fields.
+/// `aoi:error` lint saw (the run's and the probe's own) has its fields.
 pub(super) fn errors_and_usage(inv: &Invocation) -> CheckResult {
+    if let Err(r) = inv.may_probe(5, "an unknown flag") {
+        return r;
+    }
     let p = inv.run_with(&["--aoi-lint-no-such-flag"]);
-    let errors = from_findings(5, inv.command, &inv.j, "");
+    let probe_stream = judge_bytes(&p.stdout);
+    let errors = errors_seen(inv, &probe_stream);
+    let fields = match errors.status {
+        Status::Fail => return errors,
+        _ => errors.detail,
+    };
     if p.held {
         inv.outcome(5, Status::Fail, format!("an unknown flag: {}", p.status()))
     } else if p.timed_out {
@@ -27,30 +34,53 @@ pub(super) fn errors_and_usage(inv: &Invocation) -> CheckResult {
             Status::Fail,
             "an unknown flag (--aoi-lint-no-such-flag) exits 0",
         )
-        .with(vec![format!("stdout: {}", preview(&p.stdout))])
+        .with(vec![format!("stdout: {}", bytes_excerpt(&p.stdout))])
     } else if let Some(trace) = stack_trace(&p.stderr_text()) {
         inv.outcome(
             5,
             Status::Fail,
             format!("an unknown flag prints a stack trace: {trace}"),
         )
-    } else if errors.status == Status::Fail {
-        errors
     } else {
         inv.outcome(
             5,
             Status::Pass,
             format!(
-                "an unknown flag exits {} without a stack trace; every aoi:error has its fields",
+                "an unknown flag exits {} without a stack trace; {fields}",
                 p.exit()
             ),
         )
     }
 }
 
+/// Check 5's error part over the run's stream and the probe's: fail with
+/// the findings, or a pass saying how many errors were checked.
+fn errors_seen(inv: &Invocation, probe: &Judged) -> CheckResult {
+    let main = from_findings(5, inv.command, &inv.j, "");
+    if main.status == Status::Fail {
+        return main;
+    }
+    let own = from_findings(5, inv.command, probe, "");
+    if own.status == Status::Fail {
+        let mut o = own;
+        o.detail = format!("the unknown flag's own stream: {}", o.detail);
+        return o;
+    }
+    let count = |j: &Judged| j.events.iter().filter(|e| e["type"] == "aoi:error").count();
+    let n = count(&inv.j) + count(probe);
+    let detail = match n {
+        0 => "no aoi:error was seen, so their fields are not checked".to_string(),
+        n => format!("the {n} aoi:error event(s) seen have their fields"),
+    };
+    inv.outcome(5, Status::Pass, detail)
+}
+
 /// 9: a secret-looking argument never comes back raw (§ 11), and
 /// `aoi:meta.args` carries none.
 pub(super) fn no_secret_echo(inv: &Invocation) -> CheckResult {
+    if let Err(r) = inv.may_probe(9, "a secret-looking argument") {
+        return r;
+    }
     let secret_flag = &inv.args.secret_flag;
     let canary = format!("aoi-lint-canary-{}", &crate::emit::ulid()[16..]);
     let p = inv.run_with(&[secret_flag.as_str(), canary.as_str()]);
@@ -114,6 +144,24 @@ fn around_canary(p: &Probe, canary: &str) -> Vec<String> {
         .collect()
 }
 
+/// How a signalled run's stream ended, for check 10's message.
+fn ending_of(events: &[Value]) -> String {
+    let shown = |e: &Value, k: &str| e.get(k).map_or("absent".to_string(), Value::to_string);
+    match events.last() {
+        Some(e) if e["type"] == "aoi:summary" => {
+            format!(
+                "its aoi:summary has ok {} and reason {}",
+                shown(e, "ok"),
+                shown(e, "reason")
+            )
+        }
+        _ if events.iter().any(|e| e["type"] == "aoi:summary") => {
+            "its aoi:summary is not its last event".into()
+        }
+        _ => "no aoi:summary".into(),
+    }
+}
+
 /// What check 10's probes found, each a line of evidence.
 #[derive(Default)]
 struct Seen {
@@ -126,6 +174,9 @@ struct Seen {
 /// 10: no stack trace on an early pipe close; SIGINT and SIGTERM end the
 /// run with `reason:"cancelled"` (§ 7).
 pub(super) fn pipe_and_signals(inv: &Invocation) -> CheckResult {
+    if let Err(r) = inv.may_probe(10, "an early pipe close and SIGINT/SIGTERM") {
+        return r;
+    }
     let mut seen = Seen::default();
     early_pipe_close(inv, &mut seen);
     for (sig, name) in [(libc::SIGINT, "SIGINT"), (libc::SIGTERM, "SIGTERM")] {
@@ -182,7 +233,7 @@ fn early_pipe_close(inv: &Invocation, seen: &mut Seen) {
 /// The run sent `sig` mid-run.
 fn signalled(inv: &Invocation, sig: i32, name: &str, seen: &mut Seen) {
     // A command reading stdin is signalled while it waits for more.
-    let reads = reads_jsonl(inv.caps);
+    let reads = reads_jsonl(inv.caps) == Some(true);
     let mut o = ProbeOpts {
         keep_stdin_open: reads,
         ..inv.base.clone()
@@ -215,21 +266,17 @@ fn signalled(inv: &Invocation, sig: i32, name: &str, seen: &mut Seen) {
             "{name}: still running {:?} after the signal (killed)",
             inv.args.timeout
         ));
+    } else if cancelled && p.exit() == 0 {
+        seen.problems.push(format!(
+            "{name}: reason:\"cancelled\" but exit 0 (§ 7: then exit with the conventional signal code; § 6: non-zero when interrupted)"
+        ));
     } else if cancelled {
         seen.notes
             .push(format!("{name}: reason:\"cancelled\", {}", p.status()));
     } else if let Some(trace) = stack_trace(&p.stderr_text()) {
         seen.problems.push(format!("{name}: stack trace: {trace}"));
     } else {
-        let ending = match last {
-            Some(e) if e["type"] == "aoi:summary" => {
-                let reason = e
-                    .get("reason")
-                    .map_or("absent".to_string(), Value::to_string);
-                format!("a summary ok:{} reason {reason}", e["ok"])
-            }
-            _ => "no aoi:summary".into(),
-        };
+        let ending = ending_of(&jj.events);
         seen.problems.push(format!(
             "{name}: {}, {ending} (expected reason:\"cancelled\", § 7)",
             p.status()
