@@ -203,7 +203,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand --output 'Machine output: a conforming AOI stream of aoi:check events (one per check) and a summary'
             cand --color 'Colour in the table: auto (a terminal, NO_COLOR unset), always, never'
             cand --self 'Lint aoi itself: each of its commands that writes a stream, fed a known stream'
-            cand --allow-side-effects 'Also run the probes that could change real state (checks 6–8): destructive commands without --confirm, and with --dry-run'
+            cand --allow-side-effects 'Let lint run a command that changes state more than once: its probes (an unknown flag, a canary, signals, --limit, --schema-version), the command without its confirmation and with --dry-run (check 6), and, when it refuses before its stream, with --dry-run (or --confirm) to judge a stream. Without it such a command runs once, as given'
             cand --no-network 'Run the discovery probes without network (a new network namespace, `unshare -rn`)'
             cand -q 'Print nothing on stderr (the failing checks are otherwise named there in one line when the report is not a table on a terminal)'
             cand --quiet 'Print nothing on stderr (the failing checks are otherwise named there in one line when the report is not a table on a terminal)'

@@ -213,7 +213,7 @@ complete -c aoi -n "__fish_aoi_using_subcommand lint" -l color -d 'Colour in the
 always\t''
 never\t''"
 complete -c aoi -n "__fish_aoi_using_subcommand lint" -l self -d 'Lint aoi itself: each of its commands that writes a stream, fed a known stream'
-complete -c aoi -n "__fish_aoi_using_subcommand lint" -l allow-side-effects -d 'Also run the probes that could change real state (checks 6–8): destructive commands without --confirm, and with --dry-run'
+complete -c aoi -n "__fish_aoi_using_subcommand lint" -l allow-side-effects -d 'Let lint run a command that changes state more than once: its probes (an unknown flag, a canary, signals, --limit, --schema-version), the command without its confirmation and with --dry-run (check 6), and, when it refuses before its stream, with --dry-run (or --confirm) to judge a stream. Without it such a command runs once, as given'
 complete -c aoi -n "__fish_aoi_using_subcommand lint" -l no-network -d 'Run the discovery probes without network (a new network namespace, `unshare -rn`)'
 complete -c aoi -n "__fish_aoi_using_subcommand lint" -s q -l quiet -d 'Print nothing on stderr (the failing checks are otherwise named there in one line when the report is not a table on a terminal)'
 complete -c aoi -n "__fish_aoi_using_subcommand lint" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -246,11 +246,21 @@ checks (§ 18), reported per factor and per command, never as a level. TOOL ARGS
 machine-mode invocation (`--output jsonl` is added unless --machine-flag says otherwise); aoi \
 also probes the tool's discovery (`TOOL schema --output json`, `TOOL capabilities --output json` \
 in an environment reduced to PATH), a malformed usage, a secret-looking argument, an early pipe \
-close, SIGINT and SIGTERM mid-run, `--limit`, malformed and known upstream input for commands \
-that read JSON Lines (as the capabilities say), and with --allow-side-effects the confirmation \
-and dry-run of destructive commands. Every probe has a timeout: a hung tool is a finding. \
-Checks that a black box does not allow (idempotent replay, stable ids) are listed as not tested, \
-with why. Exit 0 when every check that ran passed, 1 when one failed, 64 on usage."
+close, SIGINT and SIGTERM mid-run, `--schema-version`, `--limit`, malformed and known upstream \
+input for commands that read JSON Lines, and the confirmation and dry run of destructive \
+commands. A command that changes state (destructive, requires_confirm or read_only:false in \
+its capabilities, or a name such as delete, create, update, send) is run once, as given, \
+unless --allow-side-effects: every probe that would run it again is not tested, and says so. \
+Every run of the tool is listed in the evidence and counted. A check passes only on what it \
+saw; what a black box cannot see (idempotent replay, stable ids) is not tested, with why.\n\n\
+Capability keys read (per command in `commands`): § 17's read_only, destructive, \
+requires_confirm, supports_dry_run, bounded, supports_cursor; and aoi's own, where § 17 has \
+none: supports_limit (a --limit without a cursor), input_jsonl or input_modes (reads JSON \
+Lines on stdin, § 12.1), malformed_mode (fail-fast, per-line tolerant or configurable, \
+§ 12.2); schemas[].versions for --schema-version. A key the manifest does not give leaves its \
+check not tested, never not applicable on a guess.\n\n\
+Exit 0 when every check that ran passed, 1 when one failed, 64 on usage, 66 when the tool \
+is not found."
     )]
     Lint(LintArgs),
     /// List the rule catalog: ids, severity, spec section, what each requires.
@@ -696,8 +706,10 @@ pub struct LintArgs {
     /// Time each probe may take (`500ms`, `10s`, `2m`; a bare number is seconds); a probe that takes longer is killed.
     #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_duration)]
     pub timeout: std::time::Duration,
-    /// Also run the probes that could change real state (checks 6–8): destructive
-    /// commands without --confirm, and with --dry-run.
+    /// Let lint run a command that changes state more than once: its probes (an unknown
+    /// flag, a canary, signals, --limit, --schema-version), the command without its
+    /// confirmation and with --dry-run (check 6), and, when it refuses before its stream, with
+    /// --dry-run (or --confirm) to judge a stream. Without it such a command runs once, as given.
     #[arg(long)]
     pub allow_side_effects: bool,
     /// Run the discovery probes without network (a new network namespace, `unshare -rn`).

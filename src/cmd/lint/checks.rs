@@ -202,7 +202,10 @@ fn machine_flag_breaks(inv: &mut Invocation) {
         && inv.argv.len() > args.invocation.len()
         && inv.argv.starts_with(&args.invocation);
     let with = &inv.user;
-    if !appended || !inv.rerun || with.exit() == 0 || with.timed_out {
+    // A destructive command refused for want of confirmation is check
+    // 6's refusal, not a flag that broke it.
+    let refused = matches!(inv.effect, Effect::Destructive(_)) && usage_error(with);
+    if !appended || !inv.rerun || refused || with.exit() == 0 || with.timed_out {
         return;
     }
     let without = inv.run_words(&args.invocation, &inv.base);
