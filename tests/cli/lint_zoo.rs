@@ -64,6 +64,7 @@ const fn case(
 const SEARCH: &[&str] = &["search", "agent"];
 const DELETE: &[&str] = &["delete", "res-1"];
 const DRY_RUN: &[&str] = &["delete", "res-1", "--dry-run"];
+const CONFIRMED: &[&str] = &["delete", "res-1", "--confirm"];
 /// Fed `upstream.jsonl` (a complete, successful search) on stdin.
 const ENRICH: &[&str] = &["enrich"];
 
@@ -119,6 +120,11 @@ const ZOO: &[Case] = &[
     case("delete", DELETE, true,                "pass pass pass pass pass pass nt   nt   pass pass -    -    pass pass pass -"),
     // The dry run as given: it plans, and whether it changed anything is not observable.
     case("delete", DRY_RUN, false,              "pass pass pass pass nt   nt   nt   nt   nt   nt   -    -    nt   pass pass -"),
+    // The dry run as given, with consent: lint probes it without the flag (the refusal) and
+    // may signal it; both 6 and 10 tested in one lint (issue 41, point 3).
+    case("delete", DRY_RUN, true,               "pass pass pass pass pass pass nt   nt   pass pass -    -    pass pass pass -"),
+    // A confirmed delete as given: the user's own run deletes res-1; nothing is run again.
+    case("delete", CONFIRMED, false,            "pass pass pass pass nt   nt   nt   nt   nt   nt   -    -    nt   pass pass -"),
     // The same, refusing on stderr before any event (§ 2): no stream to judge. With consent the
     // dry run's stream may be judged in its place.
     case("delete-stderr", DELETE, false,        "pass -    -    -    pass|nt nt nt   nt   nt   nt   -    -    -    -    -    -"),
@@ -399,8 +405,11 @@ fn lint_zoo_no_side_effect_without_consent() {
                 runs.len()
             ));
         }
-        // The user's own command deletes only with delete-unconfirmed.
-        if c.tool != "delete-unconfirmed" && !l.res_left {
+        // Only the user's own command deletes: a confirmed delete, or
+        // delete-unconfirmed's.
+        let deletes = c.args.contains(&"--confirm")
+            || (c.tool == "delete-unconfirmed" && !c.args.contains(&"--dry-run"));
+        if !deletes && !l.res_left {
             problems.push(format!(
                 "{}: res-1 was deleted without --allow-side-effects; runs: {runs:?}",
                 label(c)
@@ -437,7 +446,8 @@ fn lint_zoo_every_run_is_reported() {
             .filter_map(Value::as_str)
             .filter(|line| line.starts_with("ran "))
             .collect();
-        let distinct: BTreeSet<&String> = l.runs.iter().collect();
+        let ran: Vec<String> = ran.into_iter().map(canary_hidden).collect();
+        let distinct: BTreeSet<String> = l.runs.iter().map(|r| canary_hidden(r)).collect();
         for run in distinct {
             // The argv ends with the run's arguments, then the backtick.
             let tail = format!(" {run}`");
@@ -456,6 +466,19 @@ fn lint_zoo_every_run_is_reported() {
         problems.len(),
         problems.join("\n")
     );
+}
+
+/// `s` with lint's secret canary (check 9's `--token` value) shown as
+/// `<canary>`, as lint may show it.
+fn canary_hidden(s: &str) -> String {
+    s.split(' ')
+        .map(|w| match w.strip_prefix("aoi-lint-canary-") {
+            Some(rest) if rest.ends_with('`') => "<canary>`",
+            Some(_) => "<canary>",
+            None => w,
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// (d) Every report is a conforming AOI stream, judged by `aoi check`.
