@@ -81,6 +81,8 @@ const ZOO: &[Case] = &[
     case("one-version", SEARCH, false,          "pass pass pass pass pass na   na   na   pass pass pass na   nt   pass pass na"),
     // capabilities needs ZOO_API_TOKEN (exit 78): check 1; what only the manifest says is unknown.
     case("caps-env", SEARCH, false,             "fail pass pass pass pass nt   nt   nt   pass pass nt   nt   pass|nt pass pass nt"),
+    // The schema is prose, not JSON: check 1; the capabilities are still read.
+    case("schema-not-json", SEARCH, false,      "fail pass pass nt   pass na   na   na   pass pass pass na   pass pass pass na"),
     // The schema says "minimum":"0": check 1; nothing to validate events against; capabilities still read.
     case("schema-minimum-string", SEARCH, false, "fail pass pass nt   pass na   na   na   pass pass pass na   pass pass pass na"),
     // The second hit has no type (seq, count and event_count all right): check 2 only, not 15.
@@ -129,6 +131,10 @@ const ZOO: &[Case] = &[
     // dry run's stream may be judged in its place.
     case("delete-stderr", DELETE, false,        "pass -    -    -    pass|nt nt nt   nt   nt   nt   -    -    -    -    -    -"),
     case("delete-stderr", DELETE, true,         "pass pass|- pass|- pass|- pass pass nt nt pass pass -    -    pass|- pass|- pass|- -"),
+    // The same with § 17's example keys only: whether it reads JSON Lines or takes --limit is
+    // not said.
+    case("delete-spec17", DELETE, false,        "pass pass pass pass pass|nt nt nt   nt   nt   nt   -    nt   nt   pass pass nt"),
+    case("delete-spec17", DELETE, true,         "pass pass pass pass pass pass nt   nt   pass pass -    nt   pass pass pass nt"),
     // Deletes without --confirm: the user's own run shows it.
     case("delete-unconfirmed", DELETE, false,   "pass pass pass pass nt   fail nt   nt   nt   nt   -    -    nt   pass pass -"),
     case("delete-unconfirmed", DELETE, true,    "pass pass pass pass pass fail nt   nt   pass pass -    -    pass pass pass -"),
