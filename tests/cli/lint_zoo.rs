@@ -472,21 +472,26 @@ fn lint_zoo_every_run_is_reported() {
             .collect();
         let ran: Vec<String> = ran.into_iter().map(canary_hidden).collect();
         let distinct: BTreeSet<String> = l.runs.iter().map(|r| canary_hidden(r)).collect();
-        for run in distinct {
-            // The argv ends with the run's arguments, then the backtick.
-            let tail = format!(" {run}`");
-            if !ran.iter().any(|line| line.contains(&tail)) {
-                problems.push(format!(
-                    "{}: the run `{} {run}` is in no evidence line `ran …`",
-                    label(c),
-                    l.tool
-                ));
-            }
+        // The argv ends with the run's arguments, then the backtick.
+        let unreported: Vec<String> = distinct
+            .into_iter()
+            .filter(|run| {
+                let tail = format!(" {run}`");
+                !ran.iter().any(|line| line.contains(&tail))
+            })
+            .collect();
+        if !unreported.is_empty() {
+            problems.push(format!(
+                "{}: {} run(s) of {} in no evidence line `ran …`: {unreported:?}",
+                label(c),
+                unreported.len(),
+                l.tool
+            ));
         }
     }
     assert!(
         problems.is_empty(),
-        "{} unreported run(s):\n{}",
+        "{} problem(s) with the runs reported:\n{}",
         problems.len(),
         problems.join("\n")
     );
@@ -533,8 +538,8 @@ fn lint_zoo_reports_conform() {
 }
 
 /// The zoo itself: every tool's discovery works with only `PATH` set (no
-/// `ZOO_DIR`: nothing is written), but caps-env's capabilities, which is
-/// its defect.
+/// `ZOO_DIR`: nothing is written) and gives one JSON object, but where that
+/// is the tool's defect (caps-env's capabilities, schema-not-json's schema).
 #[test]
 fn lint_zoo_tools_discover_without_zoo_dir() {
     let names: BTreeSet<&str> = ZOO.iter().map(|c| c.tool).collect();
@@ -552,6 +557,9 @@ fn lint_zoo_tools_discover_without_zoo_dir() {
                 continue;
             }
             assert_eq!(out.status.code(), Some(0), "{name} {sub}");
+            if name == "schema-not-json" && sub == "schema" {
+                continue;
+            }
             let v: Value = serde_json::from_slice(&out.stdout)
                 .unwrap_or_else(|e| panic!("{name} {sub}: not JSON: {e}"));
             assert!(v.is_object(), "{name} {sub}");
