@@ -11,6 +11,8 @@
 //!   relay, and the spec's own examples,
 //! - `json_suite`: JSONTestSuite documents inside events,
 //! - `lint`: § 18 against fixture tools and aoi itself,
+//! - `lint_zoo`: § 18 against a zoo of tools, one planted defect each, held
+//!   to the tables a reviewer wrote by hand (issue 41),
 //! - `live`: output goes on while a live producer's pipe stays open,
 //! - `merge`: many runs, one verdict; JUnit, TAP, Markdown; associativity,
 //! - `quiet`: `-q` silences stderr, never stdout, in every command,
@@ -62,6 +64,8 @@ mod golden;
 mod json_suite;
 #[path = "cli/lint.rs"]
 mod lint;
+#[path = "cli/lint_zoo.rs"]
+mod lint_zoo;
 #[path = "cli/live.rs"]
 mod live;
 #[path = "cli/long_lines.rs"]
