@@ -234,41 +234,47 @@ to say so, or give the flag where the tool reads it",
 /// that one lint tests check 6 and the stream checks both (issue 41).
 fn stream_to_judge(inv: &mut Invocation) {
     inv.main = inv.user.clone();
-    let p = &inv.user;
-    if !p.stdout.is_empty() || p.exit() == 0 || p.timed_out {
-        inv.j = judge_bytes(&p.stdout);
-        return;
-    }
-    let usage = usage_error(p);
-    let refusal = matches!(inv.effect, Effect::Destructive(_)) && inv.guards.confirm.is_empty();
-    if usage && refusal && inv.rerun {
+    let p = inv.user.clone();
+    let destructive = matches!(inv.effect, Effect::Destructive(_));
+    let unconfirmed = inv.guards.confirm.is_empty() && !inv.guards.dry_run;
+    let refusal = destructive && unconfirmed && usage_refused(&p);
+    if refusal && inv.rerun {
+        // The probes run what does run: the dry run where advertised,
+        // else the confirmed command (consent was given).
         let mut words = inv.guards.bare.clone();
-        let dry = declared::advertises_dry_run(inv.caps);
-        match dry {
+        match declared::advertises_dry_run(inv.caps) {
             true => words.push("--dry-run".into()),
             false => words.push("--confirm".into()),
         }
-        let alt = inv.run_words(&words, &inv.base);
-        if !alt.stdout.is_empty() {
-            inv.j = judge_bytes(&alt.stdout);
-            inv.argv = words;
-            inv.main = alt;
-            return;
+        if p.stdout.is_empty() {
+            let alt = inv.run_words(&words, &inv.base);
+            if !alt.stdout.is_empty() {
+                inv.j = judge_bytes(&alt.stdout);
+                inv.main = alt;
+                inv.argv = words;
+                return;
+            }
         }
+        inv.argv = words;
     }
+    if !p.stdout.is_empty() || p.timed_out {
+        inv.j = judge_bytes(&p.stdout);
+        return;
+    }
+    let usage = usage_error(&p);
     inv.j = judge_bytes(b"");
     inv.no_stream = Some(match (usage, refusal) {
         (true, true) => format!(
             "the invocation was refused before its stream ({}: a usage error, which § 2 allows on stderr); lint it with --dry-run or --confirm, or give --allow-side-effects to let lint run it so",
-            status_said(p)
+            status_said(&p)
         ),
         (true, false) => format!(
             "the invocation was a usage error before its stream ({}; § 2 allows it on stderr): lint an invocation that runs",
-            status_said(p)
+            status_said(&p)
         ),
         _ => format!(
             "the invocation wrote nothing on stdout ({}): check 3",
-            status_said(p)
+            status_said(&p)
         ),
     });
 }
@@ -282,6 +288,19 @@ pub(super) fn usage_error(p: &Probe) -> bool {
     !said.trim().is_empty()
         && (matches!(p.exit(), crate::spec::exit::USAGE | 2)
             || said.to_ascii_lowercase().contains("confirm"))
+}
+
+/// Whether a failed run refused its usage: a usage error before its
+/// stream, exit 64, or an `aoi:error` of category `usage` (§ 9.2) in a
+/// stream of its own.
+pub(super) fn usage_refused(p: &Probe) -> bool {
+    p.exit() != 0
+        && (usage_error(p)
+            || p.exit() == crate::spec::exit::USAGE
+            || judge_bytes(&p.stdout)
+                .events
+                .iter()
+                .any(|e| e["type"] == "aoi:error" && e["category"] == "usage"))
 }
 
 /// A run's status and the start of what it said on stderr.

@@ -30,6 +30,55 @@ fn walk_schema(root: &Value, s: &Value, at: &str, out: &mut Vec<String>) {
     walk_subschemas(root, obj, at, out);
 }
 
+/// Keywords whose value is a number (`"minimum":"0"` is no bound: a
+/// validator rejects the schema, issue 41).
+const NUMBER_KEYWORDS: &[&str] = &[
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+];
+
+/// Keywords whose value is a non-negative integer.
+const COUNT_KEYWORDS: &[&str] = &[
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "minProperties",
+    "maxProperties",
+    "minContains",
+    "maxContains",
+];
+
+/// The number, count, boolean and string keywords of one schema object.
+fn value_shapes(obj: &Map<String, Value>, at: &str, out: &mut Vec<String>) {
+    for k in NUMBER_KEYWORDS {
+        if obj.get(*k).is_some_and(|v| !v.is_number()) {
+            out.push(format!("{at}/{k}: not a number"));
+        }
+    }
+    if obj
+        .get("multipleOf")
+        .and_then(Value::as_f64)
+        .is_some_and(|m| m <= 0.0)
+    {
+        out.push(format!("{at}/multipleOf: not greater than 0"));
+    }
+    for k in COUNT_KEYWORDS {
+        if obj.get(*k).is_some_and(|v| !v.is_u64()) {
+            out.push(format!("{at}/{k}: not an integer >= 0"));
+        }
+    }
+    if obj.get("uniqueItems").is_some_and(|v| !v.is_boolean()) {
+        out.push(format!("{at}/uniqueItems: not a boolean"));
+    }
+    if obj.get("pattern").is_some_and(|v| !v.is_string()) {
+        out.push(format!("{at}/pattern: not a string"));
+    }
+}
+
 /// The keywords of one schema object whose value has a fixed shape:
 /// `type`, `required`, `enum`, and a local `$ref` that must resolve.
 fn keyword_shapes(root: &Value, obj: &Map<String, Value>, at: &str, out: &mut Vec<String>) {
@@ -58,6 +107,7 @@ fn keyword_shapes(root: &Value, obj: &Map<String, Value>, at: &str, out: &mut Ve
             out.push(format!("{at}/enum: not an array"));
         }
     }
+    value_shapes(obj, at, out);
     if let Some(r) = obj.get("$ref") {
         match r.as_str() {
             Some(p) if p.starts_with('#') => {
@@ -489,6 +539,23 @@ mod tests {
         let mut p = Vec::new();
         validate(&s, &s, &bad, "", &mut p, 0);
         assert!(!p.is_empty());
+    }
+
+    /// A keyword whose value has the wrong shape makes the schema
+    /// unusable: `"minimum":"0"` bounds nothing (issue 41).
+    #[test]
+    fn keyword_values_of_the_wrong_shape_are_problems() {
+        for bad in [
+            json!({"minimum":"0"}),
+            json!({"maxLength":-1}),
+            json!({"multipleOf":0}),
+            json!({"properties":{"a":{"exclusiveMaximum":"1"}}}),
+            json!({"uniqueItems":"yes"}),
+        ] {
+            assert!(!schema_problems(&bad).is_empty(), "{bad}");
+        }
+        let good = json!({"minimum":0,"maxLength":3,"multipleOf":0.5,"uniqueItems":true});
+        assert!(schema_problems(&good).is_empty());
     }
 
     /// The numeric, array and object keywords, an integer written 2.0,

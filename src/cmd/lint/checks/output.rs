@@ -184,13 +184,30 @@ fn negotiated(inv: &Invocation, reported: &str, said: &str) -> CheckResult {
         .filter(|e| e["type"] == "aoi:meta")
         .and_then(|m| m["schema_version"].as_str().map(String::from));
     let asked = sanitize(&ask);
-    match got {
-        Some(g) if p.exit() == inv.main.exit() && g == ask => inv.outcome(
+    match (super::usage_refused(&p), got) {
+        (true, _) if listed.len() > 1 => inv.outcome(
+            13,
+            Status::Fail,
+            format!(
+                "the capabilities list schema versions {}, but --schema-version {asked} is refused ({})",
+                listed.join(", "),
+                super::status_said(&p)
+            ),
+        ),
+        (true, _) => inv.outcome(
+            13,
+            Status::NotTested,
+            format!(
+                "{said}; negotiation is not offered (--schema-version {asked}: {}), so whether it is honoured is not tested",
+                super::status_said(&p)
+            ),
+        ),
+        (false, Some(g)) if g == ask => inv.outcome(
             13,
             Status::Pass,
             format!("{said}; --schema-version {asked} honoured"),
         ),
-        Some(g) if g != ask => inv.outcome(
+        (false, Some(g)) => inv.outcome(
             13,
             Status::Fail,
             format!(
@@ -198,21 +215,12 @@ fn negotiated(inv: &Invocation, reported: &str, said: &str) -> CheckResult {
                 sanitize(&g)
             ),
         ),
-        _ if listed.len() > 1 => inv.outcome(
+        (false, None) => inv.outcome(
             13,
-            Status::Fail,
+            Status::NotTested,
             format!(
-                "the capabilities list schema versions {}, but --schema-version {asked} fails ({})",
-                listed.join(", "),
-                p.status()
-            ),
-        ),
-        _ => inv.outcome(
-            13,
-            Status::Pass,
-            format!(
-                "{said}; --schema-version {asked} is not accepted ({}), so there is no negotiation to honour (§ 16.1: a SHOULD)",
-                p.status()
+                "{said}; --schema-version {asked} gave no aoi:meta to show the version it took ({})",
+                super::status_said(&p)
             ),
         ),
     }
@@ -260,10 +268,14 @@ pub(super) fn seq_and_run(inv: &Invocation) -> CheckResult {
         return r;
     }
     let j = &inv.j;
-    // Lines that are no event (check 2) also make the line count differ
-    // from event_count, and the domain count from count: that is check
-    // 2's finding, not a second one (issue 41).
-    let untyped = j.findings.iter().any(|f| f.rule.check() == 2);
+    // Lines that are no event (check 2), or a second meta or summary
+    // (check 14, a forwarded upstream's), also make the line count differ
+    // from event_count and the domain count from count: that is their
+    // finding, not a second one (issue 41).
+    let frames = |ty: &str| j.events.iter().filter(|e| e["type"] == ty).count();
+    let untyped = j.findings.iter().any(|f| f.rule.check() == 2)
+        || frames("aoi:meta") > 1
+        || frames("aoi:summary") > 1;
     let jf = Judged {
         verdict: j.verdict.clone(),
         findings: j
@@ -282,18 +294,27 @@ pub(super) fn seq_and_run(inv: &Invocation) -> CheckResult {
         &jf,
         "seq contiguous from 0 under one run, reconciled with event_count",
     );
-    if o.status != Status::Pass || j.verdict.factors.verifiable {
-        return o;
-    }
     let has_seq = j.events.iter().any(|e| e["aoi"]["seq"].is_u64());
-    inv.outcome(
-        15,
-        Status::NotApplicable,
-        if has_seq {
-            "seq present, but the run could not be reconciled (checks 2 and 3): the Verifiable factor is not shown"
-        } else {
-            "no seq: the Verifiable factor is not claimed"
-        },
-    )
-    .with(o.evidence)
+    if o.status != Status::Pass || !has_seq {
+        return match has_seq {
+            true => o,
+            false => inv
+                .outcome(
+                    15,
+                    Status::NotApplicable,
+                    "no seq: the Verifiable factor is not claimed",
+                )
+                .with(o.evidence),
+        };
+    }
+    if j.verdict.summary.is_none() {
+        return inv
+            .outcome(
+                15,
+                Status::NotTested,
+                "seq contiguous from 0 under one run; no aoi:summary to reconcile it with (check 3)",
+            )
+            .with(o.evidence);
+    }
+    o
 }
