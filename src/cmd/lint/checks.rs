@@ -52,6 +52,9 @@ struct Invocation<'a> {
     j: Judged,
     /// Why the stream checks have no stream to judge, when they have none.
     no_stream: Option<String>,
+    /// The exit of `argv` run as it is, when lint saw it (the probes add
+    /// to `argv`: what they change shows against it).
+    argv_exit: Option<i32>,
     /// The runs made since the last check took them, as evidence lines.
     ran: RefCell<Vec<String>>,
 }
@@ -150,6 +153,7 @@ fn judge_invocation(
         main: Probe::default(),
         j: judge_bytes(b""),
         no_stream: None,
+        argv_exit: None,
         ran: RefCell::new(Vec::new()),
     };
     inv.user = inv.run_words(argv, &inv.base);
@@ -234,6 +238,7 @@ to say so, or give the flag where the tool reads it",
 /// that one lint tests check 6 and the stream checks both (issue 41).
 fn stream_to_judge(inv: &mut Invocation) {
     inv.main = inv.user.clone();
+    inv.argv_exit = Some(inv.user.exit());
     let p = inv.user.clone();
     let destructive = matches!(inv.effect, Effect::Destructive(_));
     let unconfirmed = inv.guards.confirm.is_empty() && !inv.guards.dry_run;
@@ -250,12 +255,14 @@ fn stream_to_judge(inv: &mut Invocation) {
             let alt = inv.run_words(&words, &inv.base);
             if !alt.stdout.is_empty() {
                 inv.j = judge_bytes(&alt.stdout);
+                inv.argv_exit = Some(alt.exit());
                 inv.main = alt;
                 inv.argv = words;
                 return;
             }
         }
         inv.argv = words;
+        inv.argv_exit = None;
     }
     if !p.stdout.is_empty() || p.timed_out {
         inv.j = judge_bytes(&p.stdout);

@@ -168,6 +168,12 @@ impl Probes<'_> {
                 &sp,
             ));
         }
+        if sp.stdout.is_empty() {
+            return Err(Fault::of(
+                "`schema --output json` exits 0 but writes nothing on stdout".into(),
+                &sp,
+            ));
+        }
         let schema: Value = match serde_json::from_slice(&sp.stdout) {
             Ok(v) => v,
             Err(e) => {
@@ -194,6 +200,11 @@ impl Probes<'_> {
         let cp = self.run(&["capabilities", "--output", "json"]);
         let fail = |why: String| Err(Fault::of(why, &cp));
         if cp.exit() == 0 && !cp.timed_out {
+            if cp.stdout.is_empty() {
+                return fail(
+                    "`capabilities --output json` exits 0 but writes nothing on stdout".into(),
+                );
+            }
             return match serde_json::from_slice::<Value>(&cp.stdout) {
                 Ok(v) if v.is_object() => Ok(Some(v)),
                 Ok(_) => fail("capabilities is not one JSON object (§ 17)".into()),

@@ -313,7 +313,10 @@ pub(super) fn stack_trace(stderr: &str) -> Option<String> {
 /// [`excerpt`] of bytes a probe wrote (lossy UTF-8): its lines joined,
 /// never a newline shown as U+FFFD (issue 41).
 pub(super) fn bytes_excerpt(b: &[u8]) -> String {
-    excerpt(&String::from_utf8_lossy(b))
+    match b.is_empty() {
+        true => "(nothing)".into(),
+        false => excerpt(&String::from_utf8_lossy(b)),
+    }
 }
 
 /// Up to three lines of a probe's output on one line, sanitised and cut

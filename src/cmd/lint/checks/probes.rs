@@ -41,6 +41,17 @@ pub(super) fn errors_and_usage(inv: &Invocation) -> CheckResult {
             Status::Fail,
             format!("an unknown flag prints a stack trace: {trace}"),
         )
+    } else if Some(p.exit()) == inv.argv_exit {
+        // The invocation fails the same way without the flag: its
+        // failure shows nothing of how a malformed usage is met.
+        inv.outcome(
+            5,
+            Status::NotTested,
+            format!(
+                "an unknown flag exits {}, as the invocation itself does: that shows nothing of how a malformed usage is met",
+                p.exit()
+            ),
+        )
     } else {
         inv.outcome(
             5,
@@ -106,6 +117,16 @@ pub(super) fn no_secret_echo(inv: &Invocation) -> CheckResult {
             ),
         )
         .with(around_canary(&p, &canary))
+    } else if p.stdout.is_empty() && p.stderr.is_empty() {
+        inv.outcome(
+            9,
+            Status::NotTested,
+            format!(
+                "{} <canary>: the run wrote nothing at all ({}), so nothing shows whether it would echo it",
+                sanitize(secret_flag),
+                p.status()
+            ),
+        )
     } else if secret_rule.evidence.is_empty() {
         inv.outcome(
             9,
