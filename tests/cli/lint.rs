@@ -431,3 +431,65 @@ fn a_missing_tool_is_one_message_and_66() {
         assert!(out.stderr.contains("command not found"), "{}", out.stderr);
     }
 }
+
+/// `aoi lint -- logged WORDS` with the tool's runs logged: the runs of
+/// the command (discovery runs with only PATH, so it logs nothing), and
+/// lint's jsonl report.
+fn logged_runs(words: &[&str], extra: &[&str]) -> (Vec<String>, String) {
+    let dir = scratch("lint-logged");
+    let log = dir.join("runs.log").display().to_string();
+    let tool = fixture("logged");
+    let mut args = vec!["lint", "--output", "jsonl"];
+    args.extend_from_slice(extra);
+    args.push("--");
+    args.push(&tool);
+    args.extend_from_slice(words);
+    let out = aoi_env(&args, b"", &[("LINT_LOG", log.as_str())]);
+    let runs = std::fs::read_to_string(&log).unwrap_or_default();
+    (runs.lines().map(String::from).collect(), out.stdout_str())
+}
+
+/// Issue 41, found by review: a command whose line says it changes state
+/// (a verb in a hyphenated name or an option, after an option's value, a
+/// confirmation flag) runs once, as given, without --allow-side-effects;
+/// each ran seven times.
+#[test]
+fn a_command_line_that_changes_state_runs_once_without_consent() {
+    for line in [
+        &["delete-user", "bob"][..],
+        &["--profile", "prod", "delete", "bob"],
+        &["gc", "--yes"],
+        &["files", "--delete", "bob"],
+        &["terminate-instance", "i-1"],
+        &["create", "x"],
+    ] {
+        let (runs, report) = logged_runs(line, &[]);
+        assert_eq!(runs.len(), 1, "{line:?}: {runs:?}");
+        assert!(report.contains("--allow-side-effects"), "{line:?}");
+    }
+    // With consent, the probes run.
+    let (runs, _) = logged_runs(&["delete-user", "bob"], &["--allow-side-effects"]);
+    assert!(runs.len() > 1, "{runs:?}");
+    // A read-only-looking command is probed as before.
+    let (runs, _) = logged_runs(&["search", "x"], &[]);
+    assert!(runs.len() > 1, "{runs:?}");
+}
+
+/// lint's words go before a `--` that ends the tool's options, never
+/// after it, where they would be operands (found by review: `rm --confirm
+/// -- -old` removed `--output` and `jsonl` too).
+#[test]
+fn lints_words_go_before_the_end_of_options() {
+    let (runs, _) = logged_runs(&["rm", "--confirm", "--", "-old"], &[]);
+    assert_eq!(runs, ["rm --confirm --output jsonl -- -old"]);
+}
+
+/// § 11: lint does not echo the user's secrets either: a secret-looking
+/// flag's value is redacted in the title and every `ran` line (found by
+/// review).
+#[test]
+fn lint_does_not_echo_the_users_secrets() {
+    let (_, report) = logged_runs(&["search", "--api-key", "SUPERSECRET123"], &[]);
+    assert!(report.contains("ran `"), "{report}");
+    assert!(!report.contains("SUPERSECRET123"), "{report}");
+}

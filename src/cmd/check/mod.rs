@@ -380,11 +380,22 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
         }
     }
     let Tally {
-        mut code,
+        code,
         verdicts,
         streams,
         reported,
     } = t;
+    // Stopped, though the stream ended with its summary: the exit says
+    // that aoi was asked to stop, unless something worse is to say, and
+    // so does the report's summary (`reason:"cancelled"`, § 7), never an
+    // `ok:true` beside exit 130 (found by lint's review, under load). Asked
+    // only before the summary is written: a signal after it meets a run
+    // that has finished.
+    if let Some(sig) = crate::cancel::requested() {
+        if exit::rank(code) < exit::rank(exit::CANCELLED) {
+            return Err(Stop::Cancelled(sig));
+        }
+    }
     if sinks.has_report() {
         let props = json!({
             "streams": streams,
@@ -393,13 +404,6 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
             "exit_code": code,
         });
         finish_report(sinks, &verdicts, code, props)?;
-    }
-    // Stopped, though the stream ended with its summary: the exit still
-    // says that aoi was asked to stop, unless something worse is to say.
-    if let Some(sig) = crate::cancel::requested() {
-        if exit::rank(code) < exit::rank(exit::CANCELLED) {
-            code = crate::cancel::exit_code(sig);
-        }
     }
     Ok(code)
 }

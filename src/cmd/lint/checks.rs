@@ -62,8 +62,7 @@ struct Invocation<'a> {
 impl Invocation<'_> {
     /// The invocation run again with `extra` words after it.
     fn run_with(&self, extra: &[&str]) -> Probe {
-        let mut a = self.argv.clone();
-        a.extend(extra.iter().map(|w| w.to_string()));
+        let a = super::invocation::with_words(&self.argv, self.prefix, extra);
         self.run_words(&a, &self.base)
     }
     /// The invocation run again with `opts`.
@@ -132,7 +131,7 @@ fn judge_invocation(
     d: &Discovery,
 ) -> (Vec<CheckResult>, Option<String>) {
     let caps = caps_command(d.caps.as_ref(), command);
-    let effect = effect(caps, command);
+    let effect = effect(caps, argv, prefix);
     let rerun = !effect.mutates() || args.allow_side_effects;
     let base = ProbeOpts {
         stdin,
@@ -246,11 +245,11 @@ fn stream_to_judge(inv: &mut Invocation) {
     if refusal && inv.rerun {
         // The probes run what does run: the dry run where advertised,
         // else the confirmed command (consent was given).
-        let mut words = inv.guards.bare.clone();
-        match declared::advertises_dry_run(inv.caps) {
-            true => words.push("--dry-run".into()),
-            false => words.push("--confirm".into()),
-        }
+        let flag = match declared::advertises_dry_run(inv.caps) {
+            true => "--dry-run",
+            false => "--confirm",
+        };
+        let words = super::invocation::with_words(&inv.guards.bare, inv.prefix, &[flag]);
         if p.stdout.is_empty() {
             let alt = inv.run_words(&words, &inv.base);
             if !alt.stdout.is_empty() {
@@ -271,6 +270,10 @@ fn stream_to_judge(inv: &mut Invocation) {
     let usage = usage_error(&p);
     inv.j = judge_bytes(b"");
     inv.no_stream = Some(match (usage, refusal) {
+        (true, true) if inv.rerun => format!(
+            "the invocation was refused before its stream ({}: a usage error, which § 2 allows on stderr), and so was lint's run of it with --dry-run or --confirm",
+            status_said(&p)
+        ),
         (true, true) => format!(
             "the invocation was refused before its stream ({}: a usage error, which § 2 allows on stderr); lint it with --dry-run or --confirm, or give --allow-side-effects to let lint run it so",
             status_said(&p)

@@ -35,11 +35,14 @@ pub(super) fn discover(prefix: &[String], args: &LintArgs) -> Discovery {
     // --no-network needs a network namespace; where there is none, say so
     // and run with the network rather than not at all.
     let sandbox = args.no_network && network_namespace(args.timeout);
+    let empty = EmptyDir::new(prefix);
+    let prefix = &empty.prefix;
     let mut probes = Probes {
         prefix,
         opts: ProbeOpts {
             reduced_env: true,
             no_network: sandbox,
+            cwd: empty.dir.clone(),
             ..ProbeOpts::default()
         },
         timeout: args.timeout,
@@ -77,6 +80,60 @@ pub(super) fn discover(prefix: &[String], args: &LintArgs) -> Discovery {
         schema,
         caps,
         caps_absent,
+    }
+}
+
+/// An empty directory for discovery to run in, so that a configuration
+/// file in the user's directory is not read (§ 3.2; found by review),
+/// and the tool's words with the files they name made absolute. Not for
+/// `-m MODULE` (Python finds its module in the directory it runs in).
+struct EmptyDir {
+    dir: Option<std::path::PathBuf>,
+    prefix: Vec<String>,
+}
+
+impl EmptyDir {
+    fn new(prefix: &[String]) -> EmptyDir {
+        let same = EmptyDir {
+            dir: None,
+            prefix: prefix.to_vec(),
+        };
+        if prefix.iter().any(|w| w == "-m") {
+            return same;
+        }
+        let dir = std::env::temp_dir().join(format!(
+            "aoi-lint-{}-{}",
+            std::process::id(),
+            &crate::emit::ulid()[16..]
+        ));
+        if std::fs::create_dir(&dir).is_err() {
+            return same;
+        }
+        // A first word without `/` is looked up in PATH, never here.
+        let local =
+            |i: usize, w: &str| (i > 0 || w.contains('/')) && std::path::Path::new(w).is_file();
+        let prefix = prefix
+            .iter()
+            .enumerate()
+            .map(|(i, w)| match local(i, w) {
+                true => std::fs::canonicalize(w).map_or(w.clone(), |p| p.display().to_string()),
+                false => w.clone(),
+            })
+            .collect();
+        EmptyDir {
+            dir: Some(dir),
+            prefix,
+        }
+    }
+}
+
+impl Drop for EmptyDir {
+    fn drop(&mut self) {
+        if let Some(d) = &self.dir {
+            // A tool that wrote there leaves it; lint does not delete
+            // what it did not make.
+            let _ = std::fs::remove_dir(d);
+        }
     }
 }
 

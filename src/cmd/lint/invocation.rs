@@ -45,7 +45,7 @@ pub(super) fn target(args: &LintArgs) -> Result<Target, i32> {
     let appended =
         !machine.is_empty() && !argv.windows(machine.len()).any(|w| w == machine.as_slice());
     if appended {
-        argv.extend(machine);
+        argv = with_words(&argv, prefix.len(), &machine);
     }
     // A tool that is not there is one message, not 16 rows of "could
     // not run" (issue 25).
@@ -180,6 +180,25 @@ fn runnable(program: &str) -> bool {
         .is_some_and(|path| std::env::split_paths(&path).any(|dir| executable(&dir.join(program))))
 }
 
+/// `argv` with `extra` words added where the tool reads them as options:
+/// before a `--` after the tool's own words (after it they are operands:
+/// `delete -- --output` would name more to delete), else at the end.
+pub(super) fn with_words<S: AsRef<str>>(
+    argv: &[String],
+    prefix: usize,
+    extra: &[S],
+) -> Vec<String> {
+    let at = argv
+        .iter()
+        .skip(prefix)
+        .position(|w| w == "--")
+        .map_or(argv.len(), |i| i + prefix);
+    let mut out = argv[..at].to_vec();
+    out.extend(extra.iter().map(|w| w.as_ref().to_string()));
+    out.extend_from_slice(&argv[at..]);
+    out
+}
+
 /// Splits `--tool` or `--machine-flag` words as a POSIX shell would
 /// (quotes group, a backslash escapes); unbalanced quotes are a usage
 /// error (64), said on stderr.
@@ -243,6 +262,21 @@ mod tests {
         );
         assert_eq!(split(""), Ok(vec![]));
         assert_eq!(split("python3 'my tool.py"), Err(exit::USAGE));
+    }
+
+    #[test]
+    fn words_go_before_the_end_of_options() {
+        let argv = words("tool delete --confirm -- -old-file");
+        assert_eq!(
+            with_words(&argv, 1, &["--output", "jsonl"]),
+            words("tool delete --confirm --output jsonl -- -old-file")
+        );
+        assert_eq!(
+            with_words(&words("tool ls"), 1, &["-x"]),
+            words("tool ls -x")
+        );
+        // The tool's own `--` (before its words end) is not the end.
+        assert_eq!(with_words(&words("x -- y"), 2, &["-x"]), words("x -- y -x"));
     }
 
     #[test]

@@ -23,7 +23,7 @@
 //! [`Judge`]: crate::judge::Judge
 
 use crate::cli::LintArgs;
-use crate::out::{eprint_line, sanitize};
+use crate::out::eprint_line;
 use crate::spec::exit;
 
 mod caps;
@@ -102,9 +102,14 @@ fn lint_self(args: &LintArgs) -> Result<Linted, i32> {
 
 /// The invocation after `--`: the tool discovered, then the invocation's
 /// checks.
-fn lint_tool(args: &LintArgs, t: invocation::Target) -> Linted {
-    let title = sanitize(&t.argv.join(" "));
+fn lint_tool(args: &LintArgs, mut t: invocation::Target) -> Linted {
+    let title = probe::shown(&t.argv);
     let d = discover(&t.prefix, args);
+    // The manifest's name for the command, where the first operand is
+    // not it (`--profile prod delete`, `repo delete`).
+    if let Some(c) = consent::manifest_command(d.caps.as_ref(), &t.argv, t.prefix.len()) {
+        t.command = c;
+    }
     let mut results = vec![d.outcome.clone()];
     let checks = lint_invocation(args, &t.argv, t.prefix.len(), &t.command, t.stdin, &d);
     results.extend(checks);

@@ -19,8 +19,10 @@ pub(super) struct ProbeOpts {
     pub(super) stdin: Option<Vec<u8>>,
     /// Keep stdin open after writing (a silent upstream).
     pub(super) keep_stdin_open: bool,
-    /// Only `PATH` in the environment, run in an empty directory (§ 3).
+    /// Only `PATH` in the environment (§ 3).
     pub(super) reduced_env: bool,
+    /// The directory it runs in (discovery: an empty one, § 3.2).
+    pub(super) cwd: Option<std::path::PathBuf>,
     /// In a new network namespace (`unshare -rn`).
     pub(super) no_network: bool,
     /// Close stdout after reading this many bytes.
@@ -102,8 +104,23 @@ pub(super) fn run_probe(argv: &[String], opts: &ProbeOpts, timeout: Duration) ->
 
 /// `argv` as a line of evidence: `ran `ARGV`: STATUS`.
 pub(super) fn ran(argv: &[String], p: &Probe) -> String {
-    let words = shlex::try_join(argv.iter().map(String::as_str)).unwrap_or_else(|_| argv.join(" "));
-    format!("ran `{}`: {}", sanitize(&words), p.status())
+    format!("ran `{}`: {}", shown(argv), p.status())
+}
+
+/// Words as lint shows them: secret-looking values redacted (§ 11: lint
+/// must not echo the user's `--api-key` either), lint's own canary as
+/// `<canary>`, quoted as a shell would read them.
+pub(super) fn shown(argv: &[String]) -> String {
+    let words = argv
+        .iter()
+        .map(|w| match w.starts_with("aoi-lint-canary-") {
+            true => "<canary>".to_string(),
+            false => w.clone(),
+        });
+    let (words, _) = crate::emit::redact_args(words);
+    let joined =
+        shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| words.join(" "));
+    sanitize(&joined.replace("'<canary>'", "<canary>"))
 }
 
 /// Runs a program that is not the tool (lint's own helpers) under
@@ -165,6 +182,9 @@ pub(super) fn run_program(argv: &[String], opts: &ProbeOpts, timeout: Duration) 
 fn command(prog: &str, rest: &[String], opts: &ProbeOpts) -> (Command, Option<StdinPipe>) {
     let mut cmd = Command::new(prog);
     cmd.args(rest);
+    if let Some(dir) = &opts.cwd {
+        cmd.current_dir(dir);
+    }
     if opts.reduced_env {
         cmd.env_clear();
         if let Some(p) = std::env::var_os("PATH") {
@@ -293,6 +313,15 @@ pub(super) fn stack_trace(stderr: &str) -> Option<String> {
         "Unhandled exception",
         "node:internal",
         "RUST_BACKTRACE",
+        // Ruby (`tool.rb:12:in `write': Broken pipe (Errno::EPIPE)`),
+        // PHP, Java/Scala, .NET, Deno (found by review).
+        ":in `",
+        "(Errno::",
+        "Stack trace:",
+        "PHP Fatal error",
+        "\tat ",
+        "   at System.",
+        "error: Uncaught",
     ];
     let mark = stderr
         .lines()

@@ -37,7 +37,13 @@ pub(super) fn judge_bytes(bytes: &[u8]) -> Judged {
     findings.extend(judge.drain());
     let (verdict, last) = judge.finish();
     findings.extend(last);
-    let events = bytes
+    // Only whole lines are events: a final line without its line feed is
+    // discarded (§ 2; found by review: a cut "cancelled" summary counted).
+    let whole = match bytes.iter().rposition(|&b| b == b'\n') {
+        Some(end) => &bytes[..end],
+        None => &[][..],
+    };
+    let events = whole
         .split(|&b| b == b'\n')
         .filter_map(|l| serde_json::from_slice::<Value>(l).ok())
         .filter(Value::is_object)

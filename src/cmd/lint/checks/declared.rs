@@ -249,13 +249,18 @@ fn on_malformed_line(inv: &Invocation, mode: Mode) -> CheckResult {
     if p.stdin_unread == Some(sent) {
         return inv.outcome(12, Status::NotTested, "the invocation did not read its stdin (it names its input, e.g. a file): lint it reading stdin to test this");
     }
-    // Forwarding the upstream's meta or summary breaks the tool's stream:
-    // that is check 16's one finding, not this check's too (issue 41).
+    // What the tool gets wrong without the bad line too (a second meta,
+    // a summary without reason) is another check's one finding, not this
+    // one's too (found by review); so is forwarding the upstream's meta or
+    // summary (check 16's).
+    let clean = fed(clean_stream());
+    let jc = judge_bytes(&clean.stdout);
     let forwards = forwards_upstream_frame(&jj);
     let broken: Vec<String> = jj
         .findings
         .iter()
         .filter(|f| f.rule.severity() != Severity::Advisory)
+        .filter(|f| !jc.findings.iter().any(|c| c.rule == f.rule))
         .map(evidence_of)
         .collect();
     if !forwards && !broken.is_empty() {
@@ -380,8 +385,8 @@ fn upstream_check(inv: &Invocation, p: &Probe, j: &Judged) -> CheckResult {
         if matches!(ty, "aoi:meta" | "aoi:summary") && e["tool"] == "aoi-lint-upstream" {
             problems.push(format!("the upstream's {ty} was forwarded (§ 13.1)"));
         }
-        if ty == "aoi:error" && e["code"] == "LINT_RATE_LIMITED" && e.get("origin").is_none() {
-            problems.push("a forwarded aoi:error has no origin (§ 13.1)".into());
+        if ty == "aoi:error" && e["code"] == "LINT_RATE_LIMITED" {
+            forwarded_error(e, &mut problems);
         }
     }
     let summary = j.events.last().filter(|e| e["type"] == "aoi:summary");
@@ -407,6 +412,22 @@ fn upstream_check(inv: &Invocation, p: &Probe, j: &Judged) -> CheckResult {
     } else {
         inv.outcome(16, Status::Fail, problems.join("; "))
             .with(problems)
+    }
+}
+
+/// A forwarded upstream `aoi:error` carries `origin` and keeps its retry
+/// detail (§ 13.1: "retry detail MUST survive the pipe"; found by review).
+fn forwarded_error(e: &Value, problems: &mut Vec<String>) {
+    if e.get("origin").is_none() {
+        problems.push("a forwarded aoi:error has no origin (§ 13.1)".into());
+    }
+    for (k, want) in [("retryable", json!(true)), ("retry_after_ms", json!(1500))] {
+        if e.get(k) != Some(&want) {
+            problems.push(format!(
+                "the forwarded aoi:error's {k} is {}, not the upstream's {want} (§ 13.1: retry detail must survive the pipe)",
+                e.get(k).map_or("absent".into(), short)
+            ));
+        }
     }
 }
 

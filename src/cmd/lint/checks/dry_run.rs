@@ -2,15 +2,15 @@
 //! without confirmation, and a dry run, where advertised, emits
 //! `aoi:plan` events and changes nothing. Each part passes only on what
 //! lint saw (issue 41): a refusal is a failure that names the
-//! confirmation (a usage error, or a message saying `confirm`), not any
-//! failure (`not_found` after the resource was already gone is not one);
+//! confirmation (its message or code says `confirm`, `--yes` or
+//! `--force`), not any failure (`not_found` after the resource was already gone is not one);
 //! a dry run's side effects are looked for with a second dry run, which
 //! must plan the same. The user's own run counts as the unconfirmed run
 //! or the dry run when it is one; other runs need `--allow-side-effects`.
 
 use serde_json::Value;
 
-use super::{Invocation, declared::advertises_dry_run, usage_error};
+use super::{Invocation, declared::advertises_dry_run};
 use crate::cmd::lint::caps::flag;
 use crate::cmd::lint::consent::Effect;
 use crate::cmd::lint::probe::Probe;
@@ -123,37 +123,36 @@ fn refusal(inv: &Invocation) -> Part {
         Part::Passed(format!("refused {whose} ({})", super::status_said(&p)))
     } else {
         Part::Unseen(format!(
-            "run {whose}, it failed ({}) but not recognisably for want of confirmation (a usage error, or a message naming the confirmation): the resource may be gone or the run failed otherwise",
+            "run {whose}, it failed ({}) but not recognisably for want of confirmation (its message or code names no confirmation: confirm, --yes, --force): the resource may be gone, an operand missing, or the run failed otherwise",
             super::status_said(&p)
         ))
     }
 }
 
-/// Whether a failed run refused for want of confirmation: a usage error
-/// before its stream, an `aoi:error` of category `usage`,
-/// `precondition_failed` or `validation`, or a message naming `confirm`.
+/// Whether a failed run refused for want of confirmation: what it says
+/// (stderr, or an `aoi:error`'s code or message) names the confirmation
+/// (`confirm`, `--yes`, `--force`). A usage error alone is not enough: a
+/// missing operand is one too (found by review).
 fn refused_for_confirmation(p: &Probe) -> bool {
-    if p.stdout.is_empty() {
-        return usage_error(p);
-    }
-    let j = judge_bytes(&p.stdout);
-    j.events.iter().any(|e| {
-        e["type"] == "aoi:error"
-            && (matches!(
-                e["category"].as_str(),
-                Some("usage" | "precondition_failed" | "validation")
-            ) || e["message"]
-                .as_str()
-                .is_some_and(|m| m.to_ascii_lowercase().contains("confirm")))
-    }) || p.stderr_text().to_ascii_lowercase().contains("confirm")
+    let names = |t: &str| {
+        let t = t.to_ascii_lowercase();
+        t.contains("confirm") || t.contains("--yes") || t.contains("--force")
+    };
+    names(&p.stderr_text())
+        || judge_bytes(&p.stdout).events.iter().any(|e| {
+            e["type"] == "aoi:error"
+                && [&e["message"], &e["code"], &e["hint"]]
+                    .iter()
+                    .any(|v| v.as_str().is_some_and(names))
+        })
 }
 
 /// The dry run: it exits 0 with `aoi:plan` events, and a second one plans
 /// the same (the first changed nothing a dry run sees).
 fn dry_run(inv: &Invocation) -> Part {
     let own = inv.guards.dry_run && inv.guards.confirm.is_empty();
-    let mut words = inv.guards.bare.clone();
-    words.push("--dry-run".into());
+    let words =
+        crate::cmd::lint::invocation::with_words(&inv.guards.bare, inv.prefix, &["--dry-run"]);
     let first = if own {
         inv.user.clone()
     } else if inv.rerun {

@@ -144,7 +144,8 @@ pub(super) fn schema_version(inv: &Invocation) -> CheckResult {
     }
     let j = &inv.j;
     let o = from_findings(13, inv.command, j, "");
-    let meta = j.events.first().filter(|e| e["type"] == "aoi:meta");
+    // The meta wherever it is: one out of place is check 14's finding.
+    let meta = j.events.iter().find(|e| e["type"] == "aoi:meta");
     let reported = meta
         .and_then(|m| m.get("schema_version"))
         .and_then(Value::as_str);
@@ -202,11 +203,14 @@ fn negotiated(inv: &Invocation, reported: &str, said: &str) -> CheckResult {
                 super::status_said(&p)
             ),
         ),
-        (false, Some(g)) if g == ask => inv.outcome(
+        (false, Some(g)) if g == ask && ask != reported => inv.outcome(
             13,
             Status::Pass,
             format!("{said}; --schema-version {asked} honoured"),
         ),
+        // Asked for the version it reports anyway: only refusing one it
+        // does not have shows the flag is read (found by review).
+        (false, Some(g)) if g == ask => unknown_version(inv, said, &asked),
         (false, Some(g)) => inv.outcome(
             13,
             Status::Fail,
@@ -223,6 +227,32 @@ fn negotiated(inv: &Invocation, reported: &str, said: &str) -> CheckResult {
                 super::status_said(&p)
             ),
         ),
+    }
+}
+
+/// Check 13 when the version asked for is the one reported: a version no
+/// tool has must then be refused, or the flag shows nothing.
+fn unknown_version(inv: &Invocation, said: &str, asked: &str) -> CheckResult {
+    const NONE: &str = "0.0.0-aoi-lint-unknown";
+    let p = inv.run_with(&["--schema-version", NONE]);
+    if super::usage_refused(&p) || p.exit() != 0 && p.exit() != inv.main.exit() {
+        inv.outcome(
+            13,
+            Status::Pass,
+            format!(
+                "{said}; --schema-version {asked} honoured, and {NONE} refused ({})",
+                super::status_said(&p)
+            ),
+        )
+    } else {
+        inv.outcome(
+            13,
+            Status::NotTested,
+            format!(
+                "{said}; --schema-version {asked} and {NONE} are both taken ({}): the flag is ignored or not offered, so negotiation does not show",
+                p.status()
+            ),
+        )
     }
 }
 
@@ -307,14 +337,18 @@ pub(super) fn seq_and_run(inv: &Invocation) -> CheckResult {
                 .with(o.evidence),
         };
     }
-    if j.verdict.summary.is_none() {
-        return inv
-            .outcome(
-                15,
-                Status::NotTested,
-                "seq contiguous from 0 under one run; no aoi:summary to reconcile it with (check 3)",
-            )
-            .with(o.evidence);
-    }
-    o
+    let summary = j.events.iter().rev().find(|e| e["type"] == "aoi:summary");
+    let why = match summary {
+        None => "no aoi:summary to reconcile it with (check 3)",
+        Some(s) if s.get("event_count").is_none() => {
+            "the aoi:summary has no event_count to reconcile it with (§ 8.3; found by review)"
+        }
+        Some(_) => return o,
+    };
+    inv.outcome(
+        15,
+        Status::NotTested,
+        format!("seq contiguous from 0 under one run; {why}"),
+    )
+    .with(o.evidence)
 }

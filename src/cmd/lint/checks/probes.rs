@@ -117,6 +117,16 @@ pub(super) fn no_secret_echo(inv: &Invocation) -> CheckResult {
             ),
         )
         .with(around_canary(&p, &canary))
+    } else if super::usage_refused(&p) && Some(p.exit()) != inv.argv_exit {
+        inv.outcome(
+            9,
+            Status::NotTested,
+            format!(
+                "{} <canary>: refused as a usage error ({}), so the tool never handled the value; --secret-flag names the flag it takes a secret by",
+                sanitize(secret_flag),
+                super::status_said(&p)
+            ),
+        )
     } else if p.stdout.is_empty() && p.stderr.is_empty() {
         inv.outcome(
             9,
