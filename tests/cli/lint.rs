@@ -107,6 +107,8 @@ fn each_broken_tool_fails_exactly_its_check() {
         ("flag-differs", 1),
         ("echo-token", 9),
         ("sigpipe-trace", 10),
+        // Its next_cursor is not taken by --cursor (found by review).
+        ("bad-cursor", 11),
     ] {
         let (failed, _, code) = lint(name, &[]);
         assert_eq!(failed, vec![check], "{name}");

@@ -108,8 +108,44 @@ pub(super) fn bounded_output(inv: &Invocation) -> CheckResult {
             Status::Fail,
             format!("--limit 1 gave {domain} domain events"),
         ),
-        Some(s) => truncation(inv, s, domain),
+        Some(s) => match truncation(inv, s, domain) {
+            r if r.status == Status::Pass => follow_cursor(inv, s, r),
+            r => r,
+        },
     }
+}
+
+/// Check 11's cursor part (§ 15, § 18.2 #11 "cursor behavior"): with
+/// `supports_cursor`, the `next_cursor` of a truncated run is taken by
+/// `--cursor` and gives a run that ends with its summary (found by
+/// review: a cursor that was a usage error passed).
+fn follow_cursor(inv: &Invocation, s: &Value, passed: CheckResult) -> CheckResult {
+    let cursor = s.get("next_cursor").and_then(Value::as_str);
+    let Some(cursor) = cursor.filter(|_| flag(inv.caps, "supports_cursor") == Some(true)) else {
+        return passed;
+    };
+    let p = inv.run_with(&["--limit", "1", "--cursor", cursor]);
+    let jj = judge_bytes(&p.stdout);
+    let ended = jj.events.last().is_some_and(|e| e["type"] == "aoi:summary");
+    if super::usage_refused(&p) || !ended {
+        return inv.outcome(
+            11,
+            Status::Fail,
+            format!(
+                "next_cursor {} is not taken: --cursor gives {}{}",
+                short(&Value::from(cursor)),
+                super::status_said(&p),
+                if ended {
+                    ""
+                } else {
+                    ", no terminal aoi:summary"
+                }
+            ),
+        );
+    }
+    let mut r = passed;
+    r.detail = format!("{}; --cursor next_cursor: {}", r.detail, p.status());
+    r
 }
 
 /// Check 11 on the summary of a `--limit 1` run of `domain` events; the
