@@ -113,7 +113,7 @@ fn table(linted: &Linted, color: bool) -> String {
 /// The factors × commands matrix: a factor shows the highest status of
 /// its checks for the command ([`Status::rank`]).
 fn factor_matrix(s: &mut String, results: &[CheckResult], commands: &[String], color: bool) {
-    s.push_str("\nfactors × commands (a factor holds for a command when every check of it that ran passed)\n");
+    s.push_str("\nfactors × commands (a factor holds for a command when one of its checks ran and passed, and none failed)\n");
     let width = commands.iter().map(|c| c.len()).max().unwrap_or(0).max(10);
     s.push_str(&format!("  {:<13}", "factor"));
     for c in commands {
