@@ -114,11 +114,24 @@ fn each_broken_tool_fails_exactly_its_check() {
         assert_eq!(failed, vec![check], "{name}");
         assert_eq!(code, 1, "{name}");
     }
-    // Caught only when lint's signals reach it mid-run.
-    let (failed, _, code, signalled) = lint_signalled("ignore-sigint", &[]);
-    if signalled {
-        assert_eq!((failed, code), (vec![10], 1), "ignore-sigint");
+    // Caught only when lint's signals reach it mid-run; a cancelled
+    // summary without its line feed is none (§ 2; found by review).
+    for name in ["ignore-sigint", "cancel-cut"] {
+        let (failed, _, code, signalled) = lint_signalled(name, &[]);
+        if signalled {
+            assert_eq!((failed, code), (vec![10], 1), "{name}");
+        }
     }
+    // A tool that rejects --token never handled the canary: check 9 is
+    // not tested, not passed (found by review).
+    let (failed, events, _) = lint("token-rejected", &[]);
+    assert_eq!(failed, Vec::<u64>::new());
+    assert_eq!(
+        status_of(&events, 9),
+        "not_tested",
+        "{}",
+        detail_of(&events, 9)
+    );
 }
 
 /// A tool whose `capabilities` prints no JSON fails check 1 for that

@@ -207,3 +207,45 @@ fn plans_of(p: &Probe) -> Vec<Value> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn probe(code: i32, stdout: &str, stderr: &str) -> Probe {
+        Probe {
+            code: Some(code),
+            stdout: stdout.as_bytes().to_vec(),
+            stderr: stderr.as_bytes().to_vec(),
+            ..Probe::default()
+        }
+    }
+
+    /// A refusal names the confirmation; a usage error for a missing
+    /// operand, or `not_found` after the resource went, is no refusal
+    /// (found by review; issue 41).
+    #[test]
+    fn a_refusal_names_the_confirmation() {
+        assert!(refused_for_confirmation(&probe(
+            64,
+            "",
+            "refusing to delete x without --confirm"
+        )));
+        assert!(refused_for_confirmation(&probe(
+            1,
+            "",
+            "pass --yes to delete"
+        )));
+        let stream = r#"{"type":"aoi:error","category":"usage","code":"CONFIRM_REQUIRED","message":"m"}
+"#;
+        assert!(refused_for_confirmation(&probe(64, stream, "")));
+        assert!(!refused_for_confirmation(&probe(
+            64,
+            "",
+            "usage: nd delete ID"
+        )));
+        let gone = r#"{"type":"aoi:error","category":"not_found","code":"NOT_FOUND","message":"no res-1"}
+"#;
+        assert!(!refused_for_confirmation(&probe(1, gone, "")));
+    }
+}
