@@ -109,6 +109,8 @@ fn each_broken_tool_fails_exactly_its_check() {
         ("sigpipe-trace", 10),
         // Its next_cursor is not taken by --cursor (found by review).
         ("bad-cursor", 11),
+        // § 5: the triple on both ends to claim Versioned (found by review).
+        ("summary-no-identity", 13),
     ] {
         let (failed, _, code) = lint(name, &[]);
         assert_eq!(failed, vec![check], "{name}");

@@ -161,12 +161,39 @@ pub(super) fn schema_version(inv: &Invocation) -> CheckResult {
         None => return inv.outcome(13, Status::Fail, "aoi:meta has no schema_version"),
         Some(v) => v,
     };
+    if let Some(missing) = identity_missing(j) {
+        return inv.outcome(
+            13,
+            Status::Fail,
+            format!("{missing} (§ 5: meta and summary MUST each carry the identity triple to claim Versioned; found by review)"),
+        );
+    }
     let said = format!("aoi:meta says schema_version {}", sanitize(v));
     if let Err(mut r) = inv.may_probe(13, "negotiating --schema-version") {
         r.detail = format!("{said}; negotiation {}", r.detail);
         return r.with(o.evidence);
     }
     negotiated(inv, v, &said).with(o.evidence)
+}
+
+/// What of the identity triple (§ 5: tool_version, aoi_version,
+/// schema_version) the meta or the terminal summary lacks, if anything.
+fn identity_missing(j: &Judged) -> Option<String> {
+    const TRIPLE: [&str; 3] = ["tool_version", "aoi_version", "schema_version"];
+    let meta = j.events.iter().find(|e| e["type"] == "aoi:meta");
+    let summary = j.events.iter().rev().find(|e| e["type"] == "aoi:summary");
+    [("aoi:meta", meta), ("aoi:summary", summary)]
+        .into_iter()
+        .filter_map(|(name, e)| {
+            let e = e?;
+            let lacks: Vec<&str> = TRIPLE
+                .iter()
+                .copied()
+                .filter(|k| e.get(*k).is_none())
+                .collect();
+            (!lacks.is_empty()).then(|| format!("{name} lacks {}", lacks.join(", ")))
+        })
+        .reduce(|a, b| format!("{a}; {b}"))
 }
 
 /// Check 13's negotiation: `--schema-version V` for a version the
