@@ -289,8 +289,8 @@ catalog! {
         "A `rate_limited` error with `retryable:true` SHOULD carry `retry_after_ms` (§ 9.2; § 9.1: MUST when known, which a stream cannot show).",
         "carry the upstream's Retry-After as retry_after_ms (§ 9.5)";
     ErrorItemUnindexed = "error.item-unindexed", Advisory, "§ 9.1, § 9.2",
-        "An `aoi:error` with `scope:\"item\"` SHOULD carry `item_index` or `line_number` to correlate it with the input record (§ 9.1). § 9.2 says item failures use scope item \"and an index\" under a MUST whose subject is the category; aoi follows § 9.1's field table (SHOULD), since a source's item may have no input record to point at.",
-        "add item_index (0-based position) or line_number (input line) to item-scope errors";
+        "An `aoi:error` with `scope:\"item\"` SHOULD carry `item_index` or `line_number` to correlate it with the input record (§ 9.1). aoi advises when an item error can be correlated with nothing: no `item_index`, no `line_number` and no `target`. An error that names its `target` (the file or resource the item was) is correlated by it, and a source's item has no input record to point at; advising on those too would advise on every conforming source. § 9.2 says item failures use scope item \"and an index\" under a MUST whose subject is the category; aoi follows § 9.1's field table (SHOULD).",
+        "add item_index (0-based position), line_number (input line) or target to item-scope errors";
     InputIo = "input.io-error", Incomplete, "§ 4",
         "Reading the input failed; what was read is judged as a truncated stream.",
         "check the input file or pipe";

@@ -370,10 +370,11 @@ impl Judge {
         let item = scope
             .and_then(|m| str_ref(line, m))
             .is_some_and(|s| s == "item");
-        if item && ev.get("item_index").is_none() && ev.get("line_number").is_none() {
+        let [index, line_no, target] = ev.fields(["item_index", "line_number", "target"]);
+        if item && index.is_none() && line_no.is_none() && target.is_none() {
             self.here(
                 RuleId::ErrorItemUnindexed,
-                "scope:\"item\" without item_index or line_number".into(),
+                "scope:\"item\" without item_index, line_number or target: the failed item cannot be told".into(),
             );
         }
     }
