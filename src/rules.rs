@@ -50,7 +50,9 @@ pub struct Rule {
 use Severity::*;
 
 mod breaks;
+mod statements;
 pub use breaks::Factor;
+pub use statements::{STATEMENTS, Statement};
 
 macro_rules! catalog {
     ($($name:ident = $id:literal, $sev:ident, $spec:literal, $doc:literal, $hint:literal;)*) => {
@@ -545,6 +547,8 @@ pub fn catalog_markdown() -> String {
          `advisory` is reported and never fails.\n\n",
     );
     s.push_str(DECISIONS);
+    s.push('\n');
+    s.push_str(&statements::statements_markdown());
     s.push_str("\n# Rules\n\n");
     for r in RULES {
         s.push_str(&format!(

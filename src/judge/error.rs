@@ -75,7 +75,6 @@ impl Judge {
         let retryable = self.error_retry(ev, retryable, retry_after);
         self.error_scope(ev, scope);
         self.error_fields(ev);
-        self.error_advice(ev, category, retryable, retry_after, scope);
         // Forwarded: an `origin` that names a tool (§ 13.1). `null`, an
         // empty string or a non-string names none, so the error is the
         // run's own (found by review: `"origin":null` let `ok:true` pass
@@ -85,6 +84,10 @@ impl Judge {
         });
         if forwarded {
             self.forwarded_errors += 1;
+        } else {
+            // A forwarded error is reproduced as its upstream wrote it
+            // (§ 13.1): what it lacks was advised on the upstream's stream.
+            self.error_advice(ev, category, retryable, retry_after, scope);
         }
         // Only an error that outranks the current worst is copied out.
         let process_scope = match scope.map(|m| (m, plain(line, m))) {

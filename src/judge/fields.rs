@@ -89,24 +89,6 @@ pub(crate) fn str_value(line: &[u8], m: &Member) -> Option<String> {
     str_ref(line, m).map(|v| keep(&v))
 }
 
-/// A non-negative integer literal, if the member is one that fits u64.
-pub(crate) fn uint_value(line: &[u8], m: &Member) -> Option<u64> {
-    match m.kind {
-        Kind::Number { integer: true } => {
-            // A validated integer literal: optional '-', then digits.
-            let mut v: u64 = 0;
-            for &c in span(line, &m.value) {
-                if !c.is_ascii_digit() {
-                    return None;
-                }
-                v = v.checked_mul(10)?.checked_add(u64::from(c - b'0'))?;
-            }
-            Some(v)
-        }
-        _ => None,
-    }
-}
-
 /// A JSON number whose value is a whole number >= 0 (issue 42: JSON
 /// Schema 2020-12, which the spec cites, counts `1000.0` and `1e3` as
 /// integers).
