@@ -6,9 +6,20 @@ use super::fields::{
     Ev, bool_value, duplicate_key, keep, plain, preview, str_ref, str_value, whole_value,
 };
 use super::{Cause, Judge};
-use crate::peek::{Kind, Member, object_members, span};
+use crate::peek::{Kind, Member, key_is, object_members, span};
 use crate::rules::RuleId;
 use crate::spec;
+
+/// The optional members of an `aoi:error` (§ 9.1), found in the one pass
+/// over its members.
+struct Optional<'a> {
+    strings: [(&'static str, Option<&'a Member>); 6],
+    item_index: Option<&'a Member>,
+    line_number: Option<&'a Member>,
+    details: Option<&'a Member>,
+    wrapped: Option<&'a Member>,
+    upstream: Option<&'a Member>,
+}
 
 /// Reads the retry-critical fields of an error object (top-level members of
 /// an `aoi:error` line, or of a `caused_by` object).
@@ -52,6 +63,7 @@ impl Judge {
     /// form, then whether it is the run's cause so far.
     pub(super) fn error(&mut self, ev: &Ev<'_>) {
         let line = ev.line;
+        // Every member § 9.1 names, in one pass over the line.
         let [
             category,
             code,
@@ -60,6 +72,16 @@ impl Judge {
             retry_after,
             scope,
             origin,
+            domain,
+            target,
+            field,
+            hint,
+            docs,
+            item_index,
+            line_number,
+            details,
+            wrapped,
+            upstream,
         ] = ev.fields([
             "category",
             "code",
@@ -68,13 +90,38 @@ impl Judge {
             "retry_after_ms",
             "scope",
             "origin",
+            "domain",
+            "target",
+            "field",
+            "hint",
+            "docs",
+            "item_index",
+            "line_number",
+            "details",
+            "wrapped",
+            "upstream",
         ]);
+        let optional = Optional {
+            strings: [
+                ("domain", domain),
+                ("origin", origin),
+                ("target", target),
+                ("field", field),
+                ("hint", hint),
+                ("docs", docs),
+            ],
+            item_index,
+            line_number,
+            details,
+            wrapped,
+            upstream,
+        };
         self.error_category(line, category);
         self.error_code(line, code);
         self.error_message(ev, message);
         let retryable = self.error_retry(ev, retryable, retry_after);
         self.error_scope(ev, scope);
-        self.error_fields(ev);
+        self.error_fields(ev, &optional);
         // Forwarded: an `origin` that names a tool (§ 13.1). `null`, an
         // empty string or a non-string names none, so the error is the
         // run's own (found by review: `"origin":null` let `ok:true` pass
@@ -87,7 +134,7 @@ impl Judge {
         } else {
             // A forwarded error is reproduced as its upstream wrote it
             // (§ 13.1): what it lacks was advised on the upstream's stream.
-            self.error_advice(ev, category, retryable, retry_after, scope);
+            self.error_advice(ev, category, retryable, retry_after, scope, &optional);
         }
         // Only an error that outranks the current worst is copied out.
         let process_scope = match scope.map(|m| (m, plain(line, m))) {
@@ -260,41 +307,14 @@ impl Judge {
 
     /// The optional fields of § 9.1 in the types of its table, one
     /// finding per field (issue 42); `upstream` is v0.2's `wrapped`.
-    fn error_fields(&mut self, ev: &Ev<'_>) {
-        const STRINGS: [&str; 6] = ["domain", "origin", "target", "field", "hint", "docs"];
+    fn error_fields(&mut self, ev: &Ev<'_>, o: &Optional<'_>) {
         let line = ev.line;
-        let [
-            domain,
-            origin,
-            target,
-            field,
-            hint,
-            docs,
-            item_index,
-            line_number,
-            details,
-            wrapped,
-            upstream,
-        ] = ev.fields([
-            "domain",
-            "origin",
-            "target",
-            "field",
-            "hint",
-            "docs",
-            "item_index",
-            "line_number",
-            "details",
-            "wrapped",
-            "upstream",
-        ]);
-        let strings = [domain, origin, target, field, hint, docs];
-        for (name, m) in STRINGS.iter().zip(strings) {
+        for (name, m) in o.strings {
             if let Some(m) = m.filter(|m| !matches!(m.kind, Kind::String { .. })) {
                 self.field_type(ev, name, m, "a string");
             }
         }
-        for (name, m) in [("item_index", item_index), ("line_number", line_number)] {
+        for (name, m) in [("item_index", o.item_index), ("line_number", o.line_number)] {
             let Some(m) = m else { continue };
             match whole_value(line, m) {
                 None => self.field_type(ev, name, m, "an integer >= 0"),
@@ -302,13 +322,13 @@ impl Judge {
                 Some(_) => {}
             }
         }
-        if let Some(m) = details.filter(|m| m.kind != Kind::Object) {
+        if let Some(m) = o.details.filter(|m| m.kind != Kind::Object) {
             self.field_type(ev, "details", m, "an object");
         }
-        if let Some(m) = wrapped {
+        if let Some(m) = o.wrapped {
             self.error_wrapped(ev, m);
         }
-        if upstream.is_some() {
+        if o.upstream.is_some() {
             self.here(
                 RuleId::ErrorUpstreamRenamed,
                 "aoi:error has \"upstream\", v0.2's name: v1.0-alpha renamed it \"wrapped\" (upstream is the summary's provenance now)".into(),
@@ -331,12 +351,9 @@ impl Judge {
             return self.field_type(ev, "wrapped", m, "an object {protocol, status?, code?}");
         }
         let obj = ev.raw(m);
-        let inner: Vec<Member> = object_members(obj).collect();
-        let sub = Ev {
-            line: obj,
-            members: &inner,
-        };
-        let msg = match sub.get("protocol") {
+        let protocol =
+            object_members(obj).find(|p| key_is(span(obj, &p.key), p.key_escaped, "protocol"));
+        let msg = match protocol.as_ref() {
             None => "wrapped has no protocol (http, grpc or exit)".to_string(),
             Some(p) => match str_ref(obj, p) {
                 Some(v) if spec::WRAPPED_PROTOCOLS.contains(&&*v) => return,
@@ -359,6 +376,7 @@ impl Judge {
         retryable: Option<bool>,
         retry_after: Option<&Member>,
         scope: Option<&Member>,
+        o: &Optional<'_>,
     ) {
         let line = ev.line;
         let rate_limited = category
@@ -373,8 +391,8 @@ impl Judge {
         let item = scope
             .and_then(|m| str_ref(line, m))
             .is_some_and(|s| s == "item");
-        let [index, line_no, target] = ev.fields(["item_index", "line_number", "target"]);
-        if item && index.is_none() && line_no.is_none() && target.is_none() {
+        let target = o.strings.iter().any(|(n, m)| *n == "target" && m.is_some());
+        if item && o.item_index.is_none() && o.line_number.is_none() && !target {
             self.here(
                 RuleId::ErrorItemUnindexed,
                 "scope:\"item\" without item_index, line_number or target: the failed item cannot be told".into(),

@@ -130,7 +130,7 @@ impl Judge {
         }
         // After the type's rules: a meta of another AOI version is read
         // by none of AOI 1's (§ 5).
-        let flat = self.framework_members(ev, &tstr());
+        let flat = self.framework_members(ev, &tstr(), table.is_some() && plain);
         if let Some(known) = table.filter(|_| !plain).map(|t| t.names) {
             // Members with a finding of their own are not listed again:
             // v0.2's flat seq/run, its aoi:error.upstream (§ 5.2).
@@ -147,8 +147,13 @@ impl Judge {
     /// The members every framework event is judged on (§ 8.1, § 5.2):
     /// `properties` an object, and no v0.2 flat `seq`/`run` (the stream's
     /// first is the one finding). True when the line has the flat ones.
-    fn framework_members(&mut self, ev: &Ev<'_>, tstr: &str) -> bool {
-        let [props, seq, run] = ev.fields(["properties", "seq", "run"]);
+    fn framework_members(&mut self, ev: &Ev<'_>, tstr: &str, all_known: bool) -> bool {
+        // Keys proved to be the type's own hold no seq or run.
+        let [props, seq, run] = if all_known {
+            [ev.get("properties"), None, None]
+        } else {
+            ev.fields(["properties", "seq", "run"])
+        };
         if let Some(p) = props.filter(|p| p.kind != Kind::Object) {
             self.here(
                 RuleId::Properties,
