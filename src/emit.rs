@@ -846,7 +846,9 @@ pub const REDACTED: &str = "[REDACTED]";
 
 /// Arguments made safe for `aoi:meta.args` (§ 11): the value of a flag
 /// whose name carries a secret (`--token X`, `--token=X`; a value that
-/// starts with a single `-` is taken as the value, not as the next flag),
+/// starts with `-` is taken as the value unless it has a flag's form, so
+/// `--token -----BEGIN PRIVATE KEY-----` is redacted and `--token --limit`
+/// is two flags),
 /// custom headers with a secret name (`-H 'Authorization: …'`,
 /// `-HAuthorization: …`, `--header=…`), environment-style `NAME=value`
 /// with a secret name (`GITHUB_TOKEN=…`), URL credentials, and URL query
@@ -854,8 +856,8 @@ pub const REDACTED: &str = "[REDACTED]";
 /// with token, key, secret, password, signature, credential, auth…)
 /// become [`REDACTED`]. A value that already reads as redacted (`***`,
 /// `<token>`, `[REDACTED]`) is kept. Returns the arguments and whether any
-/// was changed. [`crate::judge::secret_in_args`] flags exactly what this
-/// would change.
+/// was changed. [`crate::judge::secret_in_args`] flags what this would
+/// change, where the flag's name has a § 11 word as a whole word.
 ///
 /// ```
 /// let (args, changed) = aoi::emit::redact_args(["--token", "s3cr3t", "--limit=5",
@@ -874,7 +876,9 @@ where
     let mut secret_next = false;
     for a in args {
         let a = a.as_ref().to_string_lossy().into_owned();
-        let r = if secret_next && !a.starts_with("--") {
+        // After a secret flag, only a long flag ends its value: `-abc123`
+        // and `-----BEGIN PRIVATE KEY-----` are values (issue 42).
+        let r = if secret_next && !(a.starts_with("--") && flag_like(&a)) {
             secret_next = false;
             if spec::looks_redacted(&a) {
                 a.clone()
@@ -900,18 +904,20 @@ fn hide(val: &str) -> &str {
     }
 }
 
+/// Whether `f` has a flag's form: dashes, then letters,
+/// digits, `-`, `_`, `.` (`-----BEGIN PRIVATE KEY-----` does not).
+pub(crate) fn flag_like(f: &str) -> bool {
+    let name = f.trim_start_matches('-');
+    f.starts_with('-')
+        && !name.is_empty()
+        && name
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+}
+
 /// One argument; sets `secret_next` when it is a secret flag whose value
 /// is the next argument.
 fn redact_one(a: &str, secret_next: &mut bool) -> String {
-    // A flag name: dashes, then letters, digits, `-`, `_`, `.`.
-    let flag_like = |f: &str| {
-        let name = f.trim_start_matches('-');
-        f.starts_with('-')
-            && !name.is_empty()
-            && name
-                .bytes()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
-    };
     if a.starts_with('-') {
         match a.split_once('=') {
             Some((flag, val)) if flag_like(flag) && spec::is_secret_name(flag) => {

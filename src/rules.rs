@@ -50,7 +50,9 @@ pub struct Rule {
 use Severity::*;
 
 mod breaks;
+mod statements;
 pub use breaks::Factor;
+pub use statements::{STATEMENTS, Statement};
 
 macro_rules! catalog {
     ($($name:ident = $id:literal, $sev:ident, $spec:literal, $doc:literal, $hint:literal;)*) => {
@@ -108,6 +110,9 @@ catalog! {
     TypeNotString = "event.type-not-string", Violation, "§ 8.1",
         "`type` is a string discriminator.",
         "emit `type` as a string";
+    TypeEmpty = "event.type-empty", Violation, "§ 8.1, § 8.2",
+        "`type` names the event: an empty string is in neither namespace (not `aoi:`, and no schema's type), so nothing can route the event.",
+        "give every event a non-empty type";
     DuplicateReserved = "event.duplicate-reserved-key", Violation, "§ 8.1",
         "The two reserved top-level names, `type` and `aoi`, appear at most once per event (JSON parsers disagree about which duplicate wins).",
         "emit each of `type` and `aoi` once";
@@ -120,6 +125,9 @@ catalog! {
     UnknownField = "event.unknown-field", Advisory, "§ 8.1",
         "Tool-specific additions to a framework event go in `properties`, not at the top level. Checked for aoi:meta, aoi:summary, aoi:error, aoi:warning (read with the aoi:error field set) and aoi:check; the spec defines no field set for the others.",
         "move tool-specific fields into `properties`";
+    Properties = "event.properties", Violation, "§ 8.1",
+        "Tool-specific additions to a framework event go in a `properties` *object*: on any `aoi:` event, `properties`, when present, is an object (not a string, an array or null).",
+        "emit \"properties\":{…}, or omit it";
     EnvelopeNotObject = "envelope.not-object", Violation, "§ 8.1",
         "The reserved `aoi` member, when present, is an object.",
         "emit the envelope as \"aoi\":{\"seq\":N,\"run\":\"…\"}";
@@ -127,8 +135,20 @@ catalog! {
         "Keys inside `aoi` are unique.",
         "emit each envelope field once";
     EnvelopeFieldType = "envelope.field-type", Violation, "§ 8.1",
-        "`aoi.seq` is a non-negative integer literal, `aoi.run` a non-empty string, `aoi.t` a non-negative number, `aoi.trace_id` a string.",
+        "`aoi.seq` is a non-negative integer up to 2^64-1 (aoi's documented limit; `3.0` is `number.integer-form`'s), `aoi.run` a non-empty string, `aoi.t` a non-negative number, `aoi.trace_id` a string.",
         "fix the envelope field's type";
+    EnvelopeFlat = "envelope.flat", Violation, "§ 5.2, § 8.1",
+        "The framework envelope is nested under `aoi`: a framework event with a top-level `seq` or `run` carries v0.2's flat envelope (§ 5.2's first breaking change). Reported once per stream, at the first such event; it is then the cause of the stream's missing `aoi.seq` (`seq.absent` is not reported) and those members are not also `event.unknown-field`. (A domain event's top-level fields are its schema's, § 8.1.)",
+        "move seq and run into \"aoi\":{\"seq\":N,\"run\":\"…\"} on every line";
+    EnvelopeType = "envelope.type", Violation, "§ 8.1",
+        "`type` is top level, never inside `aoi` (§ 8.1's envelope table). When an event has no top-level `type` but one inside `aoi`, that is this one finding (not also `event.type-missing`).",
+        "move type out of the aoi object to the top level";
+    EnvelopeUnknownKey = "envelope.unknown-key", Advisory, "§ 8.1",
+        "The envelope's fields are `seq`, `run`, `t` and `trace_id`. Another key inside `aoi` is advised against, not failed: the `aoi` object is the framework's room to grow (§ 8.1), so a later 1.x may define it, and a consumer built for 1.0 cannot tell.",
+        "put tool data at the top level of a domain event or in properties; aoi is the framework's";
+    EnvelopeT = "envelope.t", Advisory, "§ 8.1",
+        "`aoi.t` is milliseconds elapsed since `aoi:meta`: the meta's own `t` is 0, and `t` does not go backwards from line to line. Advisory: `t` is a MAY, and a producer that stamps events on several threads may write them a millisecond out of stamp order; the finding says the offsets cannot be trusted as elapsed time.",
+        "set aoi.t from one monotonic clock started at aoi:meta (t:0), stamped in write order";
     SeqAbsent = "seq.absent", Advisory, "§ 8.1, § 18",
         "`aoi.seq` is SHOULD; without it the stream cannot claim Verifiable and middle-of-stream loss is undetectable.",
         "emit \"aoi\":{\"seq\":N,\"run\":\"…\"} on every line";
@@ -161,10 +181,19 @@ catalog! {
         "emit identity fields as strings";
     VersionUnsupported = "version.unsupported", Violation, "§ 5, § 5.2",
         "aoi judges AOI 1.x streams; an `aoi_version` of another major cannot be interpreted (§ 5: a consumer must not interpret what it was not built for).",
-        "v0.2 streams need migration: nest seq/run under `aoi`, rename category temporary→unavailable, drop category partial, add retryable and reason";
-    MetaArgsSecret = "meta.args-secret", Advisory, "§ 11",
-        "`aoi:meta.args` must redact sensitive values: flags naming token, secret, password, key, auth, cookie…, and URLs with credentials or secret query keys.",
+        "aoi reads AOI 1.x; a v0.2 stream needs migration (§ 5.2): nest seq/run under `aoi`, rename category temporary→unavailable, drop category partial, add retryable and reason";
+    NumberIntegerForm = "number.integer-form", Advisory, "§ 8.1, § 8.3, § 9.1, JSON Schema 2020-12",
+        "Where the spec asks for an integer (`aoi.seq`, the summary's counters, `retry_after_ms`, `item_index`, `line_number`), a number with a zero fraction or an exponent (`1000.0`, `1e3`) is accepted as that integer, as JSON Schema 2020-12, which the spec cites for its schemas, counts it. Advisory: Go's `encoding/json`, serde and others reject it for an integer field, so `1000` is what a consumer can read.",
+        "write integers without a fraction or exponent (1000, not 1000.0 or 1e3)";
+    MetaArgsSecret = "meta.args-secret", Violation, "§ 11",
+        "Arguments echoed in `aoi:meta` MUST have sensitive values redacted. This rule fails the stream on a value that shows itself to be a secret wherever it stands in `args`, `argv` or `command` (at the meta's top level or in its `properties`; an array of strings, one string split at whitespace, or an object of strings): a URL with credentials or a secret query or fragment parameter (`sig`, `token`, `access_token`, `code`, `key`, … § 11), a private key block (`-----BEGIN … PRIVATE KEY-----`), a header whose name is a § 11 word (`Authorization: …`, `-H 'X-Api-Key: …'`), or `Bearer` and a token. Such a value is a secret whatever flag precedes it, so the finding is no guess. A value after a secret-named flag is `meta.args-secret-flag`'s (advisory). A value starting with `-` after a secret flag is that flag's value unless it has a flag's form (`--token -----BEGIN…` and `--token -abc123` are both caught; `--token --limit` is two flags).",
         "redact the value (e.g. \"***\") or omit args and set args_redacted:true";
+    MetaArgsSecretFlag = "meta.args-secret-flag", Advisory, "§ 11",
+        "A value echoed in `aoi:meta` (`args`, `argv`, `command`, at the top level or in `properties`; an array or one string) after a flag named by § 11's words (`--token abc123`, `--password=x`, `GITHUB_TOKEN=x`), not redacted. Advisory, as aoi's choice: the value does not show itself to be a secret, and flag names mislead both ways (`--password-stdin` and `--private` take no value; `--sort-key name` is no secret), so failing on the name alone would fail conforming tools. The words are matched as whole words of the flag name (`--api-token`, `--client_secret`, `--apikey`), not as substrings: § 11's `auth` and `key` as substrings flag `--author` and `--keyboard-layout`, which this rule does not.",
+        "redact the value (e.g. \"***\") or omit args and set args_redacted:true";
+    MetaEnv = "meta.env", Violation, "§ 8.3, § 11, § 21",
+        "`aoi:meta` must not echo the environment wholesale (§ 8.3), and environment variable values are sensitive (§ 11). Found as an object (or an array of `NAME=value` strings) at the meta's top level or in its `properties`, under any name, holding at least two of the variables every environment has (`PATH`, `HOME`, `USER`, `SHELL`, `PWD`, `LANG`, `TERM`, `LOGNAME`, `HOSTNAME`, `TMPDIR`): one finding per meta. A chosen variable or two under other names is not a wholesale echo.",
+        "drop the environment from aoi:meta; name the one setting that matters in properties, redacted";
     SummaryMissing = "summary.missing", Incomplete, "§ 4",
         "EOF without a terminal `aoi:summary` is an incomplete stream (crash, kill or truncation) unless the operation is documented unbounded (--unbounded). An empty input is incomplete with --unbounded too: § 4.2 waives the summary of a stream that began, and an empty one shows no run at all.",
         "the producer did not finish (crash, kill, cut), or wrote nothing at all (a usage error, no machine-mode flag); an unbounded command (watch, tail) that began with aoi:meta takes --unbounded";
@@ -199,13 +228,13 @@ catalog! {
         "`error_count` is at least the `aoi:error` lines in the stream (it also counts upstream errors).",
         "count every emitted and consumed aoi:error";
     SummaryFieldType = "summary.field-type", Violation, "§ 8.3, § 15",
-        "Counters (count, input_count, warning_count, error_count, event_count) count events, so they are non-negative integers; elapsed_ms, which the spec gives no type, is any non-negative number (fractions, as performance.now() gives, are fine); partial and truncated are booleans; next_cursor is a string or null.",
+        "Counters (count, input_count, warning_count, error_count, event_count) count events, so they are non-negative integers, read up to 2^64-1 (aoi's documented limit: no stream has more lines; a larger one is named as past that limit, not as no integer; a zero fraction is `number.integer-form`'s); elapsed_ms, which the spec gives no type, is any non-negative number (fractions, as performance.now() gives, are fine); partial and truncated are booleans; next_cursor is a string or null.",
         "fix the field's type";
     SummaryUpstream = "summary.upstream", Violation, "§ 13.1",
-        "`upstream` is an object naming the direct upstream, each of its keys once; when unknown the key is omitted, never null.",
+        "`upstream` is an object naming the direct upstream, each of its keys once; when unknown the key is omitted, never null (§ 13.1), and never an object that names nothing (`{}`, or none of tool, tool_version, aoi_version, schema_name, schema_version).",
         "omit upstream when the upstream identity is unknown";
     SummaryCausedBy = "summary.caused-by", Violation, "§ 13.1, § 9.1",
-        "`caused_by`, when present, is an object with a boolean retryable; retry_after_ms is an integer >= 0, absent when retryable is false; code, when present, a string matching `[A-Z][A-Z0-9_]*`; category, when present, a string other than the removed \"partial\"; each key once (parsers disagree which of two retryables wins). Missing fields of `caused_by` are filled from the most severe `aoi:error` for the verdict.",
+        "`caused_by` is present only when `ok` is false (§ 8.3: it says why the run failed; on `ok:true` it names a failure that did not happen); when present, it is an object with a boolean retryable; retry_after_ms is an integer >= 0 (of any size, as on `aoi:error`), absent when retryable is false; code, when present, a string matching `[A-Z][A-Z0-9_]*`; category, when present, a string other than the removed \"partial\"; each key once (parsers disagree which of two retryables wins). Missing fields of `caused_by` are filled from the most severe `aoi:error` for the verdict.",
         "reproduce the upstream error's category, code, retryable and retry_after_ms";
     SummaryCausedByMissing = "summary.caused-by-missing", Advisory, "§ 13.1",
         "When `ok` is false because of an upstream error, the summary MUST carry `caused_by`. A stream cannot show why `ok` is false, so aoi advises (not fails) when `ok:false` follows forwarded `aoi:error`s (with `origin`) and `caused_by` is absent, unless `reason` is `cancelled` (a run stopped by a signal failed because of the signal, § 7).",
@@ -219,6 +248,15 @@ catalog! {
     SummaryTruncatedCursor = "summary.truncated-no-cursor", Advisory, "§ 15",
         "`truncated:true` SHOULD come with a `next_cursor` when more data can be fetched.",
         "set next_cursor so the caller can continue";
+    SummaryCursorNotTruncated = "summary.cursor-not-truncated", Violation, "§ 15",
+        "A `next_cursor` (a non-empty string) says more data can be fetched, so the output was truncated, and then `truncated` MUST be true: `truncated:false` or no `truncated` beside a cursor contradicts it. `next_cursor:null` (§ 8.3's example) or absent says nothing.",
+        "set truncated:true with next_cursor, or drop the cursor when the output is complete";
+    SummaryPartial = "summary.partial", Violation, "§ 8.3, § 9.2",
+        "`partial` is true when the run produced usable output and at least one item failed, and aggregate partiality is expressed by `partial` and `error_count` (§ 9.2). So `partial:true` with `error_count:0` contradicts itself, and `partial:false` after the stream's own domain events and its own item-scope `aoi:error` (without `origin`) contradicts the stream. An absent `partial` states nothing.",
+        "set partial to whether an item failed while others produced output; count the failed items' errors in error_count";
+    SummarySkipped = "summary.skipped", Violation, "§ 8.3",
+        "`reason:\"skipped\"` means the operation was not applicable and did not run, as distinct from `count:0` (it ran and found nothing): a skipped run has no domain output, so `count` above 0 or domain events in the stream contradict it.",
+        "a run that produced output ran: drop reason skipped";
     ErrorCategory = "error.category", Violation, "§ 9.1",
         "`aoi:error.category` is present and a string.",
         "map every error to one of the standard categories";
@@ -238,11 +276,23 @@ catalog! {
         "`retryable` is present and boolean; it is authoritative.",
         "emit retryable on every aoi:error";
     ErrorRetryAfter = "error.retry-after", Violation, "§ 9.1",
-        "`retry_after_ms` is an integer >= 0 and never appears with retryable:false.",
+        "`retry_after_ms` is an integer >= 0 and never appears with retryable:false. The spec sets no upper bound, so none is set: a value past 2^64-1 ms is valid and read as 2^64-1 (584 million years) in the verdict. A zero fraction (`4500.0`) is an integer (`number.integer-form`).",
         "drop retry_after_ms when retryable is false";
     ErrorScope = "error.scope", Violation, "§ 9.1",
         "`scope`, when present, is `process` or `item`.",
         "use scope \"process\" or \"item\"";
+    ErrorFieldType = "error.field-type", Violation, "§ 9.1",
+        "The optional fields of § 9.1 have the types its table gives, when present: `domain`, `origin`, `target`, `field`, `hint` and `docs` strings; `item_index` and `line_number` integers >= 0 (an index and a line number count up from 0 and 1; aoi reads 0 as a line number too); `details` an object; `wrapped` an object with `protocol` one of `http`, `grpc`, `exit` (§ 9.1: \"where protocol is http, grpc, or exit\"; `status` and `code` have no type in the spec and are not checked). One finding per field. `docs` is a URL by the table; aoi checks only that it is a string (a relative URL is a URL too). Checked on `aoi:error` only: the spec defines no fields for `aoi:warning`.",
+        "emit the field with § 9.1's type, or move tool data into details or properties";
+    ErrorUpstreamRenamed = "error.upstream-renamed", Violation, "§ 5.2, § 9.1",
+        "v0.2's `aoi:error.upstream` (`{protocol,status}`) is `wrapped` in v1.0-alpha: `upstream` now means the summary's provenance, a different shape, and one key with two meanings is the collision the spec exists to prevent (§ 9.1). One finding, instead of `event.unknown-field`.",
+        "rename aoi:error.upstream to wrapped";
+    ErrorRetryAfterAbsent = "error.retry-after-absent", Advisory, "§ 9.2, § 9.1",
+        "A `rate_limited` error with `retryable:true` SHOULD carry `retry_after_ms` (§ 9.2; § 9.1: MUST when known, which a stream cannot show).",
+        "carry the upstream's Retry-After as retry_after_ms (§ 9.5)";
+    ErrorItemUnindexed = "error.item-unindexed", Advisory, "§ 9.1, § 9.2",
+        "An `aoi:error` with `scope:\"item\"` SHOULD carry `item_index` or `line_number` to correlate it with the input record (§ 9.1). aoi advises when an item error can be correlated with nothing: no `item_index`, no `line_number` and no `target`. An error that names its `target` (the file or resource the item was) is correlated by it, and a source's item has no input record to point at; advising on those too would advise on every conforming source. § 9.2 says item failures use scope item \"and an index\" under a MUST whose subject is the category; aoi follows § 9.1's field table (SHOULD).",
+        "add item_index (0-based position), line_number (input line) or target to item-scope errors";
     InputIo = "input.io-error", Incomplete, "§ 4",
         "Reading the input failed; what was read is judged as a truncated stream.",
         "check the input file or pipe";
@@ -469,8 +519,25 @@ pub const DECISIONS: &str = "\
   associative. The
   whole is `ok` only when every entry is; its exit status is the worst entry's (or aoi's own
   failure: an unreadable input 66, no stream at all 74).
-- **Envelope numbers.** `aoi.seq` and the summary counters must be integer literals (`3`, not
-  `3.0` or `3e0`) that fit in 64 bits.
+- **Secrets (§ 11, issue 42).** § 11 says MUST, and names its sensitive flags by substrings
+  (`token`, `key`, `auth`, …). Measured on this build machine's man pages (17,873 pages, 4,864
+  distinct long flags): the substrings mark 163 flags, among them `--author`, `--keyword`,
+  `--keyring`, `--keymap`, `--xauthority` and `--pubkey`; matched as whole words of the name, 116,
+  and those still include commands and switches that take no secret (`--list-keys`, `--gen-key`,
+  `--ask-password`, `--no-cookies`, `--private`). So a flag's name cannot fail a stream: a value
+  after a secret-named flag is the advisory `meta.args-secret-flag` (whole words), and only a value
+  that shows itself to be a secret (a URL with credentials or a secret parameter, a private key
+  block, a secret header, `Bearer …`) is the violation `meta.args-secret`. The environment echoed
+  wholesale is the violation `meta.env`.
+- **Integers (issue 42).** Where the spec asks for an integer (`aoi.seq`, the summary's counters,
+  `retry_after_ms`, `item_index`, `line_number`), a JSON number whose value is whole is one,
+  whatever its form: `1000.0` and `1e3` are 1000, as JSON Schema 2020-12 (which the spec cites for
+  event schemas) counts them, and `aoi lint`'s schema validation does. Failing them would fail a
+  producer its own schema passes. They get the `number.integer-form` advisory, since Go's and
+  serde's integer decoding reject them. `1000.5` is no integer. `aoi.seq` and the counters are read
+  up to 2^64-1, a limit of aoi's (no stream has 2^64 lines); past it the finding says so, rather
+  than \"not an integer\". `retry_after_ms` has no upper bound in the spec, so none is set: a larger
+  value is valid and read as 2^64-1 ms.
 - **A run asked for by its id (`errors --run RUN`).** RUN names the runs whose `aoi.run` starts
   with it or ends with it: tables, reports and verdict lines show a run by its last 8
   characters, and what aoi shows, aoi accepts. A RUN that names no run of any input exits 66,
@@ -490,6 +557,8 @@ pub fn catalog_markdown() -> String {
          `advisory` is reported and never fails.\n\n",
     );
     s.push_str(DECISIONS);
+    s.push('\n');
+    s.push_str(&statements::statements_markdown());
     s.push_str("\n# Rules\n\n");
     for r in RULES {
         s.push_str(&format!(

@@ -40,6 +40,9 @@ pub const FAILURE_REASONS: &[&str] = &["failed", "cancelled", "timeout", "denied
 /// The only `reason` allowed with `ok:true` (§ 8.3).
 pub const SUCCESS_REASON: &str = "skipped";
 
+/// `aoi:error.wrapped.protocol` values (§ 9.1).
+pub const WRAPPED_PROTOCOLS: &[&str] = &["http", "grpc", "exit"];
+
 /// `aoi:error.scope` values (§ 9.1).
 pub const SCOPES: &[&str] = &["process", "item"];
 

@@ -3,7 +3,7 @@
 //! fast read of its usual shape, which nearly every line takes.
 
 use super::Judge;
-use super::fields::{keep, preview, uint_value};
+use super::fields::{keep, number_value, preview, whole_value};
 use crate::peek::{Kind, Member, key_is, object_members, span, unescape};
 use crate::rules::RuleId;
 
@@ -16,13 +16,26 @@ struct Envelope<'a> {
     has_seq: bool,
     run: Option<&'a [u8]>,
     has_run: bool,
+    extras: Extras,
 }
+
+/// What the envelope says beyond seq and run, for the event's rules:
+/// `aoi.t` and whether `type` was put inside it (§ 8.1).
+#[derive(Default, Clone, Copy)]
+pub(super) struct Extras {
+    pub(super) t: Option<f64>,
+    pub(super) type_inside: bool,
+}
+
+/// The envelope's keys (§ 8.1).
+const ENVELOPE_KEYS: &[&str] = &["seq", "run", "t", "trace_id"];
 
 impl Judge {
     /// The `aoi` envelope: object, unique keys, field types, seq and run
     /// continuity (§ 8.1).
-    pub(super) fn envelope(&mut self, line: &[u8], env: Option<&Member>) {
+    pub(super) fn envelope(&mut self, line: &[u8], env: Option<&Member>) -> Extras {
         let e = self.read_envelope(line, env);
+        let extras = e.extras;
         self.cur_seq = e.seq;
         // The run first: a line of another run is that one finding, not
         // also a seq out of order (issue 40).
@@ -35,17 +48,44 @@ impl Judge {
         } else {
             self.seq_absent();
         }
+        extras
+    }
+
+    /// `aoi.t` (§ 8.1): milliseconds since `aoi:meta`, so 0 on the meta
+    /// and never less than the line before. One finding per stream.
+    pub(super) fn envelope_t(&mut self, t: Option<f64>, is_meta: bool) {
+        let Some(t) = t else { return };
+        let last = self.last_t.replace(t);
+        if self.t_reported {
+            return;
+        }
+        let msg = if is_meta && t != 0.0 {
+            format!(
+                "aoi:meta has aoi.t {t}: t counts milliseconds from aoi:meta, so the meta's is 0"
+            )
+        } else if let Some(l) = last.filter(|&l| t < l) {
+            format!(
+                "aoi.t goes back from {l} to {t}: it is milliseconds elapsed since aoi:meta (later ones not reported)"
+            )
+        } else {
+            return;
+        };
+        self.t_reported = true;
+        self.here(RuleId::EnvelopeT, msg);
     }
 
     /// Reads seq and run: from the usual shape without a walk, else from
     /// each member, reporting what is not of its type.
     fn read_envelope<'a>(&mut self, line: &'a [u8], env: Option<&Member>) -> Envelope<'a> {
         // The peek read the usual shape already; else try it here.
-        let fast = match &self.peeker.envelope {
-            Some((v, r)) => Some((*v, span(line, r))),
-            None => env
-                .filter(|e| e.kind == Kind::Object)
-                .and_then(|e| canonical_envelope(span(line, &e.value))),
+        // The peek's shape has no `t`; the longer one may end with it.
+        let (fast, may_have_t) = match &self.peeker.envelope {
+            Some((v, r)) => (Some((*v, span(line, r))), false),
+            None => (
+                env.filter(|e| e.kind == Kind::Object)
+                    .and_then(|e| canonical_envelope(span(line, &e.value))),
+                true,
+            ),
         };
         match (fast, env) {
             (Some((v, r)), _) => Envelope {
@@ -53,6 +93,12 @@ impl Judge {
                 has_seq: true,
                 run: Some(r),
                 has_run: true,
+                extras: Extras {
+                    t: env
+                        .filter(|_| may_have_t)
+                        .and_then(|e| canonical_t(span(line, &e.value))),
+                    type_inside: false,
+                },
             },
             (None, Some(env)) if env.kind != Kind::Object => {
                 self.here(
@@ -71,6 +117,7 @@ impl Judge {
     /// types.
     fn envelope_members<'a>(&mut self, obj: &'a [u8]) -> Envelope<'a> {
         let mut e = Envelope::default();
+        let mut unknown: Vec<String> = Vec::new();
         let mut seen: Vec<std::borrow::Cow<'_, str>> = Vec::new();
         for m in object_members(obj) {
             let k = span(obj, &m.key);
@@ -88,13 +135,7 @@ impl Judge {
             let wrong = |what: &str| format!("{what} is {}", preview(v));
             if key_is(k, m.key_escaped, "seq") {
                 e.has_seq = true;
-                match uint_value(obj, &m) {
-                    Some(n) => e.seq = Some(n),
-                    None => self.here(
-                        RuleId::EnvelopeFieldType,
-                        wrong("aoi.seq") + ", not a non-negative integer",
-                    ),
-                }
+                e.seq = self.envelope_seq(obj, &m, wrong("aoi.seq"));
             } else if key_is(k, m.key_escaped, "run") {
                 e.has_run = true;
                 match m.kind {
@@ -110,16 +151,68 @@ impl Judge {
                         RuleId::EnvelopeFieldType,
                         wrong("aoi.t") + ", not a non-negative number",
                     );
+                } else {
+                    e.extras.t = number_value(obj, &m);
                 }
-            } else if key_is(k, m.key_escaped, "trace_id") && !matches!(m.kind, Kind::String { .. })
-            {
-                self.here(
-                    RuleId::EnvelopeFieldType,
-                    "aoi.trace_id is not a string".into(),
-                );
+            } else if key_is(k, m.key_escaped, "trace_id") {
+                if !matches!(m.kind, Kind::String { .. }) {
+                    self.here(
+                        RuleId::EnvelopeFieldType,
+                        "aoi.trace_id is not a string".into(),
+                    );
+                }
+            } else if key_is(k, m.key_escaped, "type") {
+                // § 8.1: top level, never inside aoi; the event's rules
+                // word the one finding (`envelope.type`).
+                e.extras.type_inside = true;
+            } else {
+                unknown.push(keep(&unescape(k)));
             }
         }
+        if !unknown.is_empty() {
+            unknown.truncate(16);
+            self.here(
+                RuleId::EnvelopeUnknownKey,
+                format!(
+                    "aoi holds keys the spec does not define: {} (the envelope's are {})",
+                    unknown.join(", "),
+                    ENVELOPE_KEYS.join(", ")
+                ),
+            );
+        }
         e
+    }
+
+    /// `aoi.seq` (§ 8.1): a whole number >= 0 up to 2^64-1 (aoi's limit);
+    /// `3.0` is 3 with an advisory (JSON Schema 2020-12, issue 42).
+    fn envelope_seq(&mut self, obj: &[u8], m: &Member, wrong: String) -> Option<u64> {
+        match whole_value(obj, m) {
+            Some(w) => match w.value {
+                Some(n) => {
+                    if !w.plain {
+                        self.here(
+                            RuleId::NumberIntegerForm,
+                            format!("{wrong}: the integer {n} written with a fraction or exponent"),
+                        );
+                    }
+                    Some(n)
+                }
+                None => {
+                    self.here(
+                        RuleId::EnvelopeFieldType,
+                        wrong + ", past 2^64-1, the largest seq aoi reads",
+                    );
+                    None
+                }
+            },
+            None => {
+                self.here(
+                    RuleId::EnvelopeFieldType,
+                    wrong + ", not a non-negative integer",
+                );
+                None
+            }
+        }
     }
 
     /// A line with `aoi.seq` (a number or not): the lines before it that
@@ -213,6 +306,17 @@ fn same_json_string(a: &[u8], b: &[u8]) -> bool {
     let body =
         |r: &[u8]| unescape(r.get(1..r.len().saturating_sub(1)).unwrap_or_default()).into_owned();
     body(a) == body(b)
+}
+
+/// The `t` of an envelope of the canonical shape (`{"seq":N,"run":"R","t":T}`),
+/// when it has one: the last member, read only on lines that carry it.
+fn canonical_t(obj: &[u8]) -> Option<f64> {
+    let colon = memchr::memrchr(b':', obj)?;
+    if !obj.get(..colon)?.ends_with(b",\"t\"") {
+        return None;
+    }
+    let text = std::str::from_utf8(obj.get(colon + 1..obj.len().checked_sub(1)?)?).ok()?;
+    text.parse::<f64>().ok()
 }
 
 /// The raw value (quotes included) of `aoi.run` in the envelope member

@@ -3,12 +3,23 @@
 //! there are several (§ 9.3, § 13.1).
 
 use super::fields::{
-    Ev, bool_value, duplicate_key, keep, plain, preview, str_ref, str_value, uint_value,
+    Ev, bool_value, duplicate_key, keep, plain, preview, str_ref, str_value, whole_value,
 };
 use super::{Cause, Judge};
-use crate::peek::{Kind, Member, object_members, span};
+use crate::peek::{Kind, Member, key_is, object_members, span};
 use crate::rules::RuleId;
 use crate::spec;
+
+/// The optional members of an `aoi:error` (§ 9.1), found in the one pass
+/// over its members.
+struct Optional<'a> {
+    strings: [(&'static str, Option<&'a Member>); 6],
+    item_index: Option<&'a Member>,
+    line_number: Option<&'a Member>,
+    details: Option<&'a Member>,
+    wrapped: Option<&'a Member>,
+    upstream: Option<&'a Member>,
+}
 
 /// Reads the retry-critical fields of an error object (top-level members of
 /// an `aoi:error` line, or of a `caused_by` object).
@@ -20,7 +31,11 @@ fn read_cause(line: &[u8], members: &[Member], line_no: u64) -> Cause {
         category: s("category"),
         code: s("code"),
         retryable: ev.get("retryable").and_then(bool_value),
-        retry_after_ms: ev.get("retry_after_ms").and_then(|m| uint_value(line, m)),
+        // § 9.1 sets no upper bound: past 2^64-1 ms is read as that.
+        retry_after_ms: ev
+            .get("retry_after_ms")
+            .and_then(|m| whole_value(line, m))
+            .map(|w| w.value.unwrap_or(u64::MAX)),
         message: s("message"),
         line: line_no,
         process_scope: ev
@@ -48,6 +63,7 @@ impl Judge {
     /// form, then whether it is the run's cause so far.
     pub(super) fn error(&mut self, ev: &Ev<'_>) {
         let line = ev.line;
+        // Every member § 9.1 names, in one pass over the line.
         let [
             category,
             code,
@@ -56,6 +72,16 @@ impl Judge {
             retry_after,
             scope,
             origin,
+            domain,
+            target,
+            field,
+            hint,
+            docs,
+            item_index,
+            line_number,
+            details,
+            wrapped,
+            upstream,
         ] = ev.fields([
             "category",
             "code",
@@ -64,12 +90,38 @@ impl Judge {
             "retry_after_ms",
             "scope",
             "origin",
+            "domain",
+            "target",
+            "field",
+            "hint",
+            "docs",
+            "item_index",
+            "line_number",
+            "details",
+            "wrapped",
+            "upstream",
         ]);
+        let optional = Optional {
+            strings: [
+                ("domain", domain),
+                ("origin", origin),
+                ("target", target),
+                ("field", field),
+                ("hint", hint),
+                ("docs", docs),
+            ],
+            item_index,
+            line_number,
+            details,
+            wrapped,
+            upstream,
+        };
         self.error_category(line, category);
         self.error_code(line, code);
         self.error_message(ev, message);
         let retryable = self.error_retry(ev, retryable, retry_after);
         self.error_scope(ev, scope);
+        self.error_fields(ev, &optional);
         // Forwarded: an `origin` that names a tool (§ 13.1). `null`, an
         // empty string or a non-string names none, so the error is the
         // run's own (found by review: `"origin":null` let `ok:true` pass
@@ -79,6 +131,10 @@ impl Judge {
         });
         if forwarded {
             self.forwarded_errors += 1;
+        } else {
+            // A forwarded error is reproduced as its upstream wrote it
+            // (§ 13.1): what it lacks was advised on the upstream's stream.
+            self.error_advice(ev, category, retryable, retry_after, scope, &optional);
         }
         // Only an error that outranks the current worst is copied out.
         let process_scope = match scope.map(|m| (m, plain(line, m))) {
@@ -91,6 +147,9 @@ impl Judge {
         // A scope of another value is its own finding (`error.scope`),
         // not also this one's cause.
         let declared = scope.is_none_or(|m| str_ref(line, m).is_some_and(|s| s == "process"));
+        if !process_scope && !forwarded {
+            self.own_item_errors += 1;
+        }
         if declared && !forwarded && self.process_error.is_none() {
             let code = code.and_then(|m| str_value(line, m)).map(|c| keep(&c));
             self.process_error = Some((self.pos, code));
@@ -214,7 +273,8 @@ impl Judge {
             }
         };
         if let Some(m) = retry_after {
-            if uint_value(line, m).is_none() {
+            let whole = whole_value(line, m);
+            if whole.is_none() {
                 self.here(
                     RuleId::ErrorRetryAfter,
                     format!(
@@ -227,9 +287,117 @@ impl Judge {
                     RuleId::ErrorRetryAfter,
                     "retry_after_ms with retryable:false".into(),
                 );
+            } else if whole.is_some_and(|w| !w.plain) {
+                self.integer_form("retry_after_ms", ev.raw(m));
             }
         }
         retryable
+    }
+
+    /// `number.integer-form`: an integer written `1000.0` or `1e3`.
+    pub(super) fn integer_form(&mut self, name: &str, raw: &[u8]) {
+        self.here(
+            RuleId::NumberIntegerForm,
+            format!(
+                "{name} is {}: an integer by JSON Schema 2020-12, but written with a fraction or exponent",
+                preview(raw)
+            ),
+        );
+    }
+
+    /// The optional fields of § 9.1 in the types of its table, one
+    /// finding per field (issue 42); `upstream` is v0.2's `wrapped`.
+    fn error_fields(&mut self, ev: &Ev<'_>, o: &Optional<'_>) {
+        let line = ev.line;
+        for (name, m) in o.strings {
+            if let Some(m) = m.filter(|m| !matches!(m.kind, Kind::String { .. })) {
+                self.field_type(ev, name, m, "a string");
+            }
+        }
+        for (name, m) in [("item_index", o.item_index), ("line_number", o.line_number)] {
+            let Some(m) = m else { continue };
+            match whole_value(line, m) {
+                None => self.field_type(ev, name, m, "an integer >= 0"),
+                Some(w) if !w.plain => self.integer_form(name, ev.raw(m)),
+                Some(_) => {}
+            }
+        }
+        if let Some(m) = o.details.filter(|m| m.kind != Kind::Object) {
+            self.field_type(ev, "details", m, "an object");
+        }
+        if let Some(m) = o.wrapped {
+            self.error_wrapped(ev, m);
+        }
+        if o.upstream.is_some() {
+            self.here(
+                RuleId::ErrorUpstreamRenamed,
+                "aoi:error has \"upstream\", v0.2's name: v1.0-alpha renamed it \"wrapped\" (upstream is the summary's provenance now)".into(),
+            );
+        }
+    }
+
+    /// An `error.field-type` finding: `name` is not `want`.
+    fn field_type(&mut self, ev: &Ev<'_>, name: &str, m: &Member, want: &str) {
+        self.here(
+            RuleId::ErrorFieldType,
+            format!("{name} is {}, not {want}", preview(ev.raw(m))),
+        );
+    }
+
+    /// `wrapped` (§ 9.1): `{protocol, status?, code?}`, `protocol` one of
+    /// http, grpc, exit.
+    fn error_wrapped(&mut self, ev: &Ev<'_>, m: &Member) {
+        if m.kind != Kind::Object {
+            return self.field_type(ev, "wrapped", m, "an object {protocol, status?, code?}");
+        }
+        let obj = ev.raw(m);
+        let protocol =
+            object_members(obj).find(|p| key_is(span(obj, &p.key), p.key_escaped, "protocol"));
+        let msg = match protocol.as_ref() {
+            None => "wrapped has no protocol (http, grpc or exit)".to_string(),
+            Some(p) => match str_ref(obj, p) {
+                Some(v) if spec::WRAPPED_PROTOCOLS.contains(&&*v) => return,
+                Some(v) => format!(
+                    "wrapped.protocol is \"{}\", not http, grpc or exit",
+                    keep(&v)
+                ),
+                None => format!("wrapped.protocol is a {}, not a string", p.kind.name()),
+            },
+        };
+        self.here(RuleId::ErrorFieldType, msg);
+    }
+
+    /// The SHOULDs a stream can show (§ 9.1, § 9.2): a retryable
+    /// `rate_limited` error says when, an item error which item.
+    fn error_advice(
+        &mut self,
+        ev: &Ev<'_>,
+        category: Option<&Member>,
+        retryable: Option<bool>,
+        retry_after: Option<&Member>,
+        scope: Option<&Member>,
+        o: &Optional<'_>,
+    ) {
+        let line = ev.line;
+        let rate_limited = category
+            .and_then(|m| str_ref(line, m))
+            .is_some_and(|c| c == "rate_limited");
+        if rate_limited && retryable == Some(true) && retry_after.is_none() {
+            self.here(
+                RuleId::ErrorRetryAfterAbsent,
+                "rate_limited, retryable:true, without retry_after_ms".into(),
+            );
+        }
+        let item = scope
+            .and_then(|m| str_ref(line, m))
+            .is_some_and(|s| s == "item");
+        let target = o.strings.iter().any(|(n, m)| *n == "target" && m.is_some());
+        if item && o.item_index.is_none() && o.line_number.is_none() && !target {
+            self.here(
+                RuleId::ErrorItemUnindexed,
+                "scope:\"item\" without item_index, line_number or target: the failed item cannot be told".into(),
+            );
+        }
     }
 
     /// `scope`: `process` or `item` when present (§ 9.1).
@@ -294,7 +462,7 @@ impl Judge {
             }
         }
         if let Some(r) = sub.get("retry_after_ms") {
-            if uint_value(sub.line, r).is_none() {
+            if whole_value(sub.line, r).is_none() {
                 self.here(
                     RuleId::SummaryCausedBy,
                     "caused_by.retry_after_ms is not an integer >= 0".into(),

@@ -18,13 +18,29 @@ impl Judge {
         let ty = self.peeker.type_member.and_then(|i| members.get(i));
         let env = self.peeker.aoi_member.and_then(|i| members.get(i));
         self.reserved_once();
-        self.envelope(line, env);
+        let extras = self.envelope(line, env);
 
         let Some(ty) = ty else {
             self.summary_order_check(false);
-            self.here(RuleId::TypeMissing, "event has no \"type\"".into());
+            self.envelope_t(extras.t, false);
+            // One cause: the type was put inside the envelope (§ 8.1).
+            if extras.type_inside {
+                self.here(
+                    RuleId::EnvelopeType,
+                    "\"type\" is inside \"aoi\", not at the top level, so the event has none"
+                        .into(),
+                );
+            } else {
+                self.here(RuleId::TypeMissing, "event has no \"type\"".into());
+            }
             return;
         };
+        if extras.type_inside {
+            self.here(
+                RuleId::EnvelopeType,
+                "\"aoi\" holds a \"type\": type is top level, never inside aoi".into(),
+            );
+        }
         let raw = ev.raw(ty);
         let Kind::String { escaped } = ty.kind else {
             self.summary_order_check(false);
@@ -44,7 +60,14 @@ impl Judge {
         };
         let is_summary = tname == b"aoi:summary";
         self.summary_order_check(is_summary);
+        self.envelope_t(extras.t, tname == b"aoi:meta");
         self.count_type(tname);
+        if tname.is_empty() {
+            self.here(
+                RuleId::TypeEmpty,
+                "\"type\" is an empty string, which names no event".into(),
+            );
+        }
         if !tname.starts_with(b"aoi:") {
             self.domain += 1;
             self.last_class = LineClass::Domain;
@@ -105,22 +128,71 @@ impl Judge {
                 return;
             }
         }
+        // After the type's rules: a meta of another AOI version is read
+        // by none of AOI 1's (§ 5).
+        let flat = self.framework_members(ev, &tstr(), table.is_some() && plain);
         if let Some(known) = table.filter(|_| !plain).map(|t| t.names) {
-            self.unknown_fields(ev, tname, known);
+            // Members with a finding of their own are not listed again:
+            // v0.2's flat seq/run, its aoi:error.upstream (§ 5.2).
+            let own: &[&str] = match (flat, tname) {
+                (true, b"aoi:error") => &["seq", "run", "upstream"],
+                (true, _) => &["seq", "run"],
+                (false, b"aoi:error") => &["upstream"],
+                (false, _) => &[],
+            };
+            self.unknown_fields(ev, tname, known, own);
         }
     }
 
+    /// The members every framework event is judged on (§ 8.1, § 5.2):
+    /// `properties` an object, and no v0.2 flat `seq`/`run` (the stream's
+    /// first is the one finding). True when the line has the flat ones.
+    fn framework_members(&mut self, ev: &Ev<'_>, tstr: &str, all_known: bool) -> bool {
+        // Keys proved to be the type's own hold no seq or run.
+        let [props, seq, run] = if all_known {
+            [ev.get("properties"), None, None]
+        } else {
+            ev.fields(["properties", "seq", "run"])
+        };
+        if let Some(p) = props.filter(|p| p.kind != Kind::Object) {
+            self.here(
+                RuleId::Properties,
+                format!(
+                    "{} has \"properties\": {}, not an object",
+                    keep(tstr),
+                    super::fields::preview(ev.raw(p))
+                ),
+            );
+        }
+        // A nested seq beside them makes them unknown fields, not v0.2's.
+        let flat = (seq.is_some() || run.is_some()) && self.cur_seq.is_none();
+        if flat && !self.flat_envelope {
+            self.flat_envelope = true;
+            self.here(
+                RuleId::EnvelopeFlat,
+                format!(
+                    "{} has a top-level {}: v0.2's flat envelope; v1.0-alpha nests it as \"aoi\":{{\"seq\":N,\"run\":\"…\"}} (later lines not reported)",
+                    keep(tstr),
+                    if seq.is_some() { "seq" } else { "run" }
+                ),
+            );
+        }
+        flat
+    }
+
     /// The members of a framework event its type does not define (they
-    /// belong in `properties`, § 8.1), the first few by name.
-    fn unknown_fields(&mut self, ev: &Ev<'_>, tname: &[u8], known: &[&str]) {
+    /// belong in `properties`, § 8.1), the first few by name, but for
+    /// `own`, which have a finding of their own.
+    fn unknown_fields(&mut self, ev: &Ev<'_>, tname: &[u8], known: &[&str], own: &[&str]) {
         let (line, members) = (ev.line, ev.members);
         let tstr = || String::from_utf8_lossy(tname);
         let is_known = |m: &Member| {
             let k = span(line, &m.key);
             if m.key_escaped {
-                known.contains(&&*unescape(k))
+                let k = unescape(k);
+                known.contains(&&*k) || own.contains(&&*k)
             } else {
-                known.iter().any(|n| bytes_eq(n.as_bytes(), k))
+                known.iter().chain(own).any(|n| bytes_eq(n.as_bytes(), k))
             }
         };
         if !members.iter().all(is_known) {

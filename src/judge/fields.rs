@@ -89,22 +89,84 @@ pub(crate) fn str_value(line: &[u8], m: &Member) -> Option<String> {
     str_ref(line, m).map(|v| keep(&v))
 }
 
-/// A non-negative integer literal, if the member is one that fits u64.
-pub(crate) fn uint_value(line: &[u8], m: &Member) -> Option<u64> {
+/// A JSON number whose value is a whole number >= 0 (issue 42: JSON
+/// Schema 2020-12, which the spec cites, counts `1000.0` and `1e3` as
+/// integers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Whole {
+    /// The value, `None` past 2^64-1.
+    pub(crate) value: Option<u64>,
+    /// Written as digits alone (`1000`), not `1000.0` or `1e3`.
+    pub(crate) plain: bool,
+}
+
+/// The member as a [`Whole`], if it is a number whose value is a whole
+/// number >= 0 (`-0` is 0).
+pub(crate) fn whole_value(line: &[u8], m: &Member) -> Option<Whole> {
     match m.kind {
-        Kind::Number { integer: true } => {
-            // A validated integer literal: optional '-', then digits.
-            let mut v: u64 = 0;
-            for &c in span(line, &m.value) {
-                if !c.is_ascii_digit() {
-                    return None;
-                }
-                v = v.checked_mul(10)?.checked_add(u64::from(c - b'0'))?;
-            }
-            Some(v)
-        }
+        Kind::Number { .. } => whole_number(span(line, &m.value)),
         _ => None,
     }
+}
+
+/// [`whole_value`] on a validated JSON number's text. Exact: decimal
+/// digits are shifted by the exponent, never rounded through a float.
+pub(crate) fn whole_number(text: &[u8]) -> Option<Whole> {
+    let (neg, t) = match text.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, text),
+    };
+    let (mant, exp) = match t.iter().position(|&c| c == b'e' || c == b'E') {
+        Some(i) => (t.get(..i)?, t.get(i + 1..)?),
+        None => (t, &b""[..]),
+    };
+    let (int, frac) = match mant.iter().position(|&c| c == b'.') {
+        Some(i) => (mant.get(..i)?, mant.get(i + 1..)?),
+        None => (mant, &b""[..]),
+    };
+    let plain = !neg && exp.is_empty() && frac.is_empty();
+    // The exponent, saturated: past 10^6 either way nothing changes below.
+    let (eneg, edigits) = match exp.split_first() {
+        Some((b'-', d)) => (true, d),
+        Some((b'+', d)) => (false, d),
+        _ => (false, exp),
+    };
+    let e = edigits
+        .iter()
+        .fold(0i64, |v, &d| (v * 10 + i64::from(d - b'0')).min(1_000_000));
+    let e = if eneg { -e } else { e };
+    let digits = || int.iter().chain(frac);
+    if digits().all(|&d| d == b'0') {
+        return Some(Whole {
+            value: Some(0),
+            plain,
+        });
+    }
+    if neg {
+        return None;
+    }
+    // The decimal point after `point` digits of int ++ frac.
+    let point = int.len() as i64 + e;
+    let n = (int.len() + frac.len()) as i64;
+    // Digits after the point must all be zero.
+    let whole_digits = point.clamp(0, n) as usize;
+    if digits().skip(whole_digits).any(|&d| d != b'0') {
+        return None;
+    }
+    let mut v: Option<u64> = Some(0);
+    for &d in digits().take(whole_digits) {
+        v = v.and_then(|v| v.checked_mul(10)?.checked_add(u64::from(d - b'0')));
+    }
+    // Zeros the exponent appends (bounded: past 20 a non-zero value overflows).
+    let zeros = (point - n).max(0);
+    if zeros > 20 {
+        v = None;
+    } else {
+        for _ in 0..zeros {
+            v = v.and_then(|v| v.checked_mul(10));
+        }
+    }
+    Some(Whole { value: v, plain })
 }
 
 /// A JSON number member as an `f64` (finite: a literal past its range is

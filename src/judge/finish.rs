@@ -110,7 +110,8 @@ impl Judge {
             };
             self.report(RuleId::SummaryMissing, 0, what);
         }
-        if self.object_lines > 0 && !self.seq_seen {
+        // A flat v0.2 envelope is the cause of no aoi.seq (`envelope.flat`).
+        if self.object_lines > 0 && !self.seq_seen && !self.flat_envelope {
             self.report(
                 RuleId::SeqAbsent,
                 0,

@@ -128,6 +128,12 @@ pub struct Judge {
     /// finding, only whether the run finished is judged.
     foreign: bool,
     first_without_seq: u64,
+    /// The last `aoi.t` seen, and whether `envelope.t` was reported.
+    last_t: Option<f64>,
+    t_reported: bool,
+    /// The stream's framework events carry v0.2's flat `seq`/`run`
+    /// (`envelope.flat`, reported once).
+    flat_envelope: bool,
     run: Option<Vec<u8>>,
     run_changed: bool,
     meta_count: u64,
@@ -143,6 +149,8 @@ pub struct Judge {
     failed_checks: (u64, Option<String>),
     /// `aoi:error` lines carrying `origin`: errors forwarded from upstream.
     forwarded_errors: u64,
+    /// The run's own (no `origin`) item-scope `aoi:error` lines.
+    own_item_errors: u64,
     io_error: Option<String>,
     /// Set when the input went silent past `--idle-timeout`.
     idle: Option<String>,
@@ -184,6 +192,9 @@ impl Judge {
             in_pretty: false,
             foreign: false,
             first_without_seq: 0,
+            last_t: None,
+            t_reported: false,
+            flat_envelope: false,
             run: None,
             run_changed: false,
             meta_count: 0,
@@ -195,6 +206,7 @@ impl Judge {
             process_error: None,
             failed_checks: (0, None),
             forwarded_errors: 0,
+            own_item_errors: 0,
             io_error: None,
             idle: None,
             first_violation: None,

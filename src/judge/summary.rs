@@ -3,7 +3,7 @@
 //! its identity, the same as the meta's.
 
 use super::fields::{
-    Ev, bool_value, duplicate_key, keep, number_value, preview, str_value, uint_value,
+    Ev, bool_value, duplicate_key, keep, number_value, preview, str_value, whole_value,
 };
 use super::{Judge, SummaryInfo};
 use crate::emit::Reason;
@@ -45,7 +45,9 @@ impl Judge {
         let counters = self.summary_counters(ev, &mut info);
         self.summary_flags(ev, &mut info);
         self.reconcile(ev, &counters);
+        self.summary_consistency(ev, &info, &counters);
         self.summary_upstream(ev);
+        self.caused_by_on_success(ev, &info);
         info.caused_by = self.caused_by(ev);
         self.caused_by_missing(ev, &info);
         self.summary_identity(ev, &mut info);
@@ -122,10 +124,7 @@ impl Judge {
     /// counters count events; `elapsed_ms` has no type in the spec, so any
     /// non-negative number.
     fn summary_counters(&mut self, ev: &Ev<'_>, info: &mut SummaryInfo) -> Counters {
-        let counter = |j: &mut Judge, name: &str| {
-            j.summary_number(ev, name, "integer")
-                .and_then(|(m, _)| uint_value(ev.line, m))
-        };
+        let counter = |j: &mut Judge, name: &str| j.summary_counter(ev, name);
         let counters = Counters {
             event_count: counter(self, "event_count"),
             count: counter(self, "count"),
@@ -141,8 +140,33 @@ impl Judge {
         counters
     }
 
-    /// The member `name` when it is a non-negative number (`what`:
-    /// "integer" or "number"), with its value; else a finding, if present.
+    /// The counter `name` (§ 8.3): a whole number >= 0, read up to 2^64-1
+    /// (aoi's limit); `3.0` is 3 with an advisory (issue 42). Else a
+    /// finding, if present.
+    fn summary_counter(&mut self, ev: &Ev<'_>, name: &str) -> Option<u64> {
+        let m = ev.get(name)?;
+        let raw = preview(ev.raw(m));
+        let Some(w) = whole_value(ev.line, m) else {
+            self.here(
+                RuleId::SummaryFieldType,
+                format!("{name} is {raw}, not a non-negative integer"),
+            );
+            return None;
+        };
+        if !w.plain {
+            self.integer_form(name, ev.raw(m));
+        }
+        if w.value.is_none() {
+            self.here(
+                RuleId::SummaryFieldType,
+                format!("{name} is {raw}, past 2^64-1, the largest count aoi reads (no stream has that many lines)"),
+            );
+        }
+        w.value
+    }
+
+    /// The member `name` when it is a non-negative number, with its
+    /// value; else a finding, if present.
     fn summary_number<'a>(
         &mut self,
         ev: &Ev<'a>,
@@ -151,8 +175,7 @@ impl Judge {
     ) -> Option<(&'a Member, f64)> {
         let m = ev.get(name)?;
         let n = number_value(ev.line, m).filter(|n| *n >= 0.0);
-        let whole = what != "integer" || uint_value(ev.line, m).is_some();
-        if n.is_none() || !whole {
+        if n.is_none() {
             self.here(
                 RuleId::SummaryFieldType,
                 format!(
@@ -195,6 +218,59 @@ impl Judge {
             self.here(
                 RuleId::SummaryTruncatedCursor,
                 "truncated:true without next_cursor".into(),
+            );
+        }
+        // § 15: a cursor says there is more, so the output was truncated.
+        let has_cursor =
+            cursor.is_some_and(|m| matches!(m.kind, Kind::String { .. }) && ev.raw(m).len() > 2);
+        if has_cursor && !info.truncated {
+            let said = match ev.get("truncated").map(|m| m.kind) {
+                Some(Kind::False) => "truncated:false",
+                Some(_) => "truncated not true",
+                None => "no truncated",
+            };
+            self.here(
+                RuleId::SummaryCursorNotTruncated,
+                format!("next_cursor with {said}: a cursor means more data can be fetched, so the output was truncated (truncated:true)"),
+            );
+        }
+    }
+
+    /// What the summary says of the run against itself and the stream
+    /// (§ 8.3): `partial` with the errors, `skipped` with the output.
+    fn summary_consistency(&mut self, ev: &Ev<'_>, info: &SummaryInfo, c: &Counters) {
+        let partial = ev.get("partial").and_then(bool_value);
+        if partial == Some(true) && c.error_count == Some(0) {
+            self.here(
+                RuleId::SummaryPartial,
+                "partial:true with error_count:0: a partial run had an item fail, and its aoi:error is counted".into(),
+            );
+        }
+        if partial == Some(false) && self.domain > 0 && self.own_item_errors > 0 {
+            let (d, e) = (self.domain, self.own_item_errors);
+            self.here(
+                RuleId::SummaryPartial,
+                format!("partial:false after {d} domain event(s) and {e} item-scope aoi:error(s) of the run's own: usable output and a failed item is partial"),
+            );
+        }
+        if info.reason == Some(Ok(Reason::Skipped)) {
+            let output = c.count.filter(|&n| n > 0).unwrap_or(self.domain);
+            if output > 0 {
+                self.here(
+                    RuleId::SummarySkipped,
+                    format!("reason \"skipped\" with {output} domain event(s): a skipped run did not run"),
+                );
+            }
+        }
+    }
+
+    /// `caused_by` says why a run failed (§ 8.3): not on `ok:true`.
+    fn caused_by_on_success(&mut self, ev: &Ev<'_>, info: &SummaryInfo) {
+        if info.ok == Some(true) && ev.get("caused_by").is_some() {
+            self.here(
+                RuleId::SummaryCausedBy,
+                "caused_by with ok:true: it says why a run failed (present when ok is false)"
+                    .into(),
             );
         }
     }
@@ -296,6 +372,23 @@ impl Judge {
         };
         // Read for its field types; the judge reports its own upstream.
         let _ = self.identity_of(&sub, "aoi:summary.upstream");
+        // § 13.1: unknown identity is an omitted key, not an empty one.
+        let names_any = [
+            "tool",
+            "tool_version",
+            "aoi_version",
+            "schema_name",
+            "schema_version",
+        ]
+        .iter()
+        .any(|k| sub.get(k).is_some());
+        if !names_any {
+            self.here(
+                RuleId::SummaryUpstream,
+                "upstream names no tool, version or schema; omit it when unknown".into(),
+            );
+        }
+
         // Parsers disagree which of two values wins (§ 8.1).
         if let Some(dup) = duplicate_key(obj, &inner) {
             self.here(
@@ -347,7 +440,9 @@ impl Judge {
                 ),
             );
         }
-        if self.meta_count == 0 {
+        // The summary's version is the stream's when the meta did not
+        // say one (issue 42: a meta without aoi_version let "2.0" pass).
+        if self.identity.aoi_version.is_none() {
             if let Some(v) = info.identity.aoi_version.clone() {
                 self.check_aoi_version(&v);
             }

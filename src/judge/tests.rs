@@ -89,6 +89,99 @@ fn secrets() {
     assert!(secret_in_args(br#"{"api_key":"k"}"#).is_some());
 }
 
+/// § 11 (issue 42): by the value's form certain wherever it stands, by
+/// the flag's name only as whole words.
+#[test]
+fn secrets_by_form_and_by_name() {
+    use super::secrets::{find_secret, names_secret};
+    let certain = |raw: &[u8]| find_secret(raw).is_some_and(|s| s.certain);
+    let named = |raw: &[u8]| find_secret(raw).is_some_and(|s| !s.certain);
+    assert!(certain(br#"["--token","-----BEGIN PRIVATE KEY-----"]"#));
+    assert!(certain(br#"["x","-----BEGIN RSA PRIVATE KEY-----\nMII"]"#));
+    assert!(certain(
+        br#""curl -H 'Authorization: Bearer abc' https://h""#
+    ));
+    assert!(certain(br#"["-H","X-Api-Key: k1"]"#));
+    assert!(certain(br#"{"url":"https://u:p@h/x"}"#));
+    assert!(named(br#"["--token","-abc123"]"#));
+    assert!(named(br#""search --token s3cr3t""#));
+    assert!(named(br#"["GITHUB_TOKEN=ghp_x"]"#));
+    assert!(find_secret(br#"["--token","--limit","2"]"#).is_none());
+    assert!(
+        find_secret(br#"["--auth-scheme","Bearer","--limit","5"]"#).is_some_and(|s| !s.certain)
+    );
+    assert!(find_secret(br#"["-H","Authorization: [REDACTED]"]"#).is_none());
+    for yes in [
+        "--api-token",
+        "--client_secret",
+        "--apikey",
+        "PGPASSWORD",
+        "--authtoken",
+        "--private-key",
+        "--key",
+        "Cookie",
+    ] {
+        assert!(names_secret(yes), "{yes}");
+    }
+    // § 11's words as substrings mark these; as words they do not.
+    for no in [
+        "--author",
+        "--keyboard-layout",
+        "--keyword",
+        "--monkey",
+        "--xauthority",
+        "--limit",
+    ] {
+        assert!(!names_secret(no), "{no}");
+    }
+}
+
+/// Whole numbers (issue 42, JSON Schema 2020-12): exact, never rounded.
+#[test]
+fn whole_numbers() {
+    use super::fields::{Whole, whole_number};
+    let w = |t: &str| whole_number(t.as_bytes());
+    let plain = |v| {
+        Some(Whole {
+            value: Some(v),
+            plain: true,
+        })
+    };
+    let form = |v| {
+        Some(Whole {
+            value: Some(v),
+            plain: false,
+        })
+    };
+    assert_eq!(w("0"), plain(0));
+    assert_eq!(w("1000"), plain(1000));
+    assert_eq!(w("1000.0"), form(1000));
+    assert_eq!(w("1e3"), form(1000));
+    assert_eq!(w("1.5e1"), form(15));
+    assert_eq!(w("10e-1"), form(1));
+    assert_eq!(w("-0"), form(0));
+    assert_eq!(w("0e999999999999"), form(0));
+    assert_eq!(w("18446744073709551615"), plain(u64::MAX));
+    assert_eq!(
+        w("18446744073709551616"),
+        Some(Whole {
+            value: None,
+            plain: true
+        })
+    );
+    assert_eq!(
+        w("1e999999999999"),
+        Some(Whole {
+            value: None,
+            plain: false
+        })
+    );
+    for no in ["1.5", "-1", "1e-1", "100e-5", "-1.0", "0.0001e3"] {
+        assert_eq!(w(no), None, "{no}");
+    }
+    assert_eq!(w("0.001e3"), form(1));
+}
+
 mod key_checks {
     use super::*;
     use proptest::prelude::*;

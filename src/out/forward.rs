@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use crate::emit::push_json;
-use crate::judge::fields::{Ev, bool_value, str_ref, uint_value};
+use crate::judge::fields::{Ev, bool_value, str_ref, whole_value};
 use crate::peek::{Kind, Peeker, key_is, object_members, span, unescape};
 use crate::spec::{self};
 
@@ -92,7 +92,13 @@ pub(crate) fn forwarded_body(
             "code" if error => text(m).is_some_and(|c| spec::valid_code(c.as_bytes())),
             "message" if error => text(m).is_some_and(|t| single_line(&t)),
             "retryable" if error => bool_value(m).is_some(),
-            "retry_after_ms" if error => uint_value(line, m).is_some() && retryable_true,
+            "retry_after_ms" if error => whole_value(line, m).is_some() && retryable_true,
+            // § 9.1's optional fields in their types (issue 42): a member
+            // of another type moves into properties, as an unknown one.
+            "domain" | "target" | "field" | "hint" | "docs" if error => text(m).is_some(),
+            "item_index" | "line_number" if error => whole_value(line, m).is_some(),
+            "details" if error => m.kind == Kind::Object,
+            "wrapped" if error => wrapped_ok(span(line, &m.value)),
             "scope" if error => text(m).is_some_and(|t| spec::SCOPES.contains(&t.as_ref())),
             _ => true,
         };
@@ -220,4 +226,14 @@ pub(crate) fn origin(ev: &Ev<'_>, tool: Option<&str>) -> String {
         .or_else(|| tool.map(str::to_string))
         .or_else(|| field("domain").map(|d| d.into_owned()))
         .unwrap_or_else(|| "unknown".to_string())
+}
+
+/// `wrapped` as § 9.1 has it: an object whose `protocol` is http, grpc or
+/// exit.
+fn wrapped_ok(raw: &[u8]) -> bool {
+    serde_json::from_slice::<Value>(raw).is_ok_and(|v| {
+        v.get("protocol")
+            .and_then(Value::as_str)
+            .is_some_and(|p| spec::WRAPPED_PROTOCOLS.contains(&p))
+    })
 }

@@ -64,7 +64,13 @@ impl RuleId {
             | ErrorMessage
             | ErrorRetryable
             | ErrorRetryAfter
-            | ErrorScope => &[Typed],
+            | ErrorScope
+            | TypeEmpty
+            | Properties
+            | EnvelopeFlat
+            | EnvelopeType
+            | ErrorFieldType
+            | ErrorUpstreamRenamed => &[Typed],
             LineLoneSurrogate
             | UnknownField
             | SeqAbsent
@@ -73,7 +79,14 @@ impl RuleId {
             | SummaryCausedByMissing
             | SummaryIdentityMismatch
             | ErrorCategoryUnknown
-            | InputIdleTimeout => &[],
+            | InputIdleTimeout
+            | EnvelopeUnknownKey
+            | EnvelopeT
+            | MetaArgsSecretFlag
+            | MetaEnv
+            | ErrorRetryAfterAbsent
+            | ErrorItemUnindexed
+            | NumberIntegerForm => &[],
             SeqStart
             | LineUnterminated
             | SeqMissing
@@ -86,13 +99,15 @@ impl RuleId {
             | SummaryCount
             | SummaryWarningCount
             | SummaryErrorCount
-            | InputIo => &[Verifiable],
+            | InputIo
+            | SummaryPartial
+            | SummarySkipped => &[Verifiable],
             MetaNotFirst | MetaDuplicate | SummaryNotLast | SummaryDuplicate => &[Composable],
             MetaIdentity | VersionUnsupported | SummaryIdentity => &[Versioned],
             MetaFieldType => &[Typed, Versioned],
             SummaryOk => &[Typed, Verifiable],
             SummaryOkAfterProcessError => &[Verifiable],
-            SummaryTruncatedCursor => &[Bounded],
+            SummaryTruncatedCursor | SummaryCursorNotTruncated => &[Bounded],
         }
     }
 
@@ -116,6 +131,9 @@ impl RuleId {
                 | SummaryIdentityMismatch
                 | SummaryCausedByMissing
                 | SummaryOkAfterProcessError
+                | SummaryPartial
+                | SummarySkipped
+                | EnvelopeT
         )
     }
 
@@ -125,7 +143,7 @@ impl RuleId {
         match self {
             LineBlank | LineNotJson | LineLoneSurrogate | LineBom | LinePretty
             | LineInvalidUtf8 | LineAnsi | LineNotObject | TypeMissing | TypeNotString
-            | DuplicateReserved | UnknownFramework | VersionUnsupported => 2,
+            | DuplicateReserved | UnknownFramework | VersionUnsupported | TypeEmpty => 2,
             LineUnterminated
             | SummaryMissing
             | SummaryOk
@@ -133,12 +151,24 @@ impl RuleId {
             | SummaryReason
             | SummaryFieldType
             | InputIo
-            | InputIdleTimeout => 3,
-            FrameworkDuplicateKey | UnknownField => 4,
-            ErrorCategory | ErrorCategoryPartial | ErrorCategoryUnknown | ErrorCode
-            | ErrorMessage | ErrorRetryable | ErrorRetryAfter | ErrorScope => 5,
-            MetaArgsSecret => 9,
-            SummaryTruncatedCursor => 11,
+            | InputIdleTimeout
+            | SummaryPartial
+            | SummarySkipped => 3,
+            FrameworkDuplicateKey | UnknownField | Properties | NumberIntegerForm => 4,
+            ErrorCategory
+            | ErrorCategoryPartial
+            | ErrorCategoryUnknown
+            | ErrorCode
+            | ErrorMessage
+            | ErrorRetryable
+            | ErrorRetryAfter
+            | ErrorScope
+            | ErrorFieldType
+            | ErrorUpstreamRenamed
+            | ErrorRetryAfterAbsent
+            | ErrorItemUnindexed => 5,
+            MetaArgsSecret | MetaArgsSecretFlag | MetaEnv => 9,
+            SummaryTruncatedCursor | SummaryCursorNotTruncated => 11,
             MetaMissing
             | MetaIdentity
             | MetaFieldType
@@ -149,6 +179,10 @@ impl RuleId {
             | EnvelopeNotObject
             | EnvelopeDuplicateKey
             | EnvelopeFieldType
+            | EnvelopeFlat
+            | EnvelopeType
+            | EnvelopeUnknownKey
+            | EnvelopeT
             | SeqAbsent
             | SeqMissing
             | SeqGap

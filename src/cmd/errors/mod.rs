@@ -32,7 +32,7 @@ use serde_json::json;
 use crate::cli::{ErrorsArgs, ErrorsFormat, Scope};
 use crate::demux;
 use crate::emit::ErrorEvent;
-use crate::judge::fields::{Ev, bool_value, str_ref, uint_value};
+use crate::judge::fields::{Ev, bool_value, str_ref, whole_value};
 use crate::judge::{Cause, Outcome};
 use crate::out::{
     AsFdFile, Closing, EventKind, Sinks, Stop, cell, close_report, eprint_line, event_kind,
@@ -706,7 +706,8 @@ fn table_row(
     s.push_str("  ");
     let after = ev
         .get("retry_after_ms")
-        .and_then(|m| uint_value(ev.line, m));
+        .and_then(|m| whole_value(ev.line, m))
+        .map(|w| w.value.unwrap_or(u64::MAX));
     let retry = match (retryable(ev, kind), after) {
         (Some(true), Some(ms)) => format!("yes {:.1}s", ms as f64 / 1000.0),
         (Some(true), None) => "yes".to_string(),

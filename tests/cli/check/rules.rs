@@ -202,7 +202,8 @@ cases! {
 
     // § 2, § 8.1: type.
     type_missing: bad("event.type-missing", 2, 65, s().ev(r#"{"rank":1}"#));
-    type_only_inside_envelope: bad("event.type-missing", 2, 65, s().ev(&j(r#"{"aoi":{"seq":1,"run":"$RUN","type":"hit"}}"#)));
+    // One cause (issue 42): the type was put inside the envelope.
+    type_only_inside_envelope: bad("envelope.type", 2, 65, s().ev(&j(r#"{"aoi":{"seq":1,"run":"$RUN","type":"hit"}}"#)));
     type_good: good("event.type-missing", 0, s().ev(r#"{"type":"hit","rank":1}"#));
     type_number: bad("event.type-not-string", 2, 65, s().ev(r#"{"type":1}"#));
     type_null: bad("event.type-not-string", 2, 65, s().ev(r#"{"type":null}"#));
@@ -244,8 +245,11 @@ cases! {
     envelope_all_fields_good: good("envelope.duplicate-key", 0, s().ev(&j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN","t":12.5,"trace_id":"4bf92f3577b34da6"}}"#)));
     seq_string: bad("envelope.field-type", 2, 65, s().ev(&j(r#"{"type":"hit","aoi":{"seq":"1","run":"$RUN"}}"#)));
     seq_negative: bad("envelope.field-type", 2, 65, s().ev(&j(r#"{"type":"hit","aoi":{"seq":-1,"run":"$RUN"}}"#)));
-    seq_float: bad("envelope.field-type", 2, 65, s().ev(&j(r#"{"type":"hit","aoi":{"seq":1.0,"run":"$RUN"}}"#)));
-    seq_exponent: bad("envelope.field-type", 2, 65, s().raw(j(r#"{"type":"hit","aoi":{"seq":1e0,"run":"$RUN"}}"#)));
+    // JSON Schema 2020-12 counts 1.0 and 1e0 as the integer 1 (issue 42).
+    seq_float: bad("number.integer-form", 2, 0, s().ev(&j(r#"{"type":"hit","aoi":{"seq":1.0,"run":"$RUN"}}"#)));
+    seq_exponent: bad("number.integer-form", 2, 0, s().raw(j(r#"{"type":"hit","aoi":{"seq":1e0,"run":"$RUN"}}"#)).summary(&j(r#"{"aoi":{"seq":2,"run":"$RUN"}}"#)));
+    seq_fraction: bad("envelope.field-type", 2, 65, s().ev(&j(r#"{"type":"hit","aoi":{"seq":1.5,"run":"$RUN"}}"#)));
+    seq_past_64_bits: bad("envelope.field-type", 2, 65, s().raw(j(r#"{"type":"hit","aoi":{"seq":18446744073709551616,"run":"$RUN"}}"#)));
     run_number: bad("envelope.field-type", 2, 65, s().ev(r#"{"type":"hit","aoi":{"seq":1,"run":5}}"#));
     run_empty: bad("envelope.field-type", 2, 65, s().ev(r#"{"type":"hit","aoi":{"seq":1,"run":""}}"#));
     t_negative: bad("envelope.field-type", 2, 65, s().ev(&j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN","t":-1}}"#)));
@@ -296,11 +300,28 @@ cases! {
     version_v02: bad("version.unsupported", 1, 65, s().meta(r#"{"aoi_version":"0.2"}"#));
     version_2: bad("version.unsupported", 1, 65, s().meta(r#"{"aoi_version":"2.0"}"#));
     version_minor_good: good("version.unsupported", 0, s().meta(r#"{"aoi_version":"1.1"}"#));
-    args_secret_flag_value: bad("meta.args-secret", 1, 0, s().meta(r#"{"args":["search","--token","abc123"]}"#));
-    args_secret_flag_equals: bad("meta.args-secret", 1, 0, s().meta(r#"{"args":["--password=hunter2"]}"#));
-    args_secret_url_credentials: bad("meta.args-secret", 1, 0, s().meta(r#"{"args":["--url","https://user:pw@example.com/x"]}"#));
-    args_secret_url_signature: bad("meta.args-secret", 1, 0, s().meta(r#"{"args":["https://blob.example.com/x?sv=1&sig=abcdef"]}"#));
-    args_secret_object: bad("meta.args-secret", 1, 0, s().meta(r#"{"args":{"api_key":"k-123"}}"#));
+    // § 11 (issue 42): a value that is a secret by its form fails the
+    // stream; one known only by its flag's name is advised on.
+    args_secret_flag_value: bad("meta.args-secret-flag", 1, 0, s().meta(r#"{"args":["search","--token","abc123"]}"#));
+    args_secret_flag_equals: bad("meta.args-secret-flag", 1, 0, s().meta(r#"{"args":["--password=hunter2"]}"#));
+    args_secret_url_credentials: bad("meta.args-secret", 1, 65, s().meta(r#"{"args":["--url","https://user:pw@example.com/x"]}"#));
+    args_secret_url_signature: bad("meta.args-secret", 1, 65, s().meta(r#"{"args":["https://blob.example.com/x?sv=1&sig=abcdef"]}"#));
+    args_secret_object: bad("meta.args-secret-flag", 1, 0, s().meta(r#"{"args":{"api_key":"k-123"}}"#));
+    args_secret_key_block_after_flag: bad("meta.args-secret", 1, 65, s().meta(r#"{"args":["--token","-----BEGIN PRIVATE KEY-----"]}"#));
+    args_secret_dash_value: bad("meta.args-secret-flag", 1, 0, s().meta(r#"{"args":["--token","-abc123"]}"#));
+    args_secret_one_string: bad("meta.args-secret-flag", 1, 0, s().meta(r#"{"args":"search --token s3cr3t"}"#));
+    args_secret_argv: bad("meta.args-secret-flag", 1, 0, s().meta(r#"{"argv":["search","--token","s3cr3t"]}"#));
+    args_secret_command: bad("meta.args-secret-flag", 1, 0, s().meta(r#"{"command":"search --password=hunter2"}"#));
+    args_secret_in_properties: bad("meta.args-secret", 1, 65, s().meta(r#"{"properties":{"argv":["curl","-H","Authorization: Bearer abc123"]}}"#));
+    args_secret_bearer_in_string: bad("meta.args-secret", 1, 65, s().meta(r#"{"command":"curl -H 'Authorization: Bearer abc123' https://h/x"}"#));
+    args_secret_flag_good: good("meta.args-secret-flag", 0, s().meta(r#"{"args":["search","--token","***","--limit","2"]}"#));
+    // The spec's words as substrings flag these; as whole words they do not.
+    args_author_and_keyboard_layout_good: good("meta.args-secret-flag", 0, s().meta(r#"{"args":["log","--author","alice","--keyboard-layout","us","--monkey","x"]}"#));
+    args_flag_then_flag_good: good("meta.args-secret-flag", 0, s().meta(r#"{"args":["--token","--limit","2"]}"#));
+    args_command_plain_good: good("meta.args-secret", 0, s().meta(r#"{"command":"search"}"#));
+    env_wholesale: bad("meta.env", 1, 65, s().meta(r#"{"properties":{"env":{"PATH":"/usr/bin","HOME":"/root","AWS_REGION":"eu-west-1"}}}"#));
+    env_wholesale_list_at_top: bad("meta.env", 1, 65, s().meta(r#"{"environment":["PATH=/usr/bin","HOME=/root","TERM=xterm"]}"#));
+    env_one_setting_good: good("meta.env", 0, s().meta(r#"{"properties":{"env":"production","region":{"PATH":"/x"}}}"#));
     args_redacted_good: good("meta.args-secret", 0, s().meta(r#"{"args":["search","--token","***","--limit","2"]}"#));
     args_omitted_good: good("meta.args-secret", 0, s().meta(r#"{"args_redacted":true}"#));
 
@@ -438,6 +459,79 @@ cases! {
     scope_invalid: bad("error.scope", 2, 65, s().ev(&err(r#"{"scope":"global"}"#)));
     scope_number: bad("error.scope", 2, 65, s().ev(&err(r#"{"scope":1}"#)));
     scope_good: good("error.scope", 1, s().ev(&err(r#"{"scope":"item"}"#)).ev(&err(r#"{"scope":"process"}"#)).ev(&err_minus("scope")).summary(r#"{"ok":false,"reason":"failed"}"#));
+
+    // Issue 42, the audit's cases: each checkable statement, a stream that
+    // breaks it and the nearest one that keeps it.
+    // § 9.1: the optional fields in their types.
+    item_index_string: bad("error.field-type", 2, 65, s().ev(&err(r#"{"item_index":"17"}"#)));
+    line_number_negative: bad("error.field-type", 2, 65, s().ev(&err(r#"{"line_number":-1}"#)));
+    domain_number: bad("error.field-type", 2, 65, s().ev(&err(r#"{"domain":5}"#)));
+    origin_number_is_also_no_origin: bad("error.field-type", 2, 65, s().ev(&err(r#"{"origin":5}"#)));
+    target_object: bad("error.field-type", 2, 65, s().ev(&err(r#"{"target":{}}"#)));
+    field_number: bad("error.field-type", 2, 65, s().ev(&err(r#"{"field":3}"#)));
+    hint_number: bad("error.field-type", 2, 65, s().ev(&err(r#"{"hint":5}"#)));
+    docs_number: bad("error.field-type", 2, 65, s().ev(&err(r#"{"docs":5}"#)));
+    details_string: bad("error.field-type", 2, 65, s().ev(&err(r#"{"details":"x"}"#)));
+    wrapped_string: bad("error.field-type", 2, 65, s().ev(&err(r#"{"wrapped":"http 503"}"#)));
+    wrapped_other_protocol: bad("error.field-type", 2, 65, s().ev(&err(r#"{"wrapped":{"protocol":"ftp"}}"#)));
+    wrapped_without_protocol: bad("error.field-type", 2, 65, s().ev(&err(r#"{"wrapped":{"status":503}}"#)));
+    error_optional_fields_good: good("error.field-type", 0, s().ev(&err(r#"{"domain":"outline","origin":"outline","target":"/d/x","field":"query.limit","hint":"outline auth login","docs":"https://example.com/e","details":{"k":1},"wrapped":{"protocol":"http","status":503,"code":"x"},"item_index":0,"line_number":17}"#)));
+    item_index_whole_float: bad("number.integer-form", 2, 0, s().ev(&err(r#"{"item_index":17.0}"#)));
+    item_index_fraction: bad("error.field-type", 2, 65, s().ev(&err(r#"{"item_index":17.5}"#)));
+    retry_after_whole_float: bad("number.integer-form", 2, 75, s().ev(&err(r#"{"category":"rate_limited","scope":"process","retryable":true,"retry_after_ms":1000.0}"#)).summary(r#"{"ok":false,"reason":"failed"}"#));
+    integers_plain_good: good("number.integer-form", 0, s().ev(&err(r#"{"item_index":17}"#)).summary(r#"{"count":0,"elapsed_ms":12.5}"#));
+    // The spec sets no upper bound on retry_after_ms: a huge one is valid.
+    retry_after_huge_good: good("error.retry-after", 75, s().raw(j(r#"{"type":"aoi:error","aoi":{"seq":1,"run":"$RUN"},"scope":"process","category":"rate_limited","code":"RL","message":"m","retryable":true,"retry_after_ms":18446744073709551616}"#)).summary(r#"{"ok":false,"reason":"failed"}"#));
+    counter_past_64_bits: bad("summary.field-type", 2, 65, s().no_summary().raw(j(r#"{"type":"aoi:summary","aoi":{"seq":1,"run":"$RUN"},"ok":true,"count":18446744073709551616,"event_count":2,"tool":"outline","tool_version":"1.8.2","aoi_version":"1.0-alpha","schema_name":"com.example.outline.events","schema_version":"1.0.0"}"#)));
+    counter_whole_float: bad("number.integer-form", 2, 0, s().no_summary().raw(j(r#"{"type":"aoi:summary","aoi":{"seq":1,"run":"$RUN"},"ok":true,"count":0.0,"event_count":2e0,"tool":"outline","tool_version":"1.8.2","aoi_version":"1.0-alpha","schema_name":"com.example.outline.events","schema_version":"1.0.0"}"#)));
+    // § 9.2, § 9.1: the SHOULDs an error can show.
+    rate_limited_without_retry_after: bad("error.retry-after-absent", 2, 75, s().ev(&err(r#"{"category":"rate_limited","scope":"process","retryable":true}"#)).summary(r#"{"ok":false,"reason":"failed"}"#));
+    rate_limited_not_retryable_good: good("error.retry-after-absent", 1, s().ev(&err(r#"{"category":"rate_limited","scope":"process","retryable":false}"#)).summary(r#"{"ok":false,"reason":"failed"}"#));
+    item_error_uncorrelated: bad("error.item-unindexed", 2, 0, s().ev(&err_minus("target")));
+    item_error_with_index_good: good("error.item-unindexed", 0, s().ev(&err(r#"{"item_index":3}"#)).ev(&err(r#"{"line_number":17}"#)).ev(&err("{}")));
+    // § 5.2: v0.2's names on a stream that claims 1.0-alpha.
+    error_upstream_is_wrapped_now: bad("error.upstream-renamed", 2, 65, s().ev(&err(r#"{"upstream":{"protocol":"http","status":503}}"#)));
+    error_upstream_not_also_unknown_field: good("event.unknown-field", 65, s().ev(&err(r#"{"upstream":{"protocol":"http","status":503}}"#)));
+    error_wrapped_good: good("error.upstream-renamed", 0, s().ev(&err(r#"{"wrapped":{"protocol":"http","status":503}}"#)));
+    flat_envelope_on_a_1_0_stream: bad("envelope.flat", 1, 65, s().no_envelope().meta(r#"{"seq":0,"run":"r1"}"#));
+    flat_envelope_is_the_cause_of_no_seq: good("seq.absent", 65, s().no_envelope().meta(r#"{"seq":0,"run":"r1"}"#));
+    flat_envelope_not_also_unknown_field: good("event.unknown-field", 65, s().no_envelope().meta(r#"{"seq":0,"run":"r1"}"#));
+    domain_fields_named_seq_good: good("envelope.flat", 0, s().ev(r#"{"type":"hit","seq":3,"run":"r"}"#));
+    // § 5: the version the stream speaks, from its summary when its meta is silent.
+    version_on_summary_when_meta_lacks_it: bad("version.unsupported", 2, 65, s().meta_without(&["aoi_version"]).summary(r#"{"aoi_version":"2.0"}"#));
+    version_same_on_both_ends_good: good("version.unsupported", 0, s().meta_without(&["aoi_version"]));
+    // § 8.1: properties is an object.
+    properties_string: bad("event.properties", 2, 65, s().summary(r#"{"properties":"x"}"#));
+    properties_null: bad("event.properties", 2, 65, s().summary(r#"{"properties":null}"#));
+    properties_on_meta_array: bad("event.properties", 1, 65, s().meta(r#"{"properties":[1]}"#));
+    properties_object_good: good("event.properties", 0, s().summary(r#"{"properties":{}}"#).meta(r#"{"properties":{"a":1}}"#));
+    properties_on_a_domain_event_are_its_own_good: good("event.properties", 0, s().ev(r#"{"type":"hit","properties":"x"}"#));
+    // § 15: a cursor means the output was truncated.
+    cursor_with_truncated_false: bad("summary.cursor-not-truncated", 2, 65, s().summary(r#"{"truncated":false,"next_cursor":"abc"}"#));
+    cursor_without_truncated: bad("summary.cursor-not-truncated", 2, 65, s().summary(r#"{"next_cursor":"abc"}"#));
+    cursor_with_truncated_good: good("summary.cursor-not-truncated", 0, s().summary(r#"{"truncated":true,"next_cursor":"abc"}"#));
+    null_cursor_not_truncated_good: good("summary.cursor-not-truncated", 0, s().summary(r#"{"truncated":false,"next_cursor":null}"#));
+    // § 8.3: the summary against itself and the stream.
+    partial_without_errors: bad("summary.partial", 2, 65, s().summary(r#"{"partial":true,"error_count":0}"#));
+    not_partial_after_output_and_item_error: bad("summary.partial", 4, 65, s().hits(1).ev(&err("{}")).summary(r#"{"partial":false}"#));
+    partial_with_item_error_good: good("summary.partial", 0, s().hits(1).ev(&err("{}")).summary(r#"{"partial":true}"#));
+    not_partial_with_forwarded_item_error_good: good("summary.partial", 0, s().hits(1).ev(&err(r#"{"origin":"outline"}"#)).summary(r#"{"partial":false}"#));
+    not_partial_without_output_good: good("summary.partial", 1, s().ev(&err("{}")).summary(r#"{"ok":false,"reason":"failed","partial":false}"#));
+    skipped_with_output: bad("summary.skipped", 3, 65, s().hits(1).summary(r#"{"reason":"skipped"}"#));
+    skipped_without_output_good: good("summary.skipped", 0, s().summary(r#"{"reason":"skipped","count":0}"#));
+    caused_by_on_success: bad("summary.caused-by", 2, 65, s().summary(r#"{"caused_by":{"category":"io","code":"X","retryable":false}}"#));
+    upstream_empty: bad("summary.upstream", 2, 65, s().summary(r#"{"upstream":{}}"#));
+    upstream_naming_only_its_tool_good: good("summary.upstream", 0, s().summary(r#"{"upstream":{"tool":"outline"}}"#));
+    // § 8.1, § 8.2: the minor ones.
+    type_empty: bad("event.type-empty", 2, 65, s().ev(r#"{"type":""}"#));
+    type_one_char_good: good("event.type-empty", 0, s().ev(r#"{"type":"x"}"#));
+    type_inside_envelope_too: bad("envelope.type", 2, 65, s().ev(&j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN","type":"hit"}}"#)));
+    type_at_the_top_good: good("envelope.type", 0, s().ev(&j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN"},"data":{"type":"x"}}"#)));
+    envelope_unknown_key: bad("envelope.unknown-key", 2, 0, s().ev(&j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN","span":"x"}}"#)));
+    envelope_known_keys_good: good("envelope.unknown-key", 0, s().ev(&j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN","t":3,"trace_id":"x"}}"#)));
+    t_on_meta_not_zero: bad("envelope.t", 1, 0, s().meta(&j(r#"{"aoi":{"seq":0,"run":"$RUN","t":5}}"#)));
+    t_backwards: bad("envelope.t", 3, 0, s().ev(&j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN","t":9}}"#)).ev(&j(r#"{"type":"hit","aoi":{"seq":2,"run":"$RUN","t":7}}"#)));
+    t_forward_good: good("envelope.t", 0, s().meta(&j(r#"{"aoi":{"seq":0,"run":"$RUN","t":0}}"#)).ev(&j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN","t":7}}"#)).ev(&j(r#"{"type":"hit","aoi":{"seq":2,"run":"$RUN","t":7.5}}"#)));
 
     // § 4: reading the input.
     input_io_error: bad("input.io-error", 0, 74, Input::StdinDir);
