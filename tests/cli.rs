@@ -10,6 +10,7 @@
 //! - `check`: every rule of the catalog, the exit table, the report, the
 //!   relay, and the spec's own examples,
 //! - `json_suite`: JSONTestSuite documents inside events,
+//! - `jq_suite`: jq's own test file through `filter --raw` (issue 43),
 //! - `lint`: § 18 against fixture tools and aoi itself,
 //! - `live`: output goes on while a live producer's pipe stays open,
 //! - `merge`: many runs, one verdict; JUnit, TAP, Markdown; associativity,
@@ -58,6 +59,8 @@ mod filter;
 mod fleet;
 #[path = "cli/golden.rs"]
 mod golden;
+#[path = "cli/jq_suite.rs"]
+mod jq_suite;
 #[path = "cli/json_suite.rs"]
 mod json_suite;
 #[path = "cli/lint.rs"]
