@@ -22,6 +22,7 @@ use jaq_core::{Compiler, DataT, Lut, data};
 use jaq_json::Val;
 use jaq_std::input::{HasInputs, Inputs};
 
+mod alternatives;
 mod compat;
 mod paths;
 mod rewrite;
@@ -67,6 +68,8 @@ pub fn compile(code: &str, vars: &[String], lib: &[PathBuf]) -> Result<Filter, S
     // jq's updates: the program written again where it assigns. Should
     // the rewritten program not compile (a case the printer missed), the
     // program as written is compiled: jaq's update, jaq's messages.
+    let alternatives = alternatives::rewrite(code);
+    let code = alternatives.as_deref().unwrap_or(code);
     match rewrite::assignments(code) {
         Some(jq_updates) => {
             compile_code(&jq_updates, vars, lib).or_else(|_| compile_code(code, vars, lib))
@@ -80,7 +83,8 @@ fn compile_code(code: &str, vars: &[String], lib: &[PathBuf]) -> Result<Filter, 
         .chain(jaq_std::defs())
         .chain(jaq_json::defs())
         .chain(compat::defs());
-    let funs = jaq_core::funs::<Kind>()
+    let defs: Vec<_> = defs.collect();
+    let funs: Vec<_> = jaq_core::funs::<Kind>()
         .chain(jaq_std::funs::<Kind>())
         // jaq's fromjson would recurse on any depth: ours checks first.
         .chain(jaq_json::funs::<Kind>().filter(|(name, _, _)| *name != "fromjson"))
@@ -91,7 +95,14 @@ fn compile_code(code: &str, vars: &[String], lib: &[PathBuf]) -> Result<Filter, 
                 .into_vec()
                 .into_iter()
                 .map(jaq_core::native::run::<Kind>),
-        );
+        )
+        .collect();
+    // jq's `builtins`: every filter defined before the program.
+    compat::set_builtins(
+        defs.iter()
+            .map(|d| (d.name, d.args.len()))
+            .chain(funs.iter().map(|(name, arity, _)| (*name, arity.len()))),
+    );
     let names: Vec<String> = std::iter::once("$ENV".to_string())
         .chain(vars.iter().map(|v| format!("${v}")))
         .collect();
@@ -186,6 +197,10 @@ fn from_json<'a>(v: &Val) -> Vec<jaq_core::ValX<'a, Val>> {
     };
     if too_deep(text) {
         return err(format!("fromjson: nesting deeper than {MAX_DEPTH} levels"));
+    }
+    // jq reads a NaN written as text (what its own tojson never writes).
+    if matches!(text.trim_ascii(), b"nan" | b"NaN" | b"-nan" | b"-NaN") {
+        return vec![Ok(Val::from(f64::NAN))];
     }
     // The values up to the first error, and that error: the parser goes on
     // yielding errors from where it failed (it does not advance), so a

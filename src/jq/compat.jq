@@ -16,10 +16,19 @@ def _jaq_limit($n; f): limit($n; f);
 def _jaq_skip($n; f): skip($n; f);
 def _jaq_flatten($d): flatten($d);
 def _jaq_utf8bytelength: utf8bytelength;
+def _jaq_getpath($p): getpath($p);
+def _jaq_has($k): has($k);
+def _jaq_bsearch($x): bsearch($x);
+def _jaq_strftime($f): strftime($f);
+def _jaq_strflocaltime($f): strflocaltime($f);
+def _jaq_mktime: mktime;
 
 # Paths: missing containers are created, several paths deleted at once.
 def setpath($p; $v): _aoi_setpath($p; $v);
 def delpaths($ps): _aoi_delpaths($ps);
+def getpath($p):
+  if ($p | type) == "array" and ($p | length) > 10000 then error("Path too deep")
+  else _jaq_getpath($p) end;
 def del(f): delpaths([path(f)]);
 def pick(f): . as $v | reduce path(f) as $p (null; setpath($p; $v | getpath($p)));
 def leaf_paths: paths(scalars);
@@ -104,13 +113,30 @@ def _jaq_tonumber: tonumber;
 def tonumber:
   if type == "number" then .
   elif type == "string" and test("^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$") then
-    _jaq_tonumber | . + 0
+    (if test("^[+-]?[.]") then sub("[.]"; "0.") end) | _jaq_tonumber | . + 0
   else error("\(type) (\(tojson)) cannot be parsed as a number") end;
 def from_entries:
   reduce .[] as $e ({};
     . + {($e | if type == "object" then (.key // .k // .name // .Name // .K // .Key) else . end
           | if type == "string" then . elif type == "null" then "null" else tojson end):
          ($e | if has("value") then .value elif has("v") then .v else .Value end)});
+def has($k): if ($k | type) == "number" and ($k | isnan) then false else _jaq_has($k) end;
+def bsearch($x):
+  if type == "array" then _jaq_bsearch($x)
+  else error("\(type) (\(tojson)) cannot be searched from") end;
+
+# Time: a broken-down time may be short (jq fills it with zeros).
+def _aoi_tm($name):
+  if type == "number" then .
+  elif type == "array" and all(.[]; type == "number") then . + [range(8 - length) | 0]
+  else error("\($name) requires parsed datetime inputs") end;
+def _aoi_format($name; $f):
+  if ($f | type) == "string" then $f else error("\($name) requires a string format") end;
+def strftime($f): _aoi_format("strftime/1"; $f) as $f | _aoi_tm("strftime/1") | _jaq_strftime($f);
+def strflocaltime($f):
+  _aoi_format("strflocaltime/1"; $f) as $f | _aoi_tm("strflocaltime/1") | _jaq_strflocaltime($f);
+def mktime: _aoi_tm("mktime") | _jaq_mktime;
+
 def toarray: if type == "array" then . else [.] end;
 def splits($re): splits($re; null);
 

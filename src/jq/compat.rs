@@ -39,16 +39,36 @@ fn input_filename() -> Val {
     })
 }
 
+static BUILTINS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+
+/// Makes jq's `builtins` list the filters `defined` (name and arity),
+/// once per process: the names users may call (not `_` helpers, not
+/// formats), each once.
+pub fn set_builtins<'a>(defined: impl Iterator<Item = (&'a str, usize)>) {
+    if BUILTINS.get().is_some() {
+        return;
+    }
+    let mut names: Vec<String> = defined
+        .filter(|(name, _)| name.starts_with(|c: char| c.is_ascii_alphabetic()))
+        .map(|(name, arity)| format!("{name}/{arity}"))
+        .collect();
+    names.sort();
+    names.dedup();
+    let _ = BUILTINS.set(names);
+}
+
 /// The natives `compat.jq` calls.
 pub fn funs() -> impl Iterator<Item = jaq_core::native::Fun<Kind>> {
-    let funs: [Native<RunPtr<Kind>>; 6] = [
+    let funs: [Native<RunPtr<Kind>>; 7] = [
+        ("builtins", v(0), |_| {
+            let names = BUILTINS.get().map(Vec::as_slice).unwrap_or_default();
+            let list = names.iter().map(|n| Val::utf8_str(n.clone().into_bytes()));
+            bome(Ok(Val::Arr(jaq_json::Rc::new(list.collect()))))
+        }),
         ("_aoi_setpath", v(2), |mut cv| {
             let x = cv.0.pop_var();
             let p = cv.0.pop_var();
-            bome(match &p {
-                Val::Arr(steps) => paths::set_path(cv.1, steps, x),
-                _ => Err(Error::str("Path must be specified as an array")),
-            })
+            bome(paths::steps(&p).and_then(|steps| paths::set_path(cv.1, steps, x)))
         }),
         ("_aoi_delpaths", v(1), |mut cv| {
             let ps = cv.0.pop_var();

@@ -147,9 +147,13 @@ pub fn set_path(v: Val, path: &[Val], x: Val) -> Result<Val, Error> {
     }
 }
 
+/// The longest path jq follows.
+const MAX_PATH: usize = 10_000;
+
 /// The steps of a path value (an array).
-fn steps(p: &Val) -> Result<&[Val], Error> {
+pub fn steps(p: &Val) -> Result<&[Val], Error> {
     match p {
+        Val::Arr(a) if a.len() > MAX_PATH => Err(Error::str("Path too deep")),
         Val::Arr(a) => Ok(a.as_slice()),
         _ => Err(Error::str("Path must be specified as an array")),
     }
@@ -328,7 +332,7 @@ mod tests {
         assert_eq!(set("[0,1,2]", "[-2]", "5").unwrap(), "[0,5,2]");
         assert_eq!(
             set("null", "[-1]", "0").unwrap_err().to_string(),
-            "Out of bounds negative array index"
+            "\"Out of bounds negative array index\""
         );
         assert_eq!(
             set("[1,2,3]", r#"[{"start":1,"end":2}]"#, r#"["x","y"]"#).unwrap(),

@@ -14,7 +14,7 @@ use crate::util::{AOI, command, notice};
 
 /// Cases that must pass: the count when this was last measured, so that a
 /// change that loses one fails here (raise it as cases are won).
-const AT_LEAST: usize = 428;
+const AT_LEAST: usize = 462;
 
 /// One case of the file.
 struct Case {
@@ -76,7 +76,17 @@ fn normal(v: serde_json::Value) -> serde_json::Value {
 fn values<'a>(lines: impl Iterator<Item = &'a str>) -> Option<Vec<serde_json::Value>> {
     lines
         .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).ok().map(normal))
+        .map(|l| {
+            // A number past f64's range is one serde_json refuses: read
+            // as Rust reads it (infinity, or 0), as jq 1.7 reads it.
+            let number = || {
+                l.trim()
+                    .parse::<f64>()
+                    .ok()
+                    .map(|f| serde_json::json!(f.to_string()))
+            };
+            serde_json::from_str(l).ok().map(normal).or_else(number)
+        })
         .collect()
 }
 
@@ -98,10 +108,9 @@ fn passes(case: &Case, modules: &Path) -> bool {
     let Ok(out) = child.wait_with_output() else {
         return false;
     };
-    let Some(input) = &case.input else {
+    if case.input.is_none() {
         return out.status.code() == Some(64);
-    };
-    let _ = input;
+    }
     let got = String::from_utf8_lossy(&out.stdout);
     match (
         values(got.lines()),

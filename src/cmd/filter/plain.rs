@@ -44,6 +44,7 @@ pub(super) fn run_plain(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> 
         filter,
         vars,
         shared: &shared,
+        last: None,
     };
     let halted = match p.program(args, &inputs).and_then(|h| p.flush().map(|()| h)) {
         Ok(halted) => halted,
@@ -53,8 +54,15 @@ pub(super) fn run_plain(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> 
     shared.borrow_mut().draining = true;
     for _ in &inputs {}
     let shared = shared.take();
+    let last = p.last;
     match shared.stop {
         Some(stop) => stop_code("filter", &stop),
+        // jq's -e and the stream's verdict: the more severe exit wins,
+        // never the more lenient (a wrong 0 is the worst answer).
+        None if args.exit_status && halted.is_none() => exit::worst(
+            super::close_plain(args, filter, shared, halted),
+            super::raw::last_result_code(last),
+        ),
         None => super::close_plain(args, filter, shared, halted),
     }
 }
@@ -69,6 +77,8 @@ struct Printer<'a> {
     filter: &'a Filter,
     vars: Vars<Val>,
     shared: &'a RefCell<Shared>,
+    /// Whether the last result was true (for `-e`).
+    last: Option<bool>,
 }
 
 impl Printer<'_> {
@@ -114,6 +124,7 @@ impl Printer<'_> {
                 },
             };
             self.buf.clear();
+            self.last = Some(!matches!(v, Val::Null | Val::Bool(false)));
             if let Err(e) = self.print.result(&mut self.buf, &v) {
                 let msg = format!("result is not JSON: {}", e.0);
                 let mut shared = self.shared.borrow_mut();
