@@ -23,6 +23,7 @@
 //! - `example_tool`: `examples/ls.rs`, a producer built on the library,
 //! - `faults`: closed and full outputs, odd inputs, huge and deep lines,
 //! - `filter`: jq over the domain events, and `--raw` against jq's output,
+//! - `filter_jq`: jq's options and jq's semantics where jaq's differ,
 //! - `parallel`: two threads on a file judge exactly like one,
 //! - `signals`: SIGINT/SIGTERM mid-stream end in a cancelled summary,
 //! - `strip`: the data plane and the control plane apart,
@@ -55,6 +56,8 @@ mod faults;
 mod files_at_once;
 #[path = "cli/filter.rs"]
 mod filter;
+#[path = "cli/filter_jq.rs"]
+mod filter_jq;
 #[path = "cli/fleet.rs"]
 mod fleet;
 #[path = "cli/golden.rs"]
