@@ -41,6 +41,7 @@ fn cannot_index(v: &Val, k: &Val) -> Error {
 /// An array index as jq reads it: a number, truncated towards zero.
 fn index_of(k: &Val) -> Option<isize> {
     match k {
+        Val::Num(n) if n.as_isize().is_some() => n.as_isize(),
         Val::Num(n) => {
             let f = n.to_string().parse::<f64>().ok()?;
             (!f.is_nan()).then(|| f.trunc().clamp(isize::MIN as f64, isize::MAX as f64) as isize)
@@ -176,24 +177,22 @@ pub fn vivify(mut v: Val, paths: &Val) -> Result<Val, Error> {
     Ok(v)
 }
 
-/// Whether every step of `path` exists in `v`.
+/// Whether every step of `path` exists in `v` (walked by reference: this
+/// runs before every update, on every path it visits).
 fn has_path(v: &Val, path: &[Val]) -> bool {
-    let mut at = v.clone();
+    let mut at = v;
     for k in path {
-        let exists = match (&at, k) {
-            (Val::Obj(o), _) => o.contains_key(k),
+        let next = match (at, k) {
+            (Val::Obj(o), _) => o.get(k),
             (Val::Arr(a), Val::Num(_)) => index_of(k)
                 .and_then(|i| absolute(i, a.len()))
-                .is_some_and(|i| i < a.len()),
-            _ => false,
+                .and_then(|i| a.get(i)),
+            _ => None,
         };
-        if !exists {
-            return false;
+        match next {
+            Some(c) => at = c,
+            None => return false,
         }
-        at = match child(&at, k) {
-            Ok(c) => c,
-            Err(_) => return false,
-        };
     }
     true
 }

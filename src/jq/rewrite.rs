@@ -115,8 +115,10 @@ fn visit_pattern<'a>(p: &Pattern<&'a str>, f: &mut impl FnMut(&Term<&'a str>)) {
 }
 
 /// The variable the right side of an assignment is bound to: its name
-/// cannot be a user's (jq's names do not start with a digit).
+/// is not one a user would write (`__aoi` is aoi's).
 const RHS: &str = "$__aoi_rhs";
+/// The variable the input of an assignment is bound to.
+const INPUT: &str = "$__aoi_in";
 
 fn print(o: &mut String, t: &Term<&str>) {
     match t {
@@ -325,23 +327,29 @@ fn print_binop(o: &mut String, l: &Term<&str>, op: &BinaryOp<&str>, r: &Term<&st
     wrap(o, " (", r, "))");
 }
 
-/// `l OP r` with the paths of `l` created first. Where `r` is a value
-/// (every operator but `|=`), it is computed on the input as it was, as
-/// jq and jaq compute it.
+/// `l OP r`, jq's way: jaq's update is tried first (it is all-or-nothing
+/// and has one result), and only where it fails is it run again after the
+/// paths of `l` are created, so an update that works in jaq costs almost
+/// nothing more. Where `r` is a value (every operator but `|=`), it is
+/// computed once on the input as it was, as jq and jaq compute it.
 fn print_update(o: &mut String, l: &Term<&str>, op: &str, r: &Term<&str>, value: bool) {
+    let mut update = String::new();
+    wrap(&mut update, "(", l, ") ");
+    update.push_str(op);
+    if value {
+        let _ = write!(update, " {RHS}");
+    } else {
+        wrap(&mut update, " (", r, ")");
+    }
     o.push('(');
     if value {
         wrap(o, "(", r, ")");
         let _ = write!(o, " as {RHS} | ");
     }
+    // The handler's input is the error: the input is bound to go back to.
+    let _ = write!(o, ". as {INPUT} | try ({update}) catch ({INPUT} | ");
     wrap(o, "_aoi_vivify(try [path(", l, ")] catch []) | ");
-    wrap(o, "(", l, ") ");
-    o.push_str(op);
-    if value {
-        let _ = write!(o, " {RHS})");
-    } else {
-        wrap(o, " (", r, "))");
-    }
+    let _ = write!(o, "{update}))");
 }
 
 fn math(m: &Math) -> &'static str {

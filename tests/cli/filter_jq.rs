@@ -61,6 +61,13 @@ fn updates_create_missing_paths() {
         jq("[.a = (.b, 2)]", "{\"b\":1}"),
         "[{\"b\":1,\"a\":1},{\"b\":1,\"a\":2}]\n"
     );
+    // Where jaq's update fails it is run again after the paths are
+    // created: once per value, and the update's own error stays its own.
+    assert_eq!(
+        jq("[.a.b = (1, 2)]", "null"),
+        "[{\"a\":{\"b\":1}},{\"a\":{\"b\":2}}]\n"
+    );
+    assert_eq!(jq("try (.a.b |= error(\"x\")) catch .", "null"), "\"x\"\n");
 }
 
 #[test]
@@ -88,7 +95,10 @@ fn destructuring_alternatives() {
     assert_eq!(jq(p, "[[1],{\"a\":2},3]"), "1\n2\n3\n");
     assert_eq!(jq(". as {$a} ?// [$b] | [$a, $b]", "[4]"), "[null,4]\n");
     // The last pattern's error is the error.
-    assert_eq!(jq("try (. as {$a} ?// [$a] | $a) catch \"failed\"", "1"), "\"failed\"\n");
+    assert_eq!(
+        jq("try (. as {$a} ?// [$a] | $a) catch \"failed\"", "1"),
+        "\"failed\"\n"
+    );
 }
 
 #[test]
