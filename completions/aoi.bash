@@ -227,7 +227,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__filter)
-            opts="-r -j -n -s -c -q -h -V --files-from --framework --continue-on-error --raw --raw-output --join-output --null-input --slurp --output --compact-output --arg --argjson --quiet --max-line-bytes --unbounded --fail-on-partial --idle-timeout --threads --help --version"
+            opts="-r -j -n -s -c -a -S -C -M -e -f -L -R -q -h -V --files-from --framework --continue-on-error --raw --raw-output --join-output --null-input --slurp --output --compact-output --ascii-output --sort-keys --tab --indent --seq --raw-output0 --color-output --monochrome-output --exit-status --from-file --args --jsonargs --raw-input --arg --rawfile --slurpfile --argjson --quiet --max-line-bytes --unbounded --fail-on-partial --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -241,7 +241,31 @@ _aoi() {
                     COMPREPLY=($(compgen -W "jsonl" -- "${cur}"))
                     return 0
                     ;;
+                --indent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -L)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --arg)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rawfile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --slurpfile)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -149,7 +149,12 @@ complete -c aoi -n "__fish_aoi_using_subcommand errors" -s h -l help -d 'Print h
 complete -c aoi -n "__fish_aoi_using_subcommand errors" -s V -l version -d 'Print version'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l files-from -d 'Read more input names from LIST, one per line (`-`: stdin), after the FILEs: for more run files than a command line holds (`find runs -name \'*.jsonl\' | aoi merge-report --files-from -`). An empty or unreadable list is 66' -r -F
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l output -d 'Output format: jsonl, the only one (accepted for the `--output jsonl` convention, § 16.1)' -r -f -a "jsonl\t'An AOI stream (JSON Lines)'"
+complete -c aoi -n "__fish_aoi_using_subcommand filter" -l indent -d 'As jq --indent N: results printed indented, N spaces per level (0 to 7; 0 is compact)' -r
+complete -c aoi -n "__fish_aoi_using_subcommand filter" -s f -l from-file -d 'As jq -f: read the filter from FILE; every positional argument is then an input' -r -F
+complete -c aoi -n "__fish_aoi_using_subcommand filter" -s L -d 'As jq -L: search DIR for the modules `import` and `include` name (repeatable)' -r -F
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l arg -d 'Bind $NAME to the string VALUE' -r
+complete -c aoi -n "__fish_aoi_using_subcommand filter" -l rawfile -d 'Bind $NAME to the text of FILE, as a string' -r
+complete -c aoi -n "__fish_aoi_using_subcommand filter" -l slurpfile -d 'Bind $NAME to an array of the JSON values in FILE' -r
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l argjson -d 'Bind $NAME to the JSON value TEXT' -r
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l max-line-bytes -d 'Longest event the filter holds in memory (K, M, G suffixes). A longer event is the filter\'s own item error (INPUT_TOO_LONG; with --raw, exit 65), not a fault of the stream, which is judged at any line length' -r
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l idle-timeout -d 'End the stream with the timeout outcome (exit 124) when the input is silent this long (`500ms`, `30s`, `5m`, `1h`; a bare number is seconds); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default' -r
@@ -162,6 +167,17 @@ complete -c aoi -n "__fish_aoi_using_subcommand filter" -s j -l join-output -d '
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -s n -l null-input -d 'As jq -n: run the filter once on null; `input`/`inputs` read the stream\'s domain events (framework events too with --framework). The rest of the stream is still read to its end and judged. Results printed as jq prints them'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -s s -l slurp -d 'As jq -s: the stream\'s domain events in one array (held in memory), the filter run once on it; the whole input is judged. Results printed as jq prints them'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -s c -l compact-output -d 'As jq -c: print the results as jq -c does, one per line, no framing; the stream is still judged as `aoi check` judges it (only --raw stops judging)'
+complete -c aoi -n "__fish_aoi_using_subcommand filter" -s a -l ascii-output -d 'As jq -a: characters past ASCII written as \\uXXXX escapes'
+complete -c aoi -n "__fish_aoi_using_subcommand filter" -s S -l sort-keys -d 'As jq -S: the members of every object printed sorted by key'
+complete -c aoi -n "__fish_aoi_using_subcommand filter" -l tab -d 'As jq --tab: results printed indented, a tab per level'
+complete -c aoi -n "__fish_aoi_using_subcommand filter" -l seq -d 'As jq --seq: each result preceded by an ASCII record separator (RFC 7464)'
+complete -c aoi -n "__fish_aoi_using_subcommand filter" -l raw-output0 -d 'As jq --raw-output0: as -r, with a NUL after each result instead of a newline (a string holding NUL is an error)'
+complete -c aoi -n "__fish_aoi_using_subcommand filter" -s C -l color-output -d 'As jq -C: colour the results, even off a terminal'
+complete -c aoi -n "__fish_aoi_using_subcommand filter" -s M -l monochrome-output -d 'As jq -M: no colour. Without -C or -M, results are coloured on a terminal only, and never where NO_COLOR is set'
+complete -c aoi -n "__fish_aoi_using_subcommand filter" -s e -l exit-status -d 'As jq -e: the exit status also says the last result: 1 when it was false or null, 4 when there was none. The stream\'s verdict is kept: of the two, the more severe exit wins'
+complete -c aoi -n "__fish_aoi_using_subcommand filter" -l args -d 'As jq --args: the positional arguments after the filter are strings in $ARGS.positional, not inputs (the input is stdin)'
+complete -c aoi -n "__fish_aoi_using_subcommand filter" -l jsonargs -d 'As jq --jsonargs: the positional arguments after the filter are JSON values in $ARGS.positional, not inputs'
+complete -c aoi -n "__fish_aoi_using_subcommand filter" -s R -l raw-input -d 'As jq -R: each line of the input is a string, not JSON (with -s, the whole input is one string). With --raw only: an AOI stream is JSON'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -s q -l quiet -d 'Print nothing on stderr but the filter\'s own messages (debug, stderr)'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l unbounded -d 'The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -l fail-on-partial -d 'Fail when the summary says partial:true (§ 4.1 lets a producer call partial success): exit 1, or 75 when the cause (an item error) says retry may help (§ 9.3)'

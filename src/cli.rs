@@ -194,7 +194,16 @@ jq's flags `-r`, `-j`, `-c`, `-n`, `-s` print the results as jq prints them (no 
 `input`/`inputs` read the domain events; `-s`: one array of them) and change nothing else: \
 the stream is judged as `aoi check` judges it, and the exit status and stderr are those of \
 the framed mode. Only `--raw` stops judging: plain jq over any JSON Lines input, for input \
-that is not an AOI stream (no verdict: a stream that failed or lost its end exits 0)."
+that is not an AOI stream (no verdict: a stream that failed or lost its end exits 0).\n\n\
+For jq users: jq's options work as in jq 1.7. Output: -r, -j, -a, -c, --tab, --indent N, -S, \
+-C/-M (colour on a terminal only unless -C; NO_COLOR honoured), --seq, --raw-output0, -e (exit \
+1 when the last result was false or null, 4 when there was none; without --raw the stream's \
+verdict is kept and the more severe exit wins). Program and variables: -f FILE, -L DIR, --arg, \
+--argjson, --args, --jsonargs, --rawfile, --slurpfile, $ENV, $ARGS, $__loc__, input_filename. \
+Input: -n, -s, and -R (with --raw). Every output flag prints without the framing; only --raw \
+stops judging. The language is jaq's with jq's semantics where a jq user would be surprised \
+(updates create missing paths, del of several paths, IN/INDEX/JOIN, tostream, limit, ...); \
+docs/filter.md lists what still differs."
     )]
     Filter(FilterArgs),
     /// Many runs, one verdict: a report per stream, totals, and the worst outcome.
@@ -557,8 +566,13 @@ pub struct ErrorsArgs {
 
 #[derive(Args, Debug, Clone)]
 pub struct FilterArgs {
-    /// The jq filter (jaq dialect; see docs/filter.md for how it differs from jq).
-    #[arg(value_name = "FILTER")]
+    /// The jq filter (jaq with jq's semantics where they differ; docs/filter.md lists what
+    /// remains). With -f, the first input.
+    #[arg(
+        value_name = "FILTER",
+        required_unless_present = "from_file",
+        default_value = ""
+    )]
     pub filter: String,
     /// Input files; `-` or none reads stdin.
     #[arg(value_name = "FILE")]
@@ -601,9 +615,67 @@ pub struct FilterArgs {
     /// still judged as `aoi check` judges it (only --raw stops judging).
     #[arg(short = 'c', long = "compact-output", conflicts_with = "output")]
     pub compact_output: bool,
+    /// As jq -a: characters past ASCII written as \uXXXX escapes.
+    #[arg(short = 'a', long = "ascii-output", conflicts_with = "output")]
+    pub ascii_output: bool,
+    /// As jq -S: the members of every object printed sorted by key.
+    #[arg(short = 'S', long = "sort-keys", conflicts_with = "output")]
+    pub sort_keys: bool,
+    /// As jq --tab: results printed indented, a tab per level.
+    #[arg(long, conflicts_with_all = ["output", "indent"])]
+    pub tab: bool,
+    /// As jq --indent N: results printed indented, N spaces per level (0 to 7; 0 is compact).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=7), conflicts_with = "output")]
+    pub indent: Option<u8>,
+    /// As jq --seq: each result preceded by an ASCII record separator (RFC 7464).
+    #[arg(long, conflicts_with = "output")]
+    pub seq: bool,
+    /// As jq --raw-output0: as -r, with a NUL after each result instead of a newline (a
+    /// string holding NUL is an error).
+    #[arg(long = "raw-output0", conflicts_with = "output")]
+    pub raw_output0: bool,
+    /// As jq -C: colour the results, even off a terminal.
+    #[arg(short = 'C', long = "color-output", conflicts_with_all = ["output", "monochrome_output"])]
+    pub color_output: bool,
+    /// As jq -M: no colour. Without -C or -M, results are coloured on a terminal only, and
+    /// never where NO_COLOR is set.
+    #[arg(short = 'M', long = "monochrome-output", conflicts_with = "output")]
+    pub monochrome_output: bool,
+    /// As jq -e: the exit status also says the last result: 1 when it was false or null, 4
+    /// when there was none. The stream's verdict is kept: of the two, the more severe exit wins.
+    #[arg(short = 'e', long = "exit-status", conflicts_with = "output")]
+    pub exit_status: bool,
+    /// As jq -f: read the filter from FILE; every positional argument is then an input.
+    #[arg(short = 'f', long = "from-file", value_name = "FILE")]
+    pub from_file: Option<PathBuf>,
+    /// As jq -L: search DIR for the modules `import` and `include` name (repeatable).
+    #[arg(short = 'L', value_name = "DIR", action = clap::ArgAction::Append)]
+    pub library_path: Vec<PathBuf>,
+    /// As jq --args: the positional arguments after the filter are strings in
+    /// $ARGS.positional, not inputs (the input is stdin).
+    #[arg(long = "args", conflicts_with = "jsonargs")]
+    pub positional_args: bool,
+    /// As jq --jsonargs: the positional arguments after the filter are JSON values in
+    /// $ARGS.positional, not inputs.
+    #[arg(long)]
+    pub jsonargs: bool,
+    /// As jq -R: each line of the input is a string, not JSON (with -s, the whole input is one
+    /// string). With --raw only: an AOI stream is JSON.
+    #[arg(short = 'R', long = "raw-input", requires = "raw")]
+    pub raw_input: bool,
     /// Bind $NAME to the string VALUE.
     #[arg(long, num_args = 2, value_names = ["NAME", "VALUE"], action = clap::ArgAction::Append)]
     pub arg: Vec<String>,
+    /// Bind $NAME to the text of FILE, as a string.
+    #[arg(long, num_args = 2, value_names = ["NAME", "FILE"], action = clap::ArgAction::Append)]
+    pub rawfile: Vec<String>,
+    /// Bind $NAME to an array of the JSON values in FILE.
+    #[arg(long, num_args = 2, value_names = ["NAME", "FILE"], action = clap::ArgAction::Append)]
+    pub slurpfile: Vec<String>,
+    /// $ARGS.positional: the positional arguments after the filter with --args or
+    /// --jsonargs (set by aoi, not a flag).
+    #[arg(skip)]
+    pub positional: Vec<String>,
     /// Bind $NAME to the JSON value TEXT.
     #[arg(long, num_args = 2, value_names = ["NAME", "TEXT"], action = clap::ArgAction::Append)]
     pub argjson: Vec<String>,

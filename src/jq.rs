@@ -15,11 +15,19 @@
 //!   (which jaq sends through the `log` crate) to stderr, as jq prints them.
 
 use std::io::Write;
+use std::path::PathBuf;
 
 use jaq_core::load::{Arena, File, Loader};
 use jaq_core::{Compiler, DataT, Lut, data};
 use jaq_json::Val;
 use jaq_std::input::{HasInputs, Inputs};
+
+mod alternatives;
+mod compat;
+mod paths;
+mod rewrite;
+
+pub use compat::set_input_filename;
 
 /// The data kind filters run with: the look-up table and the inputs that
 /// `input`/`inputs` read.
@@ -56,28 +64,60 @@ pub type Filter = jaq_core::Filter<Kind>;
 /// Compiles `code` with the standard library and the global variables
 /// `vars` (names without `$`; `$ENV` is always there, first). The error is
 /// one message naming the position (line:column) and what was expected.
-pub fn compile(code: &str, vars: &[String]) -> Result<Filter, String> {
+pub fn compile(code: &str, vars: &[String], lib: &[PathBuf]) -> Result<Filter, String> {
+    // jq's updates: the program written again where it assigns. Should
+    // the rewritten program not compile (a case the printer missed), the
+    // program as written is compiled: jaq's update, jaq's messages.
+    let alternatives = alternatives::rewrite(code);
+    let code = alternatives.as_deref().unwrap_or(code);
+    match rewrite::assignments(code) {
+        Some(jq_updates) => {
+            compile_code(&jq_updates, vars, lib).or_else(|_| compile_code(code, vars, lib))
+        }
+        None => compile_code(code, vars, lib),
+    }
+}
+
+fn compile_code(code: &str, vars: &[String], lib: &[PathBuf]) -> Result<Filter, String> {
     let defs = jaq_core::defs()
         .chain(jaq_std::defs())
-        .chain(jaq_json::defs());
-    let funs = jaq_core::funs::<Kind>()
+        .chain(jaq_json::defs())
+        .chain(compat::defs());
+    let defs: Vec<_> = defs.collect();
+    let funs: Vec<_> = jaq_core::funs::<Kind>()
         .chain(jaq_std::funs::<Kind>())
         // jaq's fromjson would recurse on any depth: ours checks first.
         .chain(jaq_json::funs::<Kind>().filter(|(name, _, _)| *name != "fromjson"))
         .chain(tabular_funs())
+        .chain(compat::funs())
         .chain(
             jaq_std::input::funs::<Kind>()
                 .into_vec()
                 .into_iter()
                 .map(jaq_core::native::run::<Kind>),
-        );
+        )
+        .collect();
+    // jq's `builtins`: every filter defined before the program.
+    compat::set_builtins(
+        defs.iter()
+            .map(|d| (d.name, d.args.len()))
+            .chain(funs.iter().map(|(name, arity, _)| (*name, arity.len()))),
+    );
     let names: Vec<String> = std::iter::once("$ENV".to_string())
         .chain(vars.iter().map(|v| format!("${v}")))
         .collect();
     let arena = Arena::default();
-    let loader = Loader::new(defs);
+    // Modules (`import`, `include`) are searched for in the -L folders.
+    let loader = Loader::new(defs)
+        .with_read(|import: jaq_core::load::Import<'_, &str, PathBuf>| read_module(import, lib));
     let modules = loader
-        .load(&arena, File { path: (), code })
+        .load(
+            &arena,
+            File {
+                path: PathBuf::new(),
+                code,
+            },
+        )
         .map_err(|errs| load_message(code, errs))?;
     Compiler::default()
         .with_funs(funs)
@@ -98,6 +138,33 @@ pub fn compile(code: &str, vars: &[String]) -> Result<Filter, String> {
             }
             parts.join("; ")
         })
+}
+
+/// The module an `import`/`include` names, found as jq finds it: NAME.jq
+/// in a search folder, else NAME/LAST.jq (`"c"` is `c/c.jq`).
+fn read_module(
+    import: jaq_core::load::Import<'_, &str, PathBuf>,
+    lib: &[PathBuf],
+) -> Result<File<String, PathBuf>, String> {
+    use jaq_core::load::Import;
+    let (parent, path, meta) = (import.parent, import.path, import.meta);
+    let found = Import { parent, path, meta }.find(lib, "jq").or_else(|e| {
+        let last = std::path::Path::new(path)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let nested = format!("{path}/{last}");
+        let nested: &str = &nested;
+        Import {
+            parent,
+            path: &nested,
+            meta,
+        }
+        .find(lib, "jq")
+        .map_err(|_| e)
+    })?;
+    let code = std::fs::read_to_string(&found).map_err(|e| e.to_string())?;
+    Ok(File { code, path: found })
 }
 
 /// `@csv` and `@tsv` as jq defines them: an array of scalars to one line
@@ -130,6 +197,10 @@ fn from_json<'a>(v: &Val) -> Vec<jaq_core::ValX<'a, Val>> {
     };
     if too_deep(text) {
         return err(format!("fromjson: nesting deeper than {MAX_DEPTH} levels"));
+    }
+    // jq reads a NaN written as text (what its own tojson never writes).
+    if matches!(text.trim_ascii(), b"nan" | b"NaN" | b"-nan" | b"-NaN") {
+        return vec![Ok(Val::from(f64::NAN))];
     }
     // The values up to the first error, and that error: the parser goes on
     // yielding errors from where it failed (it does not advance), so a
@@ -199,6 +270,21 @@ fn row(v: &Val, csv: bool) -> Result<Val, jaq_core::Error<Val>> {
     Ok(Val::utf8_str(out))
 }
 
+/// The value of jq's `$__loc__` in `code`: `{"file":"<top-level>","line":N}`,
+/// N the line of its first use (1 where it is not used).
+pub fn loc_value(code: &str) -> Val {
+    let line = code.find("$__loc__").map_or(1, |at| {
+        code.get(..at).unwrap_or_default().matches('\n').count() + 1
+    });
+    let mut map = jaq_json::Map::default();
+    map.insert(
+        Val::utf8_str(b"file".to_vec()),
+        Val::utf8_str(b"<top-level>".to_vec()),
+    );
+    map.insert(Val::utf8_str(b"line".to_vec()), Val::from(line));
+    Val::obj(map)
+}
+
 /// The value of `$ENV`: the environment as an object of strings.
 pub fn env_object() -> Val {
     let map: jaq_json::Map = std::env::vars_os()
@@ -212,7 +298,7 @@ pub fn env_object() -> Val {
     Val::obj(map)
 }
 
-fn load_message(code: &str, errs: jaq_core::load::Errors<&str, ()>) -> String {
+fn load_message(code: &str, errs: jaq_core::load::Errors<&str, PathBuf>) -> String {
     use jaq_core::load::{Error, lex};
     let mut parts = Vec::new();
     for (_file, e) in errs {
@@ -703,7 +789,7 @@ mod tests {
     }
 
     fn eval(code: &str, input: &str) -> Vec<String> {
-        let Ok(f) = compile(code, &[]) else {
+        let Ok(f) = compile(code, &[], &[]) else {
             panic!("{code} does not compile");
         };
         let inputs = jaq_std::input::RcIter::new(
@@ -815,15 +901,15 @@ mod tests {
 
     #[test]
     fn compile_errors_point_at_the_position() {
-        let e = compile(".a | )", &[]).err().expect("an error");
+        let e = compile(".a | )", &[], &[]).err().expect("an error");
         assert!(e.starts_with("1:6: unexpected `)`"), "{e}");
         assert!(e.ends_with("    .a | )\n         ^"), "{e}");
-        let e = compile("foo(1)", &[]).err().expect("an error");
+        let e = compile("foo(1)", &[], &[]).err().expect("an error");
         assert!(e.contains("undefined filter `foo`"), "{e}");
-        let e = compile("$x", &[]).err().expect("an error");
+        let e = compile("$x", &[], &[]).err().expect("an error");
         assert!(e.contains("undefined variable"), "{e}");
-        assert!(compile("$x", &["x".into()]).is_ok());
-        let e = compile("[1, 2", &[]).err().expect("an error");
+        assert!(compile("$x", &["x".into()], &[]).is_ok());
+        let e = compile("[1, 2", &[], &[]).err().expect("an error");
         assert!(e.contains("unclosed `[`"), "{e}");
     }
 }

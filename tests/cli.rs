@@ -10,6 +10,7 @@
 //! - `check`: every rule of the catalog, the exit table, the report, the
 //!   relay, and the spec's own examples,
 //! - `json_suite`: JSONTestSuite documents inside events,
+//! - `jq_suite`: jq's own test file through `filter --raw` (issue 43),
 //! - `lint`: § 18 against fixture tools and aoi itself,
 //! - `lint_zoo`: § 18 against a zoo of tools, one planted defect each, held
 //!   to the tables a reviewer wrote by hand (issue 41),
@@ -24,6 +25,7 @@
 //! - `example_tool`: `examples/ls.rs`, a producer built on the library,
 //! - `faults`: closed and full outputs, odd inputs, huge and deep lines,
 //! - `filter`: jq over the domain events, and `--raw` against jq's output,
+//! - `filter_jq`: jq's options and jq's semantics where jaq's differ,
 //! - `parallel`: two threads on a file judge exactly like one,
 //! - `signals`: SIGINT/SIGTERM mid-stream end in a cancelled summary,
 //! - `strip`: the data plane and the control plane apart,
@@ -56,10 +58,14 @@ mod faults;
 mod files_at_once;
 #[path = "cli/filter.rs"]
 mod filter;
+#[path = "cli/filter_jq.rs"]
+mod filter_jq;
 #[path = "cli/fleet.rs"]
 mod fleet;
 #[path = "cli/golden.rs"]
 mod golden;
+#[path = "cli/jq_suite.rs"]
+mod jq_suite;
 #[path = "cli/json_suite.rs"]
 mod json_suite;
 #[path = "cli/lint.rs"]

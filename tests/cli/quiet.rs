@@ -47,6 +47,10 @@ const COMMANDS: &[&[&str]] = &[
     &["filter", "."],
     &["filter", "-r", ".type"],
     &["filter", "-j", ".type"],
+    &["filter", "-a", "-S", "--tab", "."],
+    &["filter", "--seq", "--indent", "1", "."],
+    &["filter", "--raw-output0", ".type"],
+    &["filter", "-e", ".type"],
     &["filter", "--raw", ".type"],
 ];
 

@@ -173,7 +173,19 @@ const JQ_MODES: &[&[&str]] = &[
     &["-n", "[inputs]|length"],
     &["-s", "length"],
     &["-c", "."],
+    &["-a", ".title"],
+    &["-S", "."],
+    &["--tab", "."],
+    &["--indent", "3", "."],
+    &["--seq", "."],
+    &["--raw-output0", ".type"],
+    &["-C", "."],
+    &["-M", "."],
 ];
+
+/// `-e` (issue 43): its exit joins the verdict, the more severe winning;
+/// it may make the exit more severe than check's, never more lenient.
+const EXIT_STATUS_MODES: &[&[&str]] = &[&["-e", ".title"], &["-e", "-r", "false"]];
 
 /// `filter -q` with the jq flags of `mode` and `more`; without the flags
 /// (`framed`), the framed mode on the same program.
@@ -261,6 +273,13 @@ proptest! {
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
             let out = aoi_env(&args, &input, env);
             prop_assert_eq!(out.code, producer, "{:?}: {}", args, out.stderr);
+        }
+        for mode in EXIT_STATUS_MODES {
+            let args = jq_mode(mode, &["--continue-on-error"], false);
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let out = aoi_env(&args, &input, env);
+            prop_assert_eq!(aoi::spec::exit::worst(want, out.code), out.code, "{:?}: {}", args, out.stderr);
+            prop_assert!(out.code != 0 || want == 0, "{:?} 0 for check's {}", args, want);
         }
         // The same bytes as two files judged at once (issue 29): each
         // command's exit is still check's (the worst of two equal verdicts).

@@ -16,7 +16,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use jaq_core::Vars;
 use serde_json::Value;
 
-use super::{Framed, Taken, framed_stream, globals, take_input};
+use super::jq_args::globals;
+use super::{Framed, Taken, framed_stream, take_input};
 use crate::cli::{FilterArgs, JudgeArgs};
 use crate::jq::{self, Filter};
 use crate::judge::{Finding, Verdict};

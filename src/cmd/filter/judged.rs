@@ -132,7 +132,10 @@ impl<'a> JudgedEvents<'a> {
         };
         let source = path.display().to_string();
         let (judge_args, hold) = (&self.args.judge, self.args.max_line_bytes);
-        let reader = if path == Path::new("-") {
+        // jq's input_filename: the file being read, null for stdin.
+        let stdin = path == Path::new("-");
+        crate::jq::set_input_filename((!stdin).then(|| path.to_string_lossy()).as_deref());
+        let reader = if stdin {
             source_holding(io::stdin(), judge_args, hold).reader
         } else {
             match open_input(path) {

@@ -40,6 +40,7 @@ use crate::spec::exit;
 use files::Emit;
 
 mod files;
+mod jq_args;
 mod judged;
 mod plain;
 mod print;
@@ -62,6 +63,14 @@ pub fn run(args: &FilterArgs) -> i32 {
         Err(code) => return code,
     };
     let args = listed.as_ref().unwrap_or(args);
+    let args = match jq_args::normalize(args) {
+        Ok(a) => a,
+        Err(msg) => {
+            eprint_line(false, &format!("aoi filter: {msg}"));
+            return exit::NOINPUT;
+        }
+    };
+    let args = &args;
     jq::install_logger();
     // jaq recurses (parser, evaluation, dropping values): everything runs
     // on a thread with a large stack, of which only what is used is ever
@@ -108,37 +117,15 @@ fn end_now(f: &mut Framed<'_, Sinks>, result: Result<i32, Stop>) -> ! {
     exit_now(code)
 }
 
-/// The filter's global variables (`$ENV`, `--arg`, `--argjson`): their
-/// names (without `$ENV`) and values, or what is wrong with one.
-fn globals(args: &FilterArgs) -> Result<(Vec<String>, Vec<Val>), String> {
-    let mut names = Vec::new();
-    let mut values = vec![jq::env_object()];
-    for pair in args.arg.chunks(2) {
-        if let [name, value] = pair {
-            names.push(name.clone());
-            values.push(Val::utf8_str(value.clone().into_bytes()));
-        }
-    }
-    for pair in args.argjson.chunks(2) {
-        if let [name, text] = pair {
-            let v = jaq_json::read::parse_single(text.as_bytes())
-                .map_err(|e| format!("--argjson {name}: not JSON ({e})"))?;
-            names.push(name.clone());
-            values.push(v);
-        }
-    }
-    Ok((names, values))
-}
-
 fn compile_and_run(args: &FilterArgs) -> i32 {
-    let (names, values) = match globals(args) {
+    let (names, values) = match jq_args::globals(args) {
         Ok(globals) => globals,
         Err(msg) => {
             eprint_line(false, &format!("aoi filter: {msg}"));
             return exit::USAGE;
         }
     };
-    let filter = match jq::compile(&args.filter, &names) {
+    let filter = match jq::compile(&args.filter, &names, &args.library_path) {
         Ok(f) => f,
         Err(msg) => {
             eprint_line(
@@ -158,12 +145,7 @@ fn compile_and_run(args: &FilterArgs) -> i32 {
     // Only --raw stops judging; jq's flags only change what is printed.
     if args.raw {
         raw::run_raw(args, &filter, vars)
-    } else if args.raw_output
-        || args.join_output
-        || args.compact_output
-        || args.null_input
-        || args.slurp
-    {
+    } else if print::JqPrint::asked(args) || args.null_input || args.slurp {
         plain::run_plain(args, &filter, vars)
     } else {
         run_framed(args, &filter, vars)

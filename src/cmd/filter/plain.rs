@@ -44,6 +44,7 @@ pub(super) fn run_plain(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> 
         filter,
         vars,
         shared: &shared,
+        last: None,
     };
     let halted = match p.program(args, &inputs).and_then(|h| p.flush().map(|()| h)) {
         Ok(halted) => halted,
@@ -53,8 +54,15 @@ pub(super) fn run_plain(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> 
     shared.borrow_mut().draining = true;
     for _ in &inputs {}
     let shared = shared.take();
+    let last = p.last;
     match shared.stop {
         Some(stop) => stop_code("filter", &stop),
+        // jq's -e and the stream's verdict: the more severe exit wins,
+        // never the more lenient (a wrong 0 is the worst answer).
+        None if args.exit_status && halted.is_none() => {
+            let verdict = super::close_plain(args, filter, shared, halted);
+            exit_status(verdict, last, args.quiet)
+        }
         None => super::close_plain(args, filter, shared, halted),
     }
 }
@@ -69,6 +77,8 @@ struct Printer<'a> {
     filter: &'a Filter,
     vars: Vars<Val>,
     shared: &'a RefCell<Shared>,
+    /// Whether the last result was true (for `-e`).
+    last: Option<bool>,
 }
 
 impl Printer<'_> {
@@ -114,6 +124,7 @@ impl Printer<'_> {
                 },
             };
             self.buf.clear();
+            self.last = Some(!matches!(v, Val::Null | Val::Bool(false)));
             if let Err(e) = self.print.result(&mut self.buf, &v) {
                 let msg = format!("result is not JSON: {}", e.0);
                 let mut shared = self.shared.borrow_mut();
@@ -128,6 +139,22 @@ impl Printer<'_> {
     fn flush(&mut self) -> Result<(), Stop> {
         self.out.flush().map_err(write_stop)
     }
+}
+
+/// The exit of `-e` on a judged stream: the verdict's, or the last
+/// result's where that is more severe (said on stderr: a non-zero exit
+/// says why).
+fn exit_status(verdict: i32, last: Option<bool>, quiet: bool) -> i32 {
+    let mine = super::raw::last_result_code(last);
+    let code = exit::worst(verdict, mine);
+    if code != verdict {
+        let why = match last {
+            None => "there was no result",
+            _ => "the last result was false or null",
+        };
+        crate::out::eprint_line(quiet, &format!("aoi filter: -e: {why} (exit {code})"));
+    }
+    code
 }
 
 /// A failed write on stdout: a closed pipe ends quietly (§ 7), anything

@@ -1,39 +1,112 @@
-//! How jq prints a result outside the framed stream (`-r`, `-j`, `-c`,
-//! `-n`, `-s`, `--raw`): one seam, so every unframed mode prints alike.
+//! How jq prints a result outside the framed stream (`-r`, `-j`, `-a`,
+//! `-c`, `--tab`, `--indent N`, `-S`, `-C`/`-M`, `--seq`,
+//! `--raw-output0`, `-n`, `-s`, `--raw`): one seam, so every unframed
+//! mode prints alike. A result is written as compact JSON first
+//! (`jq::write_json`, strict), then restyled (`style.rs`) only when a
+//! flag asks for indentation, colour or ASCII.
 
-use jaq_json::Val;
+use jaq_json::{Rc, Val};
 
 use crate::cli::FilterArgs;
 use crate::jq;
 
-/// jq's output flags, as far as aoi takes them.
+#[path = "style.rs"]
+mod style;
+pub(super) use style::Style;
+
+/// jq's output flags.
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct JqPrint {
-    /// `-r`/`-j`: a string result is printed as its text, unquoted.
+    /// `-r`/`-j`/`--raw-output0`: a string result is printed as its text.
     pub raw_strings: bool,
     /// `-j`: no newline after a result (jq's `--join-output`).
     pub join: bool,
+    /// `--raw-output0`: a NUL after each result.
+    pub nul: bool,
+    /// `--seq`: an ASCII record separator before each result.
+    pub seq: bool,
+    /// `-S`: object members sorted by key.
+    pub sort_keys: bool,
+    /// `--indent`, `--tab`, `-C`, `-a`.
+    pub style: Style,
 }
 
 impl JqPrint {
     pub(super) fn of(args: &FilterArgs) -> Self {
         JqPrint {
-            raw_strings: args.raw_output || args.join_output,
+            raw_strings: args.raw_output || args.join_output || args.raw_output0,
             join: args.join_output,
+            nul: args.raw_output0,
+            seq: args.seq,
+            sort_keys: args.sort_keys,
+            style: Style::of(args),
         }
     }
 
-    /// One result as jq prints it: compact JSON, or with `-r`/`-j` a
-    /// string's text unquoted; then a newline unless `-j`.
+    /// Whether a flag asks for jq's printing (and so no framing).
+    pub(super) fn asked(args: &FilterArgs) -> bool {
+        args.raw_output
+            || args.join_output
+            || args.compact_output
+            || args.ascii_output
+            || args.sort_keys
+            || args.tab
+            || args.indent.is_some()
+            || args.seq
+            || args.raw_output0
+            || args.color_output
+            || args.monochrome_output
+            || args.exit_status
+    }
+
+    /// One result as jq prints it; then a newline (`-j`: none,
+    /// `--raw-output0`: NUL).
     pub(super) fn result(self, buf: &mut Vec<u8>, v: &Val) -> Result<(), jq::NotJson> {
-        match (v, self.raw_strings) {
-            (Val::TStr(s), true) => buf.extend_from_slice(s),
-            _ => jq::write_json(buf, v)?,
+        if self.seq {
+            buf.push(0x1e);
         }
-        if !self.join {
+        match (v, self.raw_strings) {
+            (Val::TStr(s), true) => {
+                if self.nul && s.contains(&0) {
+                    return Err(jq::NotJson(
+                        "Cannot dump a string containing NUL with --raw-output0 option".into(),
+                    ));
+                }
+                self.style.text(buf, s);
+            }
+            _ if self.sort_keys => self.json(buf, &sorted(v))?,
+            _ => self.json(buf, v)?,
+        }
+        if self.nul {
+            buf.push(0);
+        } else if !self.join {
             buf.push(b'\n');
         }
         Ok(())
+    }
+
+    fn json(self, buf: &mut Vec<u8>, v: &Val) -> Result<(), jq::NotJson> {
+        if self.style.is_plain() {
+            return jq::write_json(buf, v);
+        }
+        let mut compact = Vec::new();
+        jq::write_json(&mut compact, v)?;
+        self.style.json(buf, &compact);
+        Ok(())
+    }
+}
+
+/// `v` with the members of every object sorted by key (jq's `-S`).
+fn sorted(v: &Val) -> Val {
+    match v {
+        Val::Arr(a) => Val::Arr(Rc::new(a.iter().map(sorted).collect())),
+        Val::Obj(o) => {
+            let mut members: Vec<(Val, Val)> =
+                o.iter().map(|(k, v)| (k.clone(), sorted(v))).collect();
+            members.sort_by(|a, b| a.0.cmp(&b.0));
+            Val::obj(members.into_iter().collect())
+        }
+        other => other.clone(),
     }
 }
 
@@ -53,15 +126,40 @@ mod tests {
         let n = jaq_json::Val::from(1isize);
         let raw = JqPrint {
             raw_strings: true,
-            join: false,
+            ..JqPrint::default()
         };
         let join = JqPrint {
             raw_strings: true,
             join: true,
+            ..JqPrint::default()
         };
         assert_eq!(printed(raw, &s), b"a\tb\n");
         assert_eq!(printed(JqPrint::default(), &s), b"\"a\\tb\"\n");
         assert_eq!(printed(join, &s), b"a\tb");
         assert_eq!(printed(join, &n), b"1");
+        let seq = JqPrint {
+            seq: true,
+            ..JqPrint::default()
+        };
+        assert_eq!(printed(seq, &n), b"\x1e1\n");
+        let nul = JqPrint {
+            raw_strings: true,
+            nul: true,
+            ..JqPrint::default()
+        };
+        assert_eq!(printed(nul, &s), b"a\tb\0");
+    }
+
+    #[test]
+    fn sort_keys_sorts_every_object() {
+        let v = jaq_json::read::parse_single(br#"{"b":1,"a":[{"d":1,"c":2}]}"#).unwrap();
+        let p = JqPrint {
+            sort_keys: true,
+            ..JqPrint::default()
+        };
+        assert_eq!(
+            printed(p, &v),
+            br#"{"a":[{"c":2,"d":1}],"b":1}"#.iter().chain(b"\n").copied().collect::<Vec<u8>>()
+        );
     }
 }

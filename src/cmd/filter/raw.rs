@@ -48,6 +48,8 @@ struct RawInputs<'a> {
     at: std::rc::Rc<std::cell::RefCell<Origin>>,
     /// The worst input failure (66 unreadable, 65 invalid JSON, 74 read).
     failure: std::rc::Rc<std::cell::Cell<i32>>,
+    /// `-R`: each line is a string, not JSON.
+    text_lines: bool,
 }
 
 impl Iterator for RawInputs<'_> {
@@ -65,6 +67,16 @@ impl Iterator for RawInputs<'_> {
                 let text = rest.get(..end).unwrap_or_default();
                 self.pos += end + 1;
                 self.line += 1;
+                // A byte order mark before an input's first value is
+                // skipped, as jq skips it.
+                let text = match self.line {
+                    1 => text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text),
+                    _ => text,
+                };
+                if self.text_lines {
+                    let line = text.strip_suffix(b"\r").unwrap_or(text);
+                    return Some(Ok(Val::utf8_str(line.to_vec())));
+                }
                 if text.iter().all(u8::is_ascii_whitespace) {
                     continue;
                 }
@@ -101,7 +113,10 @@ impl Iterator for RawInputs<'_> {
             let Some((reader, source)) = self.reader.as_mut() else {
                 let path = self.paths.next()?;
                 let source = path.display().to_string();
-                let src: Box<dyn Read> = if path == Path::new("-") {
+                // jq's input_filename: the file being read, null for stdin.
+                let stdin = path == Path::new("-");
+                jq::set_input_filename((!stdin).then_some(source.as_str()));
+                let src: Box<dyn Read> = if stdin {
                     Box::new(io::stdin().lock())
                 } else {
                     match open_input(path) {
@@ -190,6 +205,9 @@ pub(super) struct Ran {
     /// The worst of the filter's failures (5) and the inputs' (66
     /// unreadable, 65 invalid JSON, 74 read).
     pub(super) code: i32,
+    /// Whether the last result was true (neither `false` nor `null`), for
+    /// `-e`; `None` before any.
+    pub(super) last: Option<bool>,
 }
 
 impl Ran {
@@ -198,6 +216,7 @@ impl Ran {
         Ran {
             halted: self.halted.or(next.halted),
             code: exit::worst(self.code, next.code),
+            last: next.last.or(self.last),
         }
     }
 }
@@ -208,7 +227,9 @@ pub(super) fn run_raw(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i3
     // Without input/inputs (and -n, -s) each input is filtered alone, so
     // files may be filtered at once; the check is on the text, erring
     // towards reading in turn (a string or a name containing "input").
-    let apart = !args.null_input && !args.slurp && !args.filter.contains("input");
+    // -e needs the last result of all, so the inputs are read in turn.
+    let apart =
+        !args.null_input && !args.slurp && !args.exit_status && !args.filter.contains("input");
     let plan = apart
         .then(|| crate::pool::plan(args.judge.threads, &paths))
         .flatten();
@@ -223,12 +244,12 @@ pub(super) fn run_raw(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i3
         }
         None => filter_paths(args, filter, vars, paths, &mut live),
     };
-    finish(result, &mut live)
+    finish(result, &mut live, args.exit_status)
 }
 
 /// The exit status of `--raw` once its inputs are filtered, or it halted
 /// or could not write, with stdout flushed.
-pub(super) fn finish(result: io::Result<Ran>, live: &mut Live) -> i32 {
+pub(super) fn finish(result: io::Result<Ran>, live: &mut Live, exit_status: bool) -> i32 {
     let ran = match result.and_then(|ran| live.out.flush().map(|()| ran)) {
         Ok(ran) => ran,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return exit::PIPE,
@@ -239,7 +260,19 @@ pub(super) fn finish(result: io::Result<Ran>, live: &mut Live) -> i32 {
     };
     match ran.halted {
         Some(h) => h.rem_euclid(256),
+        // jq -e: a failure's status first, then the last result's.
+        None if exit_status && ran.code == exit::OK => last_result_code(ran.last),
         None => ran.code,
+    }
+}
+
+/// jq's `-e` status: 0 when the last result was true, 1 when it was
+/// `false` or `null`, 4 when there was none.
+pub(super) fn last_result_code(last: Option<bool>) -> i32 {
+    match last {
+        Some(true) => exit::OK,
+        Some(false) => 1,
+        None => 4,
     }
 }
 
@@ -264,6 +297,7 @@ pub(super) fn filter_paths<O: RawOut>(
         max_line: args.max_line_bytes,
         at: at.clone(),
         failure: failure.clone(),
+        text_lines: args.raw_input,
     });
     let inputs = RcIter::new(raw_inputs);
     let data = Data {
@@ -278,9 +312,20 @@ pub(super) fn filter_paths<O: RawOut>(
         at: &at,
         buf: Vec::with_capacity(4096),
         code: exit::OK,
+        last: None,
     };
     let halted = if args.null_input {
         f.value(Val::Null, out)?
+    } else if args.slurp && args.raw_input {
+        // jq -Rs: the whole input, one string.
+        let mut text = Vec::new();
+        for line in inputs.into_iter().flatten() {
+            if let Val::TStr(s) = line {
+                text.extend_from_slice(&s);
+                text.push(b'\n');
+            }
+        }
+        f.value(Val::utf8_str(text), out)?
     } else if args.slurp {
         let mut all = Vec::new();
         for item in &inputs {
@@ -296,6 +341,7 @@ pub(super) fn filter_paths<O: RawOut>(
     Ok(Ran {
         halted,
         code: exit::worst(f.code, failure.get()),
+        last: f.last,
     })
 }
 
@@ -309,6 +355,8 @@ struct OneByOne<'a> {
     buf: Vec<u8>,
     /// 5 once the filter failed on a value.
     code: i32,
+    /// Whether the last result was true (for `-e`).
+    last: Option<bool>,
 }
 
 impl OneByOne<'_> {
@@ -346,6 +394,7 @@ impl OneByOne<'_> {
                 },
             };
             self.buf.clear();
+            self.last = Some(!matches!(v, Val::Null | Val::Bool(false)));
             if let Err(e) = self.print.result(&mut self.buf, &v) {
                 return self.failed(&e.0, out);
             }

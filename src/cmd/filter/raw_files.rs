@@ -148,7 +148,7 @@ pub(super) fn at_once(
         // thread, without waiting for workers on later files.
         match ran.map(|ran| total.then(ran)) {
             Ok(ran) if ran.halted.is_none() => total = ran,
-            ended => super::exit_now(finish(ended, live)),
+            ended => super::exit_now(finish(ended, live, false)),
         }
         true
     });
