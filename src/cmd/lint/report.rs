@@ -167,7 +167,6 @@ fn failures(s: &mut String, results: &[CheckResult]) {
 fn write_jsonl(linted: &Linted, code: i32, mut sinks: Sinks) -> i32 {
     let results = &linted.results;
     let r = (|| -> Result<(), Stop> {
-        sinks.out.meta("lint", Vec::new())?;
         for o in results {
             check_event(&mut sinks, o)?;
         }

@@ -137,7 +137,9 @@ pub(super) fn no_secret_echo(inv: &Invocation) -> CheckResult {
                 p.status()
             ),
         )
-    } else if secret_rule.evidence.is_empty() {
+    } else if secret_rule.status != Status::Fail {
+        // The judge's advisories (a value known secret only by its flag's
+        // name, issue 42) are noted; its violations fail.
         inv.outcome(
             9,
             Status::Pass,
@@ -147,13 +149,10 @@ pub(super) fn no_secret_echo(inv: &Invocation) -> CheckResult {
                 p.status()
             ),
         )
-    } else {
-        inv.outcome(
-            9,
-            Status::Fail,
-            "aoi:meta.args carries a secret-looking value",
-        )
         .with(secret_rule.evidence)
+    } else {
+        inv.outcome(9, Status::Fail, "aoi:meta carries a secret (§ 11)")
+            .with(secret_rule.evidence)
     }
 }
 
