@@ -29,12 +29,10 @@ fn example(name: &str) -> String {
     format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
-fn scratch_file(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("aoi-filter-jq-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("write scratch file");
-    path.display().to_string()
+/// `text` in the file `name` of `dir`, a scratch directory the test
+/// holds (removed when the test ends; they were left in /tmp).
+fn scratch_file(dir: &crate::util::Scratch, name: &str, text: &str) -> String {
+    crate::util::write_file(dir, name, text.as_bytes())
 }
 
 // --- the language: jq's semantics where jaq's differ -----------------------
@@ -213,7 +211,8 @@ fn loc_args_and_input_filename() {
         b"",
     );
     assert_eq!(out.stdout_str(), "[2,{},\"1\"]\n");
-    let file = scratch_file("in.json", "1\n");
+    let dir = crate::util::scratch("filter-jq");
+    let file = scratch_file(&dir, "in.json", "1\n");
     let out = aoi(&["--raw", "input_filename", &file], b"");
     assert_eq!(out.stdout_str(), format!("\"{file}\"\n"));
     assert_eq!(jq("input_filename", "1"), "null\n");
@@ -272,8 +271,9 @@ fn exit_status_never_hides_the_verdict() {
 
 #[test]
 fn program_from_a_file_and_modules() {
-    let program = scratch_file("p.jq", "def inc: . + 1;\n.[] | inc\n");
-    let input = scratch_file("n.json", "[1,2]\n");
+    let dir = crate::util::scratch("filter-jq");
+    let program = scratch_file(&dir, "p.jq", "def inc: . + 1;\n.[] | inc\n");
+    let input = scratch_file(&dir, "n.json", "[1,2]\n");
     let out = aoi(&["--raw", "-c", "-f", &program, &input], b"");
     assert_eq!(
         (out.code, out.stdout_str().as_str()),
@@ -283,7 +283,7 @@ fn program_from_a_file_and_modules() {
     );
     let out = aoi(&["--raw", "-f", "/nonexistent/p.jq"], b"");
     assert_eq!(out.code, 66, "{}", out.stderr);
-    let lib = scratch_file("m.jq", "def twice: . * 2;\n");
+    let lib = scratch_file(&dir, "m.jq", "def twice: . * 2;\n");
     let dir = std::path::Path::new(&lib)
         .parent()
         .expect("its folder")
@@ -306,8 +306,9 @@ fn program_from_a_file_and_modules() {
 
 #[test]
 fn variables_from_files() {
-    let text = scratch_file("t.txt", "hi\n");
-    let values = scratch_file("v.json", "1 [2]\n");
+    let dir = crate::util::scratch("filter-jq");
+    let text = scratch_file(&dir, "t.txt", "hi\n");
+    let values = scratch_file(&dir, "v.json", "1 [2]\n");
     let out = aoi(
         &[
             "--raw",
