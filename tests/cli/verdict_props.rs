@@ -488,6 +488,54 @@ fn issue_40_cases_agree_across_commands() {
             65,
         ),
     ];
+    agree_across_commands(cases);
+}
+
+/// Issue 42's statements, each a violation (65) or a near miss that
+/// conforms (0), agree across every command and format: an item error's
+/// `item_index` as a string, `properties` not an object, a cursor with
+/// `truncated:false`, `partial:true` without errors; an integer written
+/// `0.0` is only an advisory.
+#[test]
+fn issue_42_cases_agree_across_commands() {
+    let item = |index: &str| {
+        format!(
+            r#"{{"type":"aoi:error","scope":"item","category":"not_found","code":"GONE","message":"gone","retryable":false,"item_index":{index}}}"#
+        )
+    };
+    let partial = r#"{"partial":true}"#;
+    let cases: Vec<(Vec<u8>, &[&str], i32)> = vec![
+        (
+            s().ev(&item("\"17\"")).hits(1).summary(partial).bytes(),
+            &[],
+            65,
+        ),
+        (
+            s().hits(1).summary(r#"{"properties":"x"}"#).bytes(),
+            &[],
+            65,
+        ),
+        (
+            s().hits(1)
+                .summary(r#"{"truncated":false,"next_cursor":"abc"}"#)
+                .bytes(),
+            &[],
+            65,
+        ),
+        (s().hits(1).summary(partial).bytes(), &[], 65),
+        (
+            s().ev(&item("0.0")).hits(1).summary(partial).bytes(),
+            &[],
+            0,
+        ),
+        (s().ev(&item("0")).hits(1).summary(partial).bytes(), &[], 0),
+    ];
+    agree_across_commands(cases);
+}
+
+/// Each case's exit from `aoi check` is `want`, and every command and
+/// report format (with and without `--log`) gives the same.
+fn agree_across_commands(cases: Vec<(Vec<u8>, &[&str], i32)>) {
     for (input, extra, want) in cases {
         let name = String::from_utf8_lossy(&input).into_owned();
         let code = check(&[&["-q"][..], extra].concat(), &input).code;
