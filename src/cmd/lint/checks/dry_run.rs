@@ -178,11 +178,12 @@ fn dry_run(inv: &Invocation) -> Part {
         ));
     }
     let second = inv.run_words(&words, &inv.base);
-    if plans_of(&second) != plans {
+    let again = plans_of(&second);
+    if again != plans {
         return Part::Failed(format!(
             "a second --dry-run planned differently ({} step(s), then {}; {}): the first dry run changed state (§ 18.2 #6: it performs no side effects)",
             plans.len(),
-            plans_of(&second).len(),
+            again.len(),
             second.status()
         ));
     }
