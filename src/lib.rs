@@ -1,4 +1,7 @@
 #![warn(missing_docs)]
+// Without the binary's parts, the judge's hooks for the log reader and
+// the two-thread planner of `parallel` have no caller in the library.
+#![cfg_attr(not(feature = "cli"), allow(dead_code))]
 //! aoi: a toolkit for AOI-CLI streams (AOI-CLI v1.0-alpha), and a library
 //! for Rust tools that produce or consume them.
 //!
@@ -73,6 +76,17 @@
 //! - [`cancel`]: SIGINT/SIGTERM as a request to stop (§ 7).
 //! - [`spec`]: the vocabulary of the standard, written down once.
 //!
+//! # Depending on the library alone
+//!
+//! The default feature `cli` builds the binary's parts too (the command
+//! line, the jq language, the allocator). A tool that produces or judges
+//! streams needs none of them:
+//!
+//! ```toml
+//! [dependencies]
+//! aoi = { version = "0.1", default-features = false }
+//! ```
+//!
 //! The `cli` and `cmd` modules are the binary's; they and the internal
 //! modules are public only for the binary, the fuzz targets, benches and
 //! tests, hidden from the documentation and not part of the library's API.
@@ -88,14 +102,17 @@ pub mod spec;
 
 /// The command line (clap definitions): the binary's, not a library API;
 /// public for `main.rs` and the man-page and completion generators.
+#[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod cli;
 /// One module per subcommand: the binary's, not a library API.
+#[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod cmd;
 
 // Plumbing, public only for aoi's fuzz targets, benches and tests: hidden
 // from the documentation, not a library API, and free to change.
+#[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod jq;
 #[doc(hidden)]
@@ -105,8 +122,12 @@ pub mod long;
 #[doc(hidden)]
 pub mod peek;
 
+#[cfg(feature = "cli")]
 pub(crate) mod demux;
+#[cfg(feature = "cli")]
 pub(crate) mod out;
 pub(crate) mod parallel;
+#[cfg(feature = "cli")]
 pub(crate) mod pool;
+#[cfg(feature = "cli")]
 pub(crate) mod spool;

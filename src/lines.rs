@@ -32,17 +32,20 @@ pub const DEFAULT_MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
 /// not grow with a line's length (issue 25).
 pub const HOLD: usize = 1024 * 1024;
 
-/// [`HOLD`], or `AOI_HOLD_LINE_BYTES` from the environment (at least 64):
-/// the tests set it small to send short lines down the long-line path and
-/// hold every verdict to the short-line one.
+/// The hold in use: [`HOLD`] unless [`set_hold`] changed it.
+static HOLD_BYTES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(HOLD);
+
+/// The bytes of a line handed out whole ([`HOLD`] by default).
 pub fn hold() -> usize {
-    static HOLD_BYTES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *HOLD_BYTES.get_or_init(|| {
-        std::env::var("AOI_HOLD_LINE_BYTES")
-            .ok()
-            .and_then(|v| v.parse::<usize>().ok())
-            .map_or(HOLD, |n| n.max(64))
-    })
+    HOLD_BYTES.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Sets [`hold`] for the whole process (at least 64 bytes). The binary
+/// reads it from `AOI_HOLD_LINE_BYTES`, which the tests set small to send
+/// short lines down the long-line path and hold every verdict to the
+/// short-line one; the library never reads the environment.
+pub fn set_hold(bytes: usize) {
+    HOLD_BYTES.store(bytes.max(64), std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Size of the first buffer and of each read.

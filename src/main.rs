@@ -28,6 +28,14 @@ fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
         eprintln!("aoi: internal error: {info}");
     }));
+    // A test hook of the binary's, not of the library: short lines down
+    // the long-line path (tests/cli/long_lines.rs and the property tests).
+    if let Some(n) = std::env::var("AOI_HOLD_LINE_BYTES")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    {
+        aoi::lines::set_hold(n);
+    }
     let command = cli.resolved();
     let result = std::panic::catch_unwind(|| match &command {
         Command::Check(a) => cmd::check::run(a),

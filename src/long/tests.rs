@@ -98,6 +98,7 @@ proptest! {
     /// After an object, what a log reader trims as decoration from a short
     /// line is what a long line says is decoration, and the event's span
     /// ends where the trimmed short line ends.
+    #[cfg(feature = "cli")]
     #[test]
     fn decoration_as_a_short_line_reads(toks in prop::collection::vec(prop::sample::select(&[" ", "\r", "\t", "\x1b[0m", "\x1b[1;31m", "x", "\x1b", "m", "[", "\x0c"][..]), 0..8), cuts in prop::collection::vec(0usize..40, 0..4)) {
         let line = format!("{{\"a\":1}}{}", toks.concat());

@@ -306,3 +306,35 @@ fn a_log_read_in_pieces_reads_as_a_whole() {
         }
     }
 }
+
+/// The binary's test hook `AOI_HOLD_LINE_BYTES` reaches the reader (the
+/// tests above that compare pieces with whole lines rely on it): an `args`
+/// array past 64 KiB holding a URL with credentials is a `meta.args-secret`
+/// finding when the line is short, and reads as `[]` through the long-line
+/// path (the documented stand-in), so the finding's absence shows the hook
+/// was applied.
+#[test]
+fn the_hold_hook_sends_a_short_line_down_the_long_path() {
+    let filler: Vec<String> = (0..7000).map(|i| format!("\"arg-{i:05}\"")).collect();
+    let patch = format!(
+        r#"{{"args":["--url","https://me:pw@example.com/x",{}]}}"#,
+        filler.join(",")
+    );
+    let input = s().meta(&patch).hits(1).bytes();
+    let whole = report_full(&input, &[]);
+    assert!(
+        !whole.of("meta.args-secret").is_empty(),
+        "{}",
+        whole.brief()
+    );
+    let pieces = into_report(aoi_env(
+        &["check", "--output", "jsonl"],
+        &input,
+        &[("AOI_HOLD_LINE_BYTES", "1024")],
+    ));
+    assert!(
+        pieces.of("meta.args-secret").is_empty(),
+        "{}",
+        pieces.brief()
+    );
+}
