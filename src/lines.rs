@@ -810,10 +810,12 @@ mod tests {
     fn a_small_file_that_grows_is_still_read_whole() {
         use std::io::Write as _;
         use std::os::fd::AsRawFd;
-        let mut f = tempfile::tempfile().expect("a temporary file");
+        // Opened twice by its path, so the reader's offset is its own
+        // (no `/proc/self/fd` outside Linux), removed when the test ends.
+        let named = tempfile::NamedTempFile::new().expect("a temporary file");
+        let mut f = named.reopen().expect("reopen for writing");
         f.write_all(b"{\"a\":1}\n").expect("write");
-        let reader = std::fs::File::open(format!("/proc/self/fd/{}", f.as_raw_fd()));
-        let reader = reader.expect("reopen");
+        let reader = std::fs::File::open(named.path()).expect("reopen");
         let fd = reader.as_raw_fd();
         let mut r = LineReader::new(reader, 1 << 20).reading(fd);
         assert_eq!(r.first_size, 4096);

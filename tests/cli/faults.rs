@@ -541,18 +541,16 @@ fn silence_after_the_summary_is_no_timeout() {
 /// silent pipe, on one thread and on two, and the stream is whole.
 #[test]
 fn a_non_blocking_stdin_is_waited_on_not_an_error() {
-    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+    use std::os::fd::AsRawFd;
+    if !crate::waits::proc_here() {
+        return;
+    }
     let input = s().hits(40).bytes();
     let (head, rest) = input.split_at(input.len() / 2);
     for threads in ["1", "2"] {
-        let mut fds = [-1; 2];
-        // SAFETY: `fds` is two writable ints; the new descriptors are
-        // owned right away. Close-on-exec from the start: no aoi spawned
-        // by a test running alongside may inherit the write end.
-        let (r, w) = unsafe {
-            assert_eq!(libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC), 0);
-            (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1]))
-        };
+        // Close-on-exec from the start: no aoi spawned by a test running
+        // alongside may inherit the write end.
+        let (r, w) = crate::waits::cloexec_pipe();
         // SAFETY: flags of a descriptor we own.
         unsafe {
             let fl = libc::fcntl(r.as_raw_fd(), libc::F_GETFL);

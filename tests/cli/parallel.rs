@@ -459,7 +459,7 @@ fn a_large_pipe_goes_on_two_threads_with_the_same_results() {
 #[test]
 fn a_pipe_gets_its_second_thread_after_8_mib() {
     use std::io::Write;
-    if threads_of(std::process::id()).is_none() {
+    if threads_of(std::process::id()).is_none() || !crate::waits::proc_here() {
         crate::util::notice("no /proc/PID/status here; the thread count is not observed");
         return;
     }
@@ -565,6 +565,9 @@ fn a_long_line_is_judged_alike_on_one_thread_or_two() {
 #[test]
 fn a_closed_stdout_ends_a_run_waiting_on_a_silent_pipe() {
     use std::io::{Read, Write};
+    if !crate::waits::proc_here() {
+        return;
+    }
     let small = s().hits(100).no_summary().bytes();
     let big = s().hits(150_000).no_summary().bytes();
     assert!(big.len() > 9 << 20, "past the switch to two threads");

@@ -89,6 +89,9 @@ fn head() -> Vec<u8> {
 
 #[test]
 fn check_report_on_stdout_ends_cancelled_on_sigint() {
+    if !crate::waits::proc_here() {
+        return;
+    }
     let r = start(&["check", "--output", "jsonl"], &head());
     let out = stop(r, &[libc::SIGINT]);
     assert_cancelled_report(&out, 130, "SIGINT");
@@ -104,6 +107,9 @@ fn check_report_on_stdout_ends_cancelled_on_sigint() {
 
 #[test]
 fn check_relay_with_report_file_ends_cancelled_on_sigterm() {
+    if !crate::waits::proc_here() {
+        return;
+    }
     let dir = scratch("sig-report");
     let report = dir.join("report.jsonl");
     let input = head();
@@ -123,6 +129,9 @@ fn check_relay_with_report_file_ends_cancelled_on_sigterm() {
 
 #[test]
 fn filter_ends_cancelled_with_the_results_so_far() {
+    if !crate::waits::proc_here() {
+        return;
+    }
     let r = start(&["filter", "."], &head());
     let out = stop(r, &[libc::SIGINT]);
     assert_cancelled_report(&out, 130, "SIGINT");
@@ -136,6 +145,9 @@ fn filter_ends_cancelled_with_the_results_so_far() {
 
 #[test]
 fn errors_jsonl_ends_cancelled_on_sigterm() {
+    if !crate::waits::proc_here() {
+        return;
+    }
     let input = s()
         .ev(r#"{"type":"aoi:error","category":"io","code":"X","message":"m","retryable":false}"#)
         .no_summary()
@@ -152,6 +164,9 @@ fn errors_jsonl_ends_cancelled_on_sigterm() {
 
 #[test]
 fn merge_report_and_summary_jsonl_end_cancelled() {
+    if !crate::waits::proc_here() {
+        return;
+    }
     for args in [
         &["merge-report", "--output", "jsonl"][..],
         &["summary", "--output", "jsonl"][..],
@@ -167,6 +182,9 @@ fn merge_report_and_summary_jsonl_end_cancelled() {
 /// is long here, so only the second signal can end it.
 #[test]
 fn a_second_signal_exits_at_once() {
+    if !crate::waits::proc_here() {
+        return;
+    }
     let r = start_reading(&["filter", "last(range(1e15))"], &head());
     crate::waits::wait_until("aoi read its input", || crate::waits::unread(&r.stdin) == 0);
     let out = stop(r, &[libc::SIGINT, libc::SIGINT]);
@@ -176,6 +194,9 @@ fn a_second_signal_exits_at_once() {
 
 #[test]
 fn a_plain_relay_stops_promptly() {
+    if !crate::waits::proc_here() {
+        return;
+    }
     let input = head();
     let r = start(&["check", "-q"], &input);
     let out = stop(r, &[libc::SIGINT]);
@@ -189,6 +210,9 @@ fn a_plain_relay_stops_promptly() {
 /// stdout pipe is full and every thread of it sleeps.
 #[test]
 fn a_stop_blocked_in_a_write_ends_after_the_grace_period() {
+    if !crate::waits::proc_here() {
+        return;
+    }
     let big: Vec<u8> = s().hits(20_000).bytes();
     let mut child = crate::util::command(AOI)
         .args(["filter", "."])
@@ -209,7 +233,7 @@ fn a_stop_blocked_in_a_write_ends_after_the_grace_period() {
     // Nobody reads stdout: aoi fills the pipe and blocks in write().
     let out = child.stdout.take().expect("stdout");
     let pid = child.id();
-    let full = crate::waits::capacity(&out);
+    let full = crate::waits::capacity(&out).expect("a pipe's capacity, shown where /proc is");
     crate::waits::wait_until("aoi blocked on a full stdout", || {
         // Within one page of full: a write of a page or less waits for
         // room for all of it.
@@ -247,6 +271,9 @@ fn a_stop_blocked_in_a_write_ends_after_the_grace_period() {
 /// a cancelled summary and 130.)
 #[test]
 fn an_inherited_sig_ign_stays_ignored() {
+    if !crate::waits::proc_here() {
+        return;
+    }
     use std::os::unix::process::CommandExt;
     let mut cmd = crate::util::command(AOI);
     cmd.args(["check", "--output", "jsonl"])
@@ -285,6 +312,9 @@ fn an_inherited_sig_ign_stays_ignored() {
 /// a whole file first, then a silent stdin.
 #[test]
 fn a_cancelled_summary_counts_what_was_consumed() {
+    if !crate::waits::proc_here() {
+        return;
+    }
     let dir = scratch("sig-consumed");
     let file = write_file(
         &dir,
@@ -312,6 +342,9 @@ fn a_cancelled_summary_counts_what_was_consumed() {
 /// and, by default, once a pipe has carried 8 MiB.
 #[test]
 fn a_stop_reaches_a_second_thread_waiting_on_a_silent_pipe() {
+    if !crate::waits::proc_here() {
+        return;
+    }
     let small = head();
     let big = s().hits(150_000).no_summary().bytes();
     assert!(big.len() > 9 << 20, "past the switch to two threads");

@@ -41,6 +41,58 @@ pub fn wait_exit(child: &mut Child, what: &str) -> ExitStatus {
     }
 }
 
+/// Whether `/proc` shows processes' threads, their system calls and their
+/// pipes here (Linux), which the waits on a running aoi read; elsewhere
+/// (macOS, the BSDs) says that the running test is skipped, for a test
+/// to return at once:
+///
+/// ```ignore
+/// if !crate::waits::proc_here() {
+///     return;
+/// }
+/// ```
+pub fn proc_here() -> bool {
+    if std::path::Path::new("/proc/self/task").is_dir() {
+        return true;
+    }
+    crate::util::notice(format!(
+        "{}: needs /proc (Linux) to see a running aoi's threads and pipes; skipped",
+        std::thread::current().name().unwrap_or("this test")
+    ));
+    false
+}
+
+/// A pipe with both ends close-on-exec from the start, so that no process
+/// spawned by a test running alongside inherits an end: `pipe2` on Linux.
+#[cfg(target_os = "linux")]
+pub fn cloexec_pipe() -> (OwnedFd, OwnedFd) {
+    let mut fds: [RawFd; 2] = [-1; 2];
+    // SAFETY: `fds` is two writable ints; the new descriptors are owned
+    // right away.
+    unsafe {
+        assert_eq!(libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC), 0);
+        (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1]))
+    }
+}
+
+/// A pipe with both ends close-on-exec: `pipe` then `FD_CLOEXEC` where
+/// there is no `pipe2` (macOS). A process another test spawns between the
+/// two calls may inherit the ends, which can delay the end of input a test
+/// waits for; these systems' tests that depend on it skip anyway.
+#[cfg(not(target_os = "linux"))]
+pub fn cloexec_pipe() -> (OwnedFd, OwnedFd) {
+    let mut fds: [RawFd; 2] = [-1; 2];
+    // SAFETY: `fds` is two writable ints; the new descriptors are owned
+    // right away; F_SETFD sets only their flags.
+    unsafe {
+        assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
+        for fd in fds {
+            assert_eq!(libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC), 0);
+        }
+        (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1]))
+    }
+}
+
 /// Bytes waiting to be read in the pipe `fd` is an end of.
 pub fn unread(fd: &impl AsRawFd) -> usize {
     let mut n: libc::c_int = 0;
@@ -87,12 +139,25 @@ pub fn wait_unheld(ino: u64, pid: u32, what: &str) {
     });
 }
 
-/// The capacity of the pipe `fd` is an end of.
-pub fn capacity(fd: &impl AsRawFd) -> usize {
+/// The capacity of the pipe `fd` is an end of (`F_GETPIPE_SZ`, Linux's).
+#[cfg(target_os = "linux")]
+pub fn capacity(fd: &impl AsRawFd) -> Option<usize> {
     // SAFETY: F_GETPIPE_SZ only reads the pipe's capacity.
     let n = unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_GETPIPE_SZ) };
-    usize::try_from(n).expect("F_GETPIPE_SZ")
+    Some(usize::try_from(n).expect("F_GETPIPE_SZ"))
 }
+
+/// The capacity of the pipe `fd` is an end of: not told where there is
+/// no `F_GETPIPE_SZ` (macOS, the BSDs).
+#[cfg(not(target_os = "linux"))]
+pub fn capacity(_fd: &impl AsRawFd) -> Option<usize> {
+    None
+}
+
+/// What any pipe holds where its capacity is not told: 16 KiB, the least
+/// a new pipe holds on macOS and the BSDs (`PIPE_SIZE`).
+#[cfg(not(target_os = "linux"))]
+const PIPE_HOLDS: usize = 16 * 1024;
 
 /// One look at every thread of `pid`: its state letter (`R` running or
 /// runnable, `S` asleep in a wait, ...) and how often it was switched out
@@ -159,7 +224,7 @@ fn asleep_with(pid: u32) -> Option<u64> {
 pub fn wait_idle(pid: u32, input: &impl AsRawFd, what: &str) {
     assert!(
         std::path::Path::new("/proc/self/task").is_dir(),
-        "this test needs /proc (Linux)"
+        "{what}: this test needs /proc (Linux): skip it where proc_here() says no"
     );
     let mut last = None;
     wait_until(&format!("{what}: aoi idle on its input"), || {
@@ -194,9 +259,21 @@ pub fn in_write(pid: u32, fd: RawFd) -> Option<bool> {
             .next()
             .and_then(|a| u64::from_str_radix(a.trim_start_matches("0x"), 16).ok())
             .is_some_and(|n| target(n).as_ref() == Some(&wanted));
-        writing |= on && (nr == libc::SYS_write || nr == libc::SYS_writev);
+        writing |= on && is_write(nr);
     }
     shown.then_some(writing)
+}
+
+/// Whether the system call number `nr` is `write` or `writev` (Linux's
+/// numbers: only Linux shows a thread's call in `/proc`).
+#[cfg(target_os = "linux")]
+fn is_write(nr: libc::c_long) -> bool {
+    nr == libc::SYS_write || nr == libc::SYS_writev
+}
+
+#[cfg(not(target_os = "linux"))]
+fn is_write(_nr: libc::c_long) -> bool {
+    false
 }
 
 /// Whether `sig` is pending for `pid` or any of its threads (sent, not yet
@@ -248,27 +325,44 @@ pub fn signal(pid: u32, sig: libc::c_int) {
 /// Both ends are close-on-exec, so no process spawned by a test running
 /// alongside inherits the write end.
 pub fn prefilled_pipe(head: &[u8]) -> Option<(OwnedFd, std::fs::File)> {
-    let mut fds: [RawFd; 2] = [-1; 2];
-    // SAFETY: `fds` is two writable ints; the new descriptors are owned
-    // right away.
-    let (r, w) = unsafe {
-        assert_eq!(libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC), 0);
-        (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1]))
-    };
-    if head.len() > capacity(&w) {
-        let want = head.len().next_power_of_two() as libc::c_int;
-        // SAFETY: F_SETPIPE_SZ only sets that pipe's capacity.
-        let got = unsafe { libc::fcntl(w.as_raw_fd(), libc::F_SETPIPE_SZ, want) };
-        if got < 0 || (got as usize) < head.len() {
-            crate::util::notice(format!(
-                "a pipe cannot hold {} bytes here: {}",
-                head.len(),
-                std::io::Error::last_os_error()
-            ));
-            return None;
-        }
+    let (r, w) = cloexec_pipe();
+    if !holds(&w, head.len()) {
+        return None;
     }
     let mut w = std::fs::File::from(w);
     std::io::Write::write_all(&mut w, head).expect("fill the pipe");
     Some((r, w))
+}
+
+/// Whether the pipe `w` is the write end of holds `len` bytes, grown to
+/// hold them (`F_SETPIPE_SZ`) when they are more than it holds now.
+#[cfg(target_os = "linux")]
+fn holds(w: &OwnedFd, len: usize) -> bool {
+    if len <= capacity(w).unwrap_or(0) {
+        return true;
+    }
+    let want = len.next_power_of_two() as libc::c_int;
+    // SAFETY: F_SETPIPE_SZ only sets that pipe's capacity.
+    let got = unsafe { libc::fcntl(w.as_raw_fd(), libc::F_SETPIPE_SZ, want) };
+    if got < 0 || (got as usize) < len {
+        crate::util::notice(format!(
+            "a pipe cannot hold {len} bytes here: {}",
+            std::io::Error::last_os_error()
+        ));
+        return false;
+    }
+    true
+}
+
+/// Whether a pipe holds `len` bytes where pipes cannot be grown (macOS,
+/// the BSDs): up to [`PIPE_HOLDS`].
+#[cfg(not(target_os = "linux"))]
+fn holds(_w: &OwnedFd, len: usize) -> bool {
+    if len <= PIPE_HOLDS {
+        return true;
+    }
+    crate::util::notice(format!(
+        "a pipe cannot be grown to hold {len} bytes here (no F_SETPIPE_SZ)"
+    ));
+    false
 }

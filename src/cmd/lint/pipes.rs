@@ -22,15 +22,51 @@ pub(super) type StdinPipe = (OwnedFd, OwnedFd, OwnedFd);
 /// A new [`StdinPipe`], all ends close-on-exec (the child gets its end as
 /// a duplicate on fd 0).
 pub(super) fn stdin_pipe() -> Option<StdinPipe> {
+    let (read, write) = cloexec_pipe()?;
+    let peek = read.try_clone().ok()?;
+    Some((read, peek, write))
+}
+
+/// A pipe with both ends close-on-exec: at once with `pipe2` on Linux.
+#[cfg(target_os = "linux")]
+fn cloexec_pipe() -> Option<(OwnedFd, OwnedFd)> {
     let mut fds = [0 as libc::c_int; 2];
     // SAFETY: pipe2 writes two descriptors into the array on success.
     if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
         return None;
     }
     // SAFETY: both descriptors are fresh and owned here alone.
-    let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
-    let peek = read.try_clone().ok()?;
-    Some((read, peek, write))
+    Some(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+/// A pipe with both ends close-on-exec elsewhere (macOS has no `pipe2`).
+#[cfg(not(target_os = "linux"))]
+fn cloexec_pipe() -> Option<(OwnedFd, OwnedFd)> {
+    pipe_then_cloexec()
+}
+
+/// A pipe with both ends close-on-exec: `pipe`, then `FD_CLOEXEC` on each
+/// end, for the systems without `pipe2` (macOS: the `libc` crate lacks it
+/// there). A process started by another thread between the two calls
+/// would inherit the ends; lint starts its probes from one thread.
+/// (`std::io::pipe`, which does the same there, needs Rust 1.87.) Built
+/// on Linux too, where its test runs.
+#[cfg_attr(target_os = "linux", allow(dead_code))]
+fn pipe_then_cloexec() -> Option<(OwnedFd, OwnedFd)> {
+    let mut fds = [0 as libc::c_int; 2];
+    // SAFETY: pipe writes two descriptors into the array on success.
+    if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
+        return None;
+    }
+    // SAFETY: both descriptors are fresh and owned here alone.
+    let ends = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    for fd in [&ends.0, &ends.1] {
+        // SAFETY: F_SETFD on a descriptor held here sets its flags only.
+        if unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETFD, libc::FD_CLOEXEC) } != 0 {
+            return None;
+        }
+    }
+    Some(ends)
 }
 
 /// Bytes waiting in the pipe `fd` is the read end of (0 if unknown).
@@ -210,4 +246,39 @@ fn read_capped(mut r: impl Read, cap: usize) -> Vec<u8> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Both ways to make the stdin pipe (the one this system uses, and
+    /// the portable one macOS uses) give ends that are close-on-exec and
+    /// carry bytes from the writing end to the reading end.
+    #[test]
+    fn both_pipes_are_close_on_exec_and_carry_bytes() {
+        for (name, make) in [
+            (
+                "cloexec_pipe",
+                cloexec_pipe as fn() -> Option<(OwnedFd, OwnedFd)>,
+            ),
+            ("pipe_then_cloexec", pipe_then_cloexec),
+        ] {
+            let (read, write) = make().unwrap_or_else(|| panic!("{name}: no pipe"));
+            for fd in [&read, &write] {
+                // SAFETY: F_GETFD on a descriptor held here reads its flags only.
+                let flags = unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_GETFD) };
+                assert!(
+                    flags >= 0 && flags & libc::FD_CLOEXEC != 0,
+                    "{name}: flags {flags}"
+                );
+            }
+            std::fs::File::from(write).write_all(b"ok").expect("write");
+            let mut got = Vec::new();
+            std::fs::File::from(read)
+                .read_to_end(&mut got)
+                .expect("read");
+            assert_eq!(got, b"ok", "{name}");
+        }
+    }
 }
