@@ -239,7 +239,14 @@ impl Emitter {
 
     /// `{"type":…,"aoi":{…}` into the buffer.
     fn header(&mut self, ty: &str) {
-        let t = self.elapsed_ms();
+        // § 8.1: `t` counts from `aoi:meta`, whose own `t` is 0, however
+        // long after the emitter was made the first event is written.
+        let t = if self.seq == 0 {
+            self.start = Instant::now();
+            0
+        } else {
+            self.elapsed_ms()
+        };
         self.buf.clear();
         self.buf.extend_from_slice(b"{\"type\":");
         push_json(&mut self.buf, &Value::from(ty));
@@ -1085,6 +1092,16 @@ mod tests {
             a.bytes()
                 .all(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
         );
+    }
+
+    #[test]
+    fn the_first_event_is_t_0_however_late_it_is_written() {
+        // § 8.1: t counts from aoi:meta. A command may build its emitter
+        // and write the meta only after reading began (a slow pipe).
+        let mut e = Emitter::new();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        let meta = String::from_utf8(e.meta("check").to_vec()).unwrap();
+        assert!(meta.contains(",\"t\":0}"), "{meta}");
     }
 
     #[test]
