@@ -16,8 +16,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use jaq_core::Vars;
 use serde_json::Value;
 
+use super::framed::{Framed, Taken, close_framed, framed_stream, take_input};
 use super::jq_args::globals;
-use super::{Framed, Taken, framed_stream, take_input};
 use crate::cli::{FilterArgs, JudgeArgs};
 use crate::jq::{self, Filter};
 use crate::judge::{Finding, Verdict};
@@ -251,7 +251,7 @@ pub(super) fn filter_at_once(
             let taken = rest
                 .iter()
                 .try_for_each(|path| take_input(f, t, path, Filtered::InTurn));
-            let taken = taken.and_then(|()| super::close_framed(f, std::mem::take(t)));
+            let taken = taken.and_then(|()| close_framed(f, std::mem::take(t)));
             super::end_now(f, taken);
         }
         true

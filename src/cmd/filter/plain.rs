@@ -2,7 +2,7 @@
 //! results printed as jq prints them (one per line, compact, `-r` strings
 //! unquoted, no framing of aoi's), the input judged as `aoi check` judges
 //! it ([`super::judged`]), and the exit status and stderr lines those of
-//! the framed mode on the same input ([`super::close_plain`]). Output
+//! the framed mode on the same input ([`close_plain`]). Output
 //! flags change how results are printed, never whether the stream is
 //! judged; only `--raw` stops judging ([`super::raw`]).
 //!
@@ -17,12 +17,13 @@ use jaq_core::{Ctx, Vars};
 use jaq_json::Val;
 use jaq_std::input::RcIter;
 
-use super::judged::{JudgedEvents, Shared};
+use super::framed::{Framed, Taken, close_framed, take_verdict, unreadable};
+use super::judged::{self, JudgedEvents, Shared};
 use super::print::JqPrint;
 use super::{BoxedInputs, error_text, inputs_of};
 use crate::cli::FilterArgs;
 use crate::jq::{Data, Filter, Kind};
-use crate::out::{Stop, cancelled, install_cancel, stdout_writer, stop_code};
+use crate::out::{Sinks, Stop, cancelled, install_cancel, stdout_writer, stop_code};
 use crate::spec::exit;
 
 /// Runs `aoi filter` with `-r`, `-c`, `-n` or `-s`; returns the exit status.
@@ -60,10 +61,10 @@ pub(super) fn run_plain(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> 
         // jq's -e and the stream's verdict: the more severe exit wins,
         // never the more lenient (a wrong 0 is the worst answer).
         None if args.exit_status && halted.is_none() => {
-            let verdict = super::close_plain(args, filter, shared, halted);
+            let verdict = close_plain(args, filter, shared, halted);
             exit_status(verdict, last, args.quiet)
         }
-        None => super::close_plain(args, filter, shared, halted),
+        None => close_plain(args, filter, shared, halted),
     }
 }
 
@@ -161,4 +162,42 @@ fn exit_status(verdict: i32, last: Option<bool>, quiet: bool) -> i32 {
 /// else says so.
 fn write_stop(e: io::Error) -> Stop {
     crate::out::write_err(e, "stdout")
+}
+
+/// Ends jq's modes ([`plain`]) as this mode ends on the same input: the
+/// same verdicts taken the same way, the same exit status and stderr
+/// lines, aoi's report written nowhere.
+fn close_plain(
+    args: &FilterArgs,
+    filter: &Filter,
+    shared: judged::Shared,
+    halted: Option<i32>,
+) -> i32 {
+    let mut f = Framed::new(
+        args,
+        filter,
+        Vars::new(Vec::new()),
+        Sinks::new(None, None, None),
+    );
+    f.item_errors = shared.item_errors;
+    f.first_item_code = shared.first_code;
+    f.first_item = shared.first_said;
+    f.halted = halted;
+    let mut t = Taken::default();
+    for ended in shared.ended {
+        match ended {
+            judged::Ended::Judged(source, v, shown) => {
+                take_verdict(&mut f, &mut t, &source, *v, &shown)
+            }
+            judged::Ended::Unreadable(source, msg) => {
+                if let Err(stop) = unreadable(&mut f, &mut t, &msg, &source) {
+                    return stop_code("filter", &stop);
+                }
+            }
+        }
+    }
+    match close_framed(&mut f, t) {
+        Ok(code) => code,
+        Err(stop) => stop_code("filter", &stop),
+    }
 }
