@@ -46,10 +46,12 @@ struct Options {
     dirs: Vec<String>,
     limit: Option<u64>,
     cursor: u64,
+    /// A slow backend, simulated: this long after each entry.
+    delay: std::time::Duration,
 }
 
 fn usage(msg: &str) -> i32 {
-    eprintln!("ls: {msg}\nusage: ls [--limit N] [--cursor N] [DIR ...]");
+    eprintln!("ls: {msg}\nusage: ls [--limit N] [--cursor N] [--delay-ms N] [--token T] [DIR ...]");
     64
 }
 
@@ -58,6 +60,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         dirs: Vec::new(),
         limit: None,
         cursor: 0,
+        delay: std::time::Duration::ZERO,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -69,6 +72,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         match a.as_str() {
             "--limit" => o.limit = Some(number("--limit")?),
             "--cursor" => o.cursor = number("--cursor")?,
+            "--delay-ms" => o.delay = std::time::Duration::from_millis(number("--delay-ms")?),
             // Accepted and ignored: a stand-in for a credential a real tool
             // would take, to show that it never reaches the output.
             "--token" | "-t" => {
@@ -111,14 +115,14 @@ fn run() -> i32 {
     let meta = vec![("args", json!(redacted)), ("args_redacted", json!(true))];
     let out = Producer::start_with(id, "list", meta, aoi::emit::stdout_writer());
     let mut out = match out {
-        Ok(p) => p.cancel_on(token),
+        Ok(p) => p.cancel_on(token.clone()),
         Err(Ended::Closed) => return 141,
         Err(e) => {
             eprintln!("ls: {e}");
             return 74;
         }
     };
-    let exit = match list(&mut out, &opts) {
+    let exit = match list(&mut out, &opts, &token) {
         Ok(summary) => out.close(summary),
         // A closed pipe, a cancellation or a failed write: `end` writes
         // what can still be written and gives the exit status.
@@ -128,7 +132,11 @@ fn run() -> i32 {
 }
 
 /// Lists every directory; returns the summary to close with.
-fn list<W: std::io::Write>(out: &mut Producer<W>, o: &Options) -> Result<Summary, Ended> {
+fn list<W: std::io::Write>(
+    out: &mut Producer<W>,
+    o: &Options,
+    token: &aoi::cancel::Token,
+) -> Result<Summary, Ended> {
     let mut index = 0u64;
     let mut emitted = 0u64;
     let mut failed = 0u64;
@@ -184,7 +192,14 @@ fn list<W: std::io::Write>(out: &mut Producer<W>, o: &Options) -> Result<Summary
             })?;
             index += 1;
             emitted += 1;
+            // The "backend call": cut short by a stop request, which the
+            // next write then reports as Ended::Cancelled.
+            token.wait(o.delay);
         }
+    }
+    // A stop that came during the last wait: the run did not finish.
+    if let Some(sig) = token.signal() {
+        return Err(Ended::Cancelled(sig));
     }
     // Every directory unreadable: the run failed; some: partial (§ 8.3).
     Ok(if failed > 0 && failed == o.dirs.len() as u64 {

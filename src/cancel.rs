@@ -327,6 +327,22 @@ impl Token {
     pub fn is_cancelled(&self) -> bool {
         self.signal().is_some()
     }
+
+    /// Waits up to `d` (a backoff, a poll interval), returning early, with
+    /// true, once a stop is requested.
+    pub fn wait(&self, d: std::time::Duration) -> bool {
+        let end = std::time::Instant::now() + d;
+        loop {
+            if self.is_cancelled() {
+                return true;
+            }
+            let left = end.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            std::thread::sleep(left.min(std::time::Duration::from_millis(10)));
+        }
+    }
 }
 
 /// SIGINT and SIGTERM handlers for a tool (see the [module docs](self)).
