@@ -51,7 +51,9 @@ struct Options {
 }
 
 fn usage(msg: &str) -> i32 {
-    eprintln!("ls: {msg}\nusage: ls [--limit N] [--cursor N] [--delay-ms N] [--token T] [DIR ...]");
+    eprintln!(
+        "ls: {msg}\nusage: ls [--limit N] [--cursor N] [--delay-ms N] [--token T] [--schema-version V] [DIR ...] (or ls list …) | ls schema | ls capabilities"
+    );
     64
 }
 
@@ -83,6 +85,15 @@ fn parse(args: &[String]) -> Result<Options, String> {
                     return Err("--output takes jsonl".into());
                 }
             }
+            // Negotiation (§ 16.1): the one version this ls writes.
+            "--schema-version" => {
+                let v = it.next().map(String::as_str).unwrap_or_default();
+                if v != SCHEMA_VERSION {
+                    return Err(format!(
+                        "unsupported --schema-version {v} (this ls writes {SCHEMA_VERSION})"
+                    ));
+                }
+            }
             s if s.starts_with('-') && s != "-" => return Err(format!("unknown option {s}")),
             s => o.dirs.push(s.to_string()),
         }
@@ -93,8 +104,62 @@ fn parse(args: &[String]) -> Result<Options, String> {
     Ok(o)
 }
 
+const SCHEMA_VERSION: &str = "1.0.0";
+
+fn identity() -> ToolIdentity {
+    ToolIdentity::new(
+        "ls",
+        env!("CARGO_PKG_VERSION"),
+        "org.aoi-toolkit.example.ls.events",
+        SCHEMA_VERSION,
+    )
+}
+
+/// `ls schema` and `ls capabilities` (§ 10, § 17): one JSON object each,
+/// built from aoi's framework definitions and capability builder.
+fn discovery(what: &str, rest: &[String]) -> i32 {
+    use aoi::emit::discovery::{Capabilities, Command, schema_document};
+    if !(rest.is_empty() || rest == ["--output", "json"]) {
+        return usage(&format!("{what} takes only --output json"));
+    }
+    let id = identity();
+    let doc = if what == "schema" {
+        let entry = json!({
+            "type": "object",
+            "required": ["path", "name", "kind"],
+            "properties": {
+                "path": {"type": "string"}, "name": {"type": "string"},
+                "kind": {"enum": ["file", "dir", "symlink", "other", "unknown"]},
+                "size": {"type": "integer", "minimum": 0},
+            },
+        });
+        let schema_id = "https://schemas.aoi-toolkit.org/example-ls/1.0.0/schema.json";
+        schema_document(&id, schema_id, &[("entry", entry)])
+    } else {
+        let list = Command::new("list", "list directory entries, name order")
+            .paged()
+            .event_types(&["entry"])
+            .cancellable()
+            .set("supports_schema_version", true);
+        Capabilities::new(&id).command(list).to_value()
+    };
+    println!("{doc}");
+    0
+}
+
 fn run() -> i32 {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(what) = args
+        .first()
+        .filter(|a| *a == "schema" || *a == "capabilities")
+    {
+        return discovery(what, &args[1..]);
+    }
+    // `ls list …` is `ls …`: the command's name, as the capabilities say.
+    let args: Vec<String> = match args.first().map(String::as_str) {
+        Some("list") => args[1..].to_vec(),
+        _ => args,
+    };
     let opts = match parse(&args) {
         Ok(o) => o,
         Err(msg) => return usage(&msg),
@@ -105,12 +170,7 @@ fn run() -> i32 {
         eprintln!("ls: cannot handle signals: {e}");
         aoi::cancel::Token::new()
     });
-    let id = ToolIdentity::new(
-        "ls",
-        env!("CARGO_PKG_VERSION"),
-        "org.aoi-toolkit.example.ls.events",
-        "1.0.0",
-    );
+    let id = identity();
     let (redacted, _) = redact_args_with(&args, &["--token", "-t"]);
     let meta = vec![("args", json!(redacted)), ("args_redacted", json!(true))];
     let out = Producer::start_with(id, "list", meta, aoi::emit::stdout_writer());

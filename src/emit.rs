@@ -30,6 +30,7 @@ use serde_json::Value;
 
 use crate::spec::{self, AOI_VERSION, exit};
 
+pub mod discovery;
 mod guard;
 mod producer;
 mod status;

@@ -73,7 +73,7 @@ pub fn schema() -> Value {
 
 /// The framework events aoi writes (§ 8): the envelope, `aoi:meta`,
 /// `aoi:summary`, `aoi:error`, `aoi:warning` and lint's `aoi:check`.
-fn framework_defs() -> Map<String, Value> {
+pub(crate) fn framework_defs() -> Map<String, Value> {
     let mut defs = Map::new();
     defs.insert(
         "envelope".into(),

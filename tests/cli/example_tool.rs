@@ -204,3 +204,46 @@ fn a_signal_ends_the_run_cancelled_after_streamed_events() {
         assert_eq!((judged_code, findings.len()), (130, 0), "{findings:#?}");
     }
 }
+
+/// The reference tool passes `aoi lint` whole (§ 18): every check that a
+/// tool can pass passes; the rest are not applicable to a read-only
+/// source (6, 7, 8, 12, 16); none fails or is left not tested. lint's
+/// report is itself judged.
+#[test]
+fn aoi_lint_passes_the_reference_tool() {
+    let (_dir, d) = dir_with("ls-lint", 5);
+    let bin = ls_bin();
+    let bin = bin.to_str().expect("utf-8 path");
+    let r = aoi(
+        &[
+            "lint",
+            "--output",
+            "jsonl",
+            "--",
+            bin,
+            "list",
+            "--delay-ms",
+            "300",
+            &d,
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}\n{}", r.stderr, r.stdout_str());
+    let checks: Vec<Value> = parse_jsonl(&r.stdout)
+        .into_iter()
+        .filter(|e| e["type"] == "aoi:check")
+        .collect();
+    assert_eq!(checks.len(), 16, "{checks:#?}");
+    let mut na = Vec::new();
+    for c in &checks {
+        let status = c["properties"]["status"].as_str().unwrap_or_default();
+        let n = c["properties"]["check"].as_u64().unwrap_or_default();
+        match status {
+            "pass" => {}
+            "not_applicable" => na.push(n),
+            _ => panic!("check {n}: {status}: {}", c["detail"]),
+        }
+    }
+    assert_eq!(na, [6, 7, 8, 12, 16], "{checks:#?}");
+    assert_eq!(check(&[], &r.stdout).code, 0);
+}
