@@ -316,6 +316,11 @@ impl Emitter {
     /// Encodes `aoi:meta` for `command` with more members after it (for
     /// instance `args` from [`redact_args`] and `args_redacted`, § 11).
     pub fn meta_with(&mut self, command: &str, more: Vec<(&str, Value)>) -> &[u8] {
+        // § 8.1: `t` counts from aoi:meta, so the meta's is 0 however long
+        // after the emitter was made it is written (a loaded machine).
+        if self.seq == 0 {
+            self.start = Instant::now();
+        }
         let mut f: Vec<(&str, Value)> = self.identity_fields();
         f.push(("command", command.into()));
         f.extend(more);

@@ -35,27 +35,22 @@ fn event(required: &[&str], props: Value) -> Value {
 pub fn schema() -> Value {
     let mut defs = framework_defs();
     defs.append(&mut toolkit_defs());
-    let dispatch: Vec<Value> = [
-        ("aoi:meta", "aoi_meta"),
-        ("aoi:summary", "aoi_summary"),
-        ("aoi:error", "aoi_error"),
-        ("aoi:warning", "aoi_warning"),
-        ("aoi:check", "aoi_check"),
-        ("violation", "violation"),
-        ("advisory", "advisory"),
-        ("stream", "stream"),
-        ("outcome", "outcome"),
-        ("report", "report"),
-        ("value", "value"),
-    ]
-    .iter()
-    .map(|(ty, def)| {
-        json!({
-            "if": {"properties": {"type": {"const": ty}}, "required": ["type"]},
-            "then": {"$ref": format!("#/$defs/{def}")},
-        })
-    })
-    .collect();
+    let dispatch = crate::emit::discovery::type_dispatch(
+        [
+            ("aoi:meta", "aoi_meta"),
+            ("aoi:summary", "aoi_summary"),
+            ("aoi:error", "aoi_error"),
+            ("aoi:warning", "aoi_warning"),
+            ("aoi:check", "aoi_check"),
+            ("violation", "violation"),
+            ("advisory", "advisory"),
+            ("stream", "stream"),
+            ("outcome", "outcome"),
+            ("report", "report"),
+            ("value", "value"),
+        ]
+        .into_iter(),
+    );
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": ID,

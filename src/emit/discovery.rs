@@ -39,15 +39,7 @@ pub fn schema_document(identity: &ToolIdentity, id: &str, events: &[(&str, Value
         defs.insert(def.clone(), schema.clone());
         dispatch.push((ty.to_string(), def));
     }
-    let all_of: Vec<Value> = dispatch
-        .iter()
-        .map(|(ty, def)| {
-            json!({
-                "if": {"properties": {"type": {"const": ty}}, "required": ["type"]},
-                "then": {"$ref": format!("#/$defs/{def}")},
-            })
-        })
-        .collect();
+    let all_of = type_dispatch(dispatch.iter().map(|(t, d)| (t.as_str(), d.as_str())));
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": id,
@@ -60,6 +52,19 @@ pub fn schema_document(identity: &ToolIdentity, id: &str, events: &[(&str, Value
         "allOf": all_of,
         "$defs": defs,
     })
+}
+
+/// `allOf` entries that check an event by its `type` (§ 10.4): for each
+/// (type, `$defs` name), `if` the type is that, `then` its definition.
+pub(crate) fn type_dispatch<'a>(pairs: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<Value> {
+    pairs
+        .map(|(ty, def)| {
+            json!({
+                "if": {"properties": {"type": {"const": ty}}, "required": ["type"]},
+                "then": {"$ref": format!("#/$defs/{def}")},
+            })
+        })
+        .collect()
 }
 
 /// A capability manifest (§ 17): the identity, the schema, the exit codes

@@ -14,9 +14,9 @@ use super::{Finding, Judge, JudgeOptions, Verdict};
 /// ```
 /// let stream = b"{\"type\":\"hit\"}\n";
 /// let (verdict, findings) = aoi::judge::check(&stream[..]);
-/// assert_eq!(verdict.exit_code, 65);
-/// assert!(findings.iter().any(|f| f.rule.id() == "seq.absent"));
-/// println!("{}", findings[0]);
+/// assert_eq!(verdict.exit_code, 74); // no aoi:summary: incomplete (§ 4)
+/// let absent = findings.iter().find(|f| f.rule.id() == "seq.absent").expect("seq.absent");
+/// assert!(absent.to_string().starts_with("stream: advisory seq.absent (§ 8.1, § 18): "), "{absent}");
 /// ```
 pub fn check<R: Read>(reader: R) -> (Verdict, Vec<Finding>) {
     check_with(reader, JudgeOptions::default())

@@ -20,7 +20,7 @@ pub struct Finding {
 }
 
 impl std::fmt::Display for Finding {
-    /// `line 3 (seq 2): error.code (§ 9.1): code "bad" does not match …`;
+    /// `line 3 (seq 2): violation error.code (§ 9.1): code "bad" does not …`;
     /// `stream:` for a finding about the stream as a whole.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match (self.line, self.seq) {
