@@ -98,6 +98,24 @@ fn no_event_before_the_meta() {
     assert_conforming(&out);
 }
 
+/// A meta the judge refuses (a credential in `args`, § 11) starts no
+/// stream: nothing at all is written, not even a summary.
+#[test]
+fn a_refused_meta_writes_nothing() {
+    let mut out = Vec::new();
+    let args = vec![("args", json!(["https://u:secret@example.com/x"]))];
+    let r = Producer::start_with(id(), "search", args, &mut out).map(|_| ());
+    assert_eq!(refused(r), RuleId::MetaArgsSecret);
+    assert!(out.is_empty(), "{}", String::from_utf8_lossy(&out));
+    // Redacted, the same arguments are taken.
+    let (redacted, _) = redact_args_with(["https://u:secret@example.com/x", "-t", "k"], &["-t"]);
+    let args = vec![("args", json!(redacted))];
+    let p = Producer::start_with(id(), "search", args, &mut out).expect("redacted args");
+    assert_eq!(p.close(Summary::ok()), 0);
+    assert_conforming(&out);
+    assert!(!String::from_utf8_lossy(&out).contains("secret"));
+}
+
 /// § 9.3: the exit is the judge's, 75 after a retryable process error.
 #[test]
 fn the_exit_is_the_judges() {

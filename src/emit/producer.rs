@@ -526,7 +526,9 @@ impl<W: Write> Producer<W> {
 /// one left to tell.
 impl<W: Write> Drop for Producer<W> {
     fn drop(&mut self) {
-        if self.done {
+        // A judged producer whose meta was never written began no stream:
+        // a summary alone would be one line of nothing.
+        if self.done || (self.guard.is_some() && !self.meta) {
             return;
         }
         let s = match self.stop_signal() {
