@@ -1,4 +1,33 @@
-//! SIGINT and SIGTERM as a request to stop (§ 7).
+//! Cancellation (§ 7): a request to stop that the tool polls, and
+//! SIGINT/SIGTERM as such a request.
+//!
+//! # For a tool
+//!
+//! A [`Token`] is a flag the tool polls between units of work and hands to
+//! its [`Producer`](crate::emit::Producer)
+//! ([`cancel_on`](crate::emit::Producer::cancel_on)); [`Token::cancel`]
+//! sets it from code (a deadline, a UI). [`Signals::install`] makes
+//! SIGINT and SIGTERM set it too, and nothing else: the process is not
+//! ended behind the tool's back, no `SIGALRM` is used, destructors run,
+//! and a backend call in flight finishes before the tool, at its next
+//! poll, closes its stream with `reason:"cancelled"` (exit 130 or 143).
+//! A tool that wants a hard stop opts in with
+//! [`Signals::hard_stop_after`]: that long after the first signal, or at
+//! a second one, the process exits with `_exit(128 + signal)`.
+//!
+//! ```no_run
+//! use std::time::Duration;
+//! let token = aoi::cancel::Signals::new()
+//!     .hard_stop_after(Duration::from_secs(10))
+//!     .install()
+//!     .expect("handlers installed");
+//! while !token.is_cancelled() {
+//!     // one unit of work
+//! #   break;
+//! }
+//! ```
+//!
+//! # aoi's own commands
 //!
 //! [`install`] replaces the default action of both signals (killing the
 //! process on the spot) with a flag, so a producer can end its stream with
@@ -31,6 +60,7 @@
 
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, Ordering};
 
 /// The signal that asked the process to stop, 0 for none.
@@ -257,6 +287,125 @@ pub fn name(sig: i32) -> &'static str {
         SIGINT => "SIGINT",
         SIGTERM => "SIGTERM",
         _ => "a signal",
+    }
+}
+
+/// A request to stop that the tool polls: cancelled from code
+/// ([`cancel`](Self::cancel)) or, for a token from [`Signals::install`],
+/// by SIGINT or SIGTERM. Clones share the flag.
+#[derive(Debug, Clone, Default)]
+pub struct Token {
+    flag: Arc<AtomicI32>,
+    signals: bool,
+}
+
+impl Token {
+    /// A token that only [`cancel`](Self::cancel) sets.
+    pub fn new() -> Self {
+        Token::default()
+    }
+
+    /// Asks the run to stop. A cancellation from code reads as SIGINT's:
+    /// exit 130, the status § 6 gives `cancelled`.
+    pub fn cancel(&self) {
+        let _ = self
+            .flag
+            .compare_exchange(0, SIGINT, Ordering::SeqCst, Ordering::SeqCst);
+    }
+
+    /// The signal of the stop request (SIGINT's number for one from
+    /// code), if one came.
+    pub fn signal(&self) -> Option<i32> {
+        match self.flag.load(Ordering::Relaxed) {
+            0 if self.signals => requested(),
+            0 => None,
+            s => Some(s),
+        }
+    }
+
+    /// Whether a stop was requested.
+    pub fn is_cancelled(&self) -> bool {
+        self.signal().is_some()
+    }
+
+    /// Waits up to `d` (a backoff, a poll interval), returning early, with
+    /// true, once a stop is requested.
+    pub fn wait(&self, d: std::time::Duration) -> bool {
+        let end = std::time::Instant::now() + d;
+        loop {
+            if self.is_cancelled() {
+                return true;
+            }
+            let left = end.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            std::thread::sleep(left.min(std::time::Duration::from_millis(10)));
+        }
+    }
+}
+
+/// SIGINT and SIGTERM handlers for a tool (see the [module docs](self)).
+#[derive(Debug, Clone, Default)]
+pub struct Signals {
+    hard_stop: Option<std::time::Duration>,
+}
+
+impl Signals {
+    /// Handlers that only set the flag: no `_exit`, no `SIGALRM`.
+    pub fn new() -> Self {
+        Signals::default()
+    }
+
+    /// Opts in to a hard stop: `grace` after the first signal (whole
+    /// seconds, at least 1; `SIGALRM`), or at a second signal, the process
+    /// exits at once with `128 + signal`, whatever it was doing (a write
+    /// blocked on a reader that stopped reading): § 7 puts exiting
+    /// promptly above the final summary.
+    pub fn hard_stop_after(mut self, grace: std::time::Duration) -> Self {
+        self.hard_stop = Some(grace);
+        self
+    }
+
+    /// Installs the handlers for the whole process (a signal inherited as
+    /// ignored stays ignored) and returns a token they set.
+    pub fn install(self) -> io::Result<Token> {
+        self_pipe()?;
+        match self.hard_stop {
+            Some(grace) => {
+                let secs = grace.as_secs() + u64::from(grace.subsec_nanos() > 0);
+                GRACE.store(secs.clamp(1, u64::from(u32::MAX)) as u32, Ordering::SeqCst);
+                set(libc::SIGALRM, on_alarm, false)?;
+                set(SIGINT, on_signal, true)?;
+                set(SIGTERM, on_signal, true)?;
+            }
+            None => {
+                set(SIGINT, on_request, true)?;
+                set(SIGTERM, on_request, true)?;
+            }
+        }
+        Ok(Token {
+            flag: Arc::new(AtomicI32::new(0)),
+            signals: true,
+        })
+    }
+}
+
+/// The handler of [`Signals::new`]: the first signal is the request, and
+/// wakes a thread polling [`wake_fd`]; nothing ends the process.
+extern "C" fn on_request(sig: libc::c_int) {
+    if SIGNAL
+        .compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst)
+        .is_ok()
+    {
+        // SAFETY: `write` is async-signal-safe; the descriptor is the
+        // self-pipe's write end, open for the life of the process.
+        unsafe {
+            let fd = WAKE_WRITE.load(Ordering::SeqCst);
+            if fd >= 0 {
+                libc::write(fd, b"!".as_ptr().cast(), 1);
+            }
+        }
     }
 }
 

@@ -30,6 +30,18 @@ use serde_json::Value;
 
 use crate::spec::{self, AOI_VERSION, exit};
 
+pub mod discovery;
+pub(crate) mod framework;
+mod guard;
+mod producer;
+mod status;
+mod typed;
+
+pub use guard::Refusal;
+pub use producer::{Ended, Flush, Producer};
+pub use status::Exit;
+pub use typed::{Category, Scope, Warning};
+
 /// aoi's schema name (`schema_name`, § 5).
 pub const SCHEMA_NAME: &str = "aoi.toolkit.events";
 /// The version of aoi's schema (`schema_version`).
@@ -126,6 +138,13 @@ pub struct Counts {
     pub forwarded_errors: u64,
 }
 
+/// An [`Emitter`]'s place, to undo an event it encoded.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Mark {
+    seq: u64,
+    counts: Counts,
+}
+
 /// Encodes one AOI stream.
 pub struct Emitter {
     identity: ToolIdentity,
@@ -183,6 +202,26 @@ impl Emitter {
     /// Milliseconds since the emitter started (its `aoi:meta`).
     pub fn elapsed_ms(&self) -> u64 {
         self.start.elapsed().as_millis() as u64
+    }
+
+    /// Where the emitter is: undone by [`restore`](Self::restore).
+    pub(crate) fn mark(&self) -> Mark {
+        Mark {
+            seq: self.seq,
+            counts: self.counts,
+        }
+    }
+
+    /// Forgets the events encoded since `m` (a refused event: its `seq`
+    /// is the next one's, and it is not counted).
+    pub(crate) fn restore(&mut self, m: Mark) {
+        self.seq = m.seq;
+        self.counts = m.counts;
+    }
+
+    /// The last event encoded.
+    pub(crate) fn last(&self) -> &[u8] {
+        &self.buf
     }
 
     /// Encodes one event, `\n` included, and returns its bytes.
@@ -383,13 +422,10 @@ impl Summary {
         }
     }
 
-    /// `ok:false` with `reason` ([`Reason::Skipped`] is read as
-    /// [`Reason::Failed`]: it is not a failure reason).
+    /// `ok:false` with `reason`. [`Reason::Skipped`] goes with `ok:true`
+    /// only ([`Summary::skipped`]): a producer refuses a summary that
+    /// pairs it with `ok:false` (`summary.reason`, § 8.3).
     pub fn failed(reason: Reason) -> Self {
-        let reason = match reason {
-            Reason::Skipped => Reason::Failed,
-            r => r,
-        };
         Summary {
             ok: false,
             reason: Some(reason),
@@ -400,6 +436,22 @@ impl Summary {
     /// `ok:false`, `reason:"cancelled"`.
     pub fn cancelled() -> Self {
         Self::failed(Reason::Cancelled)
+    }
+
+    /// `ok:true` with results cut at a limit (§ 15): `truncated:true`,
+    /// and `next_cursor`, the cursor that fetches the rest (`None` when
+    /// there is no way to fetch it: `null`).
+    pub fn truncated(next_cursor: Option<&str>) -> Self {
+        Self::ok()
+            .field("truncated", true)
+            .field("next_cursor", next_cursor)
+    }
+
+    /// `ok:true` with usable output and at least one failed item, which
+    /// the run reported as an item-scope `aoi:error` (§ 8.3, § 9.2):
+    /// `partial:true`.
+    pub fn partial() -> Self {
+        Self::ok().field("partial", true)
     }
 
     /// Whether the summary says `ok:true`.
@@ -456,17 +508,16 @@ impl Summary {
         self
     }
 
-    /// The exit status that goes with this summary (§ 6): 0 for `ok:true`,
-    /// 128 + the signal for cancelled (130 when no signal came), 124
-    /// timeout, 77 denied, 1 failed.
+    /// The exit status that goes with this summary alone (§ 6): 0 for
+    /// `ok:true`, 130 cancelled, 124 timeout, 77 denied, 1 failed. What
+    /// the whole stream says (75 after a retryable failure, 143 for
+    /// SIGTERM) is [`Producer::close`]'s [`Exit`].
     pub fn exit_code(&self) -> i32 {
         if self.ok {
             return exit::OK;
         }
         match self.reason {
-            Some(Reason::Cancelled) => {
-                crate::cancel::requested().map_or(exit::CANCELLED, crate::cancel::exit_code)
-            }
+            Some(Reason::Cancelled) => exit::CANCELLED,
             Some(Reason::Timeout) => exit::TIMEOUT,
             Some(Reason::Denied) => exit::NOPERM,
             _ => exit::FAILED,
@@ -486,8 +537,31 @@ pub struct ErrorEvent {
 }
 
 impl ErrorEvent {
-    /// An error of `category` (§ 9.2) with a `code` in
-    /// `[A-Z][A-Z0-9_]*` and a message for people.
+    /// An error of a [`Category`] with a `code` in `[A-Z][A-Z0-9_]*` and
+    /// a one-line message for people; `retryable` is the category's
+    /// default unless [set](Self::retryable).
+    pub fn of(category: Category, code: &str, message: impl Into<String>) -> Self {
+        Self::new(category.as_str(), code, message)
+    }
+
+    /// `scope` (§ 9.1): [`Scope::Process`] ends the run,
+    /// [`Scope::Item`] one item of it.
+    pub fn scope(self, scope: Scope) -> Self {
+        self.field("scope", scope.as_str())
+    }
+
+    /// `target`: what failed (a path, an id, a URL without secrets).
+    pub fn target(self, target: impl Into<Value>) -> Self {
+        self.field("target", target)
+    }
+
+    /// `retry_after_ms` (§ 9.1): when to retry; only with `retryable:true`.
+    pub fn retry_after_ms(self, ms: u64) -> Self {
+        self.field("retry_after_ms", ms)
+    }
+
+    /// An error of `category` (§ 9.2, by its name on the wire) with a
+    /// `code` in `[A-Z][A-Z0-9_]*` and a message for people.
     pub fn new(category: &str, code: &str, message: impl Into<String>) -> Self {
         ErrorEvent {
             category: category.to_string(),
@@ -537,317 +611,6 @@ impl ErrorEvent {
     }
 }
 
-/// Why a [`Producer`] stopped before its summary.
-#[derive(Debug)]
-pub enum Ended {
-    /// The reader closed the pipe (`EPIPE`): a normal end, exit 141, no
-    /// message (§ 7).
-    Closed,
-    /// SIGINT or SIGTERM asked the process to stop (the signal number).
-    Cancelled(i32),
-    /// Writing failed for another reason.
-    Failed(io::Error),
-}
-
-impl Ended {
-    /// The exit status for this end: 141, 128 + signal, or 74.
-    pub fn exit_code(&self) -> i32 {
-        match self {
-            Ended::Closed => exit::PIPE,
-            Ended::Cancelled(sig) => crate::cancel::exit_code(*sig),
-            Ended::Failed(_) => exit::IOERR,
-        }
-    }
-
-    /// A write error as an end: `EPIPE` is [`Ended::Closed`].
-    pub fn from_io(e: io::Error) -> Self {
-        if e.kind() == io::ErrorKind::BrokenPipe {
-            Ended::Closed
-        } else {
-            Ended::Failed(e)
-        }
-    }
-}
-
-impl std::error::Error for Ended {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Ended::Failed(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-impl std::fmt::Display for Ended {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Ended::Closed => f.write_str("the reader closed the pipe"),
-            Ended::Cancelled(sig) => write!(f, "cancelled by {}", crate::cancel::name(*sig)),
-            Ended::Failed(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-/// A conforming stream on a writer: see the [module docs](self).
-///
-/// ```
-/// use aoi::emit::{Producer, Summary, ToolIdentity};
-///
-/// let id = ToolIdentity::new("count", "0.1.0", "org.example.count.events", "1.0.0");
-/// let mut out = Vec::new();
-/// let mut p = Producer::start(id, "count", &mut out).expect("a Vec takes any write");
-/// for n in 1..=3 {
-///     p.event("entry", &[("n", n.into())]).expect("a Vec takes any write");
-/// }
-/// assert_eq!(p.close(Summary::ok()), 0);
-/// let text = String::from_utf8(out).expect("aoi writes UTF-8");
-/// assert_eq!(text.lines().count(), 5);
-/// assert!(text.lines().last().is_some_and(|l| l.contains(r#""count":3"#)));
-/// ```
-pub struct Producer<W: Write> {
-    em: Emitter,
-    out: W,
-    /// The summary is written, or a write failed: nothing more to write.
-    done: bool,
-    /// Events are still written after a stop request.
-    after_stop: bool,
-    /// What the tool consumed so far, for a summary written by
-    /// [`end`](Self::end) or on drop: input events, warnings, errors.
-    consumed: (Option<u64>, u64, u64),
-}
-
-impl<W: Write> Producer<W> {
-    /// A producer that has written nothing yet (call
-    /// [`meta`](Self::meta) first, or use [`start`](Self::start)).
-    pub fn new(em: Emitter, out: W) -> Self {
-        Producer {
-            em,
-            out,
-            done: false,
-            after_stop: false,
-            consumed: (None, 0, 0),
-        }
-    }
-
-    /// A producer for `identity` that has written `aoi:meta` for `command`.
-    pub fn start(identity: ToolIdentity, command: &str, out: W) -> Result<Self, Ended> {
-        let mut p = Self::new(Emitter::with_identity(identity), out);
-        p.meta(command, Vec::new())?;
-        Ok(p)
-    }
-
-    /// The emitter (its counts, its run id).
-    pub fn emitter(&self) -> &Emitter {
-        &self.em
-    }
-
-    /// The writer.
-    pub fn get_mut(&mut self) -> &mut W {
-        &mut self.out
-    }
-
-    /// Hands what the writer buffered to its destination, so a reader
-    /// downstream sees the events written so far (a tool calls it when its
-    /// own input goes quiet, e.g. after each block it read).
-    pub fn flush(&mut self) -> Result<(), Ended> {
-        if self.done {
-            return Ok(());
-        }
-        self.out.flush().map_err(|e| {
-            self.done = true;
-            Ended::from_io(e)
-        })
-    }
-
-    /// Tells the producer what the tool consumed so far (upstream domain
-    /// events, warnings, errors, § 8.3), so that a summary it writes itself
-    /// ([`end`](Self::end), drop) counts them.
-    pub fn consumed(&mut self, input: u64, warnings: u64, errors: u64) {
-        self.consumed = (Some(input), warnings, errors);
-    }
-
-    /// Keeps writing events after a stop request (SIGINT/SIGTERM), for a
-    /// tool that reports what it already read before it ends with
-    /// `reason:"cancelled"`.
-    pub fn write_after_stop(&mut self) {
-        self.after_stop = true;
-    }
-
-    /// Writes again after a failed write, for a writer whose failing part
-    /// was taken out (aoi's report when stdout closed but the `--report`
-    /// file is still there).
-    pub(crate) fn resume(&mut self) {
-        self.done = false;
-    }
-
-    /// `aoi:meta` and `aoi:summary` are the producer's own.
-    fn not_own(ty: &str) -> Result<(), Ended> {
-        if ty == "aoi:meta" || ty == "aoi:summary" {
-            return Err(Ended::Failed(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("{ty} is written by the producer itself"),
-            )));
-        }
-        Ok(())
-    }
-
-    /// Writes `aoi:meta` with `more` members (see [`Emitter::meta_with`]);
-    /// it must be the first event.
-    pub fn meta(&mut self, command: &str, more: Vec<(&str, Value)>) -> Result<(), Ended> {
-        if self.em.seq() > 0 {
-            return Err(Ended::Failed(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "aoi:meta is the first event, written once",
-            )));
-        }
-        let b = self.em.meta_with(command, more);
-        write_to(&mut self.out, b, &mut self.done)
-    }
-
-    /// Writes one event (a domain event, or a framework event other than
-    /// `aoi:meta` and `aoi:summary`, which this type writes itself).
-    ///
-    /// Returns [`Ended::Cancelled`] once SIGINT or SIGTERM arrived (see
-    /// [`crate::cancel::install`]); let it end the run, through
-    /// [`end`](Self::end) or by dropping the producer.
-    pub fn event(&mut self, ty: &str, fields: &[(&str, Value)]) -> Result<(), Ended> {
-        Self::not_own(ty)?;
-        self.check()?;
-        let b = self.em.event(ty, fields);
-        write_to(&mut self.out, b, &mut self.done)
-    }
-
-    /// Writes an event whose members are already encoded (see
-    /// [`Emitter::raw_event`]).
-    pub fn raw_event(&mut self, ty: &str, body: &[u8]) -> Result<(), Ended> {
-        Self::not_own(ty)?;
-        self.check()?;
-        let b = self.em.raw_event(ty, body);
-        write_to(&mut self.out, b, &mut self.done)
-    }
-
-    /// Passes an upstream event on (see [`Emitter::forward`]).
-    pub fn forward(&mut self, ty: &str, body: &[u8]) -> Result<(), Ended> {
-        Self::not_own(ty)?;
-        self.check()?;
-        let b = self.em.forward(ty, body);
-        write_to(&mut self.out, b, &mut self.done)
-    }
-
-    /// Writes an `aoi:warning` of the tool's own.
-    pub fn warning(&mut self, code: &str, message: &str) -> Result<(), Ended> {
-        self.event(
-            "aoi:warning",
-            &[("code", code.into()), ("message", message.into())],
-        )
-    }
-
-    /// Writes an `aoi:error` of the tool's own.
-    pub fn error(&mut self, e: &ErrorEvent) -> Result<(), Ended> {
-        self.check()?;
-        let b = self.em.error(e);
-        write_to(&mut self.out, b, &mut self.done)
-    }
-
-    /// [`Ended::Cancelled`] once a stop was requested.
-    fn check(&self) -> Result<(), Ended> {
-        match crate::cancel::requested() {
-            Some(sig) if !self.after_stop => Err(Ended::Cancelled(sig)),
-            _ => Ok(()),
-        }
-    }
-
-    /// The summary for an early end: `reason`, with what was consumed.
-    fn early(&self, s: Summary) -> Summary {
-        let (input, w, e) = self.consumed;
-        let s = s.consumed(w, e);
-        match input {
-            Some(n) => s.input_count(n),
-            None => s,
-        }
-    }
-
-    /// Writes the terminal `aoi:summary` and flushes. After a closed pipe
-    /// nothing is written and [`Ended::Closed`] is returned.
-    pub fn finish(&mut self, s: &Summary) -> Result<(), Ended> {
-        if self.done {
-            return Err(Ended::Closed);
-        }
-        let b = self.em.summary(s);
-        let r = write_to(&mut self.out, b, &mut self.done)
-            .and_then(|()| self.out.flush().map_err(Ended::from_io));
-        self.done = true;
-        r
-    }
-
-    /// [`finish`](Self::finish) and the exit status: the summary's
-    /// ([`Summary::exit_code`]), or the write failure's
-    /// ([`Ended::exit_code`]).
-    pub fn close(mut self, s: Summary) -> i32 {
-        match self.finish(&s) {
-            Ok(()) => s.exit_code(),
-            Err(e) => e.exit_code(),
-        }
-    }
-
-    /// Ends the run early for `why` and returns the exit status: a
-    /// cancellation writes `reason:"cancelled"` (exit 128 + signal); a
-    /// failure that left the stream writable (an input error, a refused
-    /// event) writes an `io` `aoi:error` and an `ok:false` summary (exit
-    /// 74); after a failed
-    /// write or a closed pipe nothing more is written, since the last line
-    /// may be cut (exit 74 or 141).
-    pub fn end(mut self, why: Ended) -> i32 {
-        match &why {
-            Ended::Closed => self.done = true,
-            Ended::Cancelled(_) => {
-                let s = self.early(Summary::cancelled());
-                let _ = self.finish(&s);
-            }
-            Ended::Failed(e) => {
-                if !self.done {
-                    let err = ErrorEvent::new("io", "IO_ERROR", e.to_string());
-                    let b = self.em.error(&err);
-                    let _ = write_to(&mut self.out, b, &mut self.done);
-                    let s = self.early(Summary::failed(Reason::Failed));
-                    let _ = self.finish(&s);
-                }
-            }
-        }
-        why.exit_code()
-    }
-}
-
-/// The guarantee: a producer dropped before its summary writes one,
-/// `ok:false` with `reason:"cancelled"` after a stop request and
-/// `reason:"failed"` otherwise (§ 4, § 7). Errors are ignored: there is no
-/// one left to tell.
-impl<W: Write> Drop for Producer<W> {
-    fn drop(&mut self) {
-        if self.done {
-            return;
-        }
-        let s = match crate::cancel::requested() {
-            Some(_) => Summary::cancelled(),
-            None => Summary::failed(Reason::Failed),
-        };
-        let s = self.early(s);
-        let _ = self.finish(&s);
-    }
-}
-
-/// Writes one encoded event; a failed write marks the producer done (the
-/// line may be cut: nothing written after it could be read).
-fn write_to<W: Write>(out: &mut W, bytes: &[u8], done: &mut bool) -> Result<(), Ended> {
-    if *done {
-        return Err(Ended::Closed);
-    }
-    out.write_all(bytes).map_err(|e| {
-        *done = true;
-        Ended::from_io(e)
-    })
-}
-
 /// The placeholder written in place of a secret.
 pub const REDACTED: &str = "[REDACTED]";
 
@@ -878,28 +641,67 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<std::ffi::OsStr>,
 {
+    redact_args_with(args, &[])
+}
+
+/// [`redact_args`], and the values of the tool's own secret flags besides:
+/// `secret_flags` names them as written (`--access`, `-t`), and each is
+/// redacted as `--access V`, `--access=V`, `-t V`, `-t=V` and `-tV`. A
+/// short flag's name says nothing of a secret, so only the tool can tell.
+///
+/// ```
+/// let (args, _) = aoi::emit::redact_args_with(["-t", "abc", "-kxyz", "-v"], &["-t", "-k"]);
+/// assert_eq!(args, ["-t", "[REDACTED]", "-k[REDACTED]", "-v"]);
+/// ```
+pub fn redact_args_with<I, S>(args: I, secret_flags: &[&str]) -> (Vec<String>, bool)
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
     let mut out = Vec::new();
     let mut changed = false;
     let mut secret_next = false;
     for a in args {
         let a = a.as_ref().to_string_lossy().into_owned();
         // After a secret flag, only a long flag ends its value: `-abc123`
-        // and `-----BEGIN PRIVATE KEY-----` are values (issue 42).
+        // and `-----BEGIN PRIVATE KEY-----` are values.
         let r = if secret_next && !(a.starts_with("--") && flag_like(&a)) {
             secret_next = false;
-            if spec::looks_redacted(&a) {
-                a.clone()
-            } else {
-                REDACTED.to_string()
-            }
+            hide(&a).to_string()
         } else {
             secret_next = false;
-            redact_one(&a, &mut secret_next)
+            own_secret(&a, secret_flags, &mut secret_next)
+                .unwrap_or_else(|| redact_one(&a, &mut secret_next))
         };
         changed |= r != a;
         out.push(r);
     }
     (out, changed)
+}
+
+/// `a` when it is one of the tool's `secret_flags`: the flag (its value
+/// next), or the flag with its value hidden.
+fn own_secret(a: &str, secret_flags: &[&str], secret_next: &mut bool) -> Option<String> {
+    for flag in secret_flags
+        .iter()
+        .filter(|f| f.starts_with('-') && f.len() > 1)
+    {
+        let Some(rest) = a.strip_prefix(flag) else {
+            continue;
+        };
+        if rest.is_empty() {
+            *secret_next = true;
+            return Some(a.to_string());
+        }
+        if let Some(val) = rest.strip_prefix('=') {
+            return Some(format!("{flag}={}", hide(val)));
+        }
+        // `-tVALUE`: a short flag's value joined to it.
+        if !flag.starts_with("--") && flag.len() == 2 {
+            return Some(format!("{flag}{}", hide(rest)));
+        }
+    }
+    None
 }
 
 /// A secret value replaced, unless it already reads as redacted.
@@ -1077,6 +879,9 @@ fn escape_invisible(buf: &mut Vec<u8>, start: usize) {
     buf.truncate(start);
     buf.extend_from_slice(out.as_bytes());
 }
+
+#[cfg(test)]
+mod judged_tests;
 
 #[cfg(test)]
 mod tests {
@@ -1284,7 +1089,10 @@ mod tests {
     fn producer_refuses_to_write_meta_or_summary_as_events() {
         let mut out = Vec::new();
         let mut p = Producer::start(ToolIdentity::aoi(), "t", &mut out).unwrap();
-        assert!(matches!(p.event("aoi:summary", &[]), Err(Ended::Failed(_))));
+        assert!(matches!(
+            p.event("aoi:summary", &[]),
+            Err(Ended::Refused(_))
+        ));
         assert!(p.raw_event("aoi:summary", b"").is_err());
         assert!(p.forward("aoi:meta", b"").is_err());
         assert!(p.meta("again", Vec::new()).is_err());

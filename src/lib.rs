@@ -8,15 +8,16 @@
 //! # Produce a stream, then judge it
 //!
 //! A tool writes its events through a [`emit::Producer`], which numbers
-//! `seq`, mints the `run`, counts, writes the identity on both ends and
-//! always ends with `aoi:summary`. Any stream (this one, or a subprocess's
-//! stdout) can be judged in-process with a [`judge::Judge`], the same one
-//! `aoi check` runs:
+//! `seq`, mints the `run`, counts, writes the identity on both ends,
+//! judges every event before it writes it (refusing, by rule, what `aoi
+//! check` would reject) and always ends with `aoi:summary`; its exit
+//! status is the judge's. Any stream (this one, or a subprocess's stdout)
+//! can be judged in-process with [`judge::check`], or line by line with a
+//! [`judge::Judge`], the same one `aoi check` runs:
 //!
 //! ```
-//! use aoi::emit::{Producer, Summary, ToolIdentity};
-//! use aoi::drive::drive;
-//! use aoi::judge::{Judge, JudgeOptions, Outcome};
+//! use aoi::emit::{Ended, Producer, Summary, ToolIdentity};
+//! use aoi::judge::{Outcome, check};
 //!
 //! // Produce: aoi:meta, two domain events, aoi:summary.
 //! let id = ToolIdentity::new("search", "1.2.0", "org.example.search.events", "1.0.0");
@@ -24,12 +25,15 @@
 //! let mut out = Producer::start(id, "search", &mut stream).expect("a Vec takes any write");
 //! out.event("hit", &[("rank", 1.into()), ("id", "doc_1".into())]).expect("written");
 //! out.event("hit", &[("rank", 2.into()), ("id", "doc_2".into())]).expect("written");
-//! assert_eq!(out.close(Summary::ok()), 0);
+//! // A broken event is refused, with the rule it breaks; nothing is written.
+//! match out.event("hit", &[("aoi", 1.into())]) {
+//!     Err(Ended::Refused(r)) => assert_eq!(r.rule.id(), "event.duplicate-reserved-key"),
+//!     other => panic!("{other:?}"),
+//! }
+//! assert_eq!(out.close(Summary::ok()).code(), 0);
 //!
 //! // Judge: complete, conforming, ok:true.
-//! let mut judge = Judge::new(JudgeOptions::default());
-//! drive(&stream[..], &mut judge, |_, _| Ok::<(), ()>(()), |_, _| Ok(())).expect("no I/O error");
-//! let (verdict, findings) = judge.finish();
+//! let (verdict, findings) = check(&stream[..]);
 //! assert!(findings.is_empty());
 //! assert_eq!(verdict.outcome, Outcome::Ok);
 //! assert_eq!((verdict.domain_events, verdict.exit_code), (2, 0));
@@ -38,9 +42,8 @@
 //! let mut lines: Vec<&[u8]> = stream.split_inclusive(|&b| b == b'\n').collect();
 //! lines.remove(1);
 //! let cut = lines.concat();
-//! let mut judge = Judge::new(JudgeOptions::default());
-//! drive(&cut[..], &mut judge, |_, _| Ok::<(), ()>(()), |_, _| Ok(())).expect("no I/O error");
-//! let (verdict, _) = judge.finish();
+//! let (verdict, findings) = check(&cut[..]);
+//! assert!(findings.iter().any(|f| f.to_string().contains("seq.gap")));
 //! assert_eq!(verdict.outcome, Outcome::Violation);
 //! assert_eq!(verdict.exit_code, 65);
 //! ```
@@ -73,7 +76,8 @@
 //! - [`rules`]: the rule catalog, stable ids with spec sections.
 //! - [`emit`]: the producer side, aoi's own output and any tool's: ULID
 //!   run, contiguous seq, counters, redaction, a guaranteed summary.
-//! - [`cancel`]: SIGINT/SIGTERM as a request to stop (§ 7).
+//! - [`cancel`]: a cancellation token the tool polls, SIGINT/SIGTERM as a
+//!   request to stop (§ 7).
 //! - [`spec`]: the vocabulary of the standard, written down once.
 //!
 //! # Depending on the library alone

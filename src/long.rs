@@ -80,7 +80,7 @@ enum St {
 }
 
 /// A line validated in pieces ([`LongLine::feed`], then [`LongLine::end`]).
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct LongLine {
     st: Option<St>,
     /// The string being read is an object key.

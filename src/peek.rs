@@ -133,7 +133,7 @@ pub struct Member {
 }
 
 /// Reusable validator state.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct Peeker {
     stack: Vec<bool>,
     /// Top-level members of the last line peeked (empty if not an object).

@@ -10,52 +10,33 @@
 use serde_json::{Map, Value, json};
 
 use crate::cli::SchemaArgs;
+use crate::emit::framework::{count, event, framework_defs, identity, string, strings};
 use crate::emit::{SCHEMA_NAME, SCHEMA_VERSION};
-use crate::spec::{self, exit};
+use crate::spec::exit;
 
 /// The schema's `$id`.
 pub const ID: &str = "https://schemas.aoi-toolkit.org/aoi.toolkit.events/1.0.0/schema.json";
-
-fn string() -> Value {
-    json!({"type": "string"})
-}
-fn count() -> Value {
-    json!({"type": "integer", "minimum": 0})
-}
-fn strings() -> Value {
-    json!({"type": "string"})
-}
-
-/// The object an event type's `$defs` entry describes.
-fn event(required: &[&str], props: Value) -> Value {
-    json!({"type": "object", "required": required, "properties": props})
-}
 
 /// The schema (§ 10), built once from the vocabulary in [`crate::spec`].
 pub fn schema() -> Value {
     let mut defs = framework_defs();
     defs.append(&mut toolkit_defs());
-    let dispatch: Vec<Value> = [
-        ("aoi:meta", "aoi_meta"),
-        ("aoi:summary", "aoi_summary"),
-        ("aoi:error", "aoi_error"),
-        ("aoi:warning", "aoi_warning"),
-        ("aoi:check", "aoi_check"),
-        ("violation", "violation"),
-        ("advisory", "advisory"),
-        ("stream", "stream"),
-        ("outcome", "outcome"),
-        ("report", "report"),
-        ("value", "value"),
-    ]
-    .iter()
-    .map(|(ty, def)| {
-        json!({
-            "if": {"properties": {"type": {"const": ty}}, "required": ["type"]},
-            "then": {"$ref": format!("#/$defs/{def}")},
-        })
-    })
-    .collect();
+    let dispatch = crate::emit::discovery::type_dispatch(
+        [
+            ("aoi:meta", "aoi_meta"),
+            ("aoi:summary", "aoi_summary"),
+            ("aoi:error", "aoi_error"),
+            ("aoi:warning", "aoi_warning"),
+            ("aoi:check", "aoi_check"),
+            ("violation", "violation"),
+            ("advisory", "advisory"),
+            ("stream", "stream"),
+            ("outcome", "outcome"),
+            ("report", "report"),
+            ("value", "value"),
+        ]
+        .into_iter(),
+    );
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": ID,
@@ -69,30 +50,6 @@ pub fn schema() -> Value {
         "allOf": dispatch,
         "$defs": defs,
     })
-}
-
-/// The framework events aoi writes (§ 8): the envelope, `aoi:meta`,
-/// `aoi:summary`, `aoi:error`, `aoi:warning` and lint's `aoi:check`.
-fn framework_defs() -> Map<String, Value> {
-    let mut defs = Map::new();
-    defs.insert(
-        "envelope".into(),
-        json!({
-            "type": "object", "required": ["seq", "run"],
-            "properties": {"seq": count(), "run": {"type": "string", "minLength": 1},
-                           "t": {"type": "number", "minimum": 0}, "trace_id": string()},
-        }),
-    );
-    defs.insert("aoi_meta".into(), meta());
-    defs.insert("aoi_summary".into(), summary());
-    defs.insert("aoi_error".into(), error());
-    // § 8.3 leaves aoi:warning's fields open; forwarded ones keep theirs.
-    defs.insert(
-        "aoi_warning".into(),
-        event(&[], json!({"origin": string()})),
-    );
-    defs.insert("aoi_check".into(), check());
-    defs
 }
 
 /// aoi's own event types: findings, per-stream verdicts, merged reports
@@ -142,113 +99,6 @@ fn toolkit_defs() -> Map<String, Value> {
     );
     defs.insert("value".into(), event(&["value"], json!({})));
     defs
-}
-
-/// The identity fields of `aoi:meta` and `aoi:summary` (§ 5).
-fn identity() -> Value {
-    json!({
-        "tool": string(), "tool_version": string(), "aoi_version": string(),
-        "schema_name": string(), "schema_version": string(),
-    })
-}
-
-/// `aoi:meta` (§ 8.1).
-fn meta() -> Value {
-    let mut p = identity();
-    p["command"] = string();
-    let required = [
-        "tool",
-        "tool_version",
-        "aoi_version",
-        "schema_name",
-        "schema_version",
-        "command",
-    ];
-    event(&required, p)
-}
-
-/// `aoi:summary` (§ 8.2), with aoi's own `caused_by` (§ 9.1).
-fn summary() -> Value {
-    let mut reasons: Vec<&str> = spec::FAILURE_REASONS.to_vec();
-    reasons.push(spec::SUCCESS_REASON);
-    let cause = json!({
-        "type": "object",
-        "required": ["retryable"],
-        "properties": {
-            "origin": string(), "category": string(),
-            "code": {"type": "string", "pattern": "^[A-Z][A-Z0-9_]*$"},
-            "retryable": {"type": "boolean"}, "retry_after_ms": count(),
-        },
-    });
-    let mut p = identity();
-    for (k, v) in [
-        ("ok", json!({"type": "boolean"})),
-        ("reason", json!({"enum": reasons})),
-        ("count", count()),
-        ("input_count", count()),
-        ("warning_count", count()),
-        ("error_count", count()),
-        ("event_count", count()),
-        ("elapsed_ms", count()),
-        ("caused_by", cause),
-        (
-            "upstream",
-            json!({"type": "object", "properties": identity()}),
-        ),
-        ("properties", json!({"type": "object"})),
-    ] {
-        p[k] = v;
-    }
-    let required = [
-        "ok",
-        "event_count",
-        "count",
-        "tool",
-        "tool_version",
-        "aoi_version",
-        "schema_version",
-    ];
-    event(&required, p)
-}
-
-/// `aoi:error` (§ 9.1).
-fn error() -> Value {
-    let categories: Vec<&str> = spec::CATEGORIES.iter().map(|(c, _)| *c).collect();
-    let props = json!({
-        "category": {"type": "string", "not": {"const": "partial"}, "examples": categories},
-        "code": {"type": "string", "pattern": "^[A-Z][A-Z0-9_]*$"},
-        "message": {"type": "string", "pattern": "^[^\\n\\r\\u001b]*$"},
-        "retryable": {"type": "boolean"}, "retry_after_ms": count(),
-        "origin": string(), "scope": {"enum": spec::SCOPES}, "target": string(),
-        "item_index": count(), "line_number": count(), "domain": string(),
-        "properties": {"type": "object"},
-    });
-    let mut e = event(&["category", "code", "message", "retryable"], props);
-    // § 9.1: retry_after_ms only with retryable:true.
-    e["if"] = json!({"properties": {"retryable": {"const": false}}});
-    e["then"] = json!({"not": {"required": ["retry_after_ms"]}});
-    e
-}
-
-/// aoi lint's results (§ 8.3 aoi:check; § 18 in properties).
-fn check() -> Value {
-    event(
-        &["name", "ok"],
-        json!({
-            "name": string(), "ok": {"type": "boolean"},
-            "severity": {"enum": ["info", "warning", "error"]}, "detail": string(),
-            "properties": {
-                "type": "object",
-                "properties": {
-                    "check": {"type": "integer", "minimum": 1, "maximum": 16},
-                    "factors": {"type": "array", "items": string()},
-                    "command": string(),
-                    "status": {"enum": ["pass", "fail", "not_applicable", "not_tested"]},
-                    "evidence": {"type": "array", "items": string()},
-                },
-            },
-        }),
-    )
 }
 
 /// A `violation` or `advisory` finding of the judge.

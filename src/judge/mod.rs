@@ -16,6 +16,7 @@
 //! its summary, once its judge is freed); `verdict` holds the types they
 //! produce, `fields` and `types` the reading they share.
 
+mod check;
 mod envelope;
 mod error;
 mod event;
@@ -36,6 +37,7 @@ mod verdict;
 use crate::peek::{self, Member, Peeker};
 use crate::rules::{RuleId, Severity};
 
+pub use check::{check, check_with};
 pub use envelope::envelope_run;
 pub use fields::{ms_json, preview};
 pub use resume::Resume;
@@ -81,7 +83,9 @@ pub enum LineClass {
     Framework,
 }
 
-/// The stream-level state machine.
+/// The stream-level state machine. Cloned, it is a checkpoint: the
+/// producer judges an event on a copy before it writes it.
+#[derive(Clone)]
 pub struct Judge {
     last_class: LineClass,
     opts: JudgeOptions,

@@ -55,7 +55,7 @@ impl Jump {
 }
 
 /// The held jumps and the replay of seqs already seen.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(super) struct Order {
     jumps: VecDeque<Jump>,
     /// Jumps settled before the stream ended (held too long, or too many

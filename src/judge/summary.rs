@@ -206,6 +206,8 @@ impl Judge {
             }
         }
         let cursor = ev.get("next_cursor");
+        info.next_cursor =
+            cursor.and_then(|m| super::fields::str_ref(ev.line, m).map(|c| c.into_owned()));
         if let Some(m) = cursor {
             if !matches!(m.kind, Kind::String { .. } | Kind::Null) {
                 self.here(

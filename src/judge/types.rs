@@ -18,7 +18,7 @@ pub(super) const MAX_TYPE_LEN: usize = 256;
 /// of the first [`TypeCounts::SCAN`] names, then a hash map for the rest.
 /// (A map for every stream of more than 8 types, as before, cost `check`
 /// 9% of its time on a stream of 12 types in turn: SipHash on each line.)
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(super) struct TypeCounts {
     names: Vec<Vec<u8>>,
     counts: Vec<u64>,

@@ -19,6 +19,27 @@ pub struct Finding {
     pub message: String,
 }
 
+impl std::fmt::Display for Finding {
+    /// `line 3 (seq 2): violation error.code (§ 9.1): code "bad" does not …`;
+    /// `stream:` for a finding about the stream as a whole.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.line, self.seq) {
+            (0, _) => f.write_str("stream")?,
+            (n, Some(s)) => write!(f, "line {n} (seq {s})")?,
+            (n, None) => write!(f, "line {n}")?,
+        }
+        let r = self.rule.rule();
+        write!(
+            f,
+            ": {} {} ({}): {}",
+            r.severity.name(),
+            r.id,
+            r.spec,
+            self.message
+        )
+    }
+}
+
 /// The identity an AOI stream declares (§ 5).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Identity {
@@ -195,6 +216,8 @@ pub struct SummaryInfo {
     pub partial: bool,
     /// `truncated`.
     pub truncated: bool,
+    /// `next_cursor`, when it is a string: what fetches the rest (§ 15).
+    pub next_cursor: Option<String>,
     /// `elapsed_ms`: any non-negative number (the spec gives it no type;
     /// `performance.now()` differences have fractions).
     pub elapsed_ms: Option<f64>,
@@ -235,7 +258,7 @@ pub struct Verdict {
     pub advisories: u64,
     /// Findings per rule, in catalog order.
     pub rule_counts: Vec<(RuleId, u64)>,
-    /// Events per type, in order of first appearance.
+    /// Events per type, sorted by type name.
     pub events_by_type: Vec<(String, u64)>,
     /// Distinct types past the tracking cap, counted together.
     pub other_types: u64,

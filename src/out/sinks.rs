@@ -41,6 +41,7 @@ pub(crate) fn stop_code(cmd: &str, stop: &Stop) -> i32 {
         Ended::Closed => {}
         Ended::Cancelled(_) => eprint_line(false, &format!("aoi {cmd}: {stop}")),
         Ended::Failed(e) => eprint_line(false, &format!("aoi {cmd}: {e}")),
+        Ended::Refused(r) => eprint_line(false, &format!("aoi {cmd}: {r}")),
     }
     stop.exit_code()
 }
@@ -101,7 +102,7 @@ impl Sinks {
     ) -> Self {
         Sinks {
             relay,
-            out: Producer::new(Emitter::new(), Tee { stdout, file }),
+            out: Producer::unjudged(Emitter::new(), Tee { stdout, file }),
             consumed: (0, 0, 0),
         }
     }

@@ -159,3 +159,91 @@ fn usage_errors_exit_64_without_output() {
         out.stderr
     );
 }
+
+/// Each event reaches the reader as it is written (the producer flushes
+/// per event on a pipe), and SIGINT/SIGTERM set the tool's token: the run
+/// ends at its next poll with `reason:"cancelled"`, 130 or 143, and a
+/// stream `aoi check` judges cancelled (§ 7). The delay is long, so the
+/// signal lands while the tool waits; nothing is timed.
+#[test]
+fn a_signal_ends_the_run_cancelled_after_streamed_events() {
+    use std::io::{BufRead, BufReader, Read};
+    let (_dir, d) = dir_with("ls-cancel", 3);
+    for (sig, code) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {
+        let mut child = crate::util::command(ls_bin())
+            .args(["--delay-ms", "60000", &d])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn ls");
+        let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut head = String::new();
+        for _ in 0..2 {
+            out.read_line(&mut head).expect("read a line");
+        }
+        // The meta and the first entry came before the run ended.
+        assert!(
+            head.lines()
+                .nth(1)
+                .is_some_and(|l| l.contains(r#""type":"entry""#)),
+            "{head}"
+        );
+        crate::waits::signal_taken(child.id(), sig);
+        let st = crate::waits::wait_exit(&mut child, "ls after a signal");
+        let mut rest = Vec::new();
+        out.read_to_end(&mut rest).expect("read the rest");
+        assert_eq!(code_of(st), code);
+        let all = [head.as_bytes(), &rest].concat();
+        let last = parse_jsonl(&all).pop().expect("a summary");
+        assert_eq!(
+            (&last["ok"], &last["reason"]),
+            (&Value::Bool(false), &Value::from("cancelled"))
+        );
+        let (judged_code, findings) = judged(&all);
+        assert_eq!((judged_code, findings.len()), (130, 0), "{findings:#?}");
+    }
+}
+
+/// The reference tool passes `aoi lint` whole (§ 18): every check that a
+/// tool can pass passes; the rest are not applicable to a read-only
+/// source (6, 7, 8, 12, 16); none fails or is left not tested. lint's
+/// report is itself judged.
+#[test]
+fn aoi_lint_passes_the_reference_tool() {
+    let (_dir, d) = dir_with("ls-lint", 5);
+    let bin = ls_bin();
+    let bin = bin.to_str().expect("utf-8 path");
+    let r = aoi(
+        &[
+            "lint",
+            "--output",
+            "jsonl",
+            "--",
+            bin,
+            "list",
+            "--delay-ms",
+            "300",
+            &d,
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}\n{}", r.stderr, r.stdout_str());
+    let checks: Vec<Value> = parse_jsonl(&r.stdout)
+        .into_iter()
+        .filter(|e| e["type"] == "aoi:check")
+        .collect();
+    assert_eq!(checks.len(), 16, "{checks:#?}");
+    let mut na = Vec::new();
+    for c in &checks {
+        let status = c["properties"]["status"].as_str().unwrap_or_default();
+        let n = c["properties"]["check"].as_u64().unwrap_or_default();
+        match status {
+            "pass" => {}
+            "not_applicable" => na.push(n),
+            _ => panic!("check {n}: {status}: {}", c["detail"]),
+        }
+    }
+    assert_eq!(na, [6, 7, 8, 12, 16], "{checks:#?}");
+    assert_eq!(check(&[], &r.stdout).code, 0);
+}

@@ -430,7 +430,8 @@ fn close_report_after_relay_failure(sinks: &mut Sinks, stop: &Stop) {
             "stdout was closed by the reader; the relay stopped".to_string(),
         ),
         Ended::Failed(e) => ("WRITE_FAILED", e.to_string()),
-        Ended::Cancelled(_) => return,
+        // aoi's report is not judged as it is written: nothing refuses.
+        Ended::Cancelled(_) | Ended::Refused(_) => return,
     };
     // Only the report file: stdout is what failed (or is the report
     // itself); the file, written first, holds every event whole.
