@@ -104,6 +104,9 @@ pub mod lines;
 pub mod long;
 #[doc(hidden)]
 pub mod peek;
+#[doc(hidden)]
+pub mod validator;
+pub(crate) mod validator_words;
 
 pub(crate) mod demux;
 pub(crate) mod out;

@@ -299,6 +299,12 @@ catalog! {
     InputIdleTimeout = "input.idle-timeout", Incomplete, "§ 4.2",
         "With `--idle-timeout`, an input silent for longer than the limit ends the stream: the outcome is `timeout` (exit 124), since a hung producer and a dead one look alike on a pipe. Any input, an `aoi:heartbeat` line included, resets the clock. In a log of interleaved runs (`aoi errors`, `aoi merge-report`) the runs still open end as `timeout`; a run whose summary was already read keeps its verdict, and so does a single stream: silence after its `aoi:summary` only ends the read.",
         "look at why the producer stopped writing; for quiet unbounded streams, emit aoi:heartbeat more often than the limit";
+    SchemaInvalid = "schema.invalid", Violation, "§ 10, § 10.3, § 18",
+        "With `--schema FILE`, every event, domain and framework, validates against the tool's own JSON Schema (draft 2020-12, or the draft its `$schema` names): one finding per event that does not, naming the line, its seq, the value's JSON pointer, the keyword and what it wanted. Members the schema does not mention pass unless it forbids them (§ 10.3). `format` is an annotation in 2020-12 and 2019-09 (asserted only when the schema's metaschema requires the format-assertion vocabulary) and an assertion in draft 7 and earlier, as those drafts' test suites read it.",
+        "fix the event, or the schema if the event is right; `aoi schema`-style discovery (§ 10.1) should publish the schema the tool actually follows";
+    SchemaUnchecked = "schema.unchecked", Advisory, "§ 10, § 2",
+        "With `--schema FILE`, an event aoi could not validate: one longer than the reader holds (1 MiB; such a line is judged from a reduced copy in constant memory, not held whole), or one serde_json cannot represent (a number beyond f64's range). Reported, so a pass never claims more than was checked; advisory, because the event may well be valid.",
+        "validate such events another way, or keep events under 1 MiB";
 }
 
 impl RuleId {

@@ -19,6 +19,7 @@ impl Judge {
         let env = self.peeker.aoi_member.and_then(|i| members.get(i));
         self.reserved_once();
         let extras = self.envelope(line, env);
+        self.schema_event(line);
 
         let Some(ty) = ty else {
             self.summary_order_check(false);

@@ -26,6 +26,7 @@ mod long;
 mod meta;
 mod order;
 mod resume;
+mod schema;
 mod secrets;
 mod summary;
 #[cfg(test)]
@@ -56,6 +57,8 @@ pub struct JudgeOptions {
     pub fail_on_partial: bool,
     /// Findings of one rule handed out per stream; the rest are only counted.
     pub per_rule_limit: u64,
+    /// `--schema`: every event is validated against this JSON Schema.
+    pub schema: Option<std::sync::Arc<crate::validator::EventSchema>>,
 }
 
 impl Default for JudgeOptions {
@@ -64,6 +67,7 @@ impl Default for JudgeOptions {
             unbounded: false,
             fail_on_partial: false,
             per_rule_limit: 100,
+            schema: None,
         }
     }
 }
