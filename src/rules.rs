@@ -553,6 +553,22 @@ pub const DECISIONS: &str = "\
   an `aoi.run` as such); `--no-fail` keeps 66, as for an unreadable input. An input whose runs
   are all others is no problem of its own: the run may be in another input. `--run` takes
   `--log` (64 without it): without it an input is one stream, not runs to choose from.
+- **Typed against the tool's own schema (`--schema FILE`, § 10).** Every command that judges
+  takes it (`check`, `strip`, `summary`, `errors`, `filter`, `merge-report`, with or without
+  `--log`), so the same bytes and the same schema get the same verdict everywhere. Every event,
+  domain and framework, is validated: a framework event is the tool's output too, and § 18's
+  check 4 validates those. One finding per invalid event, the most specific problem: inside
+  `anyOf`/`oneOf`, the branch that accepts the event's `type` (§ 10.4's discriminator), else the
+  one with fewest failures, so no \"matched none of oneOf\" where a branch can be blamed. The
+  file is read before any input: missing or unreadable 66, not JSON 64, no valid JSON Schema 64
+  (the place in the schema named), each one line. No other document is ever read, from the
+  network or from disk (§ 3: discovery without network): a `$ref` resolves inside the file, by
+  pointer, `$anchor` or an `$id` the file declares, or the schema is refused (64), as it is by
+  `aoi lint`'s check 1. `format` follows the draft: an annotation in 2020-12 (unless the
+  metaschema requires format-assertion), asserted in draft 7. An event over 1 MiB (judged from a
+  reduced copy in constant memory) or with a number beyond f64 is not validated and says so
+  (`schema.unchecked`, advisory): aoi cannot say it is invalid, and will not say it was checked.
+  Without `--schema` nothing of this runs: the judge never parses a line whole.
 ";
 
 /// Renders the catalog as Markdown (docs/rules.md is this output).

@@ -97,8 +97,21 @@ impl EventSchema {
 
     /// Compiles `schema`; the error says what is wrong and where.
     pub fn from_value(schema: &Value) -> Result<EventSchema, String> {
+        EventSchema::with_documents(schema, Vec::new())
+    }
+
+    /// [`EventSchema::from_value`] with other documents at hand, by URL:
+    /// for the official test suite's remotes, never for a user's schema.
+    #[doc(hidden)]
+    pub fn with_documents(
+        schema: &Value,
+        documents: Vec<(String, Value)>,
+    ) -> Result<EventSchema, String> {
         let mut c = Compiler::new();
         c.use_loader(Box::new(NoOtherDocument));
+        for (url, doc) in documents {
+            c.add_resource(&url, doc).map_err(|e| compile_words(&e))?;
+        }
         let mut schemas = Schemas::new();
         c.add_resource(BASE, schema.clone())
             .map_err(|e| compile_words(&e))?;
@@ -266,4 +279,77 @@ pub fn install(command: &Command) -> Result<(), (i32, String)> {
     })?;
     let _ = INSTALLED.set(Arc::new(schema));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn aoi_schema_compiles_and_judges_aoi_events() {
+        let s = EventSchema::from_value(&crate::cmd::schema::schema()).expect("aoi schema");
+        let good = json!({"type":"aoi:error","aoi":{"seq":1,"run":"R"},"category":"io","code":"X","message":"m","retryable":false});
+        assert_eq!(s.problem(&good), None);
+        let bad = json!({"type":"aoi:error","aoi":{"seq":1,"run":"R"},"category":"io","code":"X","message":"m","retryable":false,"retry_after_ms":5});
+        assert!(s.problem(&bad).is_some());
+    }
+
+    /// A `$ref` by the schema's own `$id` or to an `$anchor` resolves; one
+    /// to another document refuses the schema, never fetched.
+    #[test]
+    fn references_resolve_inside_the_schema_only() {
+        let s = json!({"$id":"https://example.org/s.json","$defs":{
+            "n":{"type":"integer","minimum":0},
+            "a":{"$anchor":"pos","type":"integer","minimum":1}},
+            "properties":{
+                "x":{"$ref":"https://example.org/s.json#/$defs/n"},
+                "y":{"$ref":"#pos"}}});
+        let v = EventSchema::from_value(&s).expect("compiles");
+        assert!(v.problem(&json!({"x":-1})).is_some());
+        assert_eq!(
+            v.problem(&json!({"y":0})).map(|p| p.keyword),
+            Some("minimum".into())
+        );
+        assert!(v.is_valid(&json!({"x":0,"y":1})));
+        let remote = json!({"properties":{"x":{"$ref":"https://other.example/t.json"}}});
+        let e = EventSchema::from_value(&remote).err().unwrap_or_default();
+        assert!(e.contains("does not fetch"), "{e}");
+    }
+
+    /// A keyword whose value has the wrong shape makes the schema unusable,
+    /// and the place is named (`"minimum":"0"` bounds nothing).
+    #[test]
+    fn keyword_values_of_the_wrong_shape_are_named() {
+        for (bad, at) in [
+            (json!({"minimum":"0"}), "/minimum"),
+            (json!({"maxLength":-1}), "/maxLength"),
+            (
+                json!({"properties":{"a":{"exclusiveMaximum":"1"}}}),
+                "/properties/a",
+            ),
+            (json!({"pattern":"("}), "pattern"),
+        ] {
+            let e = EventSchema::from_value(&bad).err().unwrap_or_default();
+            assert!(e.contains(at), "{bad}: {e}");
+        }
+    }
+
+    /// § 10.4: in a `oneOf` keyed by `type`, the branch of the event's own
+    /// type is blamed, not "matches none".
+    #[test]
+    fn the_discriminated_branch_is_blamed() {
+        let s = json!({"oneOf":[
+            {"properties":{"type":{"const":"a"},"n":{"type":"integer"}}},
+            {"properties":{"type":{"const":"b"},"rank":{"minimum":1}}}]});
+        let v = EventSchema::from_value(&s).expect("compiles");
+        let p = v.problem(&json!({"type":"b","rank":0})).expect("invalid");
+        assert_eq!(
+            (p.pointer.as_str(), p.keyword.as_str()),
+            ("/rank", "minimum")
+        );
+        assert_eq!(p.message, "0 is less than the minimum 1");
+        let none = v.problem(&json!({"type":"c"})).expect("invalid");
+        assert_eq!(none.keyword, "oneOf");
+    }
 }
