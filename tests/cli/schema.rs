@@ -242,7 +242,7 @@ fn every_command_output_validates_against_aoi_schema() {
         s().hits(2).summary("{}").bytes(),
         s().hits(1)
             .ev(r#"{"type":"aoi:error","category":"rate_limited","code":"RL","message":"m","retryable":true,"retry_after_ms":5}"#)
-            .summary(r#"{"ok":false,"reason":"upstream"}"#)
+            .summary(r#"{"ok":false,"reason":"failed"}"#)
             .bytes(),
         b"prose\n".to_vec(),
     ];
