@@ -578,7 +578,11 @@ fn schema_cases_agree_across_commands() {
     let error = r#"{"type":"aoi:error","category":"rate_limited","code":"RL","message":"m","retryable":true,"retry_after_ms":5}"#;
     let cases: Vec<(Vec<u8>, &[&str], i32)> = vec![
         (s().hits(2).summary("{}").bytes(), extra, 65),
-        (s().ev(r#"{"type":"hit","rank":3}"#).summary("{}").bytes(), extra, 0),
+        (
+            s().ev(r#"{"type":"hit","rank":3}"#).summary("{}").bytes(),
+            extra,
+            0,
+        ),
         (
             s().ev(r#"{"type":"hit","rank":1}"#)
                 .ev(error)
