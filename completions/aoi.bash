@@ -131,7 +131,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__check)
-            opts="-q -h -V --files-from --quiet --output --report --no-relay --show --max-per-rule --unbounded --fail-on-partial --idle-timeout --threads --help --version"
+            opts="-q -h -V --files-from --quiet --output --report --no-relay --show --max-per-rule --unbounded --fail-on-partial --idle-timeout --threads --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -165,6 +165,10 @@ _aoi() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -173,7 +177,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__errors)
-            opts="-w -c -q -h -V --files-from --warnings --category --code --retryable --not-retryable --scope --run --count --output --color --no-fail --continue-on-error --quiet --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --help --version"
+            opts="-w -c -q -h -V --files-from --warnings --category --code --retryable --not-retryable --scope --run --count --output --color --no-fail --continue-on-error --quiet --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -219,6 +223,10 @@ _aoi() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -227,7 +235,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__filter)
-            opts="-r -j -n -s -c -a -S -C -M -e -f -L -R -q -h -V --files-from --framework --continue-on-error --raw --raw-output --join-output --null-input --slurp --output --compact-output --ascii-output --sort-keys --tab --indent --seq --raw-output0 --color-output --monochrome-output --exit-status --from-file --args --jsonargs --raw-input --arg --rawfile --slurpfile --argjson --quiet --max-line-bytes --unbounded --fail-on-partial --idle-timeout --threads --help --version"
+            opts="-r -j -n -s -c -a -S -C -M -e -f -L -R -q -h -V --files-from --framework --continue-on-error --raw --raw-output --join-output --null-input --slurp --output --compact-output --ascii-output --sort-keys --tab --indent --seq --raw-output0 --color-output --monochrome-output --exit-status --from-file --args --jsonargs --raw-input --arg --rawfile --slurpfile --argjson --quiet --max-line-bytes --unbounded --fail-on-partial --idle-timeout --threads --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -282,6 +290,10 @@ _aoi() {
                     return 0
                     ;;
                 --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --schema)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -539,7 +551,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__merge__subcmd__report)
-            opts="-q -h -V --files-from --format --color --no-fail --quiet --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --help --version"
+            opts="-q -h -V --files-from --format --color --no-fail --quiet --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -566,6 +578,10 @@ _aoi() {
                     return 0
                     ;;
                 --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --schema)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -617,7 +633,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__strip)
-            opts="-q -v -h -V --files-from --keep-envelope --control --no-fail --quiet --verbose --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --help --version"
+            opts="-q -v -h -V --files-from --keep-envelope --control --no-fail --quiet --verbose --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -639,6 +655,10 @@ _aoi() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -647,7 +667,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__summary)
-            opts="-q -h -V --files-from --quiet --output --field --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --help --version"
+            opts="-q -h -V --files-from --quiet --output --field --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -674,6 +694,10 @@ _aoi() {
                     return 0
                     ;;
                 --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --schema)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

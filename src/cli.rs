@@ -310,6 +310,13 @@ pub struct JudgeArgs {
     /// -n or -s); the output is one thread's, byte for byte.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
+    /// Validate every event, domain and framework, against this JSON Schema (the tool's own,
+    /// `TOOL schema --output json`, § 10; draft 2020-12, or the draft its `$schema` names): an
+    /// event that fails is a violation (65), one finding each with its JSON pointer, keyword and
+    /// what it wanted. The file is read first: missing 66, not JSON or not a valid schema 64; a
+    /// $ref to another document is not fetched (64) unless the file holds it under its $id.
+    #[arg(long, value_name = "FILE")]
+    pub schema: Option<PathBuf>,
 }
 
 /// Input names read from a list, for the commands that take several files.
@@ -387,6 +394,10 @@ impl JudgeArgs {
             unbounded: self.unbounded,
             fail_on_partial: self.fail_on_partial,
             per_rule_limit,
+            schema: self
+                .schema
+                .as_ref()
+                .and_then(|_| crate::validator::installed()),
         }
     }
 }

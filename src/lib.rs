@@ -125,6 +125,10 @@ pub mod lines;
 pub mod long;
 #[doc(hidden)]
 pub mod peek;
+#[cfg(feature = "schema")]
+pub mod validator;
+#[cfg(feature = "schema")]
+pub(crate) mod validator_words;
 
 #[cfg(feature = "cli")]
 pub(crate) mod demux;

@@ -299,6 +299,12 @@ catalog! {
     InputIdleTimeout = "input.idle-timeout", Incomplete, "§ 4.2",
         "With `--idle-timeout`, an input silent for longer than the limit ends the stream: the outcome is `timeout` (exit 124), since a hung producer and a dead one look alike on a pipe. Any input, an `aoi:heartbeat` line included, resets the clock. In a log of interleaved runs (`aoi errors`, `aoi merge-report`) the runs still open end as `timeout`; a run whose summary was already read keeps its verdict, and so does a single stream: silence after its `aoi:summary` only ends the read.",
         "look at why the producer stopped writing; for quiet unbounded streams, emit aoi:heartbeat more often than the limit";
+    SchemaInvalid = "schema.invalid", Violation, "§ 10, § 10.3, § 18",
+        "With `--schema FILE`, every event, domain and framework, validates against the tool's own JSON Schema (draft 2020-12, or the draft its `$schema` names): one finding per event that does not, naming the line, its seq, the value's JSON pointer, the keyword and what it wanted. Members the schema does not mention pass unless it forbids them (§ 10.3). `format` is an annotation in 2020-12 and 2019-09 (asserted only when the schema's metaschema requires the format-assertion vocabulary) and an assertion in draft 7 and earlier, as those drafts' test suites read it.",
+        "fix the event, or the schema if the event is right; `aoi schema`-style discovery (§ 10.1) should publish the schema the tool actually follows";
+    SchemaUnchecked = "schema.unchecked", Advisory, "§ 10, § 2",
+        "With `--schema FILE`, an event aoi could not validate: one longer than the reader holds (1 MiB; such a line is judged from a reduced copy in constant memory, not held whole), or one serde_json cannot represent (a number beyond f64's range). Reported, so a pass never claims more than was checked; advisory, because the event may well be valid.",
+        "validate such events another way, or keep events under 1 MiB";
 }
 
 impl RuleId {
@@ -547,6 +553,22 @@ pub const DECISIONS: &str = "\
   an `aoi.run` as such); `--no-fail` keeps 66, as for an unreadable input. An input whose runs
   are all others is no problem of its own: the run may be in another input. `--run` takes
   `--log` (64 without it): without it an input is one stream, not runs to choose from.
+- **Typed against the tool's own schema (`--schema FILE`, § 10).** Every command that judges
+  takes it (`check`, `strip`, `summary`, `errors`, `filter`, `merge-report`, with or without
+  `--log`), so the same bytes and the same schema get the same verdict everywhere. Every event,
+  domain and framework, is validated: a framework event is the tool's output too, and § 18's
+  check 4 validates those. One finding per invalid event, the most specific problem: inside
+  `anyOf`/`oneOf`, the branch that accepts the event's `type` (§ 10.4's discriminator), else the
+  one with fewest failures, so no \"matched none of oneOf\" where a branch can be blamed. The
+  file is read before any input: missing or unreadable 66, not JSON 64, no valid JSON Schema 64
+  (the place in the schema named), each one line. No other document is ever read, from the
+  network or from disk (§ 3: discovery without network): a `$ref` resolves inside the file, by
+  pointer, `$anchor` or an `$id` the file declares, or the schema is refused (64), as it is by
+  `aoi lint`'s check 1. `format` follows the draft: an annotation in 2020-12 (unless the
+  metaschema requires format-assertion), asserted in draft 7. An event over 1 MiB (judged from a
+  reduced copy in constant memory) or with a number beyond f64 is not validated and says so
+  (`schema.unchecked`, advisory): aoi cannot say it is invalid, and will not say it was checked.
+  Without `--schema` nothing of this runs: the judge never parses a line whole.
 ";
 
 /// Renders the catalog as Markdown (docs/rules.md is this output).

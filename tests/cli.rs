@@ -27,6 +27,9 @@
 //! - `filter`: jq over the domain events, and `--raw` against jq's output,
 //! - `filter_jq`: jq's options and jq's semantics where jaq's differ,
 //! - `parallel`: two threads on a file judge exactly like one,
+//! - `schema`: `--schema FILE` on every judging command, the file judged first,
+//!   and every command's machine output valid against `aoi schema`,
+//! - `schema_suite`: the official JSON-Schema-Test-Suite through aoi's validator,
 //! - `signals`: SIGINT/SIGTERM mid-stream end in a cancelled summary,
 //! - `strip`: the data plane and the control plane apart,
 //! - `fleet`: the fan-out examples on GNU parallel and Spark (examples/fleet),
@@ -86,6 +89,10 @@ mod parallel;
 mod quiet;
 #[path = "cli/relay_props.rs"]
 mod relay_props;
+#[path = "cli/schema.rs"]
+mod schema;
+#[path = "cli/schema_suite.rs"]
+mod schema_suite;
 #[path = "cli/signals.rs"]
 mod signals;
 #[path = "cli/strip.rs"]

@@ -19,6 +19,8 @@ impl Judge {
         let env = self.peeker.aoi_member.and_then(|i| members.get(i));
         self.reserved_once();
         let extras = self.envelope(line, env);
+        #[cfg(feature = "schema")]
+        self.schema_event(line);
 
         let Some(ty) = ty else {
             self.summary_order_check(false);

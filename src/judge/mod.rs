@@ -27,6 +27,8 @@ mod long;
 mod meta;
 mod order;
 mod resume;
+#[cfg(feature = "schema")]
+mod schema;
 mod secrets;
 mod summary;
 #[cfg(test)]
@@ -58,6 +60,9 @@ pub struct JudgeOptions {
     pub fail_on_partial: bool,
     /// Findings of one rule handed out per stream; the rest are only counted.
     pub per_rule_limit: u64,
+    /// `--schema`: every event is validated against this JSON Schema.
+    #[cfg(feature = "schema")]
+    pub schema: Option<std::sync::Arc<crate::validator::EventSchema>>,
 }
 
 impl Default for JudgeOptions {
@@ -66,6 +71,8 @@ impl Default for JudgeOptions {
             unbounded: false,
             fail_on_partial: false,
             per_rule_limit: 100,
+            #[cfg(feature = "schema")]
+            schema: None,
         }
     }
 }

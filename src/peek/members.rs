@@ -7,7 +7,7 @@ use super::grammar::{scan_number, scan_string, skip_ws};
 use super::{Kind, Member, unescape};
 
 /// Iterates the members of an object value that has already been validated
-/// (a span handed out by [`Peeker::peek`]). Nested containers are skipped
+/// (a span handed out by [`super::Peeker::peek`]). Nested containers are skipped
 /// with a depth counter; strings are skipped quote to quote.
 pub fn object_members(s: &[u8]) -> impl Iterator<Item = Member> + '_ {
     let mut i = skip_ws(s, 0);

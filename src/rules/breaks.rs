@@ -70,7 +70,8 @@ impl RuleId {
             | EnvelopeFlat
             | EnvelopeType
             | ErrorFieldType
-            | ErrorUpstreamRenamed => &[Typed],
+            | ErrorUpstreamRenamed
+            | SchemaInvalid => &[Typed],
             LineLoneSurrogate
             | UnknownField
             | SeqAbsent
@@ -86,7 +87,8 @@ impl RuleId {
             | MetaEnv
             | ErrorRetryAfterAbsent
             | ErrorItemUnindexed
-            | NumberIntegerForm => &[],
+            | NumberIntegerForm
+            | SchemaUnchecked => &[],
             SeqStart
             | LineUnterminated
             | SeqMissing
@@ -154,7 +156,12 @@ impl RuleId {
             | InputIdleTimeout
             | SummaryPartial
             | SummarySkipped => 3,
-            FrameworkDuplicateKey | UnknownField | Properties | NumberIntegerForm => 4,
+            FrameworkDuplicateKey
+            | UnknownField
+            | Properties
+            | NumberIntegerForm
+            | SchemaInvalid
+            | SchemaUnchecked => 4,
             ErrorCategory
             | ErrorCategoryPartial
             | ErrorCategoryUnknown

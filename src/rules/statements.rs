@@ -502,6 +502,13 @@ pub const STATEMENTS: &[Statement] = &[
         "not checked: § 9.5 tells implementers with real knowledge to override the mapping, so a `wrapped.status` that disagrees with `category` is no finding",
     ),
     st(
+        "§ 10, § 18",
+        "def",
+        "the tool's events follow the JSON Schema it publishes (§ 10.1; § 18 check 4); event schemas allow unknown fields unless they forbid them (§ 10.3)",
+        &[SchemaInvalid, SchemaUnchecked],
+        "checked with `--schema FILE` (the schema is not in the stream): every event, domain and framework; an event over 1 MiB is said unchecked, advisory",
+    ),
+    st(
         "§ 11",
         "SHOULD NOT",
         "no raw argv echoed by default",
@@ -610,7 +617,7 @@ pub const STATEMENTS: &[Statement] = &[
 pub fn statements_markdown() -> String {
     let mut s = String::from(
         "# The spec's statements\n\nEvery statement of §§ 2, 4, 5, 8, 9, 11, 13 and 15 that the bytes of one stream \
-         can show, with the rules that check it, or aoi's reason not to (issue 42). Level `def`: a \
+         can show (and § 10's, given the tool's schema with `--schema`), with the rules that check it, or aoi's reason not to (issue 42). Level `def`: a \
          definition a stream can contradict.\n\n| § | level | the spec says | rules | aoi's choice |\n|---|---|---|---|---|\n",
     );
     for st in STATEMENTS {

@@ -596,7 +596,10 @@ pub fn parse_jsonl(bytes: &[u8]) -> Vec<Value> {
 /// relaying it (byte for byte) through `aoi check -q`.
 pub fn assert_conforming_report(bytes: &[u8], expected: i32) {
     assert_matches_schema(bytes);
-    let again = check(&["--output", "jsonl"], bytes);
+    // aoi eats its own: every event validated by aoi's own validator too,
+    // against `aoi schema` (a schema.invalid finding fails below).
+    let schema = aoi_schema_file();
+    let again = check(&["--output", "jsonl", "--schema", schema], bytes);
     let events = parse_jsonl(&again.stdout);
     let findings: Vec<String> = events
         .iter()
@@ -616,7 +619,7 @@ pub fn assert_conforming_report(bytes: &[u8], expected: i32) {
         again.stderr,
         String::from_utf8_lossy(bytes)
     );
-    let relay = check(&["-q"], &again.stdout);
+    let relay = check(&["-q", "--schema", schema], &again.stdout);
     assert_eq!(
         relay.stdout, again.stdout,
         "relay of a report is not byte-identical"
@@ -628,6 +631,20 @@ pub fn assert_conforming_report(bytes: &[u8], expected: i32) {
         "aoi check on the report of aoi's report:\n{}",
         again.stdout_str()
     );
+}
+
+/// `aoi schema --output json`, written once per test binary: the file
+/// `--schema` reads to validate aoi's own output.
+pub fn aoi_schema_file() -> &'static str {
+    static FILE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    FILE.get_or_init(|| {
+        let out = aoi(&["schema", "--output", "json"], b"");
+        assert_eq!(out.code, 0, "aoi schema: {}", out.stderr);
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        let p = dir.join(format!("aoi-schema-{}.json", std::process::id()));
+        std::fs::write(&p, &out.stdout).expect("write aoi's schema");
+        p.to_str().expect("UTF-8 path").to_string()
+    })
 }
 
 /// Validates every event of aoi's machine output against `aoi schema`

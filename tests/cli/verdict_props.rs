@@ -561,3 +561,44 @@ fn agree_across_commands(cases: Vec<(Vec<u8>, &[&str], i32)>) {
         }
     }
 }
+
+/// `--schema FILE` (issue 48): an event the schema rejects is 65 from
+/// every command and format, a stream it accepts keeps its verdict
+/// (0, or the upstream's 75), with and without `--log`.
+#[test]
+fn schema_cases_agree_across_commands() {
+    let dir = crate::util::scratch("verdict-schema");
+    let schema = crate::util::write_file(
+        &dir,
+        "schema.json",
+        br#"{"if":{"properties":{"type":{"const":"hit"}}},
+             "then":{"required":["rank"],"properties":{"rank":{"type":"integer","minimum":1}}}}"#,
+    );
+    let extra: &[&str] = &["--schema", &schema];
+    let error = r#"{"type":"aoi:error","category":"rate_limited","code":"RL","message":"m","retryable":true,"retry_after_ms":5}"#;
+    let cases: Vec<(Vec<u8>, &[&str], i32)> = vec![
+        (s().hits(2).summary("{}").bytes(), extra, 65),
+        (
+            s().ev(r#"{"type":"hit","rank":3}"#).summary("{}").bytes(),
+            extra,
+            0,
+        ),
+        (
+            s().ev(r#"{"type":"hit","rank":1}"#)
+                .ev(error)
+                .summary(r#"{"ok":false,"reason":"failed"}"#)
+                .bytes(),
+            extra,
+            75,
+        ),
+        (
+            s().ev(r#"{"type":"hit","rank":"1"}"#)
+                .ev(error)
+                .summary(r#"{"ok":false,"reason":"failed"}"#)
+                .bytes(),
+            extra,
+            65,
+        ),
+    ];
+    agree_across_commands(cases);
+}

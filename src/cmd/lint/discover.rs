@@ -13,7 +13,6 @@ use super::probe::{
     Probe, ProbeOpts, bytes_excerpt, excerpt, ran, run_probe, run_program, stack_trace,
 };
 use super::result::{CheckResult, Status};
-use super::validate::schema_problems;
 use crate::cli::LintArgs;
 use crate::out::sanitize;
 use crate::spec::exit;
@@ -326,12 +325,11 @@ impl Fault {
 /// Why a schema that parsed is not usable: structural problems, or a
 /// missing or local `$id` (§ 10.2).
 fn schema_fault(schema: &Value) -> Option<String> {
-    let problems = schema_problems(schema);
-    if !problems.is_empty() {
-        return Some(format!(
-            "the schema is not a usable JSON Schema: {}",
-            problems.join("; ")
-        ));
+    // aoi's one validator decides (the same as `--schema`): a schema it
+    // cannot compile, or one that needs another document, is not usable
+    // offline (§ 3).
+    if let Err(why) = crate::validator::EventSchema::from_value(schema) {
+        return Some(format!("the schema: {}", sanitize(&why)));
     }
     match schema.get("$id").and_then(Value::as_str) {
         Some(id) if id_is_public(id) => None,

@@ -38,7 +38,6 @@ mod probe;
 mod report;
 mod result;
 mod stream;
-mod validate;
 
 pub use catalog::{CHECKS, Check};
 

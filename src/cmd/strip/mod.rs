@@ -207,6 +207,7 @@ pub fn strip_bytes_holding(input: &[u8], plane: Plane, hold: usize) -> (Vec<u8>,
             fail_on_partial: false,
             idle_timeout: None,
             threads: 1,
+            schema: None,
         },
     };
     let mut out = Vec::new();

@@ -110,6 +110,19 @@ fn good(rule: &'static str, exit: i32, input: impl IntoInput) -> Case {
     }
 }
 
+/// `--schema` with outline's example schema (examples/outline.schema.json).
+const SCHEMA_ARGS: &[&str] = &[
+    "--schema",
+    concat!(env!("CARGO_MANIFEST_DIR"), "/examples/outline.schema.json"),
+];
+
+/// A stream whose one domain event is longer than the reader holds.
+fn long_note() -> Vec<u8> {
+    let text = "x".repeat(2 << 20);
+    s().ev(&format!(r#"{{"type":"note","text":"{text}"}}"#))
+        .bytes()
+}
+
 /// `st`'s first hit with a `t` member holding `escaped` (JSON string
 /// text, which serde_json could not build when it is a lone surrogate).
 fn hit_with(st: Stream, escaped: &str) -> Vec<u8> {
@@ -328,6 +341,12 @@ cases! {
     // § 4, § 13.1, § 8.3: aoi:summary.
     summary_missing: bad("summary.missing", 0, 74, s().hits(1).no_summary());
     summary_missing_empty_stream: bad("summary.missing", 0, 74, &b""[..]);
+    // § 10: the tool's own schema (--schema), outline's example one.
+    schema_invalid: bad("schema.invalid", 2, 65, s().ev(r#"{"type":"hit","rank":0,"id":"doc_1","title":"t"}"#)).with(SCHEMA_ARGS);
+    schema_invalid_framework: bad("schema.invalid", 2, 65, s().ev(r#"{"type":"aoi:warning","code":"lower","message":"m"}"#)).with(SCHEMA_ARGS);
+    schema_invalid_good: good("schema.invalid", 0, s().ev(r#"{"type":"hit","rank":1,"id":"doc_1","title":"t","extra":true}"#)).with(SCHEMA_ARGS);
+    schema_unchecked: bad("schema.unchecked", 2, 0, &*long_note()).with(SCHEMA_ARGS);
+    schema_unchecked_good: good("schema.unchecked", 0, s().ev(r#"{"type":"note","text":"short"}"#)).with(SCHEMA_ARGS);
     summary_missing_unbounded_good: good("summary.missing", 0, s().hits(1).no_summary()).with(&["--unbounded"]);
     // § 4.2, issue 40: --unbounded waives the summary of a stream that
     // began; an empty input began nothing.

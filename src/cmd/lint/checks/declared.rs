@@ -12,9 +12,9 @@ use crate::cmd::lint::feeds::{clean_stream, malformed_stream, upstream_stream};
 use crate::cmd::lint::probe::{Probe, ProbeOpts, stack_trace};
 use crate::cmd::lint::result::{CheckResult, Status};
 use crate::cmd::lint::stream::{Judged, evidence_of, from_findings, judge_bytes};
-use crate::cmd::lint::validate::short;
 use crate::rules::Severity;
 use crate::spec::exit;
+use crate::validator_words::short;
 
 /// Whether the command's capabilities advertise `--dry-run` (§ 14.2).
 pub(in crate::cmd::lint) fn advertises_dry_run(caps: Option<&Map<String, Value>>) -> bool {
