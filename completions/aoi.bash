@@ -173,7 +173,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__errors)
-            opts="-w -c -q -h -V --files-from --warnings --category --code --retryable --not-retryable --scope --run --count --output --color --no-fail --continue-on-error --quiet --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --help --version"
+            opts="-w -c -q -h -V --files-from --warnings --category --code --retryable --not-retryable --scope --run --count --output --color --no-fail --continue-on-error --quiet --log --max-runs --show --unbounded --fail-on-partial --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -208,6 +208,10 @@ _aoi() {
                     return 0
                     ;;
                 --max-runs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --show)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -539,7 +543,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__merge__subcmd__report)
-            opts="-q -h -V --files-from --format --color --no-fail --quiet --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --help --version"
+            opts="-q -h -V --files-from --format --color --no-fail --quiet --log --max-runs --show --unbounded --fail-on-partial --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -558,6 +562,10 @@ _aoi() {
                     return 0
                     ;;
                 --max-runs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --show)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -617,7 +625,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__strip)
-            opts="-q -v -h -V --files-from --keep-envelope --control --no-fail --quiet --verbose --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --help --version"
+            opts="-q -v -h -V --files-from --keep-envelope --control --no-fail --quiet --verbose --log --max-runs --show --unbounded --fail-on-partial --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -628,6 +636,10 @@ _aoi() {
                     return 0
                     ;;
                 --max-runs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --show)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -647,7 +659,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__summary)
-            opts="-q -h -V --files-from --quiet --output --field --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --help --version"
+            opts="-q -h -V --files-from --quiet --output --field --log --max-runs --show --unbounded --fail-on-partial --idle-timeout --threads --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -666,6 +678,10 @@ _aoi() {
                     return 0
                     ;;
                 --max-runs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --show)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

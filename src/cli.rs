@@ -408,6 +408,11 @@ pub struct LogArgs {
     /// past it are still read, but those runs are not judged, which is reported (exit 74).
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub max_runs: usize,
+    /// Findings shown on stderr in all, as check's --show: the failed runs' findings and
+    /// verdict lines until N findings are shown (a run without findings counts one), then one
+    /// line with how many runs failed and where every run is listed.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub show: usize,
 }
 
 impl LogArgs {
@@ -423,7 +428,8 @@ impl LogArgs {
         crate::demux::Options {
             judge: judge.options(per_rule_limit),
             max_runs: self.max_runs,
-            shown,
+            // Up to what stderr may show of one run (capped: kept per run).
+            shown: shown.max(self.show.min(100)),
             run: None,
             log: self.log,
         }

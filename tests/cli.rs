@@ -28,6 +28,7 @@
 //! - `filter_jq`: jq's options and jq's semantics where jaq's differ,
 //! - `parallel`: two threads on a file judge exactly like one,
 //! - `signals`: SIGINT/SIGTERM mid-stream end in a cancelled summary,
+//! - `stderr_cap`: one `--show` cap on what stderr says of many runs,
 //! - `strip`: the data plane and the control plane apart,
 //! - `fleet`: the fan-out examples on GNU parallel and Spark (examples/fleet),
 //! - `summary`: a run's outcome for people and scripts,
@@ -88,6 +89,8 @@ mod quiet;
 mod relay_props;
 #[path = "cli/signals.rs"]
 mod signals;
+#[path = "cli/stderr_cap.rs"]
+mod stderr_cap;
 #[path = "cli/strip.rs"]
 mod strip;
 #[path = "cli/summary.rs"]

@@ -91,6 +91,7 @@ impl Entry {
             checks_failed: checks.failed,
             findings: findings
                 .iter()
+                .take(SHOWN)
                 .map(|f| format!("{}: {}", f.rule.id(), f.message))
                 .collect(),
         }

@@ -15,7 +15,7 @@ use super::words::why_line;
 use super::{Taken, junit, markdown, table, tap};
 use crate::cli::{MergeArgs, MergeFormat};
 use crate::demux;
-use crate::out::{eprint_line, stdout_writer, stop_code, write_err};
+use crate::out::{budget, eprint_line, stdout_writer, stop_code, write_err};
 use crate::spec::exit;
 
 pub(super) struct Merged {
@@ -89,10 +89,13 @@ impl Merged {
     /// Adds one stream's entries and own failures; false once the report
     /// cannot be written any more.
     fn add(&mut self, t: Taken, args: &MergeArgs) -> bool {
-        if !args.quiet && !t.said.is_empty() {
-            let mut err = io::stderr().lock();
-            for line in &t.said {
-                let _ = writeln!(err, "{line}");
+        // A broken run is said while the --show cap lasts, then counted.
+        if let Some((verdict, findings)) = t.said.split_last().filter(|_| !args.quiet) {
+            if let Some(n) = budget::take(findings.len()) {
+                let mut err = io::stderr().lock();
+                for line in findings.iter().take(n).chain([verdict]) {
+                    let _ = writeln!(err, "{line}");
+                }
             }
         }
         self.own.extend(t.own);
@@ -142,6 +145,9 @@ impl Merged {
     /// Ends the report in `format`; returns the exit status.
     pub(super) fn write(mut self, args: &MergeArgs, format: MergeFormat, tty: bool) -> i32 {
         let code = self.code();
+        if let Some(line) = budget::closing("merge-report", "--format jsonl") {
+            eprint_line(args.quiet, &line);
+        }
         if let Some(report) = self.jsonl.take() {
             let r = report.finish(args, &self.own, code, &self.standing, &self.log);
             // Not after a stop (a closed pipe, a signal): that is its own exit.

@@ -115,6 +115,7 @@ impl Gathered {
 
 /// Runs `aoi merge-report`; returns the exit status.
 pub fn run(args: &MergeArgs) -> i32 {
+    crate::out::budget::set_show(args.logs.show);
     let tty = io::stdout().is_terminal();
     let format = args.format.unwrap_or(if tty {
         MergeFormat::Table
