@@ -554,7 +554,7 @@ _aoi() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "jsonl table markdown junit tap" -- "${cur}"))
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)

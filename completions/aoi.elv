@@ -180,7 +180,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
         }
         &'aoi;merge-report'= {
             cand --files-from 'Read more input names from LIST, one per line (`-`: stdin), after the FILEs: for more run files than a command line holds (`find runs -name ''*.jsonl'' | aoi merge-report --files-from -`). An empty or unreadable list is 66'
-            cand --format 'Output format (default: table on a terminal, jsonl otherwise)'
+            cand --format 'Output format (default: table on a terminal, jsonl otherwise): jsonl, table, markdown, junit or tap; FORMAT=PATH writes it to PATH instead of stdout. Repeat it for several formats in one pass (`--format junit=aoi-junit.xml --format markdown=summary.md --format table`), each file byte for byte what that format alone writes (its times aside); at most one on stdout; one exit for the whole (73 when a PATH cannot be created)'
             cand --color 'Colour the table''s outcomes'
             cand --max-runs 'Runs open at once per input, a guard against a log of runs that never end (a run ends at its aoi:summary, and every run is judged however many there are); lines of runs past it are still read, but those runs are not judged, which is reported (exit 74)'
             cand --show 'Findings shown on stderr in all, as check''s --show: the failed runs'' findings and verdict lines until N findings are shown (a run without findings counts one), then one line with how many runs failed and where every run is listed'

@@ -187,11 +187,7 @@ complete -c aoi -n "__fish_aoi_using_subcommand filter" -l fail-on-partial -d 'F
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aoi -n "__fish_aoi_using_subcommand filter" -s V -l version -d 'Print version'
 complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l files-from -d 'Read more input names from LIST, one per line (`-`: stdin), after the FILEs: for more run files than a command line holds (`find runs -name \'*.jsonl\' | aoi merge-report --files-from -`). An empty or unreadable list is 66' -r -F
-complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l format -d 'Output format (default: table on a terminal, jsonl otherwise)' -r -f -a "jsonl\t'A conforming AOI stream: a `report` event per stream, then aoi:summary (the default off a terminal)'
-table\t'An aligned table, one row per stream, with totals (the default on a terminal)'
-markdown\t'A Markdown section for a CI job summary'
-junit\t'JUnit XML: a testsuite per stream, a testcase for its outcome and one per aoi:check'
-tap\t'TAP version 13 (prove and TAP 14 readers read it): one test point per stream, with a YAML block for failures'"
+complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l format -d 'Output format (default: table on a terminal, jsonl otherwise): jsonl, table, markdown, junit or tap; FORMAT=PATH writes it to PATH instead of stdout. Repeat it for several formats in one pass (`--format junit=aoi-junit.xml --format markdown=summary.md --format table`), each file byte for byte what that format alone writes (its times aside); at most one on stdout; one exit for the whole (73 when a PATH cannot be created)' -r
 complete -c aoi -n "__fish_aoi_using_subcommand merge-report" -l color -d 'Colour the table\'s outcomes' -r -f -a "auto\t'When stdout is a terminal and NO_COLOR is not set'
 always\t''
 never\t''"

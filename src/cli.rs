@@ -56,7 +56,7 @@ Exit status:
    64    usage error
    66    an input file cannot be opened
    70    internal error
-   73    the --report file cannot be created (aoi check)
+   73    an output file cannot be created (check --report, merge-report --format F=PATH)
   141    stdout closed by the reader (quiet exit)
 With several streams or inputs the most severe wins: aoi's own failures 70, 64, 66, 73,
 then 65, 74, 77, 1, 124, 130, 75, 0; 141 and 143 end aoi at once.";
@@ -712,6 +712,30 @@ pub enum MergeFormat {
     Tap,
 }
 
+/// One `--format` of merge-report: a format, and the file it goes to
+/// (stdout when none).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FormatTarget {
+    pub format: MergeFormat,
+    pub path: Option<PathBuf>,
+}
+
+fn parse_format_target(s: &str) -> Result<FormatTarget, String> {
+    let (name, path) = match s.split_once('=') {
+        Some((_, "")) => return Err(format!("`{s}`: no PATH after `=`")),
+        Some((name, path)) => (name, Some(PathBuf::from(path))),
+        None => (s, None),
+    };
+    let format = MergeFormat::from_str(name, true).map_err(|_| {
+        let names: Vec<String> = MergeFormat::value_variants()
+            .iter()
+            .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
+            .collect();
+        format!("`{name}` is not a format ({})", names.join(", "))
+    })?;
+    Ok(FormatTarget { format, path })
+}
+
 #[derive(Args, Debug)]
 pub struct MergeArgs {
     /// Inputs: streams, logs, earlier merge-report outputs; `-` or none reads stdin.
@@ -719,9 +743,13 @@ pub struct MergeArgs {
     pub files: Vec<PathBuf>,
     #[command(flatten)]
     pub list: FilesFrom,
-    /// Output format (default: table on a terminal, jsonl otherwise).
-    #[arg(long, alias = "output", value_name = "FORMAT")]
-    pub format: Option<MergeFormat>,
+    /// Output format (default: table on a terminal, jsonl otherwise): jsonl, table, markdown,
+    /// junit or tap; FORMAT=PATH writes it to PATH instead of stdout. Repeat it for several
+    /// formats in one pass (`--format junit=aoi-junit.xml --format markdown=summary.md --format
+    /// table`), each file byte for byte what that format alone writes (its times aside); at
+    /// most one on stdout; one exit for the whole (73 when a PATH cannot be created).
+    #[arg(long, alias = "output", value_name = "FORMAT[=PATH]", value_parser = parse_format_target)]
+    pub format: Vec<FormatTarget>,
     /// Colour the table's outcomes.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,

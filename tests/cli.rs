@@ -27,6 +27,7 @@
 //! - `filter`: jq over the domain events, and `--raw` against jq's output,
 //! - `filter_jq`: jq's options and jq's semantics where jaq's differ,
 //! - `parallel`: two threads on a file judge exactly like one,
+//! - `several_formats`: merge-report's formats written in one pass,
 //! - `signals`: SIGINT/SIGTERM mid-stream end in a cancelled summary,
 //! - `stderr_cap`: one `--show` cap on what stderr says of many runs,
 //! - `strip`: the data plane and the control plane apart,
@@ -87,6 +88,8 @@ mod parallel;
 mod quiet;
 #[path = "cli/relay_props.rs"]
 mod relay_props;
+#[path = "cli/several_formats.rs"]
+mod several_formats;
 #[path = "cli/signals.rs"]
 mod signals;
 #[path = "cli/stderr_cap.rs"]
