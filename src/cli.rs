@@ -216,7 +216,7 @@ streams by aoi.run (one log that interleaves concurrent runs yields one stream p
 without an envelope are the file's unnamed stream), and every format states the lines skipped. \
 The report is one `report` event per stream and an aoi:summary \
 for the whole (--format jsonl, itself a conforming AOI stream), a table, Markdown for a CI job \
-summary, JUnit XML or TAP (version 13, which prove and TAP 14 readers read). Everything is recomputed from the events, never taken from a \
+summary, JUnit XML, TAP (version 13, which prove and TAP 14 readers read) or CTRF JSON; several at once with --format FORMAT=PATH. Everything is recomputed from the events, never taken from a \
 producer's totals unreconciled. A merge-report output given to merge-report again is carried, \
 not re-judged: merging is associative, so reports can be merged shard by shard. The exit status \
 is the most severe stream's (the shared table); no stream at all is exit 74."
@@ -710,6 +710,8 @@ pub enum MergeFormat {
     Junit,
     /// TAP version 13 (prove and TAP 14 readers read it): one test point per stream, with a YAML block for failures.
     Tap,
+    /// CTRF (Common Test Report Format) JSON: one test per stream, failed when its exit is not 0, with the cause and retry advice.
+    Ctrf,
 }
 
 /// One `--format` of merge-report: a format, and the file it goes to

@@ -23,6 +23,8 @@ pub(super) struct Merged {
     /// Kept for the formats written at the end (not jsonl), when asked.
     entries: Vec<Entry>,
     keep: bool,
+    /// When the report began (ms since the epoch), for CTRF.
+    start: u64,
     /// The jsonl report, written as entries come.
     jsonl: Option<JsonlReport>,
     standing: Standing,
@@ -39,6 +41,7 @@ impl Merged {
         Merged {
             entries: Vec::new(),
             keep,
+            start: super::ctrf::now_ms(),
             jsonl: jsonl.map(JsonlReport::start),
             standing: Standing::default(),
             own: Vec::new(),
@@ -207,6 +210,9 @@ impl Merged {
             }
             MergeFormat::Markdown => markdown::markdown(entries, &self.standing, own, code, note),
             MergeFormat::Junit => junit(entries, own, note),
+            MergeFormat::Ctrf => {
+                super::ctrf::ctrf(entries, &self.standing, own, code, note, self.start)
+            }
             _ => tap(entries, &self.standing, own, note),
         }
     }

@@ -26,6 +26,7 @@ use crate::out::{
     eprint_line, finding_line, install_cancel, listed_inputs, sanitize, source_for, verdict_line,
 };
 
+mod ctrf;
 mod entry;
 mod files;
 mod jsonl;
