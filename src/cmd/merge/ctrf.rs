@@ -15,7 +15,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Map, Value, json};
 
-use super::entry::{Entry, Own, cause_text};
+use super::entry::{Entry, Own};
 use super::junit::suite_name;
 use super::standing::Standing;
 use crate::out::sanitize;
@@ -106,9 +106,10 @@ fn test(e: &Entry) -> Value {
     Value::Object(t)
 }
 
-/// Why the run failed: its outcome and exit, the cause and its reason.
+/// Why the run failed: its outcome and exit, the cause (and first
+/// finding) and its reason.
 fn message(e: &Entry) -> String {
-    let cause = cause_text(e);
+    let cause = e.cause_cell();
     let mut m = format!("{}, exit {}", e.outcome.name(), e.exit_code);
     if !cause.is_empty() {
         m.push_str(": ");
