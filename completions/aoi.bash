@@ -177,7 +177,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__errors)
-            opts="-w -c -q -h -V --files-from --warnings --category --code --retryable --not-retryable --scope --run --count --output --color --no-fail --continue-on-error --quiet --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --schema --help --version"
+            opts="-w -c -q -h -V --files-from --warnings --category --code --retryable --not-retryable --scope --run --count --output --color --no-fail --continue-on-error --quiet --log --max-runs --show --unbounded --fail-on-partial --idle-timeout --threads --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -212,6 +212,10 @@ _aoi() {
                     return 0
                     ;;
                 --max-runs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --show)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -551,7 +555,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__merge__subcmd__report)
-            opts="-q -h -V --files-from --format --color --no-fail --quiet --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --schema --help --version"
+            opts="-q -h -V --files-from --format --color --no-fail --quiet --log --max-runs --show --unbounded --fail-on-partial --idle-timeout --threads --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -562,7 +566,7 @@ _aoi() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "jsonl table markdown junit tap" -- "${cur}"))
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -570,6 +574,10 @@ _aoi() {
                     return 0
                     ;;
                 --max-runs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --show)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -633,7 +641,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__strip)
-            opts="-q -v -h -V --files-from --keep-envelope --control --no-fail --quiet --verbose --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --schema --help --version"
+            opts="-q -v -h -V --files-from --keep-envelope --control --no-fail --quiet --verbose --log --max-runs --show --unbounded --fail-on-partial --idle-timeout --threads --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -644,6 +652,10 @@ _aoi() {
                     return 0
                     ;;
                 --max-runs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --show)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -667,7 +679,7 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__summary)
-            opts="-q -h -V --files-from --quiet --output --field --log --max-runs --unbounded --fail-on-partial --idle-timeout --threads --schema --help --version"
+            opts="-q -h -V --files-from --quiet --output --field --log --max-runs --show --unbounded --fail-on-partial --idle-timeout --threads --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -686,6 +698,10 @@ _aoi() {
                     return 0
                     ;;
                 --max-runs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --show)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

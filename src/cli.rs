@@ -56,7 +56,7 @@ Exit status:
    64    usage error
    66    an input file cannot be opened
    70    internal error
-   73    the --report file cannot be created (aoi check)
+   73    an output file cannot be created (check --report, merge-report --format F=PATH)
   141    stdout closed by the reader (quiet exit)
 With several streams or inputs the most severe wins: aoi's own failures 70, 64, 66, 73,
 then 65, 74, 77, 1, 124, 130, 75, 0; 141 and 143 end aoi at once.";
@@ -216,7 +216,7 @@ streams by aoi.run (one log that interleaves concurrent runs yields one stream p
 without an envelope are the file's unnamed stream), and every format states the lines skipped. \
 The report is one `report` event per stream and an aoi:summary \
 for the whole (--format jsonl, itself a conforming AOI stream), a table, Markdown for a CI job \
-summary, JUnit XML or TAP (version 13, which prove and TAP 14 readers read). Everything is recomputed from the events, never taken from a \
+summary, JUnit XML, TAP (version 13, which prove and TAP 14 readers read) or CTRF JSON; several at once with --format FORMAT=PATH. Everything is recomputed from the events, never taken from a \
 producer's totals unreconciled. A merge-report output given to merge-report again is carried, \
 not re-judged: merging is associative, so reports can be merged shard by shard. The exit status \
 is the most severe stream's (the shared table); no stream at all is exit 74."
@@ -419,6 +419,11 @@ pub struct LogArgs {
     /// past it are still read, but those runs are not judged, which is reported (exit 74).
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub max_runs: usize,
+    /// Findings shown on stderr in all, as check's --show: the failed runs' findings and
+    /// verdict lines until N findings are shown (a run without findings counts one), then one
+    /// line with how many runs failed and where every run is listed.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub show: usize,
 }
 
 impl LogArgs {
@@ -434,7 +439,8 @@ impl LogArgs {
         crate::demux::Options {
             judge: judge.options(per_rule_limit),
             max_runs: self.max_runs,
-            shown,
+            // Up to what stderr may show of one run (capped: kept per run).
+            shown: shown.max(self.show.min(100)),
             run: None,
             log: self.log,
         }
@@ -715,6 +721,32 @@ pub enum MergeFormat {
     Junit,
     /// TAP version 13 (prove and TAP 14 readers read it): one test point per stream, with a YAML block for failures.
     Tap,
+    /// CTRF (Common Test Report Format) JSON: one test per stream, failed when its exit is not 0, with the cause and retry advice.
+    Ctrf,
+}
+
+/// One `--format` of merge-report: a format, and the file it goes to
+/// (stdout when none).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FormatTarget {
+    pub format: MergeFormat,
+    pub path: Option<PathBuf>,
+}
+
+fn parse_format_target(s: &str) -> Result<FormatTarget, String> {
+    let (name, path) = match s.split_once('=') {
+        Some((_, "")) => return Err(format!("`{s}`: no PATH after `=`")),
+        Some((name, path)) => (name, Some(PathBuf::from(path))),
+        None => (s, None),
+    };
+    let format = MergeFormat::from_str(name, true).map_err(|_| {
+        let names: Vec<String> = MergeFormat::value_variants()
+            .iter()
+            .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
+            .collect();
+        format!("`{name}` is not a format ({})", names.join(", "))
+    })?;
+    Ok(FormatTarget { format, path })
 }
 
 #[derive(Args, Debug)]
@@ -724,9 +756,13 @@ pub struct MergeArgs {
     pub files: Vec<PathBuf>,
     #[command(flatten)]
     pub list: FilesFrom,
-    /// Output format (default: table on a terminal, jsonl otherwise).
-    #[arg(long, alias = "output", value_name = "FORMAT")]
-    pub format: Option<MergeFormat>,
+    /// Output format (default: table on a terminal, jsonl otherwise): jsonl, table, markdown,
+    /// junit or tap; FORMAT=PATH writes it to PATH instead of stdout. Repeat it for several
+    /// formats in one pass (`--format junit=aoi-junit.xml --format markdown=summary.md --format
+    /// table`), each file byte for byte what that format alone writes (its times aside); at
+    /// most one on stdout; one exit for the whole (73 when a PATH cannot be created).
+    #[arg(long, alias = "output", value_name = "FORMAT[=PATH]", value_parser = parse_format_target)]
+    pub format: Vec<FormatTarget>,
     /// Colour the table's outcomes.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,

@@ -2,6 +2,7 @@
 //! people, the common pieces of aoi's report, and opening inputs. Engines
 //! for the commands in `cmd/`, which import this and never each other.
 
+pub(crate) mod budget;
 mod forward;
 mod input;
 mod report;

@@ -351,7 +351,10 @@ pub mod exit {
         (USAGE, "usage error"),
         (NOINPUT, "an input file cannot be opened"),
         (SOFTWARE, "internal error"),
-        (CANTCREAT, "the --report file cannot be created"),
+        (
+            CANTCREAT,
+            "an output file cannot be created (check --report, merge-report --format F=PATH)",
+        ),
         (PIPE, "stdout closed by the reader (quiet exit)"),
     ];
 

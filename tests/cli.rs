@@ -30,7 +30,9 @@
 //! - `schema`: `--schema FILE` on every judging command, the file judged first,
 //!   and every command's machine output valid against `aoi schema`,
 //! - `schema_suite`: the official JSON-Schema-Test-Suite through aoi's validator,
+//! - `several_formats`: merge-report's formats written in one pass,
 //! - `signals`: SIGINT/SIGTERM mid-stream end in a cancelled summary,
+//! - `stderr_cap`: one `--show` cap on what stderr says of many runs,
 //! - `strip`: the data plane and the control plane apart,
 //! - `fleet`: the fan-out examples on GNU parallel and Spark (examples/fleet),
 //! - `summary`: a run's outcome for people and scripts,
@@ -93,8 +95,12 @@ mod relay_props;
 mod schema;
 #[path = "cli/schema_suite.rs"]
 mod schema_suite;
+#[path = "cli/several_formats.rs"]
+mod several_formats;
 #[path = "cli/signals.rs"]
 mod signals;
+#[path = "cli/stderr_cap.rs"]
+mod stderr_cap;
 #[path = "cli/strip.rs"]
 mod strip;
 #[path = "cli/summary.rs"]

@@ -137,16 +137,16 @@ pub const EXAMPLES: &[(&str, Examples)] = &[
                 "a CI job summary from a log of interleaved runs",
             ),
             (
-                "aoi merge-report --format junit runs/*.jsonl > aoi-junit.xml",
-                "a JUnit report for the CI server",
+                "aoi merge-report --format junit=junit.xml --format markdown=sum.md runs/*",
+                "one pass: JUnit for the test tab, Markdown to append to $GITHUB_STEP_SUMMARY",
             ),
             (
                 "find runs -name '*.jsonl' | aoi merge-report --files-from - --format jsonl > part.jsonl",
                 "more files than a command line holds; merge such parts again for the fleet's verdict",
             ),
             (
-                "aoi merge-report --format tap runs/*.jsonl | prove --exec cat -",
-                "TAP for a TAP harness",
+                "aoi merge-report --format tap=aoi.tap runs/*.jsonl; prove --exec cat aoi.tap",
+                "TAP for a TAP harness (prove runs `cat aoi.tap`: stdin would be read as test names)",
             ),
             (
                 "aoi merge-report --no-fail --format jsonl shard/*.jsonl > part.jsonl",

@@ -16,8 +16,8 @@ use crate::cli::{SummaryArgs, SummaryFormat};
 use crate::drive::drive_source;
 use crate::judge::{Judge, Outcome, Verdict};
 use crate::out::{
-    Sinks, Stop, cancelled, cause_json, eprint_line, finish_report, install_cancel, open_input,
-    sanitize, source_for, unreadable_error, upstream_identity, verdict_line,
+    Sinks, Stop, budget, cancelled, cause_json, eprint_line, finish_report, install_cancel,
+    open_input, sanitize, source_for, unreadable_error, upstream_identity, verdict_line,
 };
 use crate::rules::RuleId;
 use crate::spec::exit;
@@ -255,6 +255,7 @@ pub fn run(args: &SummaryArgs) -> i32 {
         Err(code) => return code,
     };
     let args = listed.as_ref().unwrap_or(args);
+    budget::set_show(args.logs.show);
     let inputs: Vec<&Path> = if args.files.is_empty() {
         vec![Path::new("-")]
     } else {
@@ -449,9 +450,18 @@ impl<'a> Outcomes<'a> {
             return false;
         }
         self.code = exit::worst(self.code, v.exit_code);
-        if !args.quiet && v.exit_code != exit::OK && !self.said {
-            let name = (!args.files.is_empty()).then_some(source);
-            eprint_line(false, &verdict_line("summary", &v, name));
+        // A failed run is said while the --show cap lasts, then counted;
+        // in a log, by its run.
+        if !args.quiet && v.exit_code != exit::OK && !self.said && budget::take(0).is_some() {
+            let file = (!args.files.is_empty()).then_some(source);
+            let name = match (&v.run, args.logs.log) {
+                (Some(r), true) => Some(match file {
+                    Some(f) => format!("{f} run {r}"),
+                    None => format!("run {r}"),
+                }),
+                _ => file.map(str::to_string),
+            };
+            eprint_line(false, &verdict_line("summary", &v, name.as_deref()));
         }
         if self.stop.is_none() {
             self.stop = self.write(&v, source).err();
@@ -498,6 +508,9 @@ impl<'a> Outcomes<'a> {
 
     /// Ends the output; returns the exit status.
     fn finish(mut self) -> i32 {
+        if let Some(line) = budget::closing("summary", "--output jsonl") {
+            eprint_line(self.args.quiet, &line);
+        }
         let mut sinks = match self.report.take() {
             Some(sinks) => sinks,
             None => {

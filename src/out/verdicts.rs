@@ -12,6 +12,8 @@ use super::report::{counted_upstream, upstream_identity};
 pub(crate) struct Verdicts {
     /// Streams added.
     pub(crate) streams: u64,
+    /// Those whose exit is not 0.
+    pub(crate) failed: u64,
     /// Domain events, warnings and errors they consumed.
     pub(crate) consumed: (u64, u64, u64),
     /// Failed `aoi:check` events (see [`Verdict::failed_checks`]).
@@ -31,6 +33,7 @@ impl Verdicts {
     /// Folds one verdict in.
     pub(crate) fn add(&mut self, v: Verdict) {
         self.streams += 1;
+        self.failed += u64::from(v.exit_code != exit::OK);
         let c = &mut self.consumed;
         *c = (
             c.0.saturating_add(v.domain_events),

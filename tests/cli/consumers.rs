@@ -1,7 +1,8 @@
-//! merge-report's TAP, JUnit and Markdown, read by the programs that read
+//! merge-report's TAP, JUnit, Markdown and CTRF, read by the programs that read
 //! them in CI (issue 26): Perl's TAP::Parser and `prove`, tap-parser (npm,
 //! strict), `xmllint` with the Jenkins xUnit `junit-10.xsd`, xunit-viewer, and GitHub's
-//! Markdown renderer (cmark-gfm, from PyPI's cmarkgfm). `.ci/run` installs
+//! Markdown renderer (cmark-gfm, from PyPI's cmarkgfm), the `ctrf` reference
+//! implementation (npm) for CTRF. `.ci/run` installs
 //! them in `target/consumers`; a test whose reader is missing says so and
 //! skips. The inputs: passing runs, failing runs of every outcome, many
 //! runs, and hostile text (every control character, ANSI and OSC
@@ -504,7 +505,7 @@ fn markdown_reads_at_a_glance_in_a_browser() {
 fn no_format_carries_a_control_character() {
     let dir = scratch("consumers-controls");
     let (files, _) = inputs(&dir, 2);
-    for format in ["table", "jsonl", "tap", "junit", "markdown"] {
+    for format in ["table", "jsonl", "tap", "junit", "markdown", "ctrf"] {
         let mut args = vec!["merge-report", "-q", "--color", "never", "--format", format];
         args.extend(files.iter().map(String::as_str));
         let out = aoi(&args, b"");
@@ -514,5 +515,88 @@ fn no_format_carries_a_control_character() {
             out.stderr
         );
         assert_no_controls(format, &out.stdout);
+    }
+}
+
+#[test]
+fn ctrf_is_valid_for_the_ctrf_reference_implementation() {
+    let dir = scratch("consumers-ctrf");
+    let (files, failing) = inputs(&dir, 30);
+    let (code, doc) = report("ctrf", &files);
+    assert_ne!(code, 0);
+    let (ok_code, ok_doc) = report("ctrf", &files[files.len() - 3..]);
+    assert_eq!(ok_code, 0);
+    // And the shipped examples, a CI log of two runs among them (--log).
+    let examples: Vec<String> = [
+        "messy.log",
+        "rate-limited.jsonl",
+        "search.jsonl",
+        "truncated.jsonl",
+    ]
+    .iter()
+    .map(|n| format!("{}/examples/{n}", env!("CARGO_MANIFEST_DIR")))
+    .collect();
+    let mut a = vec!["merge-report", "-q", "--log", "--format", "ctrf"];
+    a.extend(examples.iter().map(String::as_str));
+    let ex = aoi(&a, b"");
+    assert_eq!(ex.code, 74, "{}", ex.stderr);
+    // What every reader sees without the package: one test per run, a
+    // failed test for each run that did not exit 0.
+    for (bytes, failed, runs) in [
+        (&doc, failing, files.len()),
+        (&ok_doc, 0, 3),
+        (&ex.stdout, 3, 5),
+    ] {
+        let v: Value = serde_json::from_slice(bytes).expect("CTRF is JSON");
+        assert_eq!(v["reportFormat"], "CTRF");
+        let s = &v["results"]["summary"];
+        assert_eq!(s["tests"].as_u64(), Some(runs as u64), "{s}");
+        assert_eq!(s["failed"].as_u64(), Some(failed as u64), "{s}");
+        let names: std::collections::HashSet<&str> = v["results"]["tests"]
+            .as_array()
+            .expect("tests")
+            .iter()
+            .filter_map(|t| t["name"].as_str())
+            .collect();
+        assert_eq!(names.len(), runs, "test names are unique");
+        for t in v["results"]["tests"].as_array().expect("tests") {
+            // A trace is one finding a line; nothing else breaks a line.
+            let mut t = t.clone();
+            let trace = t.as_object_mut().and_then(|m| m.remove("trace"));
+            assert_clean(&t, "CTRF tests");
+            if let Some(trace) = trace {
+                let lines: Vec<Value> = trace
+                    .as_str()
+                    .expect("trace")
+                    .lines()
+                    .map(Value::from)
+                    .collect();
+                assert_clean(&Value::from(lines), "CTRF traces");
+            }
+        }
+    }
+    let modules = consumers().join("node_modules");
+    if !have(
+        "ctrf (npm) and Node.js",
+        modules.join("ctrf").is_dir() && node(),
+    ) {
+        return;
+    }
+    for (bytes, pass) in [(&ok_doc, true), (&doc, false), (&ex.stdout, false)] {
+        let (c, out) = run(
+            "node",
+            &[&script("ctrf.js")],
+            &[("NODE_PATH", modules.clone())],
+            bytes,
+        );
+        assert_eq!(c, 0, "{out}");
+        let v: Value = serde_json::from_str(&out).expect("ctrf.js JSON");
+        assert_eq!(v["valid"], true, "ctrf validate: {}", v["errors"]);
+        assert_eq!(v["summary"]["failed"] == 0, pass, "{}", v["summary"]);
+        for t in v["tests"].as_array().expect("tests") {
+            if t["status"] == "failed" {
+                assert!(t["message"].is_string(), "a failed test says why: {t}");
+            }
+        }
     }
 }

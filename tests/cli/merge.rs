@@ -1073,3 +1073,41 @@ proptest! {
         }
     }
 }
+
+/// Every report names the cause of a broken or cut run (its first
+/// finding, line and count of others), failed runs worst first, and the
+/// error counts of every row.
+#[test]
+fn reports_name_the_first_finding_worst_first() {
+    let files = [
+        example("rate-limited.jsonl"),
+        example("search.jsonl"),
+        example("truncated.jsonl"),
+    ];
+    let first = "line 4: line.unterminated: final line has no line feed (80 bytes discarded) (and 1 other finding(s))";
+    for format in ["markdown", "table", "ctrf"] {
+        let mut a = vec!["merge-report", "-q", "--color", "never", "--format", format];
+        a.extend(files.iter().map(String::as_str));
+        let out = aoi(&a, b"");
+        assert_eq!(out.code, 74, "{format}");
+        assert!(
+            out.stdout_str().contains(first),
+            "{format}: {}",
+            out.stdout_str()
+        );
+    }
+    let mut a = vec!["merge-report", "-q", "--format", "markdown"];
+    a.extend(files.iter().map(String::as_str));
+    let md = aoi(&a, b"").stdout_str();
+    // 74 before 75 (the exit table's order), though given after it.
+    let (cut, retry) = (md.find("exit 74**"), md.find("exit 75**"));
+    assert!(cut.is_some() && cut < retry, "{md}");
+    assert!(
+        md.contains("1 warning(s), 0 error(s)"),
+        "passing rows count errors: {md}"
+    );
+    assert!(
+        md.contains("0 warning(s), 1 error(s), 0 violation(s)"),
+        "{md}"
+    );
+}

@@ -82,7 +82,7 @@ fn log_reading_is_asked_for_and_shows_in_every_format() {
         assert_eq!(props["read_as_log"], true, "{what}");
         assert_eq!(props["skipped_lines"], skipped, "{what}: {props}");
         assert_eq!(props["trimmed_lines"], trimmed, "{what}: {props}");
-        for format in ["table", "markdown", "junit", "tap"] {
+        for format in ["table", "markdown", "junit", "tap", "ctrf"] {
             let out = aoi(&["merge-report", "-q", "--log", "--format", format], &input);
             assert_eq!(out.code, 0, "{what}: {format}");
             let text = String::from_utf8_lossy(&out.stdout);
@@ -101,7 +101,7 @@ fn log_reading_is_asked_for_and_shows_in_every_format() {
 #[test]
 fn a_clean_stream_read_strictly_has_no_log_note() {
     let clean = s().hits(2).bytes();
-    for format in ["table", "markdown", "junit", "tap", "jsonl"] {
+    for format in ["table", "markdown", "junit", "tap", "jsonl", "ctrf"] {
         let out = aoi(&["merge-report", "--format", format], &clean);
         assert_eq!(out.code, 0, "{format}");
         let text = String::from_utf8_lossy(&out.stdout);

@@ -217,6 +217,12 @@ fn states(format: &str, text: &str, code: i32) -> Result<(), String> {
             let zero = head.contains(r#"failures="0" errors="0""#);
             zero != failed
         }
+        // A CTRF reader counts failed tests: one for each failed run.
+        "ctrf" => {
+            let v: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+            let s = &v["results"]["summary"];
+            (s["failed"].as_u64().unwrap_or(0) > 0) == failed && s["extra"]["exit_code"] == code
+        }
         _ => {
             let events = parse_jsonl(text.as_bytes());
             let reports: Vec<&Value> = events.iter().filter(|e| e["type"] == "report").collect();
@@ -300,7 +306,7 @@ proptest! {
             let out = aoi_env(&a, b"", env);
             prop_assert_eq!(out.code, want, "{:?} on two files: {}", a, out.stderr);
         }
-        for format in ["jsonl", "table", "markdown", "tap", "junit"] {
+        for format in ["jsonl", "table", "markdown", "tap", "junit", "ctrf"] {
             let out = aoi_env(&["merge-report", "-q", "--format", format], &input, env);
             prop_assert_eq!(out.code, want, "merge-report {}", format);
             let text = String::from_utf8_lossy(&out.stdout);
@@ -355,7 +361,7 @@ proptest! {
             let out = aoi(args, &input);
             prop_assert_eq!(out.code, want, "{:?}: {}", args, out.stderr);
         }
-        for format in ["jsonl", "table", "markdown", "tap", "junit"] {
+        for format in ["jsonl", "table", "markdown", "tap", "junit", "ctrf"] {
             let out = aoi(&["merge-report", "-q", "--log", "--format", format], &input);
             prop_assert_eq!(out.code, want, "merge-report --log {}: {}", format, out.stderr);
         }
@@ -540,7 +546,7 @@ fn agree_across_commands(cases: Vec<(Vec<u8>, &[&str], i32)>) {
         let name = String::from_utf8_lossy(&input).into_owned();
         let code = check(&[&["-q"][..], extra].concat(), &input).code;
         assert_eq!(code, want, "check {extra:?} on\n{name}");
-        let formats = ["jsonl", "table", "markdown", "tap", "junit"];
+        let formats = ["jsonl", "table", "markdown", "tap", "junit", "ctrf"];
         let reports: Vec<Vec<&str>> = formats
             .iter()
             .flat_map(|f| {

@@ -35,7 +35,7 @@ use crate::emit::ErrorEvent;
 use crate::judge::fields::{Ev, bool_value, str_ref, whole_value};
 use crate::judge::{Cause, Outcome};
 use crate::out::{
-    AsFdFile, Closing, EventKind, Sinks, Stop, cell, close_report, eprint_line, event_kind,
+    AsFdFile, Closing, EventKind, Sinks, Stop, budget, cell, close_report, eprint_line, event_kind,
     finding_line, forwarded_body, install_cancel, open_input, origin, paint, sanitize, source_for,
     stop_code, unreadable_error, verdict_line, write_err,
 };
@@ -115,6 +115,7 @@ pub fn run(args: &ErrorsArgs) -> i32 {
         Err(code) => return code,
     };
     let args = listed.as_ref().unwrap_or(args);
+    budget::set_show(args.logs.show);
     let stdout = io::stdout();
     let tty = stdout.is_terminal();
     let format = if args.count {
@@ -380,10 +381,15 @@ fn judge_stream(args: &ErrorsArgs, source: &str, stream: demux::Judged, t: &mut 
     t.input_streams += 1;
     t.streams += 1;
     t.input_lines += v.lines;
-    if !args.quiet && v.outcome != Outcome::Ok {
+    // A failed run is said while the --show cap lasts, then counted.
+    let shown = match args.quiet || v.outcome == Outcome::Ok {
+        true => None,
+        false => budget::take(stream.findings.len()),
+    };
+    if let Some(shown) = shown {
         let n = stream_name(args, source, &stream.run);
         let mut err = io::stderr().lock();
-        for f in &stream.findings {
+        for f in stream.findings.iter().take(shown) {
             let _ = writeln!(err, "{}", finding_line(f, n.as_deref()));
         }
         let _ = writeln!(err, "{}", verdict_line("errors", &v, n.as_deref()));
@@ -473,14 +479,33 @@ fn close(ctx: &mut Ctx<'_>, t: Tally) -> Result<i32, Stop> {
             let closing = Closing {
                 code,
                 properties,
-                cause: cause.or(t.own_cause),
+                cause: cause.or(t.own_cause.clone()),
                 extra: t.extra,
             };
             close_report(sinks, &t.verdicts, closing)?;
         }
-        Sink::Record(_) => {}
+        Sink::Record(_) => return Ok(code),
     }
+    say_tally(args, &t, ctx.matched);
     Ok(code)
+}
+
+/// The closing lines on stderr of a log or many runs: how many runs
+/// failed past the --show cap, and the tally of what was found.
+fn say_tally(args: &ErrorsArgs, t: &Tally, matched: u64) {
+    if let Some(line) = budget::closing("errors", "aoi merge-report --format jsonl") {
+        eprint_line(args.quiet, &line);
+    }
+    if args.logs.log {
+        let failed = t.verdicts.failed;
+        eprint_line(
+            args.quiet,
+            &format!(
+                "aoi errors: {matched} event(s) found in {} run(s), {failed} of them failed",
+                t.verdicts.streams
+            ),
+        );
+    }
 }
 
 /// Reads one input through the log reader: every line located,

@@ -89,10 +89,7 @@ impl Entry {
             checks: checks.kept,
             checks_dropped: checks.dropped,
             checks_failed: checks.failed,
-            findings: findings
-                .iter()
-                .map(|f| format!("{}: {}", f.rule.id(), f.message))
-                .collect(),
+            findings: findings_kept(findings),
         }
     }
 
@@ -121,10 +118,28 @@ impl Entry {
         Some(s)
     }
 
-    /// The cause column of the table and Markdown: why it failed, and its
-    /// checks' note.
+    /// The first finding of a broken or cut stream, with how many others
+    /// it had: the rule, line and message that explain its outcome.
+    pub(super) fn first_finding(&self) -> Option<String> {
+        let first = self.findings.first()?;
+        let all = (self.findings.len() as u64).max(self.violations);
+        Some(match all.saturating_sub(1) {
+            0 => first.clone(),
+            n => format!("{first} (and {n} other finding(s))"),
+        })
+    }
+
+    /// The cause column of the table and Markdown: why it failed (for a
+    /// broken or cut stream, its first finding too), and its checks' note.
     pub(super) fn cause_cell(&self) -> String {
-        let cause = cause_text(self);
+        let mut cause = cause_text(self);
+        let broken = matches!(self.outcome, Outcome::Violation | Outcome::Incomplete);
+        if let Some(first) = self.first_finding().filter(|_| broken) {
+            if !cause.is_empty() {
+                cause.push_str(": ");
+            }
+            cause.push_str(&first);
+        }
         match (cause.is_empty(), self.checks_note()) {
             (_, None) => cause,
             (true, Some(n)) => n,
@@ -396,4 +411,20 @@ pub(super) fn cause_text(e: &Entry) -> String {
         _ => {}
     }
     t
+}
+
+/// The findings a report keeps of a stream, violations before advisories
+/// (the first is the cause a reader is shown), each with its line:
+/// `line 3: seq.gap: expected aoi.seq 1, found 2`.
+fn findings_kept(findings: &[Finding]) -> Vec<String> {
+    let mut sorted: Vec<&Finding> = findings.iter().collect();
+    sorted.sort_by_key(|f| f.rule.rule().severity == crate::rules::Severity::Advisory);
+    sorted
+        .into_iter()
+        .take(SHOWN)
+        .map(|f| match f.line {
+            0 => format!("{}: {}", f.rule.id(), f.message),
+            n => format!("line {n}: {}: {}", f.rule.id(), f.message),
+        })
+        .collect()
 }

@@ -22,8 +22,8 @@ pub(super) struct JsonlReport {
 
 impl JsonlReport {
     /// Starts the report: its `aoi:meta`.
-    pub(super) fn start() -> JsonlReport {
-        let mut sinks = Sinks::report_to_stdout();
+    pub(super) fn start((stdout, file): super::targets::JsonlOut) -> JsonlReport {
+        let mut sinks = Sinks::new(None, stdout, file);
         // After a stop, what was read is still reported, then the summary
         // says cancelled (§ 7) and counts what was consumed (§ 8.3).
         sinks.out.write_after_stop();

@@ -35,7 +35,10 @@ pub(super) fn markdown(
     let mut s = String::new();
     let icon = if code == 0 { "✅" } else { "❌" };
     let _ = writeln!(s, "### {icon} AOI merge report: {}\n", verdict_word(code));
-    let failed: Vec<&Entry> = entries.iter().filter(|e| e.exit_code != 0).collect();
+    // Failed runs worst first (the exit table's order), in order of input
+    // among equals.
+    let mut failed: Vec<&Entry> = entries.iter().filter(|e| e.exit_code != 0).collect();
+    failed.sort_by_key(|e| std::cmp::Reverse(crate::spec::exit::rank(e.exit_code)));
     let passed: Vec<&Entry> = entries.iter().filter(|e| e.exit_code == 0).collect();
     let _ = writeln!(
         s,
@@ -74,10 +77,13 @@ pub(super) fn markdown(
                 format!("\\\n  {}", md(&cause, CAUSE))
             };
             let row = format!(
-                "- ❌ **{}, exit {}** · {}{cause}\n",
+                "- ❌ **{}, exit {}** · {} · {} warning(s), {} error(s), {} violation(s){cause}\n",
                 e.outcome,
                 e.exit_code,
                 identity(e),
+                e.warnings,
+                e.errors,
+                e.violations,
             );
             left += push_within(&mut s, &row);
         }
@@ -102,11 +108,12 @@ pub(super) fn markdown(
                 format!(" · {}", md(&note, CAUSE))
             };
             let row = format!(
-                "- ✅ {} · {} line(s), {} domain, {} warning(s){note}\n",
+                "- ✅ {} · {} line(s), {} domain, {} warning(s), {} error(s){note}\n",
                 identity(e),
                 e.lines,
                 e.domain,
                 e.warnings,
+                e.errors,
             );
             left += push_within(&mut s, &row);
         }

@@ -11,16 +11,20 @@ use super::entry::{Entry, Own};
 use super::files::FileRead;
 use super::jsonl::JsonlReport;
 use super::standing::Standing;
+use super::targets::{JsonlOut, Target};
 use super::words::why_line;
 use super::{Taken, junit, markdown, table, tap};
 use crate::cli::{MergeArgs, MergeFormat};
 use crate::demux;
-use crate::out::{eprint_line, stdout_writer, stop_code, write_err};
+use crate::out::{budget, eprint_line, stop_code};
 use crate::spec::exit;
 
 pub(super) struct Merged {
-    /// Kept for the formats written at the end (not jsonl).
+    /// Kept for the formats written at the end (not jsonl), when asked.
     entries: Vec<Entry>,
+    keep: bool,
+    /// When the report began (ms since the epoch), for CTRF.
+    start: u64,
     /// The jsonl report, written as entries come.
     jsonl: Option<JsonlReport>,
     standing: Standing,
@@ -31,10 +35,14 @@ pub(super) struct Merged {
 }
 
 impl Merged {
-    pub(super) fn new(format: MergeFormat) -> Merged {
+    /// A report written as jsonl to `jsonl` as runs end, and kept
+    /// (`keep`) for the other formats.
+    pub(super) fn new(jsonl: Option<JsonlOut>, keep: bool) -> Merged {
         Merged {
             entries: Vec::new(),
-            jsonl: (format == MergeFormat::Jsonl).then(JsonlReport::start),
+            keep,
+            start: super::ctrf::now_ms(),
+            jsonl: jsonl.map(JsonlReport::start),
             standing: Standing::default(),
             own: Vec::new(),
             log: demux::Counts::default(),
@@ -89,10 +97,13 @@ impl Merged {
     /// Adds one stream's entries and own failures; false once the report
     /// cannot be written any more.
     fn add(&mut self, t: Taken, args: &MergeArgs) -> bool {
-        if !args.quiet && !t.said.is_empty() {
-            let mut err = io::stderr().lock();
-            for line in &t.said {
-                let _ = writeln!(err, "{line}");
+        // A broken run is said while the --show cap lasts, then counted.
+        if let Some((verdict, findings)) = t.said.split_last().filter(|_| !args.quiet) {
+            if let Some(n) = budget::take(findings.len()) {
+                let mut err = io::stderr().lock();
+                for line in findings.iter().take(n).chain([verdict]) {
+                    let _ = writeln!(err, "{line}");
+                }
             }
         }
         self.own.extend(t.own);
@@ -100,9 +111,11 @@ impl Merged {
         for e in t.carried.into_iter().chain(t.entry) {
             self.standing.add(&e);
             self.input_entries += 1;
-            match &mut self.jsonl {
-                Some(report) => writing &= report.entry(&e, &self.standing),
-                None => self.entries.push(e),
+            if let Some(report) = &mut self.jsonl {
+                writing &= report.entry(&e, &self.standing);
+            }
+            if self.keep {
+                self.entries.push(e);
             }
         }
         writing
@@ -139,45 +152,68 @@ impl Merged {
         self.own.iter().map(|o| o.exit).fold(worst, exit::worst)
     }
 
-    /// Ends the report in `format`; returns the exit status.
-    pub(super) fn write(mut self, args: &MergeArgs, format: MergeFormat, tty: bool) -> i32 {
+    /// Ends the report in every format asked for: jsonl (written as runs
+    /// ended) first, then the others in the order given; returns the one
+    /// exit status.
+    pub(super) fn write(mut self, args: &MergeArgs, targets: Vec<Target>, tty: bool) -> i32 {
         let code = self.code();
+        if let Some(line) = budget::closing("merge-report", "--format jsonl") {
+            eprint_line(args.quiet, &line);
+        }
+        let good = match args.no_fail && code != exit::NOINPUT {
+            true => exit::OK,
+            false => code,
+        };
+        // The first write that failed decides the exit (a closed stdout
+        // quietly, a file said); the verdict's otherwise.
+        let mut failed = None;
         if let Some(report) = self.jsonl.take() {
             let r = report.finish(args, &self.own, code, &self.standing, &self.log);
-            // Not after a stop (a closed pipe, a signal): that is its own exit.
-            if r == code || (args.no_fail && r == exit::OK) {
-                say_why(args, &self.standing, code);
-            }
-            return r;
+            failed = (r != good).then_some(r);
         }
+        let mut on_terminal_table = false;
+        for mut t in targets
+            .into_iter()
+            .filter(|t| t.format != MergeFormat::Jsonl)
+        {
+            let text = self.text(args, t.format, tty && t.on_stdout(), code);
+            on_terminal_table |= tty && t.on_stdout() && t.format == MergeFormat::Table;
+            if let Err(stop) = t.write(&text) {
+                failed.get_or_insert_with(|| stop_code("merge-report", &stop));
+            }
+        }
+        match failed {
+            Some(r) => r,
+            None => {
+                // The table on a terminal already ends with the verdict.
+                if !on_terminal_table {
+                    say_why(args, &self.standing, code);
+                }
+                good
+            }
+        }
+    }
+
+    /// The whole report in one of the formats written at the end;
+    /// `tty`: for a terminal.
+    fn text(&self, args: &MergeArgs, format: MergeFormat, tty: bool, code: i32) -> String {
         let (entries, own) = (&self.entries, &self.own);
         // Stated in every format whenever lines were read as a log, here or
         // by a report merged in (issue 24: leniency shows).
         let log = &self.log;
         let note = (args.logs.log || log.skipped > 0 || log.trimmed > 0).then(|| log.log_note());
         let note = note.as_deref();
-        let text = match format {
+        match format {
             MergeFormat::Table => {
                 let color = args.color.enabled(tty);
                 table(entries, &self.standing, own, code, color, note)
             }
             MergeFormat::Markdown => markdown::markdown(entries, &self.standing, own, code, note),
             MergeFormat::Junit => junit(entries, own, note),
+            MergeFormat::Ctrf => {
+                super::ctrf::ctrf(entries, &self.standing, own, code, note, self.start)
+            }
             _ => tap(entries, &self.standing, own, note),
-        };
-        let mut out = stdout_writer();
-        let written = out
-            .write_all(text.as_bytes())
-            .and_then(|()| out.flush())
-            .map_err(|e| write_err(e, "stdout"));
-        // The table on a terminal already ends with the verdict.
-        if written.is_ok() && !(tty && format == MergeFormat::Table) {
-            say_why(args, &self.standing, code);
-        }
-        match written {
-            Ok(()) if args.no_fail && code != exit::NOINPUT => exit::OK,
-            Ok(()) => code,
-            Err(stop) => stop_code("merge-report", &stop),
         }
     }
 }

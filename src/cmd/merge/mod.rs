@@ -26,6 +26,7 @@ use crate::out::{
     eprint_line, finding_line, install_cancel, listed_inputs, sanitize, source_for, verdict_line,
 };
 
+mod ctrf;
 mod entry;
 mod files;
 mod jsonl;
@@ -35,6 +36,7 @@ mod merged;
 mod standing;
 mod table;
 mod tap;
+mod targets;
 mod words;
 
 use crate::emit::SCHEMA_NAME;
@@ -115,15 +117,17 @@ impl Gathered {
 
 /// Runs `aoi merge-report`; returns the exit status.
 pub fn run(args: &MergeArgs) -> i32 {
+    crate::out::budget::set_show(args.logs.show);
     let tty = io::stdout().is_terminal();
-    let format = args.format.unwrap_or(if tty {
-        MergeFormat::Table
-    } else {
-        MergeFormat::Jsonl
-    });
-    if format == MergeFormat::Jsonl {
+    let mut targets = match targets::resolve(args, tty) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let jsonl = targets.iter_mut().find(|t| t.format == MergeFormat::Jsonl);
+    let jsonl = jsonl.map(|t| {
         install_cancel("merge-report");
-    }
+        targets::jsonl_out(t)
+    });
     let inputs = match listed_inputs(&args.files, &args.list) {
         Ok(inputs) => inputs,
         Err((code, msg)) => {
@@ -133,7 +137,8 @@ pub fn run(args: &MergeArgs) -> i32 {
     };
     let named = !args.files.is_empty() || args.list.files_from.is_some();
     crate::out::say_reading_terminal("merge-report", named, args.quiet);
-    let mut merged = Merged::new(format);
+    let keep = targets.iter().any(|t| t.format != MergeFormat::Jsonl);
+    let mut merged = Merged::new(jsonl, keep);
     files::each_judged(&inputs, args, |path, read| {
         // Stopped by SIGINT/SIGTERM: what was read whole before the stop
         // is reported, then the report says cancelled.
@@ -142,7 +147,7 @@ pub fn run(args: &MergeArgs) -> i32 {
         }
         merged.take(path, read, args)
     });
-    merged.write(args, format, tty)
+    merged.write(args, targets, tty)
 }
 
 /// stderr: only what the report cannot show, why a stream is broken or

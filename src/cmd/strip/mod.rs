@@ -18,7 +18,7 @@ use std::path::Path;
 use crate::cli::StripArgs;
 use crate::drive::drive_source;
 use crate::judge::{Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict};
-use crate::out::{AsFdFile, eprint_line, finding_line, open_input, verdict_line};
+use crate::out::{AsFdFile, budget, eprint_line, finding_line, open_input, verdict_line};
 use crate::peek::without_member;
 use crate::spec::exit;
 
@@ -33,6 +33,7 @@ pub fn run(args: &StripArgs) -> i32 {
         Err(code) => return code,
     };
     let args = listed.as_ref().unwrap_or(args);
+    budget::set_show(args.logs.show);
     crate::out::say_reading_terminal("strip", !args.files.is_empty(), args.quiet);
     let stdout = io::stdout();
     let out: Box<dyn Write> = if stdout.is_terminal() {
@@ -63,7 +64,13 @@ pub fn run(args: &StripArgs) -> i32 {
         return write_failed(&e);
     }
     match out.flush() {
-        Ok(()) => code,
+        Ok(()) => {
+            let whole = "aoi merge-report --format jsonl";
+            if let Some(line) = budget::closing("strip", whole) {
+                eprint_line(args.quiet, &line);
+            }
+            code
+        }
         Err(e) => write_failed(&e),
     }
 }
@@ -161,11 +168,17 @@ fn say_verdict(args: &StripArgs, v: &Verdict, shown: &[Finding], name: Option<&s
     if args.quiet || (v.outcome == Outcome::Ok && !args.verbose) {
         return;
     }
+    // A failed run is said while the --show cap lasts, then counted.
+    let shown = match v.outcome {
+        Outcome::Ok => &[][..],
+        _ => match budget::take(shown.len()) {
+            Some(n) => shown.get(..n).unwrap_or(shown),
+            None => return,
+        },
+    };
     let mut err = io::stderr().lock();
-    if v.outcome != Outcome::Ok {
-        for f in shown {
-            let _ = writeln!(err, "{}", finding_line(f, name));
-        }
+    for f in shown {
+        let _ = writeln!(err, "{}", finding_line(f, name));
     }
     let _ = writeln!(err, "{}", verdict_line("strip", v, name));
 }
@@ -201,6 +214,7 @@ pub fn strip_bytes_holding(input: &[u8], plane: Plane, hold: usize) -> (Vec<u8>,
         logs: crate::cli::LogArgs {
             log: false,
             max_runs: 1,
+            show: 0,
         },
         judge: crate::cli::JudgeArgs {
             unbounded: false,
