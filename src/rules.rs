@@ -569,6 +569,15 @@ pub const DECISIONS: &str = "\
   reduced copy in constant memory) or with a number beyond f64 is not validated and says so
   (`schema.unchecked`, advisory): aoi cannot say it is invalid, and will not say it was checked.
   Without `--schema` nothing of this runs: the judge never parses a line whole.
+- **The producer judges what it writes (`aoi::emit::Producer`, § 20).** Each line is judged by
+  the judge `aoi check` runs before it is written; one that would be a violation or make the
+  stream incomplete is refused (`Ended::Refused`, naming the rule) and not written, and the
+  stream goes on. Advisories are written: they do not change the verdict. An event before
+  `aoi:meta` is refused although the judge only advises on it (§ 8.2's order is the producer's
+  to keep). `close` returns the judge's outcome of the stream written and its exit status; a
+  summary the judge refuses is replaced by `ok:false, reason:\"failed\"`. A cancellation from
+  code (`Token::cancel`) ends as SIGINT does (`cancelled`, 130). aoi's own commands write
+  through the same encoder unjudged: their streams are held to `aoi check` by the test suite.
 ";
 
 /// Renders the catalog as Markdown (docs/rules.md is this output).
