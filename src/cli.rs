@@ -403,7 +403,7 @@ impl JudgeArgs {
 }
 
 /// How inputs are read: each as one stream judged as `aoi check` judges
-/// it (the default), or as logs (`--log`, asked for: issue 24).
+/// it (the default), or as logs (`--log`, asked for).
 #[derive(Args, Debug, Clone)]
 pub struct LogArgs {
     /// Read the inputs as logs: an event after a prefix (a BOM, a time stamp, `[worker-3]`, a

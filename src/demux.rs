@@ -27,7 +27,7 @@
 //!   from each of its first few `{` at once, the first that makes an event
 //!   winning.
 //!
-//! Memory: one judge per run open at once (issue 29). A run ends when its
+//! Memory: one judge per run open at once. A run ends when its
 //! `aoi:summary` is read: its judge is finished and freed there, its
 //! [`Judged`] handed to the visitor ([`Visit::Ended`]), and only what
 //! judging a later line of it needs is kept ([`crate::judge::Resume`]). A
@@ -87,7 +87,7 @@ pub struct Options {
     /// lines skipped and counted, runs told apart by `aoi.run`. Without
     /// it, the input is one stream judged line by line exactly as `aoi
     /// check` judges it: a line that is no event is the violation it is
-    /// there (one verdict, issue 24).
+    /// there (one verdict).
     pub log: bool,
 }
 
@@ -268,7 +268,7 @@ impl Counts {
     }
 
     /// What reading as a log passed over, in one sentence that every
-    /// output format states (issue 24: leniency is asked for and shows).
+    /// output format states (leniency is asked for and shows).
     pub fn log_note(&self) -> String {
         let mut s = format!(
             "read as a log (--log): {} line(s) skipped (not AOI events)",

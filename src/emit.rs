@@ -858,7 +858,7 @@ pub(crate) fn push_json(buf: &mut Vec<u8>, v: &Value) {
 /// (U+0080-U+009F; 0x9B is an 8-bit CSI), the line and paragraph
 /// separators and the bidi overrides. They can only be inside strings,
 /// so the JSON means the same, and no control character reaches a
-/// reader of aoi's output (issue 26).
+/// reader of aoi's output.
 fn escape_invisible(buf: &mut Vec<u8>, start: usize) {
     let tail = buf.get(start..).unwrap_or_default();
     let invisible = |c: char| matches!(c, '\u{7f}'..='\u{9f}' | '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');

@@ -686,7 +686,7 @@ thread_local! {
 
 /// From now on, what a filter writes to stderr on this thread is kept, up
 /// to `room` bytes (for [`take_captured`]), instead of written: a worker's
-/// file is said in its turn (issue 29).
+/// file is said in its turn.
 pub fn capture_stderr(room: usize) {
     let capture = Capture {
         text: Vec::new(),
@@ -765,7 +765,7 @@ mod tests {
     use super::*;
 
     /// A worker's capture of stderr keeps what the filter writes, up to
-    /// its room; past it, nothing more, and it says so (issue 29).
+    /// its room; past it, nothing more, and it says so.
     #[test]
     fn a_capture_keeps_up_to_its_room() {
         install_logger();

@@ -29,7 +29,7 @@ pub const DEFAULT_MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
 
 /// Lines up to this many bytes are handed out whole; longer ones in pieces,
 /// which the judge validates as they pass ([`crate::long`]), so memory does
-/// not grow with a line's length (issue 25).
+/// not grow with a line's length.
 pub const HOLD: usize = 1024 * 1024;
 
 /// The hold in use: [`HOLD`] unless [`set_hold`] changed it.
@@ -937,7 +937,7 @@ mod tests {
         }
     }
 
-    /// `EINTR` (issue 9), made deterministic: every read is interrupted
+    /// `EINTR`, made deterministic: every read is interrupted
     /// once or twice first; the reader retries, and what it hands out is
     /// what an uninterrupted reader hands out, every byte in order, nothing
     /// doubled, long lines included.
@@ -996,7 +996,7 @@ mod tests {
     /// on a pipe, again and again; every byte arrives, in order, with
     /// nothing doubled. Whether a read is interrupted is the kernel's and
     /// the scheduler's choice (some kernels restart it, a signal may land
-    /// between reads), so that is reported, not asserted (issue 23);
+    /// between reads), so that is reported, not asserted;
     /// [`interrupted_reads_are_retried_and_lose_nothing`] produces it.
     #[test]
     fn reads_survive_signals_from_the_kernel() {

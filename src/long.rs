@@ -2,7 +2,7 @@
 //! their pieces pass, in memory that does not grow with the line.
 //!
 //! The spec sets no limit on a line's length, so a line's length must not
-//! change the verdict (issue 25). [`LongLine`] is [`crate::peek`]'s strict
+//! change the verdict. [`LongLine`] is [`crate::peek`]'s strict
 //! RFC 8259 grammar as a state machine that resumes across pieces, with the
 //! same error kinds at the same offsets. It keeps a reduced copy of the
 //! line for the judge: each top-level member as written, except that a

@@ -11,7 +11,7 @@
 //! 8259's grammar accepts it (`JSON.stringify` writes one for a string cut
 //! between the halves of a pair; Python's `json` reads it), and flagged
 //! ([`Peeker::lone_surrogate`]) because some consumers (jq, serde_json)
-//! reject it (issue 25).
+//! reject it.
 
 use std::ops::Range;
 
@@ -657,7 +657,7 @@ mod tests {
         ] {
             assert!(ok(good), "{good}");
         }
-        // Lone surrogate escapes: valid, and flagged (issue 25).
+        // Lone surrogate escapes: valid, and flagged.
         for lone in [
             r#""\ud800""#,
             r#""\udc00""#,
@@ -851,7 +851,7 @@ pub(crate) mod oracle {
             ),
             Err(e) if e.to_string().contains("out of range") => {}
             // Lone surrogate escapes: valid JSON that serde_json rejects;
-            // aoi accepts and flags them (issue 25).
+            // aoi accepts and flags them.
             Err(_) if ours && p.lone_surrogate => {}
             Err(e) => prop_assert!(
                 !ours,

@@ -1,4 +1,4 @@
-//! Many inputs worked on at once, taken in input order (issue 29):
+//! Many inputs worked on at once, taken in input order:
 //! workers run `work` on the inputs, each on one thread, while the caller
 //! takes the results strictly in input order. Whatever the scheduling,
 //! what the caller does with them is therefore one thread's; memory holds

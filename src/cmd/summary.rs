@@ -263,7 +263,7 @@ pub fn run(args: &SummaryArgs) -> i32 {
     };
     crate::out::say_reading_terminal("summary", !args.files.is_empty(), args.quiet);
     // `-q` silences stderr only: what a script reads from stdout (a
-    // field, the object, the report) is the same with it (issue 40).
+    // field, the object, the report) is the same with it.
     let jsonl = args.output == Some(SummaryFormat::Jsonl) && args.field.is_none();
     if jsonl {
         install_cancel("summary");
@@ -278,7 +278,7 @@ pub fn run(args: &SummaryArgs) -> i32 {
         return o.finish();
     };
     // Files are judged N at once, each on one thread, and the outcomes
-    // go out in input order (issue 29). A log's verdicts wait for their
+    // go out in input order. A log's verdicts wait for their
     // turn: a large log is read in its turn instead.
     let one = SummaryArgs {
         judge: crate::cli::JudgeArgs {
@@ -312,12 +312,12 @@ pub fn run(args: &SummaryArgs) -> i32 {
 }
 
 /// The outcomes, written as each stream is judged: a log of millions of
-/// runs is not kept run by run (issue 29).
+/// runs is not kept run by run.
 struct Outcomes<'a> {
     args: &'a SummaryArgs,
     /// Several inputs: each line names its source.
     named: bool,
-    /// Every non-zero exit says why on stderr (issue 24), unless the
+    /// Every non-zero exit says why on stderr, unless the
     /// readable line on a terminal already does.
     said: bool,
     code: i32,

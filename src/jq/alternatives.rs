@@ -1,5 +1,5 @@
 //! jq's destructuring alternatives, `E as P1 ?// P2 ?// … | BODY`, which
-//! jaq does not parse (issue 43): written, before parsing, as what they
+//! jaq does not parse: written, before parsing, as what they
 //! mean in jq. Every variable of every pattern is bound (to `null` where
 //! its pattern does not bind it), the first pattern is tried, and where
 //! binding it or running BODY fails, the next; the last one's error is

@@ -1,5 +1,5 @@
 # jq where jaq differs from it and a jq user would be surprised, and
-# jq's filters that jaq lacks (issue 43). Read after jaq's standard
+# jq's filters that jaq lacks. Read after jaq's standard
 # library: a definition here shadows jaq's of the same name and arity,
 # for the user's program only (jaq's own definitions keep jaq's).
 # docs/filter.md lists what is still different, and why.

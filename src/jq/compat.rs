@@ -1,4 +1,4 @@
-//! The jq-compatible layer over jaq (issue 43): `compat.jq`, read after
+//! The jq-compatible layer over jaq: `compat.jq`, read after
 //! jaq's standard library, and the native filters it stands on (jq's
 //! path primitives in `paths.rs`, `@base32`/`@base32d`,
 //! `input_filename`). A program that calls none of them pays nothing at

@@ -1,5 +1,5 @@
 //! jq's path primitives over jaq's values: `setpath`, `delpaths` and the
-//! creation of a path before an update (issue 43).
+//! creation of a path before an update.
 //!
 //! jaq updates a path only where it already exists: `null | .a.b = 1`
 //! and `[] | .[2] = 1` fail with "cannot use null as iterable". jq

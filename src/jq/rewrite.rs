@@ -1,4 +1,4 @@
-//! jq's updates where jaq's would fail (issue 43): a program with an
+//! jq's updates where jaq's would fail: a program with an
 //! assignment (`=`, `|=`, `+=`, …, `//=`) is written again with each one
 //! preceded by the creation of the paths it visits (`paths::vivify`),
 //! so that `null | .a.b = 1` and `[] | .[2] = 1` give what jq gives.

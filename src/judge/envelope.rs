@@ -38,7 +38,7 @@ impl Judge {
         let extras = e.extras;
         self.cur_seq = e.seq;
         // The run first: a line of another run is that one finding, not
-        // also a seq out of order (issue 40).
+        // also a seq out of order.
         if let Some(r) = e.run {
             self.run_continuity(r);
         }
@@ -184,7 +184,7 @@ impl Judge {
     }
 
     /// `aoi.seq` (§ 8.1): a whole number >= 0 up to 2^64-1 (aoi's limit);
-    /// `3.0` is 3 with an advisory (JSON Schema 2020-12, issue 42).
+    /// `3.0` is 3 with an advisory (JSON Schema 2020-12).
     fn envelope_seq(&mut self, obj: &[u8], m: &Member, wrong: String) -> Option<u64> {
         match whole_value(obj, m) {
             Some(w) => match w.value {

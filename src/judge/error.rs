@@ -306,7 +306,7 @@ impl Judge {
     }
 
     /// The optional fields of § 9.1 in the types of its table, one
-    /// finding per field (issue 42); `upstream` is v0.2's `wrapped`.
+    /// finding per field; `upstream` is v0.2's `wrapped`.
     fn error_fields(&mut self, ev: &Ev<'_>, o: &Optional<'_>) {
         let line = ev.line;
         for (name, m) in o.strings {

@@ -89,7 +89,7 @@ pub(crate) fn str_value(line: &[u8], m: &Member) -> Option<String> {
     str_ref(line, m).map(|v| keep(&v))
 }
 
-/// A JSON number whose value is a whole number >= 0 (issue 42: JSON
+/// A JSON number whose value is a whole number >= 0 (JSON
 /// Schema 2020-12, which the spec cites, counts `1000.0` and `1e3` as
 /// integers).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

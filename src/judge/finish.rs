@@ -91,7 +91,7 @@ impl Judge {
         let pretty = self.rule_counts[RuleId::LinePretty as usize] > 0;
         // --unbounded waives the summary of a stream that began, not of
         // one that never did: an empty input shows no run at all (§ 4.2,
-        // § 2; issue 40).
+        // § 2).
         if self.summary.is_none()
             && (!self.opts.unbounded || self.line_no == 0)
             && self.io_error.is_none()
@@ -142,7 +142,7 @@ impl Judge {
         ) {
             // Gaps are filled only from the same error: a summary that
             // names UP_THROTTLED is never described with a local error's
-            // message or origin (issue 25).
+            // message or origin.
             (Some(mut cb), Some(w))
                 if (cb.code.is_none() || cb.code == w.code)
                     && (cb.category.is_none() || cb.category == w.category) =>
@@ -220,7 +220,7 @@ impl Judge {
             format!("read error: {e}")
         } else if self.line_no == 0 {
             // Nothing at all: a usage error or a tool run without its
-            // machine-mode flag, far likelier than a crash (issue 25).
+            // machine-mode flag, far likelier than a crash.
             "the stream was empty: no line at all (did the producer fail before writing, e.g. a usage error, or run without its machine-mode flag?)".to_string()
         } else {
             "EOF without a terminal aoi:summary: the producer crashed, was killed, or the stream was cut".to_string()
@@ -239,7 +239,7 @@ impl Judge {
         ) {
             // A partial run failed by request keeps its cause's
             // disposition (§ 9.3): an item error that says retry may help
-            // makes it 75, as any failure with that cause (issue 40).
+            // makes it 75, as any failure with that cause.
             (Some(true), _) if s.partial && self.opts.fail_on_partial => {
                 let why = "ok:true but partial:true (--fail-on-partial)";
                 match retryable {

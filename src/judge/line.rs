@@ -58,7 +58,7 @@ impl Judge {
 
     /// A UTF-8 byte order mark before an event (Windows tools, some
     /// encoders): one finding that names it, and the event judged as
-    /// what it is, so nothing derived (seq, meta) is blamed (issue 25).
+    /// what it is, so nothing derived (seq, meta) is blamed.
     /// A long line was read past its mark already: its start is no
     /// event when the whole is none.
     ///

@@ -133,7 +133,7 @@ impl Judge {
         let major = v.split(['.', '-']).next().unwrap_or_default();
         if major != "1" {
             // § 5.2 lists what changed from v0.2; another 0.x is named as
-            // itself (issue 42: "0.1" was called a v0.2 stream).
+            // itself ("0.1" was called a v0.2 stream).
             let v02 = v == "0.2" || v.starts_with("0.2.") || v.starts_with("0.2-");
             let hint = if major == "0" && !v02 {
                 " (a pre-1.0 stream; § 5.2 lists what changed from v0.2, the version before 1.0-alpha)"

@@ -129,7 +129,7 @@ pub struct Judge {
     /// Lines that could not be read as events (not JSON, not an object,
     /// too long): in all, and since the last event with a seq. A seq or
     /// count that misses exactly those lines is their effect, not another
-    /// cause (issue 25: one cause, one finding).
+    /// cause (one cause, one finding).
     unreadable: u64,
     unreadable_since_seq: u64,
     /// Inside a run of lines that look like pretty-printed JSON: its first
@@ -286,7 +286,7 @@ impl Judge {
     fn report_seq(&mut self, rule: RuleId, line: u64, seq: Option<u64>, message: String) {
         // A stream of another AOI version is not read by AOI 1's rules: the
         // version is its one finding, besides whether the run finished
-        // (issue 25: no cascade of v1.0 findings on v0.2 meanings).
+        // (no cascade of v1.0 findings on v0.2 meanings).
         if self.foreign
             && !matches!(
                 rule,
@@ -296,7 +296,7 @@ impl Judge {
             return;
         }
         // Two runs read as one: what only follows from mixing them is not
-        // another cause (issue 40: `run.changed` is the one finding).
+        // another cause (`run.changed` is the one finding).
         if self.run_changed && rule.follows_from_mixed_runs() {
             return;
         }

@@ -1,4 +1,4 @@
-//! The order of `aoi.seq` (§ 8.1), one cause, one finding (issue 40): a
+//! The order of `aoi.seq` (§ 8.1), one cause, one finding: a
 //! forward jump is held until it is settled, since the seqs it skipped may
 //! still come. If they all come late, the lines were reordered (one "out of
 //! order" finding); if some never come, lines were lost (one gap finding).

@@ -1,5 +1,5 @@
 //! A run that ended, resumed: the log reader frees the judge of a run once
-//! its `aoi:summary` is read (issue 29: memory bounded by the runs open at
+//! its `aoi:summary` is read (memory bounded by the runs open at
 //! once) and keeps only what judging a later line of it needs.
 
 use super::{Judge, JudgeOptions, SummaryInfo};

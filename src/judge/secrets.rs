@@ -2,7 +2,7 @@
 //! `command`, as an array, one string or an object) and the environment
 //! echoed wholesale.
 //!
-//! Two kinds of finding (issue 42, with the false alarms measured): a
+//! Two kinds of finding (with the false alarms measured): a
 //! value that shows itself to be a secret (a URL with credentials or a
 //! secret parameter, a private key block, a secret header, `Bearer …`)
 //! fails the stream; a value known only by the flag before it is advised

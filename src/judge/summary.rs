@@ -70,7 +70,7 @@ impl Judge {
 
     /// `ok:true` after a process-scope error of the run's own: § 9.1 says
     /// the run is over, § 4 that `ok` is what it accomplished. One finding
-    /// for the contradiction, at the summary (issue 40).
+    /// for the contradiction, at the summary.
     fn ok_after_process_error(&mut self, info: &SummaryInfo) {
         let Some((at, code)) = &self.process_error else {
             return;
@@ -141,7 +141,7 @@ impl Judge {
     }
 
     /// The counter `name` (§ 8.3): a whole number >= 0, read up to 2^64-1
-    /// (aoi's limit); `3.0` is 3 with an advisory (issue 42). Else a
+    /// (aoi's limit); `3.0` is 3 with an advisory. Else a
     /// finding, if present.
     fn summary_counter(&mut self, ev: &Ev<'_>, name: &str) -> Option<u64> {
         let m = ev.get(name)?;
@@ -286,7 +286,7 @@ impl Judge {
             // Extra lines that could not be read (prose among the events)
             // are reported already: they are not another cause.
             Some(n) if n < self.line_no && self.line_no - n <= self.unreadable => {}
-            // Nor are lines that were written and lost (issue 40: one
+            // Nor are lines that were written and lost (one
             // cause, one finding).
             Some(n) if n > self.line_no && n - self.line_no <= lost => {}
             Some(n) if n != self.line_no => {
@@ -443,7 +443,7 @@ impl Judge {
             );
         }
         // The summary's version is the stream's when the meta did not
-        // say one (issue 42: a meta without aoi_version let "2.0" pass).
+        // say one (a meta without aoi_version let "2.0" pass).
         if self.identity.aoi_version.is_none() {
             if let Some(v) = info.identity.aoi_version.clone() {
                 self.check_aoi_version(&v);

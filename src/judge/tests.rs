@@ -89,7 +89,7 @@ fn secrets() {
     assert!(secret_in_args(br#"{"api_key":"k"}"#).is_some());
 }
 
-/// § 11 (issue 42): by the value's form certain wherever it stands, by
+/// § 11: by the value's form certain wherever it stands, by
 /// the flag's name only as whole words.
 #[test]
 fn secrets_by_form_and_by_name() {
@@ -136,7 +136,7 @@ fn secrets_by_form_and_by_name() {
     }
 }
 
-/// Whole numbers (issue 42, JSON Schema 2020-12): exact, never rounded.
+/// Whole numbers (JSON Schema 2020-12): exact, never rounded.
 #[test]
 fn whole_numbers() {
     use super::fields::{Whole, whole_number};
@@ -350,7 +350,7 @@ fn seq_findings(seqs: &[u64]) -> Vec<(u64, String)> {
         .collect()
 }
 
-/// § 8.1, issue 40: two swapped lines are one "out of order" finding at
+/// § 8.1: two swapped lines are one "out of order" finding at
 /// the line where the order broke; nothing is said to be missing.
 #[test]
 fn a_swap_is_one_out_of_order_finding() {
@@ -566,7 +566,7 @@ fn many_gaps_are_each_one_finding() {
     );
 }
 
-/// Two runs in one stream (issue 40): `run.changed` is the one finding;
+/// Two runs in one stream: `run.changed` is the one finding;
 /// the second meta, the seqs and counters of the mixed stream are not
 /// reported again.
 #[test]
@@ -595,7 +595,7 @@ fn interleaved_runs_are_one_finding() {
     assert_eq!((v.exit_code, v.violations), (65, 1));
 }
 
-/// § 9.1, issue 40: `ok:true` after a process-scope error of the run's own
+/// § 9.1: `ok:true` after a process-scope error of the run's own
 /// is the one finding; item scope, a forwarded error and `ok:false` are not.
 #[test]
 fn ok_after_a_process_scope_error() {
@@ -633,7 +633,7 @@ fn ok_after_a_process_scope_error() {
 }
 
 /// § 4.2 with § 9.1: an unbounded stream that ends after a process-scope
-/// error takes its disposition; an empty one is incomplete (issue 40).
+/// error takes its disposition; an empty one is incomplete.
 #[test]
 fn unbounded_ends() {
     let opts = JudgeOptions {

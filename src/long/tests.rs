@@ -273,7 +273,7 @@ fn a_byte_order_mark_is_skipped_and_said() {
 }
 
 /// Megabytes of whitespace between top-level tokens are not copied: the
-/// first member stays, the copy stays small (issue 25 review).
+/// first member stays, the copy stays small.
 #[test]
 fn top_level_whitespace_is_not_copied() {
     let pad = " ".repeat(3 << 20);

@@ -93,7 +93,7 @@ pub(crate) fn forwarded_body(
             "message" if error => text(m).is_some_and(|t| single_line(&t)),
             "retryable" if error => bool_value(m).is_some(),
             "retry_after_ms" if error => whole_value(line, m).is_some() && retryable_true,
-            // § 9.1's optional fields in their types (issue 42): a member
+            // § 9.1's optional fields in their types: a member
             // of another type moves into properties, as an unknown one.
             "domain" | "target" | "field" | "hint" | "docs" if error => text(m).is_some(),
             "item_index" | "line_number" if error => whole_value(line, m).is_some(),

@@ -82,7 +82,7 @@ pub(crate) fn finish_report(
 /// producer (§ 13.1; see [`Verdicts::upstream_errors`]): it had some, and
 /// it did not end `denied`, `timeout` or `cancelled`, which carry their
 /// own exit status, as in `check` (124 with a non-retryable error, not 1):
-/// its errors do not overrule it (issue 24).
+/// its errors do not overrule it.
 pub(crate) fn counted_upstream(v: &Verdict) -> bool {
     v.errors > 0
         && !matches!(

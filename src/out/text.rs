@@ -71,7 +71,7 @@ pub(crate) fn verdict_line(cmd: &str, v: &Verdict, name: Option<&str>) -> String
         "{} line(s), {} domain event(s), {} warning(s), {} error(s){from}",
         v.lines, v.domain_events, v.warnings, v.errors
     );
-    // A failed doctor run names what it failed on (issue 25).
+    // A failed doctor run names what it failed on.
     let checks = match &v.failed_checks {
         (0, _) => String::new(),
         (n, first) => format!(

@@ -1,5 +1,5 @@
 //! The verdicts of a command's streams, folded one at a time: what aoi's
-//! closing summary says of them all (issue 29: a log of millions of runs
+//! closing summary says of them all (a log of millions of runs
 //! is not kept run by run).
 
 use crate::judge::{Cause, Identity, Verdict};

@@ -115,7 +115,7 @@ impl RuleId {
 
     /// Whether a finding of this rule only follows from reading two runs
     /// as one stream (their seqs, metas, summaries and counts mixed):
-    /// after `run.changed`, it is not another cause (issue 40).
+    /// after `run.changed`, it is not another cause.
     pub fn follows_from_mixed_runs(self) -> bool {
         use RuleId::*;
         matches!(

@@ -1,6 +1,6 @@
 //! The spec's statements that the bytes of one stream can show (§§ 2, 4,
 //! 5, 8, 9, 11, 13, 15), each with the rules that check it, or with the
-//! reason aoi does not (issue 42). docs/rules.md carries it as a table;
+//! reason aoi does not. docs/rules.md carries it as a table;
 //! a test holds every rule to at least one statement.
 
 use super::RuleId::{self, *};

@@ -1,4 +1,4 @@
-//! Many files checked at once (issue 29): workers judge the files, each
+//! Many files checked at once: workers judge the files, each
 //! on one thread ([`crate::pool`]), keeping what the relay needs of them;
 //! the caller relays, reports and says each in input order, so stdout, the
 //! report and stderr are one thread's, byte for byte. When relayed, a file

@@ -344,7 +344,7 @@ pub fn run(args: &CheckArgs) -> i32 {
         report_file.map(|f| (f, report_path)),
     );
     // A relay, with or without a report: a stop lets the producer's last
-    // lines (its cancelled summary, § 7) through first (issue 25).
+    // lines (its cancelled summary, § 7) through first.
     if let Err(e) = crate::cancel::install_draining() {
         eprint_line(false, &format!("aoi check: cannot handle signals: {e}"));
     }

@@ -1,4 +1,4 @@
-//! Many files searched at once (issue 29): workers read the files, each
+//! Many files searched at once: workers read the files, each
 //! on one thread ([`crate::pool`]), keeping what they would write and the
 //! runs they judged; the caller writes and says each in input order, so
 //! stdout, the report and stderr are one thread's, byte for byte. A file

@@ -348,7 +348,7 @@ fn judge_input(
             ),
         );
     }
-    // Reading as a log shows (issue 24).
+    // Reading as a log shows.
     if let Some(note) = input.passed_over() {
         eprint_line(args.quiet, &format!("aoi errors: {label}{note}"));
     }
@@ -464,7 +464,7 @@ fn close(ctx: &mut Ctx<'_>, t: Tally) -> Result<i32, Stop> {
             }
             crate::out::say_upstream_errors("errors", args.quiet, code, upstream.as_ref());
             // A failed doctor run fails on its aoi:check events, not on
-            // errors: they are counted beside the errors (issue 25).
+            // errors: they are counted beside the errors.
             let checks_failed = t.verdicts.checks_failed;
             let properties = json!({
                 "streams": t.verdicts.streams,

@@ -1,4 +1,4 @@
-//! Many files filtered at once (issue 29): workers run the filter over the
+//! Many files filtered at once: workers run the filter over the
 //! files up to 1 MiB, each on one thread ([`crate::pool`]), recording what
 //! they would write to aoi's report and to stderr; the caller replays each
 //! in input order into the one report, which numbers the events, so

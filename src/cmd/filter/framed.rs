@@ -291,7 +291,7 @@ pub(super) fn take_verdict(
 
 /// Says why the run failed when the filter's own failures decided it
 /// (§ 13.1 counts them as a transformer's errors): every non-zero exit
-/// says why in one line (issue 40). A halt says nothing of aoi's: as in
+/// says why in one line. A halt says nothing of aoi's: as in
 /// jq, `halt_error`'s message is the why.
 pub(super) fn say_own_errors<O: Emit>(f: &Framed<'_, O>, exit_code: i32, upstream_said: bool) {
     if f.item_errors == 0 || f.args.continue_on_error || exit_code != exit::FAILED {
@@ -438,7 +438,7 @@ impl<O: Emit> Framed<'_, O> {
         let line_no = judge.line_no();
         if judge.last_long() {
             // The stream judges a line of any length; the filter needs the
-            // whole value (issue 25: its limit is its own item error).
+            // whole value (its limit is its own item error).
             let msg = format!(
                 "event longer than --max-line-bytes {}: the filter does not hold it",
                 self.args.max_line_bytes

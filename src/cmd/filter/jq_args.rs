@@ -1,4 +1,4 @@
-//! jq's program and variable options (issue 43): `-f` (the program from
+//! jq's program and variable options: `-f` (the program from
 //! a file, every positional argument an input), `--args`/`--jsonargs`
 //! (the positional arguments are `$ARGS.positional`, the input stdin),
 //! and the global variables: `$ENV`, `--arg`, `--argjson`, `--rawfile`,

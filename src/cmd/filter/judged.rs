@@ -1,4 +1,4 @@
-//! The judged input of jq's modes (`-r`, `-c`, `-n`, `-s`, issue 40): the
+//! The judged input of jq's modes (`-r`, `-c`, `-n`, `-s`): the
 //! events of the inputs, each input judged line by line as `aoi check`
 //! judges it (the same [`Judge`]), pulled by the program (`input`,
 //! `inputs`, or one event after another) rather than pushed to it as

@@ -14,7 +14,7 @@
 //!
 //! jq's output and input flags (`-r`, `-c`, `-n`, `-s`) print the results
 //! as jq prints them and keep the judge and the exit status of this mode
-//! (`plain.rs`, issue 40). Only `--raw` is plain jq over any JSON Lines
+//! (`plain.rs`). Only `--raw` is plain jq over any JSON Lines
 //! input: no framing, no judge, output as `jq -c` prints it.
 
 use std::io::{self, Write};

@@ -1,4 +1,4 @@
-//! jq's modes on an AOI stream (`-r`, `-c`, `-n`, `-s`, issue 40): the
+//! jq's modes on an AOI stream (`-r`, `-c`, `-n`, `-s`): the
 //! results printed as jq prints them (one per line, compact, `-r` strings
 //! unquoted, no framing of aoi's), the input judged as `aoi check` judges
 //! it ([`super::judged`]), and the exit status and stderr lines those of

@@ -1,4 +1,4 @@
-//! `--raw` over many files at once (issue 29): workers filter the files up
+//! `--raw` over many files at once: workers filter the files up
 //! to 1 MiB, each on one thread ([`crate::pool`]), recording the lines they
 //! would write to stdout and what they would say on stderr; the caller
 //! replays each in input order through the writes one thread makes, so

@@ -1,7 +1,7 @@
 //! What a tool's capabilities (§ 17) say of one command: which checks
 //! concern it (destructive, read-only, bounded, reading JSON Lines). What
 //! the manifest does not say is not guessed: a check that needs it is not
-//! tested, never "n/a per the capabilities" (issues 25, 41).
+//! tested, never "n/a per the capabilities".
 //!
 //! The keys read, § 17's first: `read_only`, `destructive`,
 //! `requires_confirm`, `supports_dry_run`, `bounded`, `supports_cursor`;

@@ -81,7 +81,7 @@ impl Invocation<'_> {
     }
     /// Check `n`'s probe may run the command again: an `Err` with the
     /// check not tested when it changes state and consent was not given
-    /// (issue 41), saying what the probe would have done.
+    ///, saying what the probe would have done.
     fn may_probe(&self, n: u8, probe: &str) -> Result<(), CheckResult> {
         if self.rerun {
             return Ok(());
@@ -234,7 +234,7 @@ to say so, or give the flag where the tool reads it",
 /// allowed (§ 2), so there is nothing to judge; for a destructive command
 /// refused for want of confirmation, lint with consent judges a run of
 /// its own instead (the dry run where advertised, else confirmed), so
-/// that one lint tests check 6 and the stream checks both (issue 41).
+/// that one lint tests check 6 and the stream checks both.
 fn stream_to_judge(inv: &mut Invocation) {
     inv.main = inv.user.clone();
     inv.argv_exit = Some(inv.user.exit());
@@ -355,7 +355,7 @@ fn other_aoi_version(j: &Judged) -> Option<String> {
 /// A tool that writes another AOI version (`version.unsupported`, check
 /// 2's one finding) is not judged by AOI 1's rules: the checks that read
 /// its streams say "not tested" rather than fail on another version's
-/// meanings (issue 25). Discovery (1) and `schema_version` (13) stand.
+/// meanings. Discovery (1) and `schema_version` (13) stand.
 fn another_version(out: &mut [CheckResult], version: &str) {
     for o in out.iter_mut() {
         if matches!(o.number, 1 | 2 | 13) || o.status == Status::NotApplicable {

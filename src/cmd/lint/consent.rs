@@ -1,4 +1,4 @@
-//! Whether lint may run a command more than once (issue 41): a command
+//! Whether lint may run a command more than once: a command
 //! that changes state, by its capabilities (§ 17: `destructive`,
 //! `requires_confirm`, `read_only:false`) or by its name (§ 16.3's
 //! verbs), is run once, as the user wrote it, unless
@@ -66,7 +66,7 @@ const MUTATING: &[&str] = &[
 ];
 
 /// What the command does: by its capabilities, and by the words of its
-/// command line (issue 41: § 14.1 makes a mutation "obvious in the
+/// command line (§ 14.1 makes a mutation "obvious in the
 /// command or options"). A destructive mark on either side is enough: a
 /// command that destroys state taken for a read-only one would be run
 /// again without consent; a manifest's `read_only:true` outweighs only a

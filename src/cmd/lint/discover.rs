@@ -29,7 +29,7 @@ pub(super) struct Discovery {
 /// Check 1: `schema --output json` and `capabilities --output json`
 /// without credentials, configuration or (optionally) network (§ 3).
 /// Both are always asked: a bad schema does not hide the capabilities
-/// from the checks that read them (issue 41).
+/// from the checks that read them.
 pub(super) fn discover(prefix: &[String], args: &LintArgs) -> Discovery {
     // --no-network needs a network namespace; where there is none, say so
     // and run with the network rather than not at all.
@@ -250,7 +250,7 @@ impl Probes<'_> {
     /// `capabilities --output json`: one JSON object when it succeeds;
     /// not offered (`None`) when it is a usage error (an unknown
     /// command: exit 64, or 2 as argument parsers give it). Any other
-    /// failure is one (issue 41: exit 78 "…_API_TOKEN is not set" is a
+    /// failure is one (exit 78 "…_API_TOKEN is not set" is a
     /// capabilities that needs more than PATH, not one not offered).
     fn capabilities(&mut self) -> Result<Option<Value>, Fault> {
         let cp = self.run(&["capabilities", "--output", "json"]);

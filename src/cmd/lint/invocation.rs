@@ -48,7 +48,7 @@ pub(super) fn target(args: &LintArgs) -> Result<Target, i32> {
         argv = with_words(&argv, prefix.len(), &machine);
     }
     // A tool that is not there is one message, not 16 rows of "could
-    // not run" (issue 25).
+    // not run".
     if let Some(program) = argv.first().filter(|p| !runnable(p)) {
         eprint_line(
             false,
@@ -71,7 +71,7 @@ pub(super) fn target(args: &LintArgs) -> Result<Target, i32> {
 /// script, or the program alone; they must begin the invocation.
 fn tool_words(args: &LintArgs) -> Result<Vec<String>, i32> {
     // An interpreter runs the tool's script: the tool is both words
-    // (`node cli.js`), not `node` (issue 25).
+    // (`node cli.js`), not `node`.
     let found = match &args.tool {
         Some(_) => None,
         None => interpreter_prefix(&args.invocation),

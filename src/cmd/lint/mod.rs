@@ -56,7 +56,7 @@ pub fn run(args: &LintArgs) -> i32 {
     };
     // The report's aoi:meta is written before the probes, so its clock
     // (elapsed_ms, and `t`, which counts from the meta, § 8.1) covers them
-    // (issue 41: elapsed_ms said 0 for a 9.5 s lint).
+    // (elapsed_ms said 0 for a 9.5 s lint).
     let mut sinks =
         (args.output == Some(crate::cli::Format::Jsonl)).then(crate::out::Sinks::report_to_stdout);
     if let Some(s) = &mut sinks {

@@ -88,7 +88,7 @@ impl Probe {
 }
 
 /// How many times lint ran the tool (discovery included): every run is
-/// reported (issue 41: no unreported runs).
+/// reported (no unreported runs).
 static RUNS: AtomicUsize = AtomicUsize::new(0);
 
 /// The number of runs of the tool so far.
@@ -326,7 +326,7 @@ pub(super) fn stack_trace(stderr: &str) -> Option<String> {
     let mark = stderr
         .lines()
         .find(|l| MARKS.iter().any(|m| l.contains(m)))?;
-    // The trace's own last line names the error (issue 41: the marker
+    // The trace's own last line names the error (the marker
     // alone said a trace was there, not what it was).
     let last = stderr
         .lines()
@@ -340,7 +340,7 @@ pub(super) fn stack_trace(stderr: &str) -> Option<String> {
 }
 
 /// [`excerpt`] of bytes a probe wrote (lossy UTF-8): its lines joined,
-/// never a newline shown as U+FFFD (issue 41).
+/// never a newline shown as U+FFFD.
 pub(super) fn bytes_excerpt(b: &[u8]) -> String {
     match b.is_empty() {
         true => "(nothing)".into(),

@@ -30,7 +30,7 @@ pub(super) fn report(args: &LintArgs, linted: &Linted, sinks: Option<Sinks>) -> 
     let code = if failed > 0 { exit::FAILED } else { exit::OK };
     let tty = io::stdout().is_terminal();
     // Every non-zero exit says why on stderr, where the report may be in a
-    // file; the table on a terminal already ends with it (issue 24).
+    // file; the table on a terminal already ends with it.
     let table_here = tty && args.output != Some(Format::Jsonl);
     if failed > 0 && !args.quiet && !table_here {
         let first = results.iter().find(|o| o.status == Status::Fail);

@@ -58,7 +58,7 @@ pub(super) fn judge_bytes(bytes: &[u8]) -> Judged {
 /// The § 18 check a finding of `j` belongs to: [`RuleId::check`], except that
 /// the summary's counters are check 15's only when the stream carries
 /// `aoi.seq` (§ 18 #15: without it Verifiable is simply not claimed);
-/// otherwise they are the terminal summary's (check 3) (issue 25).
+/// otherwise they are the terminal summary's (check 3).
 fn check_in(rule: RuleId, j: &Judged) -> u8 {
     use RuleId::*;
     let counters = matches!(

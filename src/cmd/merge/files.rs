@@ -1,4 +1,4 @@
-//! Many files judged at once (issue 29): `--threads` workers read and
+//! Many files judged at once: `--threads` workers read and
 //! judge whole files, each on one thread ([`crate::pool`]), while the
 //! caller takes them into the report strictly in input order. What is
 //! written and said on stderr is therefore one thread's, byte for byte.

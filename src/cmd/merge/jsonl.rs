@@ -13,7 +13,7 @@ use crate::out::{Sinks, Stop, cause_json, reason_for, unreadable_error};
 use crate::spec::exit;
 
 /// The report written as aoi's own stream, an entry at a time as runs
-/// end (issue 29): only the [`Standing`] is kept.
+/// end: only the [`Standing`] is kept.
 pub(super) struct JsonlReport {
     sinks: Sinks,
     /// Why writing stopped (a closed pipe, a failed write).

@@ -185,7 +185,7 @@ fn outcome_case(cases: &mut String, e: &Entry, classname: &str, time: f64) -> Co
 /// A testcase per kept `aoi:check`, and one for those past the cap; how
 /// many. The stream's verdict is its outcome's testcase alone: a failed
 /// aoi:check is shown, never counted as a failure of its own (a run that
-/// passed would fail the CI job that reads JUnit; issue 24).
+/// passed would fail the CI job that reads JUnit).
 fn check_cases(cases: &mut String, e: &Entry, classname: &str) -> u64 {
     for c in &e.checks {
         let _ = write!(

@@ -1,6 +1,6 @@
 //! The report being built: one entry per stream, aoi's own failures, what
 //! reading as a log passed over, and the [`Standing`] they add up to. In
-//! `--format jsonl` each entry is written as it comes (issue 29); the
+//! `--format jsonl` each entry is written as it comes; the
 //! other formats need every entry at once (column widths, failed runs
 //! first, counts before the cases) and keep them.
 
@@ -199,7 +199,7 @@ impl Merged {
     fn text(&self, args: &MergeArgs, format: MergeFormat, tty: bool, code: i32) -> String {
         let (entries, own) = (&self.entries, &self.own);
         // Stated in every format whenever lines were read as a log, here or
-        // by a report merged in (issue 24: leniency shows).
+        // by a report merged in (leniency shows).
         let log = &self.log;
         let note = (args.logs.log || log.skipped > 0 || log.trimmed > 0).then(|| log.log_note());
         let note = note.as_deref();
@@ -219,7 +219,7 @@ impl Merged {
 }
 
 /// Why the exit is non-zero, in one line on stderr, where the report may
-/// be in a file (issue 24: every non-zero exit says why).
+/// be in a file (every non-zero exit says why).
 fn say_why(args: &MergeArgs, standing: &Standing, code: i32) {
     if code != exit::OK && !args.quiet {
         eprint_line(

@@ -71,7 +71,7 @@ struct Gathered {
 }
 
 /// One judged stream reduced to what the report needs, so a run's judge
-/// and verdict are freed when it ends (issue 29).
+/// and verdict are freed when it ends.
 pub(super) struct Taken {
     /// Its place in the order of first appearance in its input.
     order: u64,

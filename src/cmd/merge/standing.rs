@@ -1,7 +1,7 @@
 //! The report's running verdict: what every format and the stderr line say
 //! of all the entries (counts, tally, the stream that decided the exit),
 //! folded entry by entry, so `--format jsonl` writes each entry as its run
-//! ends and keeps only this (issue 29: memory bounded by the open runs).
+//! ends and keeps only this (memory bounded by the open runs).
 
 use std::fmt::Write as _;
 

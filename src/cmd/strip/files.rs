@@ -1,4 +1,4 @@
-//! Many files stripped at once (issue 29): workers strip the files up to
+//! Many files stripped at once: workers strip the files up to
 //! 1 MiB, each on one thread ([`crate::pool`]), into memory, with the runs
 //! of a `--log` as they ended; the caller writes and says each in input
 //! order, so stdout and stderr are one thread's, byte for byte. A larger

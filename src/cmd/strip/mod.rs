@@ -201,7 +201,7 @@ pub fn strip_bytes(input: &[u8], plane: Plane) -> (Vec<u8>, Verdict) {
 }
 
 /// [`strip_bytes`] with lines past `hold` bytes read in pieces (the fuzz
-/// target holds a small hold to the default one: issue 25).
+/// target holds a small hold to the default one).
 pub fn strip_bytes_holding(input: &[u8], plane: Plane, hold: usize) -> (Vec<u8>, Verdict) {
     let args = StripArgs {
         files: Vec::new(),

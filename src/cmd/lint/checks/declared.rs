@@ -151,7 +151,7 @@ fn follow_cursor(inv: &Invocation, s: &Value, passed: CheckResult) -> CheckResul
 /// Check 11 on the summary of a `--limit 1` run of `domain` events (its
 /// stream `jj`); the run without the limit gave `all`. What the judge
 /// says of § 15 is the judge's rules, at their severity, as in `aoi check`
-/// (issue 42: `truncated:true` without `next_cursor` is a SHOULD, noted);
+/// (`truncated:true` without `next_cursor` is a SHOULD, noted);
 /// what only this probe shows is lint's: no `truncated` at all, and
 /// `truncated:false` where the run without the limit showed more.
 fn truncation(inv: &Invocation, s: &Value, domain: u64, jj: &Judged) -> CheckResult {
@@ -432,7 +432,7 @@ fn upstream_check(inv: &Invocation, p: &Probe, j: &Judged) -> CheckResult {
     }
     let summary = j.events.last().filter(|e| e["type"] == "aoi:summary");
     // § 13.1: an upstream aoi:error fails the run unless the tool was
-    // told to go on (issue 41: ok:true after it passed).
+    // told to go on (ok:true after it passed).
     let goes_on = inv.argv.iter().any(|w| w == "--continue-on-error");
     match summary {
         None => problems.push(format!("no terminal aoi:summary ({})", p.status())),

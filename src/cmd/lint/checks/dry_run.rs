@@ -1,7 +1,7 @@
 //! Check 6 (§ 14.2, § 14.3, § 18.2): a destructive command refuses to run
 //! without confirmation, and a dry run, where advertised, emits
 //! `aoi:plan` events and changes nothing. Each part passes only on what
-//! lint saw (issue 41): a refusal is a failure that names the
+//! lint saw: a refusal is a failure that names the
 //! confirmation (its message or code says `confirm`, `--yes` or
 //! `--force`), not any failure (`not_found` after the resource was already gone is not one);
 //! a dry run's side effects are looked for with a second dry run, which
@@ -224,7 +224,7 @@ mod tests {
 
     /// A refusal names the confirmation; a usage error for a missing
     /// operand, or `not_found` after the resource went, is no refusal
-    /// (found by review; issue 41).
+    /// (found by review).
     #[test]
     fn a_refusal_names_the_confirmation() {
         assert!(refused_for_confirmation(&probe(

@@ -28,7 +28,7 @@ pub(super) fn typed_output(inv: &Invocation) -> CheckResult {
 pub(super) fn terminal_summary(inv: &Invocation) -> CheckResult {
     let (main, j) = (&inv.main, &inv.j);
     // A usage error before the stream is allowed (§ 2): no summary to
-    // judge, not a missing one (issue 41).
+    // judge, not a missing one.
     if inv.no_stream.is_some() && main.exit() != 0 && super::usage_error(main) {
         return inv
             .streamless(3)
@@ -329,7 +329,7 @@ pub(super) fn seq_and_run(inv: &Invocation) -> CheckResult {
     // Lines that are no event (check 2), or a second meta or summary
     // (check 14, a forwarded upstream's), also make the line count differ
     // from event_count and the domain count from count: that is their
-    // finding, not a second one (issue 41).
+    // finding, not a second one.
     let frames = |ty: &str| j.events.iter().filter(|e| e["type"] == ty).count();
     let untyped = j.findings.iter().any(|f| f.rule.check() == 2)
         || frames("aoi:meta") > 1

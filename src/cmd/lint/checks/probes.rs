@@ -139,7 +139,7 @@ pub(super) fn no_secret_echo(inv: &Invocation) -> CheckResult {
         )
     } else if secret_rule.status != Status::Fail {
         // The judge's advisories (a value known secret only by its flag's
-        // name, issue 42) are noted; its violations fail.
+        // name) are noted; its violations fail.
         inv.outcome(
             9,
             Status::Pass,
@@ -283,7 +283,7 @@ fn signalled(inv: &Invocation, sig: i32, name: &str, seen: &mut Seen) {
         e["type"] == "aoi:summary" && e["ok"] == false && e["reason"] == "cancelled"
     });
     // Its summary already written when the signal came: the run had
-    // finished, which § 7 does not judge (issue 25).
+    // finished, which § 7 does not judge.
     let before = p.stdout.get(..p.stdout_at_signal).unwrap_or(&p.stdout);
     let finished = judge_bytes(before).verdict.summary.is_some();
     if !p.signalled_running {
