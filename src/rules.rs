@@ -366,7 +366,7 @@ pub const DECISIONS: &str = "\
 - **Counting lines.** `event_count` is reconciled against every physical line up to and including
   the first `aoi:summary`, blank and invalid lines included (they are lines received).
 - **seq.** Invalid lines carry no seq and do not advance the expected value. One cause, one
-  finding (issue 40): a forward jump of at most 64 seqs is held, and settled as one `seq.gap`
+  finding: a forward jump of at most 64 seqs is held, and settled as one `seq.gap`
   finding at its own line: \"out of order\" when every seq it skipped comes later (two swapped
   lines), \"N line(s) missing\" when some never come. It is settled when they have all come, once
   the stream is 64 seqs past it, or at the end of input (not at the summary: a line may come after
@@ -525,7 +525,7 @@ pub const DECISIONS: &str = "\
   associative. The
   whole is `ok` only when every entry is; its exit status is the worst entry's (or aoi's own
   failure: an unreadable input 66, no stream at all 74).
-- **Secrets (§ 11, issue 42).** § 11 says MUST, and names its sensitive flags by substrings
+- **Secrets (§ 11).** § 11 says MUST, and names its sensitive flags by substrings
   (`token`, `key`, `auth`, …). Measured on this build machine's man pages (17,873 pages, 4,864
   distinct long flags): the substrings mark 163 flags, among them `--author`, `--keyword`,
   `--keyring`, `--keymap`, `--xauthority` and `--pubkey`; matched as whole words of the name, 116,
@@ -535,7 +535,7 @@ pub const DECISIONS: &str = "\
   that shows itself to be a secret (a URL with credentials or a secret parameter, a private key
   block, a secret header, `Bearer …`) is the violation `meta.args-secret`. The environment echoed
   wholesale is the violation `meta.env`.
-- **Integers (issue 42).** Where the spec asks for an integer (`aoi.seq`, the summary's counters,
+- **Integers.** Where the spec asks for an integer (`aoi.seq`, the summary's counters,
   `retry_after_ms`, `item_index`, `line_number`), a JSON number whose value is whole is one,
   whatever its form: `1000.0` and `1e3` are 1000, as JSON Schema 2020-12 (which the spec cites for
   event schemas) counts them, and `aoi lint`'s schema validation does. Failing them would fail a

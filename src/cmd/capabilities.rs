@@ -57,7 +57,7 @@ pub fn manifest() -> Value {
                         "applies_to": "machine output (--output jsonl, and check's --report)",
                     });
                     if name == "check" {
-                        // Issue 25: Ctrl-C to a pipeline keeps the
+                        // Ctrl-C to a pipeline keeps the
                         // producer's own cancelled summary.
                         c["cancellation"]["drain"] = "the relay reads on to the end of its input for AOI_STOP_DRAIN seconds (default 2) after the first signal; a stream that ends in that time is relayed and judged as it is".into();
                     }

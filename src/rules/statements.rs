@@ -617,7 +617,7 @@ pub const STATEMENTS: &[Statement] = &[
 pub fn statements_markdown() -> String {
     let mut s = String::from(
         "# The spec's statements\n\nEvery statement of §§ 2, 4, 5, 8, 9, 11, 13 and 15 that the bytes of one stream \
-         can show (and § 10's, given the tool's schema with `--schema`), with the rules that check it, or aoi's reason not to (issue 42). Level `def`: a \
+         can show (and § 10's, given the tool's schema with `--schema`), with the rules that check it, or aoi's reason not to. Level `def`: a \
          definition a stream can contradict.\n\n| § | level | the spec says | rules | aoi's choice |\n|---|---|---|---|---|\n",
     );
     for st in STATEMENTS {
