@@ -1,5 +1,5 @@
 //! Reading a stream through a judge: the loop every stream command
-//! shares, on the caller's thread or on two ([`Source`]). It sits above
+//! shares, on the caller's thread or on two (the binary's `Source`). It sits above
 //! the judge and the reader (and `crate::parallel`'s pipeline), so none of
 //! them knows the others: the judge takes lines, the reader yields them,
 //! and this is where the two meet.
@@ -13,7 +13,7 @@ use crate::peek::{JsonError, Peeker};
 
 /// Reads `src` to its end through `judge`, the loop every stream command
 /// shares. `on_line` runs after each complete line has been judged (so it
-/// can ask [`Judge::last_class`] and [`Judge::last_members`]); for a line
+/// can ask [`Judge::last_class`]); for a line
 /// longer than the reader holds it is given the reduced copy the judge
 /// read ([`Judge::last_long`]), after `on_bytes` had its last piece; `on_bytes`
 /// then receives the input bytes in order and in large spans (whole blocks
@@ -32,7 +32,7 @@ pub fn drive<R: Read, E>(
 
 /// [`drive`] on a configured reader (an idle timeout, for instance: its
 /// `TimedOut` ends the stream with the `timeout` outcome).
-pub fn drive_reader<R: Read, E>(
+pub(crate) fn drive_reader<R: Read, E>(
     mut reader: LineReader<R>,
     judge: &mut Judge,
     mut on_line: impl FnMut(&Judge, &[u8]) -> Result<(), E>,
@@ -91,17 +91,17 @@ pub(crate) fn read_failed(judge: &mut Judge, e: &std::io::Error) {
 }
 
 /// Where a stream's bytes come from, and on how many threads they are read
-/// (`crate::parallel`).
-pub struct Source<R> {
+/// (`crate::parallel`): the binary's commands build it from their options.
+pub(crate) struct Source<R> {
     /// The stream's line reader.
-    pub reader: LineReader<R>,
+    pub(crate) reader: LineReader<R>,
     /// One thread, two, or two once the stream proves large.
-    pub threads: crate::parallel::Threads,
+    pub(crate) threads: crate::parallel::Threads,
 }
 
 impl<R> Source<R> {
     /// A source read on the caller's thread.
-    pub fn one(reader: LineReader<R>) -> Self {
+    pub(crate) fn one(reader: LineReader<R>) -> Self {
         Source {
             reader,
             threads: crate::parallel::Threads::One,
@@ -112,7 +112,7 @@ impl<R> Source<R> {
 /// [`drive_reader`] on a [`Source`], on as many threads as it says; the
 /// judge, the findings and the bytes given to `on_bytes` are the same
 /// either way.
-pub fn drive_source<R: Read + Send, E>(
+pub(crate) fn drive_source<R: Read + Send, E>(
     src: Source<R>,
     judge: &mut Judge,
     mut on_line: impl FnMut(&Judge, &[u8]) -> Result<(), E>,

@@ -257,8 +257,10 @@ fn problem_of(e: &ValidationError) -> Problem {
 #[cfg(feature = "cli")]
 static INSTALLED: std::sync::OnceLock<Arc<EventSchema>> = std::sync::OnceLock::new();
 
-/// The schema [`install`] compiled, if any.
+/// The schema [`install`] compiled, if any: the binary's, not a library
+/// API.
 #[cfg(feature = "cli")]
+#[doc(hidden)]
 pub fn installed() -> Option<Arc<EventSchema>> {
     INSTALLED.get().cloned()
 }
@@ -266,8 +268,10 @@ pub fn installed() -> Option<Arc<EventSchema>> {
 /// Reads and compiles the `--schema` file of `command`, if it has one,
 /// before any input is read: the exit status and the one line to print
 /// when it cannot be used (§ 10; a usage error is 64, a missing file 66),
-/// one line.
+/// one line. The binary's (it takes the parsed command line), not a
+/// library API.
 #[cfg(feature = "cli")]
+#[doc(hidden)]
 pub fn install(command: &Command) -> Result<(), (i32, String)> {
     let (name, judge) = match command {
         Command::Check(a) => ("check", &a.judge),

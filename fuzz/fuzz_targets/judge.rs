@@ -3,12 +3,12 @@
 //! judged, what `aoi check` writes) is exactly the input, and a line's
 //! length does not change the verdict: read with a 64-byte hold (nearly
 //! every line validated in pieces, `aoi::long`) and with the default one,
-//! the same findings and the same exit code (issue 25).
+//! the same findings and the same exit code.
 #![no_main]
 
-use aoi::drive::drive_reader;
+use aoi::drive::drive;
 use aoi::judge::{Judge, JudgeOptions};
-use aoi::lines::{HOLD, LineReader};
+use aoi::lines::{HOLD, set_hold};
 use libfuzzer_sys::fuzz_target;
 
 const VERDICT_CODES: &[i32] = &[0, 1, 65, 74, 75, 77, 124, 130];
@@ -22,8 +22,9 @@ fuzz_target!(|data: &[u8]| {
         });
         let mut relay = Vec::new();
         let mut findings = Vec::new();
-        let r: Result<(), ()> = drive_reader(
-            LineReader::new(data, hold),
+        set_hold(hold);
+        let r: Result<(), ()> = drive(
+            data,
             &mut judge,
             |_, _| Ok(()),
             |j, bytes| {

@@ -40,7 +40,9 @@ use crate::peek::{self, Member, Peeker};
 use crate::rules::{RuleId, Severity};
 
 pub use check::{check, check_with};
-pub use envelope::envelope_run;
+// The binary's commands use it; the library alone does not.
+#[cfg(feature = "cli")]
+pub(crate) use envelope::envelope_run;
 pub use fields::{ms_json, preview};
 pub use resume::Resume;
 pub use secrets::secret_in_args;
@@ -241,7 +243,7 @@ impl Judge {
 
     /// The top-level members of the last line, when it was a JSON object,
     /// and the index of its `aoi` member: the spans `strip` splices with.
-    pub fn last_members(&self) -> (&[Member], Option<usize>) {
+    pub(crate) fn last_members(&self) -> (&[Member], Option<usize>) {
         (&self.peeker.members, self.peeker.aoi_member)
     }
 
