@@ -3,16 +3,58 @@
 /// The AOI version aoi speaks and emits (§ 5).
 pub const AOI_VERSION: &str = "1.0-alpha";
 
+/// The framework event types the spec defines (§ 8.2), each spelled
+/// once; [`types::bytes`] has the same names for matching a line's bytes.
+pub mod types {
+    /// The identity and the invocation, first (§ 8.3).
+    pub const META: &str = "aoi:meta";
+    /// The terminal event of a finite stream (§ 8.3).
+    pub const SUMMARY: &str = "aoi:summary";
+    /// Something went wrong but the run goes on (§ 8.3).
+    pub const WARNING: &str = "aoi:warning";
+    /// A failure, with the taxonomy of § 9.
+    pub const ERROR: &str = "aoi:error";
+    /// A sign of life on a quiet stream (§ 8.3).
+    pub const HEARTBEAT: &str = "aoi:heartbeat";
+    /// What a dry run would do (§ 14.2).
+    pub const PLAN: &str = "aoi:plan";
+    /// One check's result (§ 8.3).
+    pub const CHECK: &str = "aoi:check";
+    /// How far a long run is (§ 8.3).
+    pub const PROGRESS: &str = "aoi:progress";
+
+    /// The names as bytes: usable as patterns where a judge matches the
+    /// line's own bytes.
+    pub mod bytes {
+        /// `aoi:meta`.
+        pub const META: &[u8] = super::META.as_bytes();
+        /// `aoi:summary`.
+        pub const SUMMARY: &[u8] = super::SUMMARY.as_bytes();
+        /// `aoi:warning`.
+        pub const WARNING: &[u8] = super::WARNING.as_bytes();
+        /// `aoi:error`.
+        pub const ERROR: &[u8] = super::ERROR.as_bytes();
+        /// `aoi:heartbeat`.
+        pub const HEARTBEAT: &[u8] = super::HEARTBEAT.as_bytes();
+        /// `aoi:plan`.
+        pub const PLAN: &[u8] = super::PLAN.as_bytes();
+        /// `aoi:check`.
+        pub const CHECK: &[u8] = super::CHECK.as_bytes();
+        /// `aoi:progress`.
+        pub const PROGRESS: &[u8] = super::PROGRESS.as_bytes();
+    }
+}
+
 /// Framework event types defined by the spec (§ 8.2).
 pub const FRAMEWORK_TYPES: &[&str] = &[
-    "aoi:meta",
-    "aoi:summary",
-    "aoi:warning",
-    "aoi:error",
-    "aoi:heartbeat",
-    "aoi:plan",
-    "aoi:check",
-    "aoi:progress",
+    types::META,
+    types::SUMMARY,
+    types::WARNING,
+    types::ERROR,
+    types::HEARTBEAT,
+    types::PLAN,
+    types::CHECK,
+    types::PROGRESS,
 ];
 
 /// Error categories and their default `retryable` (§ 9.2).
@@ -138,11 +180,11 @@ pub fn field_table(ty: &[u8]) -> Option<&'static FieldTable> {
     static ERROR: FieldTable = FieldTable::new(ERROR_FIELDS);
     static CHECK: FieldTable = FieldTable::new(CHECK_FIELDS);
     match ty {
-        b"aoi:meta" => Some(&META),
-        b"aoi:summary" => Some(&SUMMARY),
+        types::bytes::META => Some(&META),
+        types::bytes::SUMMARY => Some(&SUMMARY),
         // § 9.1 defines the error's fields; warnings are read with the same set.
-        b"aoi:error" | b"aoi:warning" => Some(&ERROR),
-        b"aoi:check" => Some(&CHECK),
+        types::bytes::ERROR | types::bytes::WARNING => Some(&ERROR),
+        types::bytes::CHECK => Some(&CHECK),
         _ => None,
     }
 }

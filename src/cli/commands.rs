@@ -4,6 +4,8 @@
 //! input-schema` (§ 12.1) both read it; a test holds it to the clap
 //! definitions.
 
+use crate::spec::types;
+
 /// What one command is, for the manifest.
 pub struct Spec {
     pub name: &'static str,
@@ -34,12 +36,12 @@ pub const COMMANDS: &[Spec] = &[
         malformed_input: "relayed byte for byte and reported as a violation (exit 65)",
         outputs: &["relay", "jsonl"],
         event_types: &[
-            "aoi:meta",
+            types::META,
             "violation",
             "advisory",
             "stream",
-            "aoi:error",
-            "aoi:summary",
+            types::ERROR,
+            types::SUMMARY,
         ],
     },
     Spec {
@@ -58,7 +60,7 @@ pub const COMMANDS: &[Spec] = &[
         reads_jsonl: true,
         malformed_input: "judged: a violation (exit 65); with --log, lines that are no event are skipped, counted and stated",
         outputs: &["text", "json", "jsonl"],
-        event_types: &["aoi:meta", "outcome", "aoi:error", "aoi:summary"],
+        event_types: &[types::META, "outcome", types::ERROR, types::SUMMARY],
     },
     Spec {
         name: "errors",
@@ -67,7 +69,7 @@ pub const COMMANDS: &[Spec] = &[
         reads_jsonl: true,
         malformed_input: "judged: a violation (exit 65); with --log, lines that are no event are skipped, counted and stated",
         outputs: &["table", "raw", "jsonl"],
-        event_types: &["aoi:meta", "aoi:error", "aoi:warning", "aoi:summary"],
+        event_types: &[types::META, types::ERROR, types::WARNING, types::SUMMARY],
     },
     Spec {
         name: "filter",
@@ -77,11 +79,11 @@ pub const COMMANDS: &[Spec] = &[
         malformed_input: "judged: a violation of the upstream (exit 65); the filter skips the line",
         outputs: &["jsonl", "raw"],
         event_types: &[
-            "aoi:meta",
+            types::META,
             "value",
-            "aoi:error",
-            "aoi:warning",
-            "aoi:summary",
+            types::ERROR,
+            types::WARNING,
+            types::SUMMARY,
         ],
     },
     Spec {
@@ -91,7 +93,7 @@ pub const COMMANDS: &[Spec] = &[
         reads_jsonl: true,
         malformed_input: "judged: a violation (exit 65); with --log, lines that are no event are skipped, counted and stated",
         outputs: &["jsonl", "table", "markdown", "junit", "tap"],
-        event_types: &["aoi:meta", "report", "aoi:error", "aoi:summary"],
+        event_types: &[types::META, "report", types::ERROR, types::SUMMARY],
     },
     Spec {
         name: "capabilities",
@@ -127,7 +129,7 @@ pub const COMMANDS: &[Spec] = &[
         reads_jsonl: false,
         malformed_input: "no input (runs the tool it checks)",
         outputs: &["text", "jsonl"],
-        event_types: &["aoi:meta", "aoi:check", "aoi:summary"],
+        event_types: &[types::META, types::CHECK, types::SUMMARY],
     },
     Spec {
         name: "rules",

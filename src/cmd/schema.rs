@@ -13,6 +13,7 @@ use crate::cli::SchemaArgs;
 use crate::emit::framework::{count, event, framework_defs, identity, string, strings};
 use crate::emit::{SCHEMA_NAME, SCHEMA_VERSION};
 use crate::spec::exit;
+use crate::spec::types;
 
 /// The schema's `$id`.
 pub const ID: &str = "https://schemas.aoi-toolkit.org/aoi.toolkit.events/1.0.0/schema.json";
@@ -23,11 +24,11 @@ pub fn schema() -> Value {
     defs.append(&mut toolkit_defs());
     let dispatch = crate::emit::discovery::type_dispatch(
         [
-            ("aoi:meta", "aoi_meta"),
-            ("aoi:summary", "aoi_summary"),
-            ("aoi:error", "aoi_error"),
-            ("aoi:warning", "aoi_warning"),
-            ("aoi:check", "aoi_check"),
+            (types::META, "aoi_meta"),
+            (types::SUMMARY, "aoi_summary"),
+            (types::ERROR, "aoi_error"),
+            (types::WARNING, "aoi_warning"),
+            (types::CHECK, "aoi_check"),
             ("violation", "violation"),
             ("advisory", "advisory"),
             ("stream", "stream"),

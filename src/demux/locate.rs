@@ -3,6 +3,7 @@
 //! the lines whose event was so found, routed to their run.
 
 use super::*;
+use crate::spec::types;
 
 /// What [`locate_spot`] found in a line: its event, or without one, what
 /// it saw of the line as a Docker json-file record (so a line it has read
@@ -251,7 +252,9 @@ impl Input {
                     // One searcher for every skipped line (building one per
                     // call cost more than the search on short prose lines).
                     static SUSPECT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-                        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"aoi:error"));
+                        std::sync::LazyLock::new(|| {
+                            memchr::memmem::Finder::new(types::bytes::ERROR)
+                        });
                     let suspect = match self.long_len {
                         Some(_) => self.long_suspect,
                         None => SUSPECT.find(line).is_some(),

@@ -3,6 +3,7 @@
 //! and the pieces scanned for an `aoi:error` that could not be read.
 
 use super::*;
+use crate::spec::types;
 
 impl Input {
     /// A piece of a line longer than the reader holds (see
@@ -149,7 +150,7 @@ impl Input {
     /// Looks for `aoi:error` in a piece of a long line, across the
     /// boundary with the previous one.
     pub(super) fn suspect_scan(&mut self, body: &[u8]) {
-        const NEEDLE: &[u8] = b"aoi:error";
+        const NEEDLE: &[u8] = types::bytes::ERROR;
         if self.long_suspect {
             return;
         }

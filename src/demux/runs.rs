@@ -3,6 +3,7 @@
 //! its summary and forgotten, and each located line routed to its run.
 
 use super::*;
+use crate::spec::types;
 
 /// A run key looked up lately and its stream ([`Input::recent`]).
 pub(super) struct Recent {
@@ -218,8 +219,8 @@ impl Input {
                         .and_then(|m| str_ref(obj, m));
                     let c = &mut self.counts.untracked_events;
                     match ty.as_deref() {
-                        Some("aoi:error") => c.2 += 1,
-                        Some("aoi:warning") => c.1 += 1,
+                        Some(types::ERROR) => c.2 += 1,
+                        Some(types::WARNING) => c.1 += 1,
                         Some(t) if !t.starts_with("aoi:") => c.0 += 1,
                         _ => {}
                     }

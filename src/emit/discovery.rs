@@ -5,6 +5,7 @@
 use serde_json::{Map, Value, json};
 
 use super::ToolIdentity;
+use crate::spec::types;
 use crate::spec::{AOI_VERSION, exit};
 
 /// The JSON Schemas of the framework events (§ 8): `envelope`,
@@ -22,10 +23,10 @@ pub fn framework_defs() -> Map<String, Value> {
 pub fn schema_document(identity: &ToolIdentity, id: &str, events: &[(&str, Value)]) -> Value {
     let mut defs = framework_defs();
     let framework = [
-        ("aoi:meta", "aoi_meta"),
-        ("aoi:summary", "aoi_summary"),
-        ("aoi:error", "aoi_error"),
-        ("aoi:warning", "aoi_warning"),
+        (types::META, "aoi_meta"),
+        (types::SUMMARY, "aoi_summary"),
+        (types::ERROR, "aoi_error"),
+        (types::WARNING, "aoi_warning"),
     ];
     let mut dispatch: Vec<(String, String)> = framework
         .iter()

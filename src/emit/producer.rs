@@ -15,6 +15,7 @@ use super::{Emitter, ErrorEvent, Reason, Summary, ToolIdentity, Warning};
 use crate::cancel::Token;
 use crate::rules::RuleId;
 use crate::spec::exit;
+use crate::spec::types;
 
 /// Why a [`Producer`] did not write what it was asked to.
 #[derive(Debug)]
@@ -261,11 +262,11 @@ impl<W: Write> Producer<W> {
     fn may_write(&self, ty: &str) -> Result<(), Ended> {
         let refuse = |rule, what: &str| Err(Ended::Refused(Refusal::new(rule, what)));
         match ty {
-            "aoi:meta" => refuse(
+            types::META => refuse(
                 RuleId::MetaDuplicate,
                 "aoi:meta is written by the producer itself, once, first",
             ),
-            "aoi:summary" => refuse(
+            types::SUMMARY => refuse(
                 RuleId::SummaryNotLast,
                 "aoi:summary is written by the producer itself, last (close)",
             ),
@@ -370,12 +371,12 @@ impl<W: Write> Producer<W> {
 
     /// Writes an `aoi:warning` of the tool's own with its fields.
     pub fn warn(&mut self, w: &Warning) -> Result<(), Ended> {
-        self.event("aoi:warning", &w.fields())
+        self.event(types::WARNING, &w.fields())
     }
 
     /// Writes an `aoi:error` of the tool's own.
     pub fn error(&mut self, e: &ErrorEvent) -> Result<(), Ended> {
-        self.ready("aoi:error")?;
+        self.ready(types::ERROR)?;
         let mark = self.em.mark();
         self.em.error(e);
         self.commit(mark)

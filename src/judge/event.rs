@@ -7,6 +7,7 @@ use super::{Judge, LineClass};
 use crate::peek::{Kind, Member, bytes_eq, span, unescape};
 use crate::rules::RuleId;
 use crate::spec;
+use crate::spec::types;
 
 impl Judge {
     /// Judges a line that is a JSON object as an event (§ 8.1): reserved
@@ -60,9 +61,9 @@ impl Judge {
         } else {
             body
         };
-        let is_summary = tname == b"aoi:summary";
+        let is_summary = tname == types::bytes::SUMMARY;
         self.summary_order_check(is_summary);
-        self.envelope_t(extras.t, tname == b"aoi:meta");
+        self.envelope_t(extras.t, tname == types::bytes::META);
         self.count_type(tname);
         if tname.is_empty() {
             self.here(
@@ -104,14 +105,14 @@ impl Judge {
             );
         }
         match tname {
-            b"aoi:meta" => self.meta(ev),
-            b"aoi:summary" => self.summary(ev),
-            b"aoi:error" => {
+            types::bytes::META => self.meta(ev),
+            types::bytes::SUMMARY => self.summary(ev),
+            types::bytes::ERROR => {
                 self.errors += 1;
                 self.error(ev);
             }
-            b"aoi:warning" => self.warnings += 1,
-            b"aoi:check" => {
+            types::bytes::WARNING => self.warnings += 1,
+            types::bytes::CHECK => {
                 if ev.get("ok").and_then(bool_value) == Some(false) {
                     let (n, first) = &mut self.failed_checks;
                     *n += 1;
@@ -121,7 +122,7 @@ impl Judge {
                     }
                 }
             }
-            b"aoi:heartbeat" | b"aoi:plan" | b"aoi:progress" => {}
+            types::bytes::HEARTBEAT | types::bytes::PLAN | types::bytes::PROGRESS => {}
             _ => {
                 self.here(
                     RuleId::UnknownFramework,
@@ -137,9 +138,9 @@ impl Judge {
             // Members with a finding of their own are not listed again:
             // v0.2's flat seq/run, its aoi:error.upstream (§ 5.2).
             let own: &[&str] = match (flat, tname) {
-                (true, b"aoi:error") => &["seq", "run", "upstream"],
+                (true, types::bytes::ERROR) => &["seq", "run", "upstream"],
                 (true, _) => &["seq", "run"],
-                (false, b"aoi:error") => &["upstream"],
+                (false, types::bytes::ERROR) => &["upstream"],
                 (false, _) => &[],
             };
             self.unknown_fields(ev, tname, known, own);

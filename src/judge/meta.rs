@@ -6,6 +6,7 @@ use super::secrets::{Secret, find_secret, is_env_dump};
 use super::{Identity, Judge};
 use crate::peek::{Kind, Member, key_is, object_members, span};
 use crate::rules::RuleId;
+use crate::spec::types;
 
 /// Where an echoed command line may stand in `aoi:meta` (§ 11, § 21).
 const ARGS_KEYS: [&str; 3] = ["args", "argv", "command"];
@@ -50,7 +51,7 @@ impl Judge {
                 format!("aoi:meta comes after {n} event(s)"),
             );
         }
-        let id = self.identity_of(ev, "aoi:meta");
+        let id = self.identity_of(ev, types::META);
         let missing: Vec<&str> = [
             ("tool", &id.tool),
             ("tool_version", &id.tool_version),

@@ -10,6 +10,7 @@ use crate::emit::Reason;
 use crate::peek::{Kind, Member, object_members};
 use crate::rules::RuleId;
 use crate::spec;
+use crate::spec::types;
 
 /// The summary's counters as written (`None`: absent or not a count).
 struct Counters {
@@ -420,7 +421,7 @@ impl Judge {
     /// The identity on the closing end (§ 5): the same as the meta's, AOI
     /// 1.x, and at least the triple that versions the stream.
     fn summary_identity(&mut self, ev: &Ev<'_>, info: &mut SummaryInfo) {
-        info.identity = self.identity_of(ev, "aoi:summary");
+        info.identity = self.identity_of(ev, types::SUMMARY);
         let (meta, end) = (&self.identity, &info.identity);
         let mismatched: Vec<&str> = [
             ("tool", &meta.tool, &end.tool),

@@ -17,6 +17,7 @@ use super::result::{CheckResult, Status};
 use super::stream::{Judged, judge_bytes};
 use crate::cli::LintArgs;
 use crate::out::{eprint_line, sanitize};
+use crate::spec::types;
 
 mod declared;
 mod dry_run;
@@ -310,7 +311,7 @@ pub(super) fn usage_refused(p: &Probe) -> bool {
             || judge_bytes(&p.stdout)
                 .events
                 .iter()
-                .any(|e| e["type"] == "aoi:error" && e["category"] == "usage"))
+                .any(|e| e["type"] == types::ERROR && e["category"] == "usage"))
 }
 
 /// A run's status and the start of what it said on stderr.
@@ -345,7 +346,7 @@ fn other_aoi_version(j: &Judged) -> Option<String> {
         .iter()
         .any(|f| f.rule.id() == "version.unsupported")
         .then(|| {
-            let meta = j.events.first().filter(|e| e["type"] == "aoi:meta");
+            let meta = j.events.first().filter(|e| e["type"] == types::META);
             meta.and_then(|m| m["aoi_version"].as_str())
                 .unwrap_or("?")
                 .to_string()

@@ -2,6 +2,8 @@
 //! (check 16), one with a line that is not JSON (check 12), and the
 //! example search `--self` gives aoi's own commands.
 
+use crate::spec::types;
+
 const UPSTREAM_RUN: &str = "01LINTUPSTREAM0000000000AA";
 const UPSTREAM_ID: &str = r#""tool":"aoi-lint-upstream","tool_version":"1.0.0","aoi_version":"1.0-alpha","schema_name":"org.aoi-toolkit.lint.upstream","schema_version":"1.0.0""#;
 
@@ -14,18 +16,18 @@ fn upstream_line(ty: &str, seq: u64, body: &str) -> String {
 /// retry may help, with the retry fields `caused_by` must carry.
 pub(super) fn upstream_stream() -> Vec<u8> {
     let mut s = upstream_line(
-        "aoi:meta",
+        types::META,
         0,
         &format!(",{UPSTREAM_ID},\"command\":\"probe\""),
     );
     s += &upstream_line("hit", 1, r#","rank":1,"id":"doc_1""#);
     s += &upstream_line(
-        "aoi:error",
+        types::ERROR,
         2,
         r#","scope":"process","category":"rate_limited","code":"LINT_RATE_LIMITED","message":"slow down","retryable":true,"retry_after_ms":1500"#,
     );
     s += &upstream_line(
-        "aoi:summary",
+        types::SUMMARY,
         3,
         &format!(
             r#","ok":false,"reason":"failed","count":1,"warning_count":0,"error_count":1,"event_count":4,"caused_by":{{"category":"rate_limited","code":"LINT_RATE_LIMITED","retryable":true,"retry_after_ms":1500}},{UPSTREAM_ID}"#
@@ -38,7 +40,7 @@ pub(super) fn upstream_stream() -> Vec<u8> {
 /// JSON between two events (so only that line can make the tool fail).
 pub(super) fn malformed_stream() -> Vec<u8> {
     let mut s = upstream_line(
-        "aoi:meta",
+        types::META,
         0,
         &format!(",{UPSTREAM_ID},\"command\":\"probe\""),
     );
@@ -46,7 +48,7 @@ pub(super) fn malformed_stream() -> Vec<u8> {
     s += "this line is not JSON {\n";
     s += &upstream_line("hit", 2, r#","rank":2,"id":"doc_2""#);
     s += &upstream_line(
-        "aoi:summary",
+        types::SUMMARY,
         3,
         &format!(
             r#","ok":true,"count":2,"warning_count":0,"error_count":0,"event_count":4,{UPSTREAM_ID}"#

@@ -8,6 +8,7 @@
 use crate::cli::LintArgs;
 use crate::out::{eprint_line, sanitize};
 use crate::spec::exit;
+use crate::spec::types;
 
 /// An invocation to lint, as read from the command line.
 pub(super) struct Target {
@@ -163,7 +164,7 @@ fn interpreter_prefix(argv: &[String]) -> Option<usize> {
 /// object of type `aoi:meta`.
 pub(super) fn writes_aoi(stdout: &[u8]) -> bool {
     let first = stdout.split(|&b| b == b'\n').next().unwrap_or_default();
-    serde_json::from_slice::<serde_json::Value>(first).is_ok_and(|v| v["type"] == "aoi:meta")
+    serde_json::from_slice::<serde_json::Value>(first).is_ok_and(|v| v["type"] == types::META)
 }
 
 /// Whether `program` names an executable file: a path as given, or a name

@@ -13,6 +13,7 @@ use crate::cli::{Format, LintArgs};
 use crate::emit::{Reason, Summary};
 use crate::out::{Sinks, Stop, eprint_line, sanitize};
 use crate::spec::exit;
+use crate::spec::types;
 
 /// What was linted: the title, every result, the commands in order.
 pub(super) struct Linted {
@@ -210,7 +211,7 @@ fn check_event(sinks: &mut Sinks, o: &CheckResult) -> Result<(), Stop> {
         Status::NotTested => "not_tested",
     };
     sinks.out.event(
-        "aoi:check",
+        types::CHECK,
         &[
             (
                 "name",

@@ -14,6 +14,7 @@ use crate::cmd::lint::result::{CheckResult, Status};
 use crate::cmd::lint::stream::{Judged, evidence_of, from_findings, judge_bytes};
 use crate::rules::Severity;
 use crate::spec::exit;
+use crate::spec::types;
 use crate::validator_words::short;
 
 /// Whether the command's capabilities advertise `--dry-run` (§ 14.2).
@@ -90,7 +91,7 @@ pub(super) fn bounded_output(inv: &Invocation) -> CheckResult {
     }
     let p = inv.run_with(&["--limit", "1"]);
     let jj = judge_bytes(&p.stdout);
-    let summary = jj.events.last().filter(|e| e["type"] == "aoi:summary");
+    let summary = jj.events.last().filter(|e| e["type"] == types::SUMMARY);
     let domain = jj.verdict.domain_events;
     match summary {
         _ if p.exit() == exit::USAGE => inv.outcome(
@@ -126,7 +127,10 @@ fn follow_cursor(inv: &Invocation, s: &Value, passed: CheckResult) -> CheckResul
     };
     let p = inv.run_with(&["--limit", "1", "--cursor", cursor]);
     let jj = judge_bytes(&p.stdout);
-    let ended = jj.events.last().is_some_and(|e| e["type"] == "aoi:summary");
+    let ended = jj
+        .events
+        .last()
+        .is_some_and(|e| e["type"] == types::SUMMARY);
     if super::usage_refused(&p) || !ended {
         return inv.outcome(
             11,
@@ -378,7 +382,7 @@ fn went_on(inv: &Invocation, mode: Mode, p: &Probe, bad: u64, clean: u64) -> Che
 /// `aoi:summary` (§ 13.1 forbids forwarding them).
 fn forwards_upstream_frame(j: &Judged) -> bool {
     j.events.iter().any(|e| {
-        matches!(e["type"].as_str(), Some("aoi:meta" | "aoi:summary"))
+        matches!(e["type"].as_str(), Some(types::META | types::SUMMARY))
             && e["tool"] == "aoi-lint-upstream"
     })
 }
@@ -389,8 +393,8 @@ fn forwards_upstream_frame(j: &Judged) -> bool {
 fn reported(p: &Probe, j: &Judged) -> bool {
     p.exit() != 0
         || j.events.iter().any(|e| {
-            matches!(e["type"].as_str(), Some("aoi:error" | "aoi:warning"))
-                || (e["type"] == "aoi:summary"
+            matches!(e["type"].as_str(), Some(types::ERROR | types::WARNING))
+                || (e["type"] == types::SUMMARY
                     && e["properties"]["skipped_lines"]
                         .as_u64()
                         .is_some_and(|n| n > 0))
@@ -423,14 +427,14 @@ fn upstream_check(inv: &Invocation, p: &Probe, j: &Judged) -> CheckResult {
     let mut problems = Vec::new();
     for e in &j.events {
         let ty = e["type"].as_str().unwrap_or_default();
-        if matches!(ty, "aoi:meta" | "aoi:summary") && e["tool"] == "aoi-lint-upstream" {
+        if matches!(ty, types::META | types::SUMMARY) && e["tool"] == "aoi-lint-upstream" {
             problems.push(format!("the upstream's {ty} was forwarded (§ 13.1)"));
         }
-        if ty == "aoi:error" && e["code"] == "LINT_RATE_LIMITED" {
+        if ty == types::ERROR && e["code"] == "LINT_RATE_LIMITED" {
             forwarded_error(e, &mut problems);
         }
     }
-    let summary = j.events.last().filter(|e| e["type"] == "aoi:summary");
+    let summary = j.events.last().filter(|e| e["type"] == types::SUMMARY);
     // § 13.1: an upstream aoi:error fails the run unless the tool was
     // told to go on (ok:true after it passed).
     let goes_on = inv.argv.iter().any(|w| w == "--continue-on-error");

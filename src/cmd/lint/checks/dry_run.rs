@@ -16,6 +16,7 @@ use crate::cmd::lint::consent::Effect;
 use crate::cmd::lint::probe::Probe;
 use crate::cmd::lint::result::{CheckResult, Status};
 use crate::cmd::lint::stream::judge_bytes;
+use crate::spec::types;
 
 /// What one part of the check saw: `Ok(note)` passed, `Err(Some(why))`
 /// failed, `Err(None)` with a note not observed.
@@ -140,7 +141,7 @@ fn refused_for_confirmation(p: &Probe) -> bool {
     };
     names(&p.stderr_text())
         || judge_bytes(&p.stdout).events.iter().any(|e| {
-            e["type"] == "aoi:error"
+            e["type"] == types::ERROR
                 && [&e["message"], &e["code"], &e["hint"]]
                     .iter()
                     .any(|v| v.as_str().is_some_and(names))
@@ -199,7 +200,7 @@ fn plans_of(p: &Probe) -> Vec<Value> {
     judge_bytes(&p.stdout)
         .events
         .into_iter()
-        .filter(|e| e["type"] == "aoi:plan")
+        .filter(|e| e["type"] == types::PLAN)
         .map(|mut e| {
             if let Some(o) = e.as_object_mut() {
                 o.remove("aoi");

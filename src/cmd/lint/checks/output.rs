@@ -9,6 +9,7 @@ use super::Invocation;
 use crate::cmd::lint::result::{CheckResult, Status};
 use crate::cmd::lint::stream::{Judged, from_findings, judge_bytes};
 use crate::out::sanitize;
+use crate::spec::types;
 use crate::validator::EventSchema;
 
 /// 2: every line is a JSON object with a string type.
@@ -106,7 +107,7 @@ pub(super) fn schema_valid_events(inv: &Invocation) -> CheckResult {
         let ty = e.get("type").and_then(Value::as_str).unwrap_or_default();
         if matches!(
             ty,
-            "aoi:meta" | "aoi:summary" | "aoi:warning" | "aoi:error" | "aoi:check"
+            types::META | types::SUMMARY | types::WARNING | types::ERROR | types::CHECK
         ) {
             checked += 1;
             if let Some(p) = schema.problem(e) {
@@ -146,7 +147,7 @@ pub(super) fn schema_version(inv: &Invocation) -> CheckResult {
     let j = &inv.j;
     let o = from_findings(13, inv.command, j, "");
     // The meta wherever it is: one out of place is check 14's finding.
-    let meta = j.events.iter().find(|e| e["type"] == "aoi:meta");
+    let meta = j.events.iter().find(|e| e["type"] == types::META);
     let reported = meta
         .and_then(|m| m.get("schema_version"))
         .and_then(Value::as_str);
@@ -181,9 +182,9 @@ pub(super) fn schema_version(inv: &Invocation) -> CheckResult {
 /// schema_version) the meta or the terminal summary lacks, if anything.
 fn identity_missing(j: &Judged) -> Option<String> {
     const TRIPLE: [&str; 3] = ["tool_version", "aoi_version", "schema_version"];
-    let meta = j.events.iter().find(|e| e["type"] == "aoi:meta");
-    let summary = j.events.iter().rev().find(|e| e["type"] == "aoi:summary");
-    [("aoi:meta", meta), ("aoi:summary", summary)]
+    let meta = j.events.iter().find(|e| e["type"] == types::META);
+    let summary = j.events.iter().rev().find(|e| e["type"] == types::SUMMARY);
+    [(types::META, meta), (types::SUMMARY, summary)]
         .into_iter()
         .filter_map(|(name, e)| {
             let e = e?;
@@ -210,7 +211,7 @@ fn negotiated(inv: &Invocation, reported: &str, said: &str) -> CheckResult {
     let got = judge_bytes(&p.stdout)
         .events
         .first()
-        .filter(|e| e["type"] == "aoi:meta")
+        .filter(|e| e["type"] == types::META)
         .and_then(|m| m["schema_version"].as_str().map(String::from));
     let asked = sanitize(&ask);
     match (super::usage_refused(&p), got) {
@@ -304,7 +305,7 @@ pub(super) fn one_meta_one_summary(inv: &Invocation) -> CheckResult {
     }
     let j = &inv.j;
     let framed =
-        j.verdict.summary.is_some() && j.events.first().is_some_and(|e| e["type"] == "aoi:meta");
+        j.verdict.summary.is_some() && j.events.first().is_some_and(|e| e["type"] == types::META);
     from_findings(
         14,
         inv.command,
@@ -332,8 +333,8 @@ pub(super) fn seq_and_run(inv: &Invocation) -> CheckResult {
     // finding, not a second one.
     let frames = |ty: &str| j.events.iter().filter(|e| e["type"] == ty).count();
     let untyped = j.findings.iter().any(|f| f.rule.check() == 2)
-        || frames("aoi:meta") > 1
-        || frames("aoi:summary") > 1;
+        || frames(types::META) > 1
+        || frames(types::SUMMARY) > 1;
     let jf = Judged {
         verdict: j.verdict.clone(),
         findings: j
@@ -365,7 +366,7 @@ pub(super) fn seq_and_run(inv: &Invocation) -> CheckResult {
                 .with(o.evidence),
         };
     }
-    let summary = j.events.iter().rev().find(|e| e["type"] == "aoi:summary");
+    let summary = j.events.iter().rev().find(|e| e["type"] == types::SUMMARY);
     let why = match summary {
         None => "no aoi:summary to reconcile it with (check 3)",
         Some(s) if s.get("event_count").is_none() => {

@@ -10,6 +10,7 @@ use crate::cmd::lint::probe::{Probe, ProbeOpts, bytes_excerpt, excerpt, stack_tr
 use crate::cmd::lint::result::{CheckResult, Status};
 use crate::cmd::lint::stream::{Judged, from_findings, judge_bytes};
 use crate::out::sanitize;
+use crate::spec::types;
 
 /// 5: a usage error exits non-zero without a stack trace, and every
 /// `aoi:error` lint saw (the run's and the probe's own) has its fields.
@@ -77,7 +78,12 @@ fn errors_seen(inv: &Invocation, probe: &Judged) -> CheckResult {
         o.detail = format!("the unknown flag's own stream: {}", o.detail);
         return o;
     }
-    let count = |j: &Judged| j.events.iter().filter(|e| e["type"] == "aoi:error").count();
+    let count = |j: &Judged| {
+        j.events
+            .iter()
+            .filter(|e| e["type"] == types::ERROR)
+            .count()
+    };
     let n = count(&inv.j) + count(probe);
     let detail = match n {
         0 => "no aoi:error was seen, so their fields are not checked".to_string(),
@@ -182,14 +188,14 @@ fn around_canary(p: &Probe, canary: &str) -> Vec<String> {
 fn ending_of(events: &[Value]) -> String {
     let shown = |e: &Value, k: &str| e.get(k).map_or("absent".to_string(), Value::to_string);
     match events.last() {
-        Some(e) if e["type"] == "aoi:summary" => {
+        Some(e) if e["type"] == types::SUMMARY => {
             format!(
                 "its aoi:summary has ok {} and reason {}",
                 shown(e, "ok"),
                 shown(e, "reason")
             )
         }
-        _ if events.iter().any(|e| e["type"] == "aoi:summary") => {
+        _ if events.iter().any(|e| e["type"] == types::SUMMARY) => {
             "its aoi:summary is not its last event".into()
         }
         _ => "no aoi:summary".into(),
@@ -280,7 +286,7 @@ fn signalled(inv: &Invocation, sig: i32, name: &str, seen: &mut Seen) {
     let jj = judge_bytes(&p.stdout);
     let last = jj.events.last();
     let cancelled = last.is_some_and(|e| {
-        e["type"] == "aoi:summary" && e["ok"] == false && e["reason"] == "cancelled"
+        e["type"] == types::SUMMARY && e["ok"] == false && e["reason"] == "cancelled"
     });
     // Its summary already written when the signal came: the run had
     // finished, which § 7 does not judge.
