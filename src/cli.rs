@@ -517,11 +517,7 @@ impl ColorChoice {
 }
 
 /// An error's `scope` (§ 9.1).
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scope {
-    Process,
-    Item,
-}
+pub use crate::spec::Scope;
 
 #[derive(Args, Debug, Clone)]
 pub struct ErrorsArgs {

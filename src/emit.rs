@@ -43,11 +43,13 @@ pub use producer::{Ended, Flush, Producer};
 pub use redact::{REDACTED, redact_args, redact_args_with};
 pub use status::Exit;
 // The binary's commands use it; the library alone does not.
+/// The spec's closed vocabularies, as the producer takes them.
+pub use crate::spec::{Category, Reason, Scope};
 #[cfg(feature = "cli")]
 pub(crate) use stdout::push_json;
 pub use stdout::{stdout_file, stdout_writer};
-pub use summary::{ErrorEvent, Reason, Summary};
-pub use typed::{Category, Scope, Warning};
+pub use summary::{ErrorEvent, Summary};
+pub use typed::Warning;
 
 #[cfg(test)]
 mod judged_tests;

@@ -76,17 +76,151 @@ pub const CATEGORIES: &[(&str, bool)] = &[
     ("internal", false),
 ];
 
-/// `aoi:summary.reason` values allowed with `ok:false` (§ 8.3).
-pub const FAILURE_REASONS: &[&str] = &["failed", "cancelled", "timeout", "denied"];
+/// `aoi:summary.reason` values allowed with `ok:false` (§ 8.3): the
+/// spellings of [`Reason::FAILURES`].
+pub const FAILURE_REASONS: &[&str] = &[
+    Reason::FAILURES[0].as_str(),
+    Reason::FAILURES[1].as_str(),
+    Reason::FAILURES[2].as_str(),
+    Reason::FAILURES[3].as_str(),
+];
 
 /// The only `reason` allowed with `ok:true` (§ 8.3).
-pub const SUCCESS_REASON: &str = "skipped";
+pub const SUCCESS_REASON: &str = Reason::Skipped.as_str();
 
 /// `aoi:error.wrapped.protocol` values (§ 9.1).
 pub const WRAPPED_PROTOCOLS: &[&str] = &["http", "grpc", "exit"];
 
-/// `aoi:error.scope` values (§ 9.1).
-pub const SCOPES: &[&str] = &["process", "item"];
+/// `aoi:error.scope` values (§ 9.1): the spellings of [`Scope`].
+pub const SCOPES: &[&str] = &[Scope::Process.as_str(), Scope::Item.as_str()];
+
+/// `aoi:summary.reason` (§ 8.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {
+    /// The run failed.
+    Failed,
+    /// It was stopped (SIGINT, SIGTERM, or the caller).
+    Cancelled,
+    /// It ran out of time.
+    Timeout,
+    /// It was not allowed.
+    Denied,
+    /// `ok:true`: the operation did not apply and did not run.
+    Skipped,
+}
+
+impl Reason {
+    /// The reasons allowed with `ok:false`, in the spec's order.
+    pub const FAILURES: [Reason; 4] = [
+        Reason::Failed,
+        Reason::Cancelled,
+        Reason::Timeout,
+        Reason::Denied,
+    ];
+
+    /// The spelling on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Reason::Failed => "failed",
+            Reason::Cancelled => "cancelled",
+            Reason::Timeout => "timeout",
+            Reason::Denied => "denied",
+            Reason::Skipped => "skipped",
+        }
+    }
+}
+
+/// `aoi:error.category` (§ 9.2): the closed set, with each one's default
+/// `retryable`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum Category {
+    Usage,
+    Validation,
+    Config,
+    Authn,
+    Authz,
+    NotFound,
+    Conflict,
+    PreconditionFailed,
+    Unsupported,
+    RateLimited,
+    Unavailable,
+    Timeout,
+    Cancelled,
+    Io,
+    Internal,
+}
+
+impl Category {
+    /// Every category, in the spec's order.
+    pub const ALL: [Category; 15] = [
+        Category::Usage,
+        Category::Validation,
+        Category::Config,
+        Category::Authn,
+        Category::Authz,
+        Category::NotFound,
+        Category::Conflict,
+        Category::PreconditionFailed,
+        Category::Unsupported,
+        Category::RateLimited,
+        Category::Unavailable,
+        Category::Timeout,
+        Category::Cancelled,
+        Category::Io,
+        Category::Internal,
+    ];
+
+    /// The spelling on the wire.
+    pub const fn as_str(self) -> &'static str {
+        CATEGORIES[self as usize].0
+    }
+
+    /// The category's default `retryable` (§ 9.2; `retryable` on the
+    /// event is authoritative, § 9.3).
+    pub const fn default_retryable(self) -> bool {
+        CATEGORIES[self as usize].1
+    }
+}
+
+impl std::fmt::Display for Category {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// `aoi:error.scope` (§ 9.1): the whole run, or one item of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Scope {
+    /// The run cannot go on: it ends `ok:false`.
+    Process,
+    /// One item failed; the run goes on (`partial:true` when it ends).
+    Item,
+}
+
+impl Scope {
+    /// The spelling on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Scope::Process => "process",
+            Scope::Item => "item",
+        }
+    }
+}
+
+// `aoi errors --scope` takes a scope by its spelling on the wire; by
+// hand rather than derived, so the variants' docs stay out of `--help`.
+#[cfg(feature = "cli")]
+impl clap::ValueEnum for Scope {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[Scope::Process, Scope::Item]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.as_str()))
+    }
+}
 
 const META_FIELDS: &[&str] = &[
     "type",

@@ -3,36 +3,8 @@
 
 use serde_json::Value;
 
-use super::{Category, Scope};
 use crate::spec::{self, exit};
-
-/// `aoi:summary.reason` (§ 8.3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reason {
-    /// The run failed.
-    Failed,
-    /// It was stopped (SIGINT, SIGTERM, or the caller).
-    Cancelled,
-    /// It ran out of time.
-    Timeout,
-    /// It was not allowed.
-    Denied,
-    /// `ok:true`: the operation did not apply and did not run.
-    Skipped,
-}
-
-impl Reason {
-    /// The spelling on the wire.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Reason::Failed => "failed",
-            Reason::Cancelled => "cancelled",
-            Reason::Timeout => "timeout",
-            Reason::Denied => "denied",
-            Reason::Skipped => "skipped",
-        }
-    }
-}
+use crate::spec::{Category, Reason, Scope};
 
 /// What a run's terminal `aoi:summary` says beyond what the [`Emitter`]
 /// counted itself.

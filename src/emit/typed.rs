@@ -1,6 +1,5 @@
 //! Typed events: any `Serialize` value with a `type` member (§ 20), and
-//! the spec's closed vocabularies as types ([`Category`], [`Scope`]) with
-//! the builders that use them ([`Warning`]).
+//! the builder of a warning with fields ([`Warning`]).
 
 use serde_json::Value;
 
@@ -48,85 +47,6 @@ pub(crate) fn split<T: serde::Serialize + ?Sized>(event: &T) -> Result<(String, 
         body.extend_from_slice(span(&json, &m.value));
     }
     Ok((name, body))
-}
-
-/// `aoi:error.category` (§ 9.2): the closed set, with each one's default
-/// `retryable`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[allow(missing_docs)]
-pub enum Category {
-    Usage,
-    Validation,
-    Config,
-    Authn,
-    Authz,
-    NotFound,
-    Conflict,
-    PreconditionFailed,
-    Unsupported,
-    RateLimited,
-    Unavailable,
-    Timeout,
-    Cancelled,
-    Io,
-    Internal,
-}
-
-impl Category {
-    /// Every category, in the spec's order.
-    pub const ALL: [Category; 15] = [
-        Category::Usage,
-        Category::Validation,
-        Category::Config,
-        Category::Authn,
-        Category::Authz,
-        Category::NotFound,
-        Category::Conflict,
-        Category::PreconditionFailed,
-        Category::Unsupported,
-        Category::RateLimited,
-        Category::Unavailable,
-        Category::Timeout,
-        Category::Cancelled,
-        Category::Io,
-        Category::Internal,
-    ];
-
-    /// The spelling on the wire.
-    pub fn as_str(self) -> &'static str {
-        crate::spec::CATEGORIES[self as usize].0
-    }
-
-    /// The category's default `retryable` (§ 9.2; `retryable` on the
-    /// event is authoritative, § 9.3).
-    pub fn default_retryable(self) -> bool {
-        crate::spec::CATEGORIES[self as usize].1
-    }
-}
-
-impl std::fmt::Display for Category {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// `aoi:error.scope` (§ 9.1): the whole run, or one item of it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Scope {
-    /// The run cannot go on: it ends `ok:false`.
-    Process,
-    /// One item failed; the run goes on (`partial:true` when it ends).
-    Item,
-}
-
-impl Scope {
-    /// The spelling on the wire.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Scope::Process => "process",
-            Scope::Item => "item",
-        }
-    }
 }
 
 /// An `aoi:warning` (§ 9): a code, a message, and any other member
