@@ -54,9 +54,9 @@ use std::io::Read;
 use crate::drive::Source;
 use crate::judge::fields::str_ref;
 use crate::judge::{Finding, Judge, JudgeOptions, LineClass, Verdict, envelope_run};
-use crate::lines::{Chunk, LineReader, split_lines_checked};
+use crate::lines::LineReader;
 use crate::long::LongLine;
-use crate::parallel::{Driven, Later, Piece, Prep, Threads};
+use crate::parallel::{Driven, Later, Piece, Prep, Step, Threads};
 use crate::peek::{Kind, Peeker, key_is, span, unescape, unescape_into};
 
 /// Ended runs whose keys are kept, the latest: a line of one of them is
@@ -457,28 +457,20 @@ fn read_all<R: Read + Send, E>(
 fn read_here<R: Read, E>(
     reader: &mut LineReader<R>,
     input: &mut Input,
-    mut later: Option<Later>,
+    later: Option<Later>,
     visit: &mut impl FnMut(Visit<'_>) -> Result<(), E>,
 ) -> Result<bool, E> {
-    loop {
-        match reader.next_chunk() {
-            Ok(None) => return Ok(false),
-            Ok(Some(Chunk::Lines(block))) => {
-                for (line, terminated, utf8_checked) in split_lines_checked(block) {
-                    input.prepared_line(line, terminated, None, utf8_checked, visit)?;
-                }
-                visit(Visit::BlockEnd)?;
-                if Later::due(&mut later, block) {
-                    return Ok(true);
-                }
-            }
-            Ok(Some(Chunk::LongPart { bytes, end })) => input.long_piece(bytes, end, visit)?,
-            Err(e) => {
-                input.read_failed(&e);
-                return Ok(false);
-            }
+    crate::parallel::read_here(reader, later, |step| match step {
+        Step::Line(line, terminated, utf8_checked) => {
+            input.prepared_line(line, terminated, None, utf8_checked, visit)
         }
-    }
+        Step::Block(_) => visit(Visit::BlockEnd),
+        Step::Long(bytes, end) => input.long_piece(bytes, end, visit),
+        Step::Failed(e) => {
+            input.read_failed(&e);
+            Ok(())
+        }
+    })
 }
 
 /// The work [`read`] moves to the reading thread: trimming a line's

@@ -8,7 +8,7 @@ use std::io::Read;
 
 use crate::judge::Judge;
 use crate::lines::LineReader;
-use crate::parallel::{Driven, Piece, Prep};
+use crate::parallel::{Driven, Piece, Prep, Step};
 use crate::peek::{JsonError, Peeker};
 
 /// Reads `src` to its end through `judge`, the loop every stream command
@@ -46,37 +46,39 @@ pub(crate) fn drive_reader<R: Read, E>(
 fn drive_until<R: Read, E>(
     reader: &mut LineReader<R>,
     judge: &mut Judge,
-    mut later: Option<crate::parallel::Later>,
+    later: Option<crate::parallel::Later>,
     on_line: &mut impl FnMut(&Judge, &[u8]) -> Result<(), E>,
     on_bytes: &mut impl FnMut(&mut Judge, &[u8]) -> Result<(), E>,
 ) -> Result<bool, E> {
-    use crate::lines::{Chunk, split_lines_checked};
-    loop {
-        match reader.next_chunk() {
-            Ok(None) => return Ok(false),
-            Ok(Some(Chunk::Lines(block))) => {
-                for (line, terminated, utf8_checked) in split_lines_checked(block) {
-                    judge.line_checked(line, terminated, utf8_checked);
-                    on_line(judge, line)?;
-                }
-                on_bytes(judge, block)?;
-                if crate::parallel::Later::due(&mut later, block) {
-                    return Ok(true);
-                }
-            }
-            Ok(Some(Chunk::LongPart { bytes, end })) => {
-                judge.long_part(bytes, end);
-                on_bytes(judge, bytes)?;
-                if end {
-                    on_line(judge, judge.long_object())?;
-                }
-            }
-            Err(e) => {
-                read_failed(judge, &e);
-                return Ok(false);
-            }
+    crate::parallel::read_here(reader, later, |step| match step {
+        Step::Line(line, terminated, utf8_checked) => {
+            judge.line_checked(line, terminated, utf8_checked);
+            on_line(judge, line)
         }
+        Step::Block(block) => on_bytes(judge, block),
+        Step::Long(bytes, end) => long_part(judge, bytes, end, on_line, on_bytes),
+        Step::Failed(e) => {
+            read_failed(judge, &e);
+            Ok(())
+        }
+    })
+}
+
+/// A piece of a long line: judged, given to `on_bytes`, and on its last,
+/// the reduced copy the judge read given to `on_line`.
+fn long_part<E>(
+    judge: &mut Judge,
+    bytes: &[u8],
+    end: bool,
+    on_line: &mut impl FnMut(&Judge, &[u8]) -> Result<(), E>,
+    on_bytes: &mut impl FnMut(&mut Judge, &[u8]) -> Result<(), E>,
+) -> Result<(), E> {
+    judge.long_part(bytes, end);
+    on_bytes(judge, bytes)?;
+    if end {
+        on_line(judge, judge.long_object())?;
     }
+    Ok(())
 }
 
 /// Ends a stream whose read failed: a timeout (`--idle-timeout`) or an I/O
@@ -216,14 +218,7 @@ fn drive_judged<R: Read + Send, E>(
             })?;
             on_bytes(judge, lines.bytes())
         }
-        Piece::Long(bytes, end) => {
-            judge.long_part(bytes, end);
-            on_bytes(judge, bytes)?;
-            if end {
-                on_line(judge, judge.long_object())?;
-            }
-            Ok(())
-        }
+        Piece::Long(bytes, end) => long_part(judge, bytes, end, &mut on_line, &mut on_bytes),
         Piece::Failed(e) => {
             read_failed(judge, &e);
             Ok(())

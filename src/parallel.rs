@@ -399,6 +399,49 @@ impl Later {
     }
 }
 
+/// What a reader on the caller's thread gives, step by step ([`read_here`]).
+pub(crate) enum Step<'a> {
+    /// A line of a block (`terminated`, `utf8_checked`).
+    Line(&'a [u8], bool, bool),
+    /// The block whose lines were just given.
+    Block(&'a [u8]),
+    /// A piece of a line longer than the reader holds; true on its last.
+    Long(&'a [u8], bool),
+    /// The read failed: the stream ends here.
+    Failed(io::Error),
+}
+
+/// Reads on the caller's thread, giving each [`Step`] to `each`, to the
+/// end of the input (or its failure), or, with `later`, until it says to
+/// go on two threads: then true, with the reader at a line boundary. The
+/// loop the judge's driver and the log reader share.
+#[inline]
+pub(crate) fn read_here<R: Read, E>(
+    reader: &mut LineReader<R>,
+    mut later: Option<Later>,
+    mut each: impl FnMut(Step<'_>) -> Result<(), E>,
+) -> Result<bool, E> {
+    loop {
+        match reader.next_chunk() {
+            Ok(None) => return Ok(false),
+            Ok(Some(Chunk::Lines(block))) => {
+                for (line, terminated, utf8_checked) in crate::lines::split_lines_checked(block) {
+                    each(Step::Line(line, terminated, utf8_checked))?;
+                }
+                each(Step::Block(block))?;
+                if Later::due(&mut later, block) {
+                    return Ok(true);
+                }
+            }
+            Ok(Some(Chunk::LongPart { bytes, end })) => each(Step::Long(bytes, end))?,
+            Err(e) => {
+                each(Step::Failed(e))?;
+                return Ok(false);
+            }
+        }
+    }
+}
+
 /// Whether the file's lines, sampled where reading will start, average
 /// more than [`LONG_AVERAGE`] bytes. Such lines validate at several GB/s on
 /// one thread already, and the handoff (a few lines per block) would cost

@@ -573,9 +573,9 @@ mod tests {
         }
     }
 
-    /// `unescape_into` as it was (a memchr per run), but for a high
-    /// surrogate paired only with a low one that follows: the reference
-    /// for any input, an invalid escape or a cut one included.
+    /// `unescape_into` as it was (a memchr per run, each escape decoded
+    /// by `unescape_one`): the reference its block scan is held to, for
+    /// any input, an invalid escape or a cut one included.
     fn unescape_reference(raw: &[u8], out: &mut Vec<u8>) {
         let mut i = 0;
         while let Some(&c) = raw.get(i) {
@@ -585,34 +585,7 @@ mod tests {
                 i = next;
                 continue;
             }
-            let e = raw.get(i + 1).copied().unwrap_or(b'\\');
-            i += 2;
-            let ch = match e {
-                b'b' => '\u{8}',
-                b'f' => '\u{c}',
-                b'n' => '\n',
-                b'r' => '\r',
-                b't' => '\t',
-                b'u' => {
-                    let u = hex4(raw, i).unwrap_or(0xFFFD);
-                    i += 4;
-                    // Paired only with a low surrogate that follows.
-                    let low = (raw.get(i..i + 2) == Some(b"\\u"))
-                        .then(|| hex4(raw, i + 2))
-                        .flatten()
-                        .filter(|l| (0xDC00..0xE000).contains(l));
-                    let cp = match low {
-                        Some(l) if (0xD800..0xDC00).contains(&u) => {
-                            i += 6;
-                            0x10000 + (((u as u32) - 0xD800) << 10) + ((l as u32) - 0xDC00)
-                        }
-                        _ => u as u32,
-                    };
-                    char::from_u32(cp).unwrap_or('\u{FFFD}')
-                }
-                other => other as char,
-            };
-            out.extend_from_slice(ch.encode_utf8(&mut [0u8; 4]).as_bytes());
+            i = super::unescape::unescape_one(raw, i, out);
         }
     }
 
@@ -899,6 +872,18 @@ pub(crate) mod oracle {
         "\r",
     ];
 
+    /// One byte of `s` changed (`kind` 0), removed (1) or inserted before
+    /// (2), at `i`: the edit the property tests make to a valid line.
+    pub(crate) fn one_byte_edit(s: &mut Vec<u8>, i: usize, byte: u8, kind: u8) {
+        match kind {
+            0 => s[i] = byte,
+            1 => {
+                s.remove(i);
+            }
+            _ => s.insert(i, byte),
+        }
+    }
+
     pub(crate) fn json_value() -> impl Strategy<Value = serde_json::Value> {
         let leaf = prop_oneof![
             Just(serde_json::Value::Null),
@@ -935,11 +920,7 @@ pub(crate) mod oracle {
             agree(&s)?;
             // Edit inside or near the envelope.
             let i = 18 + pos.index(s.len() - 18);
-            match kind {
-                0 => s[i] = byte,
-                1 => { s.remove(i); }
-                _ => s.insert(i, byte),
-            }
+            one_byte_edit(&mut s, i, byte, kind);
             agree(&s)?;
         }
 
@@ -949,11 +930,7 @@ pub(crate) mod oracle {
             agree(&s)?;
             if !s.is_empty() {
                 let i = pos.index(s.len());
-                match kind {
-                    0 => s[i] = byte,
-                    1 => { s.remove(i); }
-                    _ => s.insert(i, byte),
-                }
+                one_byte_edit(&mut s, i, byte, kind);
                 agree(&s)?;
             }
         }

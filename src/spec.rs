@@ -222,6 +222,33 @@ impl clap::ValueEnum for Scope {
     }
 }
 
+/// The identity members of `aoi:meta` and `aoi:summary` (§ 5), in the
+/// order aoi writes them.
+pub const IDENTITY_FIELDS: [&str; 5] = [
+    "tool",
+    "tool_version",
+    "aoi_version",
+    "schema_name",
+    "schema_version",
+];
+
+/// The members of `aoi:summary` a caller may add; the others (the
+/// counters, the identity, `ok`, `reason`, the envelope) are the
+/// producer's to write.
+pub const SUMMARY_CALLER_FIELDS: &[&str] = &[
+    "partial",
+    "truncated",
+    "next_cursor",
+    "caused_by",
+    "upstream",
+    "properties",
+];
+
+/// Whether `name` is a member of `aoi:summary` the producer writes itself.
+pub fn summary_own_field(name: &str) -> bool {
+    SUMMARY_FIELDS.contains(&name) && !SUMMARY_CALLER_FIELDS.contains(&name)
+}
+
 const META_FIELDS: &[&str] = &[
     "type",
     "aoi",

@@ -50,24 +50,19 @@ pub fn framework_defs() -> Map<String, Value> {
 
 /// The identity fields of `aoi:meta` and `aoi:summary` (§ 5).
 pub(crate) fn identity() -> Value {
-    json!({
-        "tool": string(), "tool_version": string(), "aoi_version": string(),
-        "schema_name": string(), "schema_version": string(),
-    })
+    let mut p = json!({});
+    for k in spec::IDENTITY_FIELDS {
+        p[k] = string();
+    }
+    p
 }
 
 /// `aoi:meta` (§ 8.1).
 pub(crate) fn meta() -> Value {
     let mut p = identity();
     p["command"] = string();
-    let required = [
-        "tool",
-        "tool_version",
-        "aoi_version",
-        "schema_name",
-        "schema_version",
-        "command",
-    ];
+    let mut required = spec::IDENTITY_FIELDS.to_vec();
+    required.push("command");
     event(&required, p)
 }
 

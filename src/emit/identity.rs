@@ -76,12 +76,13 @@ impl ToolIdentity {
 
     /// The identity members, in the order aoi writes them.
     pub(super) fn fields(&self) -> [(&'static str, &str); 5] {
-        [
-            ("tool", &self.tool),
-            ("tool_version", &self.tool_version),
-            ("aoi_version", AOI_VERSION),
-            ("schema_name", &self.schema_name),
-            ("schema_version", &self.schema_version),
-        ]
+        let values = [
+            self.tool.as_str(),
+            &self.tool_version,
+            AOI_VERSION,
+            &self.schema_name,
+            &self.schema_version,
+        ];
+        std::array::from_fn(|i| (crate::spec::IDENTITY_FIELDS[i], values[i]))
     }
 }

@@ -102,24 +102,7 @@ impl Summary {
     /// `elapsed_ms`, `event_count`, the identity, `type`, `aoi`) are
     /// ignored here: a key appears once.
     pub fn field(mut self, name: &str, value: impl Into<Value>) -> Self {
-        const OWN: &[&str] = &[
-            "type",
-            "aoi",
-            "ok",
-            "reason",
-            "count",
-            "input_count",
-            "warning_count",
-            "error_count",
-            "elapsed_ms",
-            "event_count",
-            "tool",
-            "tool_version",
-            "aoi_version",
-            "schema_name",
-            "schema_version",
-        ];
-        if !OWN.contains(&name) && !self.fields.iter().any(|(k, _)| k == name) {
+        if !spec::summary_own_field(name) && !self.fields.iter().any(|(k, _)| k == name) {
             self.fields.push((name.to_string(), value.into()));
         }
         self

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::peek::Peeker;
-use crate::peek::oracle::{TOKENS, json_value};
+use crate::peek::oracle::{TOKENS, json_value, one_byte_edit};
 use proptest::prelude::*;
 
 /// Feeds `s` cut at `cuts` (offsets, any order) and ends the line.
@@ -82,11 +82,7 @@ proptest! {
         agree(&s, &cuts)?;
         if !s.is_empty() {
             let i = pos.index(s.len());
-            match kind {
-                0 => s[i] = byte,
-                1 => { s.remove(i); }
-                _ => s.insert(i, byte),
-            }
+            one_byte_edit(&mut s, i, byte, kind);
             agree(&s, &cuts)?;
         }
     }

@@ -105,7 +105,8 @@ impl Invocation<'_> {
 }
 
 /// Lints one invocation; `discovery` is shared by all of a tool's commands.
-/// `prefix` is the number of words that run the tool.
+/// `prefix` is the number of words that run the tool. A stream of another
+/// AOI version adds its note to the rows.
 pub(super) fn lint_invocation(
     args: &LintArgs,
     argv: &[String],
@@ -114,23 +115,6 @@ pub(super) fn lint_invocation(
     stdin: Option<Vec<u8>>,
     d: &Discovery,
 ) -> Vec<CheckResult> {
-    let (mut out, version) = judge_invocation(args, argv, prefix, command, stdin, d);
-    if let Some(v) = version {
-        another_version(&mut out, &v);
-    }
-    out
-}
-
-/// The checks of one invocation, and the `aoi_version` of another AOI
-/// version when its stream declares one.
-fn judge_invocation(
-    args: &LintArgs,
-    argv: &[String],
-    prefix: usize,
-    command: &str,
-    stdin: Option<Vec<u8>>,
-    d: &Discovery,
-) -> (Vec<CheckResult>, Option<String>) {
     let caps = caps_command(d.caps.as_ref(), command);
     let effect = effect(caps, argv, prefix);
     let rerun = !effect.mutates() || args.allow_side_effects;
@@ -158,7 +142,7 @@ fn judge_invocation(
     };
     inv.user = inv.run_words(argv, &inv.base);
     if let Some(e) = &inv.user.spawn_error {
-        return (could_not_run(command, e), None);
+        return could_not_run(command, e);
     }
     machine_flag_breaks(&mut inv);
     stream_to_judge(&mut inv);
@@ -182,7 +166,7 @@ fn judge_invocation(
         output::seq_and_run,
         declared::upstream_forwarding,
     ];
-    let out = steps
+    let mut out: Vec<CheckResult> = steps
         .iter()
         .map(|step| {
             let mut r = step(&inv);
@@ -192,7 +176,10 @@ fn judge_invocation(
             r
         })
         .collect();
-    (out, version)
+    if let Some(v) = version {
+        another_version(&mut out, &v);
+    }
+    out
 }
 
 /// The machine-mode flag lint appended breaks the invocation: it fails
