@@ -4,7 +4,7 @@
 pub const AOI_VERSION: &str = "1.0-alpha";
 
 /// The framework event types the spec defines (§ 8.2), each spelled
-/// once; [`types::bytes`] has the same names for matching a line's bytes.
+/// once (and as bytes, for the judge's matches on a line's own bytes).
 pub mod types {
     /// The identity and the invocation, first (§ 8.3).
     pub const META: &str = "aoi:meta";
@@ -25,7 +25,7 @@ pub mod types {
 
     /// The names as bytes: usable as patterns where a judge matches the
     /// line's own bytes.
-    pub mod bytes {
+    pub(crate) mod bytes {
         /// `aoi:meta`.
         pub const META: &[u8] = super::META.as_bytes();
         /// `aoi:summary`.
@@ -235,7 +235,7 @@ pub const IDENTITY_FIELDS: [&str; 5] = [
 /// The members of `aoi:summary` a caller may add; the others (the
 /// counters, the identity, `ok`, `reason`, the envelope) are the
 /// producer's to write.
-pub const SUMMARY_CALLER_FIELDS: &[&str] = &[
+pub(crate) const SUMMARY_CALLER_FIELDS: &[&str] = &[
     "partial",
     "truncated",
     "next_cursor",
@@ -245,7 +245,7 @@ pub const SUMMARY_CALLER_FIELDS: &[&str] = &[
 ];
 
 /// Whether `name` is a member of `aoi:summary` the producer writes itself.
-pub fn summary_own_field(name: &str) -> bool {
+pub(crate) fn summary_own_field(name: &str) -> bool {
     SUMMARY_FIELDS.contains(&name) && !SUMMARY_CALLER_FIELDS.contains(&name)
 }
 

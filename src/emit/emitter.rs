@@ -211,7 +211,7 @@ impl Emitter {
     }
 
     /// Encodes `aoi:meta` for `command` with more members after it (for
-    /// instance `args` from [`redact_args`] and `args_redacted`, § 11).
+    /// instance `args` from [`redact_args`](super::redact_args) and `args_redacted`, § 11).
     pub fn meta_with(&mut self, command: &str, more: Vec<(&str, Value)>) -> &[u8] {
         let mut f: Vec<(&str, Value)> = self.identity_fields();
         f.push(("command", command.into()));

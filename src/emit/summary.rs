@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::spec::{self, exit};
 use crate::spec::{Category, Reason, Scope};
 
-/// What a run's terminal `aoi:summary` says beyond what the [`Emitter`]
+/// What a run's terminal `aoi:summary` says beyond what the [`Emitter`](super::Emitter)
 /// counted itself.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Summary {
@@ -111,7 +111,7 @@ impl Summary {
     /// The exit status that goes with this summary alone (§ 6): 0 for
     /// `ok:true`, 130 cancelled, 124 timeout, 77 denied, 1 failed. What
     /// the whole stream says (75 after a retryable failure, 143 for
-    /// SIGTERM) is [`Producer::close`]'s [`Exit`].
+    /// SIGTERM) is [`Producer::close`](super::Producer::close)'s [`Exit`](super::Exit).
     pub fn exit_code(&self) -> i32 {
         if self.ok {
             return exit::OK;

@@ -13,10 +13,10 @@ use super::catalog::CHECKS;
 use super::consent::{Effect, Guards, effect, guards};
 use super::discover::Discovery;
 use super::probe::{Probe, ProbeOpts, excerpt, ran, run_probe};
+use super::report::say;
 use super::result::{CheckResult, Status};
 use super::stream::{Judged, judge_bytes};
 use crate::cli::LintArgs;
-use crate::out::{eprint_line, sanitize};
 use crate::spec::types;
 
 mod declared;
@@ -207,10 +207,10 @@ fn machine_flag_breaks(inv: &mut Invocation) {
         "the invocation fails with `{}` appended ({}) and writes AOI without it (a tool that passes \
 its arguments on, or one that writes AOI only): linted without the flag; pass --machine-flag '' \
 to say so, or give the flag where the tool reads it",
-        sanitize(&args.machine_flag),
+        args.machine_flag,
         with.status()
     );
-    eprint_line(args.quiet, &format!("aoi lint: {why}"));
+    say(args.quiet, &format!("aoi lint: {why}"));
     inv.ran.borrow_mut().push(why);
     inv.argv = args.invocation.clone();
     inv.guards = guards(&inv.argv, inv.prefix);
@@ -352,7 +352,7 @@ fn another_version(out: &mut [CheckResult], version: &str) {
         o.status = Status::NotTested;
         o.detail = format!(
             "the tool writes aoi_version \"{}\", not AOI 1.x (check 2): its streams are not judged by AOI 1's rules",
-            sanitize(version)
+            version
         );
     }
 }

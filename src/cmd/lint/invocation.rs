@@ -5,8 +5,8 @@
 //! `checks`: reading the command line runs nothing). Also the
 //! invocations `--self` checks.
 
+use super::report::say;
 use crate::cli::LintArgs;
-use crate::out::{eprint_line, sanitize};
 use crate::spec::exit;
 use crate::spec::types;
 
@@ -27,7 +27,7 @@ pub(super) struct Target {
 /// message already on stderr.
 pub(super) fn target(args: &LintArgs) -> Result<Target, i32> {
     if args.invocation.is_empty() {
-        eprint_line(
+        say(
             false,
             "aoi lint: give the invocation to check after `--` (e.g. `aoi lint -- mytool search x`), or --self",
         );
@@ -51,11 +51,11 @@ pub(super) fn target(args: &LintArgs) -> Result<Target, i32> {
     // A tool that is not there is one message, not 16 rows of "could
     // not run".
     if let Some(program) = argv.first().filter(|p| !runnable(p)) {
-        eprint_line(
+        say(
             false,
             &format!(
                 "aoi lint: {}: command not found (not an executable path, nor in PATH)",
-                sanitize(program)
+                program
             ),
         );
         return Err(exit::NOINPUT);
@@ -83,16 +83,16 @@ fn tool_words(args: &LintArgs) -> Result<Vec<String>, i32> {
         (None, None) => args.invocation.iter().take(1).cloned().collect(),
     };
     if found.is_some() {
-        eprint_line(
+        say(
             args.quiet,
             &format!(
                 "aoi lint: the tool is `{}` (an interpreter and what it runs); --tool gives other words",
-                sanitize(&prefix.join(" "))
+                prefix.join(" ")
             ),
         );
     }
     if prefix.is_empty() || !args.invocation.starts_with(&prefix) {
-        eprint_line(
+        say(
             false,
             "aoi lint: --tool must be the first words of the invocation",
         );
@@ -109,7 +109,7 @@ fn read_stdin(args: &LintArgs) -> Result<Option<Vec<u8>>, i32> {
     match std::fs::read(p) {
         Ok(b) => Ok(Some(b)),
         Err(e) => {
-            eprint_line(
+            say(
                 false,
                 &format!("aoi lint: cannot read {}: {e}", p.display()),
             );
@@ -205,8 +205,8 @@ pub(super) fn with_words<S: AsRef<str>>(
 /// error (64), said on stderr.
 fn split_words(option: &str, s: &str) -> Result<Vec<String>, i32> {
     shlex::split(s).ok_or_else(|| {
-        let msg = format!("aoi lint: {option} {}: unbalanced quotes", sanitize(s));
-        eprint_line(false, &msg);
+        let msg = format!("aoi lint: {option} {s}: unbalanced quotes");
+        say(false, &msg);
         exit::USAGE
     })
 }

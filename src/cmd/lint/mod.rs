@@ -23,7 +23,6 @@
 //! [`Judge`]: crate::judge::Judge
 
 use crate::cli::LintArgs;
-use crate::out::eprint_line;
 use crate::spec::exit;
 
 mod caps;
@@ -80,7 +79,7 @@ fn lint_self(args: &LintArgs) -> Result<Linted, i32> {
     let exe = match std::env::current_exe() {
         Ok(p) => p.display().to_string(),
         Err(e) => {
-            eprint_line(
+            report::say(
                 false,
                 &format!("aoi lint: cannot find aoi's own binary: {e}"),
             );

@@ -10,7 +10,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use super::pipes::{self, Readers, StdinPipe};
-use crate::out::sanitize;
 use crate::spec::exit;
 
 /// What a probe does besides running the command.
@@ -120,7 +119,7 @@ pub(super) fn shown(argv: &[String]) -> String {
     let (words, _) = crate::emit::redact_args(words);
     let joined =
         shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| words.join(" "));
-    sanitize(&joined.replace("'<canary>'", "<canary>"))
+    joined.replace("'<canary>'", "<canary>")
 }
 
 /// Runs a program that is not the tool (lint's own helpers) under
@@ -334,8 +333,8 @@ pub(super) fn stack_trace(stderr: &str) -> Option<String> {
         .find(|l| !l.trim().is_empty())
         .unwrap_or(mark);
     Some(match last.trim() == mark.trim() {
-        true => sanitize(mark.trim()),
-        false => sanitize(&format!("{} … {}", mark.trim(), last.trim())),
+        true => mark.trim().to_string(),
+        false => format!("{} … {}", mark.trim(), last.trim()),
     })
 }
 
@@ -348,11 +347,11 @@ pub(super) fn bytes_excerpt(b: &[u8]) -> String {
     }
 }
 
-/// Up to three lines of a probe's output on one line, sanitised and cut
-/// at 200 characters: evidence a table row can carry.
+/// Up to three lines of a probe's output on one line, cut at 200
+/// characters: evidence a table row can carry (made safe where the
+/// report is written).
 pub(super) fn excerpt(s: &str) -> String {
     let one: String = s.lines().take(3).collect::<Vec<_>>().join(" | ");
-    let one = sanitize(&one);
     if one.chars().count() > 200 {
         one.chars().take(200).collect::<String>() + "…"
     } else {

@@ -1,7 +1,10 @@
 //! What lint writes: the table for people (every check, the factors ×
 //! commands matrix, the failures with their evidence, the verdict), or
 //! with `--output jsonl` a conforming stream of `aoi:check` events (§ 8.3);
-//! and on stderr, why the exit is not 0.
+//! and on stderr, why the exit is not 0. The tool's text (its command,
+//! its output in the evidence, its messages) is made safe here, where it
+//! is written, once per format: the table's cells, the events' strings,
+//! the stderr line ([`say`]).
 
 use std::io::{self, IsTerminal};
 
@@ -12,6 +15,12 @@ use super::result::{CheckResult, Status};
 use crate::cli::{Format, LintArgs};
 use crate::emit::{Reason, Summary};
 use crate::out::{Sinks, Stop, eprint_line, sanitize};
+
+/// One line on stderr, made safe for a terminal (the tool's words and
+/// output may be in it), unless `quiet`.
+pub(super) fn say(quiet: bool, line: &str) {
+    eprint_line(quiet, &sanitize(line));
+}
 use crate::spec::exit;
 use crate::spec::types;
 
@@ -38,12 +47,10 @@ pub(super) fn report(args: &LintArgs, linted: &Linted, sinks: Option<Sinks>) -> 
         let what = first.map_or_else(String::new, |o| {
             format!(
                 "; the first: check {} ({}): {}",
-                o.number,
-                sanitize(&o.command),
-                sanitize(&o.detail)
+                o.number, o.command, o.detail
             )
         });
-        eprint_line(
+        say(
             false,
             &format!("aoi lint: exit 1: {failed} check(s) failed{what}"),
         );
@@ -81,7 +88,7 @@ fn table(linted: &Linted, color: bool) -> String {
         &linted.commands,
         linted.runs,
     );
-    let mut s = format!("aoi lint: {title}\n\n");
+    let mut s = format!("aoi lint: {}\n\n", sanitize(title));
     s.push_str(&format!(
         "  {:>2}  {:<22} {:<14} {:<11} {}\n",
         "#", "check", "command", "result", "detail"
@@ -92,9 +99,9 @@ fn table(linted: &Linted, color: bool) -> String {
             "  {:>2}  {:<22} {:<14} {} {}\n",
             o.number,
             check_name(o.number),
-            o.command,
+            sanitize(&o.command),
             paint(&status, o.status, color),
-            o.detail
+            sanitize(&o.detail)
         ));
     }
     factor_matrix(&mut s, results, commands, color);
@@ -118,7 +125,7 @@ fn factor_matrix(s: &mut String, results: &[CheckResult], commands: &[String], c
     let width = commands.iter().map(|c| c.len()).max().unwrap_or(0).max(10);
     s.push_str(&format!("  {:<13}", "factor"));
     for c in commands {
-        s.push_str(&format!(" {c:<width$}"));
+        s.push_str(&format!(" {:<width$}", sanitize(c)));
     }
     s.push('\n');
     for f in FACTORS {
@@ -154,11 +161,11 @@ fn failures(s: &mut String, results: &[CheckResult]) {
             "  {} {} ({}): {}\n",
             o.number,
             check_name(o.number),
-            o.command,
-            o.detail
+            sanitize(&o.command),
+            sanitize(&o.detail)
         ));
         for e in o.evidence.iter().take(5) {
-            s.push_str(&format!("      {e}\n"));
+            s.push_str(&format!("      {}\n", sanitize(e)));
         }
     }
 }
@@ -219,15 +226,15 @@ fn check_event(sinks: &mut Sinks, o: &CheckResult) -> Result<(), Stop> {
             ),
             ("ok", (o.status != Status::Fail).into()),
             ("severity", severity.into()),
-            ("detail", o.detail.clone().into()),
+            ("detail", sanitize(&o.detail).into()),
             (
                 "properties",
                 json!({
                     "check": o.number,
                     "factors": check_factors(o.number),
-                    "command": o.command,
+                    "command": sanitize(&o.command),
                     "status": status,
-                    "evidence": o.evidence,
+                    "evidence": o.evidence.iter().map(|e| sanitize(e)).collect::<Vec<_>>(),
                 }),
             ),
         ],

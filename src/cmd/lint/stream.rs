@@ -7,7 +7,6 @@ use serde_json::Value;
 use super::result::{CheckResult, Status};
 use crate::drive::drive;
 use crate::judge::{Finding, Judge, JudgeOptions, Verdict};
-use crate::out::sanitize;
 use crate::rules::{RuleId, Severity};
 
 /// A stream judged: the verdict, the findings (all of them) and the events.
@@ -76,7 +75,7 @@ pub(super) fn evidence_of(f: &Finding) -> String {
         n => format!("line {n}"),
     };
     let message = f.message.replace('\n', " ⏎ ");
-    format!("{at}: {} [{}]", sanitize(&message), f.rule.id())
+    format!("{at}: {message} [{}]", f.rule.id())
 }
 
 /// Pass, or fail with the violations (advisories are noted, never fail)

@@ -8,7 +8,6 @@ use serde_json::Value;
 use super::Invocation;
 use crate::cmd::lint::result::{CheckResult, Status};
 use crate::cmd::lint::stream::{Judged, from_findings, judge_bytes};
-use crate::out::sanitize;
 use crate::spec::types;
 use crate::validator::EventSchema;
 
@@ -99,7 +98,7 @@ pub(super) fn schema_valid_events(inv: &Invocation) -> CheckResult {
     // Check 1 compiled it already; with the same validator this cannot fail.
     let schema = match EventSchema::from_value(schema) {
         Ok(s) => s,
-        Err(why) => return inv.outcome(4, Status::NotTested, sanitize(&why)),
+        Err(why) => return inv.outcome(4, Status::NotTested, why),
     };
     let mut problems = Vec::new();
     let mut checked = 0;
@@ -111,11 +110,7 @@ pub(super) fn schema_valid_events(inv: &Invocation) -> CheckResult {
         ) {
             checked += 1;
             if let Some(p) = schema.problem(e) {
-                problems.push(format!(
-                    "event {} ({ty}): {}",
-                    i + 1,
-                    sanitize(&p.to_string())
-                ));
+                problems.push(format!("event {} ({ty}): {}", i + 1, p));
             }
         }
     }
@@ -170,7 +165,7 @@ pub(super) fn schema_version(inv: &Invocation) -> CheckResult {
             format!("{missing} (§ 5: meta and summary MUST each carry the identity triple to claim Versioned; found by review)"),
         );
     }
-    let said = format!("aoi:meta says schema_version {}", sanitize(v));
+    let said = format!("aoi:meta says schema_version {v}");
     if let Err(mut r) = inv.may_probe(13, "negotiating --schema-version") {
         r.detail = format!("{said}; negotiation {}", r.detail);
         return r.with(o.evidence);
@@ -213,7 +208,7 @@ fn negotiated(inv: &Invocation, reported: &str, said: &str) -> CheckResult {
         .first()
         .filter(|e| e["type"] == types::META)
         .and_then(|m| m["schema_version"].as_str().map(String::from));
-    let asked = sanitize(&ask);
+    let asked = &ask;
     match (super::usage_refused(&p), got) {
         (true, _) if listed.len() > 1 => inv.outcome(
             13,
@@ -239,13 +234,13 @@ fn negotiated(inv: &Invocation, reported: &str, said: &str) -> CheckResult {
         ),
         // Asked for the version it reports anyway: only refusing one it
         // does not have shows the flag is read (found by review).
-        (false, Some(g)) if g == ask => unknown_version(inv, said, &asked),
+        (false, Some(g)) if g == ask => unknown_version(inv, said, asked),
         (false, Some(g)) => inv.outcome(
             13,
             Status::Fail,
             format!(
                 "asked --schema-version {asked}, it reported schema_version {} (§ 18.2 #13: honoured when negotiated)",
-                sanitize(&g)
+                g
             ),
         ),
         (false, None) => inv.outcome(

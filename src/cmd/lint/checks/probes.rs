@@ -9,7 +9,6 @@ use crate::cmd::lint::caps::reads_jsonl;
 use crate::cmd::lint::probe::{Probe, ProbeOpts, bytes_excerpt, excerpt, stack_trace};
 use crate::cmd::lint::result::{CheckResult, Status};
 use crate::cmd::lint::stream::{Judged, from_findings, judge_bytes};
-use crate::out::sanitize;
 use crate::spec::types;
 
 /// 5: a usage error exits non-zero without a stack trace, and every
@@ -119,7 +118,7 @@ pub(super) fn no_secret_echo(inv: &Invocation) -> CheckResult {
             Status::Fail,
             format!(
                 "the value of {} came back raw on {wher} (§ 11)",
-                sanitize(secret_flag)
+                secret_flag
             ),
         )
         .with(around_canary(&p, &canary))
@@ -129,7 +128,7 @@ pub(super) fn no_secret_echo(inv: &Invocation) -> CheckResult {
             Status::NotTested,
             format!(
                 "{} <canary>: refused as a usage error ({}), so the tool never handled the value; --secret-flag names the flag it takes a secret by",
-                sanitize(secret_flag),
+                secret_flag,
                 super::status_said(&p)
             ),
         )
@@ -139,7 +138,7 @@ pub(super) fn no_secret_echo(inv: &Invocation) -> CheckResult {
             Status::NotTested,
             format!(
                 "{} <canary>: the run wrote nothing at all ({}), so nothing shows whether it would echo it",
-                sanitize(secret_flag),
+                secret_flag,
                 p.status()
             ),
         )
@@ -149,11 +148,7 @@ pub(super) fn no_secret_echo(inv: &Invocation) -> CheckResult {
         inv.outcome(
             9,
             Status::Pass,
-            format!(
-                "{} <canary>: not echoed ({})",
-                sanitize(secret_flag),
-                p.status()
-            ),
+            format!("{} <canary>: not echoed ({})", secret_flag, p.status()),
         )
         .with(secret_rule.evidence)
     } else {
