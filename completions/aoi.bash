@@ -601,12 +601,16 @@ _aoi() {
             return 0
             ;;
         aoi__subcmd__rules)
-            opts="-h -V --markdown --help --version"
+            opts="-h -V --markdown --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "jsonl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

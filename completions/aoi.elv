@@ -39,12 +39,12 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aoi;check'= {
-            cand --files-from 'Read more input names from LIST, one per line (`-`: stdin), after the FILEs: for more run files than a command line holds (`find runs -name ''*.jsonl'' | aoi merge-report --files-from -`). An empty or unreadable list is 66'
+            cand --files-from 'Read more input names from LIST, one per line (`-`: stdin), after the FILEs: for more run files than a command line holds (`find runs -name ''*.jsonl'' | aoi check --output jsonl --files-from -`). An empty or unreadable list is 66'
             cand --output 'Write a report (an AOI stream of violation, advisory and stream events) to stdout instead of relaying'
             cand --report 'Also write the report to FILE while relaying'
             cand --show 'Findings shown on stderr per stream'
             cand --max-per-rule 'Findings of one rule reported per stream (the rest are counted)'
-            cand --idle-timeout 'End the stream with the timeout outcome (exit 124) when the input is silent this long (`500ms`, `30s`, `5m`, `1h`; a bare number is seconds); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default'
+            cand --idle-timeout 'End the stream with the timeout outcome (exit 124) when the input is silent this long (`500ms`, `30s`, `5m`, `1h`; a bare number is seconds); any line, aoi:heartbeat included, resets it (§ 4.2). Off by default'
             cand --threads 'Threads for reading an input: one reads and validates lines (for errors and merge-report: finds each line''s event), one judges them, with the same results as one thread. 0 (the default) uses two when two CPUs are available: for a regular file of 8 MiB or more, for a pipe once it has carried 8 MiB; not when lines average over 2 KiB, nor with --idle-timeout. 1 always one; 2 (or more: two is the most used) two from the start on any input. Given several regular files, check, errors, summary, strip, filter and merge-report judge N files at once instead (0, or more than the CPUs: one per CPU), each on one thread (a file over 1 MiB whose output grows with it, as check''s relay, is read in its turn; filter --raw reads in turn when the program uses input/inputs, or with -n or -s); the output is one thread''s, byte for byte'
             cand --schema 'Validate every event, domain and framework, against this JSON Schema (the tool''s own, `TOOL schema --output json`, § 10; draft 2020-12, or the draft its `$schema` names): an event that fails is a violation (65), one finding each with its JSON pointer, keyword and what it wanted. The file is read first: missing 66, not JSON or not a valid schema 64; a $ref to another document is not fetched (64) unless the file holds it under its $id'
             cand -q 'Print nothing on stderr; the exit status still tells'
@@ -58,7 +58,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand --version 'Print version'
         }
         &'aoi;strip'= {
-            cand --files-from 'Read more input names from LIST, one per line (`-`: stdin), after the FILEs: for more run files than a command line holds (`find runs -name ''*.jsonl'' | aoi merge-report --files-from -`). An empty or unreadable list is 66'
+            cand --files-from 'Read more input names from LIST, one per line (`-`: stdin), after the FILEs: for more run files than a command line holds (`find runs -name ''*.jsonl'' | aoi strip --files-from - > events.jsonl`). An empty or unreadable list is 66'
             cand --max-runs 'Runs open at once per input, a guard against a log of runs that never end (a run ends at its aoi:summary, and every run is judged however many there are); lines of runs past it are still read, but those runs are not judged, which is reported (exit 74)'
             cand --show 'Findings shown on stderr in all, as check''s --show: the failed runs'' findings and verdict lines until N findings are shown (a run without findings counts one), then one line with how many runs failed and where every run is listed'
             cand --idle-timeout 'End the stream with the timeout outcome (exit 124) when the input is silent this long (`500ms`, `30s`, `5m`, `1h`; a bare number is seconds); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default'
@@ -80,7 +80,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand --version 'Print version'
         }
         &'aoi;summary'= {
-            cand --files-from 'Read more input names from LIST, one per line (`-`: stdin), after the FILEs: for more run files than a command line holds (`find runs -name ''*.jsonl'' | aoi merge-report --files-from -`). An empty or unreadable list is 66'
+            cand --files-from 'Read more input names from LIST, one per line (`-`: stdin), after the FILEs: for more run files than a command line holds (`find runs -name ''*.jsonl'' | aoi summary --files-from -`). An empty or unreadable list is 66'
             cand --output 'Output format instead of the readable line'
             cand --field 'Print one field of the outcome object raw (e.g. outcome, exit_code, retry_after_ms, tool, run): strings unquoted, others as JSON. A field absent from this outcome (retry_after_ms of a run that succeeded) prints nothing, not even a line feed; the exit status is the outcome''s either way. A name that is no field of the object is a usage error (64)'
             cand --max-runs 'Runs open at once per input, a guard against a log of runs that never end (a run ends at its aoi:summary, and every run is judged however many there are); lines of runs past it are still read, but those runs are not judged, which is reported (exit 74)'
@@ -99,7 +99,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand --version 'Print version'
         }
         &'aoi;errors'= {
-            cand --files-from 'Read more input names from LIST, one per line (`-`: stdin), after the FILEs: for more run files than a command line holds (`find runs -name ''*.jsonl'' | aoi merge-report --files-from -`). An empty or unreadable list is 66'
+            cand --files-from 'Read more input names from LIST, one per line (`-`: stdin), after the FILEs: for more run files than a command line holds (`find runs -name ''*.jsonl'' | aoi errors --count --files-from -`). An empty or unreadable list is 66'
             cand --category 'Only these categories (repeat or separate with commas): the 15 of § 9.2'
             cand --code 'Only these codes (repeat or separate with commas)'
             cand --scope 'Only errors of this scope (an absent scope is process, § 9.1)'
@@ -130,7 +130,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand --version 'Print version'
         }
         &'aoi;filter'= {
-            cand --files-from 'Read more input names from LIST, one per line (`-`: stdin), after the FILEs: for more run files than a command line holds (`find runs -name ''*.jsonl'' | aoi merge-report --files-from -`). An empty or unreadable list is 66'
+            cand --files-from 'Read more input names from LIST, one per line (`-`: stdin), after the FILEs: for more run files than a command line holds (`find runs -name ''*.jsonl'' | aoi filter ''select(.rank <= 3)'' --files-from -`). An empty or unreadable list is 66'
             cand --output 'Output format: jsonl, the only one (accepted for the `--output jsonl` convention, § 16.1)'
             cand --indent 'As jq --indent N: results printed indented, N spaces per level (0 to 7; 0 is compact)'
             cand -f 'As jq -f: read the filter from FILE; every positional argument is then an input'
@@ -141,7 +141,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand --slurpfile 'Bind $NAME to an array of the JSON values in FILE'
             cand --argjson 'Bind $NAME to the JSON value TEXT'
             cand --max-line-bytes 'Longest event the filter holds in memory (K, M, G suffixes). A longer event is the filter''s own item error (INPUT_TOO_LONG; with --raw, exit 65), not a fault of the stream, which is judged at any line length'
-            cand --idle-timeout 'End the stream with the timeout outcome (exit 124) when the input is silent this long (`500ms`, `30s`, `5m`, `1h`; a bare number is seconds); any line, aoi:heartbeat included, resets it (§ 4.2). In a log of interleaved runs, the runs still open time out. Off by default'
+            cand --idle-timeout 'End the stream with the timeout outcome (exit 124) when the input is silent this long (`500ms`, `30s`, `5m`, `1h`; a bare number is seconds); any line, aoi:heartbeat included, resets it (§ 4.2). Off by default'
             cand --threads 'Threads for reading an input: one reads and validates lines (for errors and merge-report: finds each line''s event), one judges them, with the same results as one thread. 0 (the default) uses two when two CPUs are available: for a regular file of 8 MiB or more, for a pipe once it has carried 8 MiB; not when lines average over 2 KiB, nor with --idle-timeout. 1 always one; 2 (or more: two is the most used) two from the start on any input. Given several regular files, check, errors, summary, strip, filter and merge-report judge N files at once instead (0, or more than the CPUs: one per CPU), each on one thread (a file over 1 MiB whose output grows with it, as check''s relay, is read in its turn; filter --raw reads in turn when the program uses input/inputs, or with -n or -s); the output is one thread''s, byte for byte'
             cand --schema 'Validate every event, domain and framework, against this JSON Schema (the tool''s own, `TOOL schema --output json`, § 10; draft 2020-12, or the draft its `$schema` names): an event that fails is a violation (65), one finding each with its JSON pointer, keyword and what it wanted. The file is read first: missing 66, not JSON or not a valid schema 64; a $ref to another document is not fetched (64) unless the file holds it under its $id'
             cand --framework 'Run the filter on framework (aoi:*) events too; their results are domain events'
@@ -246,6 +246,7 @@ set edit:completion:arg-completer[aoi] = {|@words|
             cand --version 'Print version'
         }
         &'aoi;rules'= {
+            cand --output 'Print the catalog as an AOI stream: aoi:meta, one `rule` event per rule (id, severity, spec, hint, doc), aoi:summary'
             cand --markdown 'Print the catalog as Markdown (the text of docs/rules.md)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'

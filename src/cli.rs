@@ -7,6 +7,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 pub mod commands;
 pub mod examples;
+pub mod help;
 
 /// Subcommands that judge a stream and exit with [`EXIT_TABLE`]'s codes.
 pub const JUDGING: &[&str] = &[
@@ -30,11 +31,13 @@ pub fn command() -> clap::Command {
     for name in names {
         let text = examples::help_text(examples::of(&name));
         let long = if JUDGING.contains(&name.as_str()) {
-            format!("{text}\n\n{EXIT_TABLE}")
+            format!("{text}\n\n{}", help::exit_table(&name))
         } else {
             text.clone()
         };
-        cmd = cmd.mut_subcommand(&name, |sub| sub.after_help(text).after_long_help(long));
+        cmd = cmd.mut_subcommand(&name, |sub| {
+            help::per_command(&name, sub.after_help(text).after_long_help(long))
+        });
     }
     cmd
 }
@@ -938,6 +941,15 @@ pub struct RulesArgs {
     /// Print the catalog as Markdown (the text of docs/rules.md).
     #[arg(long)]
     pub markdown: bool,
+    /// Print the catalog as an AOI stream: aoi:meta, one `rule` event per rule (id, severity,
+    /// spec, hint, doc), aoi:summary.
+    #[arg(
+        long,
+        alias = "format",
+        value_name = "FORMAT",
+        conflicts_with = "markdown"
+    )]
+    pub output: Option<Format>,
 }
 
 /// Parses `4096`, `64K`, `64KiB`, `16M`, `1G`.

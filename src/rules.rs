@@ -578,6 +578,14 @@ pub const DECISIONS: &str = "\
   summary the judge refuses is replaced by `ok:false, reason:\"failed\"`. A cancellation from
   code (`Token::cancel`) ends as SIGINT does (`cancelled`, 130). aoi's own commands write
   through the same encoder unjudged: their streams are held to `aoi check` by the test suite.
+- **`aoi:check` events in a JUnit report (`merge-report --format junit`).** Each kept check is a
+  testcase named by its stream's file and run and the check's name. A check not run (`aoi lint`'s
+  `properties.status` `not_tested` or `not_applicable`) is `<skipped/>`. A check with `ok:false`
+  and severity `error` (or none) is a `<failure>` when its run failed; in a run that passed, and
+  for a failed `warning` or `info` check, it is a passing testcase that says so in
+  `<system-out>`. So a JUnit reader fails the CI job exactly when the exit does: the run's
+  outcome is its verdict, and a check never turns a passing run into a failed report (a false
+  alarm). The exit code is the same in every format.
 ";
 
 /// Renders the catalog as Markdown (docs/rules.md is this output).

@@ -69,6 +69,8 @@ mod filter_jq;
 mod fleet;
 #[path = "cli/golden.rs"]
 mod golden;
+#[path = "cli/help_texts.rs"]
+mod help_texts;
 #[path = "cli/jq_suite.rs"]
 mod jq_suite;
 #[path = "cli/json_suite.rs"]

@@ -96,10 +96,10 @@ fn tagged(page: &mut Vec<u8>, title: &str, items: &[(String, String)]) {
 }
 
 /// The exit table as (code, meaning) rows, and its closing sentence.
-fn exit_rows() -> (Vec<(String, String)>, String) {
+fn exit_rows(name: &str) -> (Vec<(String, String)>, String) {
     let mut rows: Vec<(String, String)> = Vec::new();
     let mut last = String::new();
-    for line in aoi::cli::EXIT_TABLE.lines().skip(1) {
+    for line in aoi::cli::help::exit_table(name).lines().skip(1) {
         let t = line.trim();
         let code: String = t.chars().take_while(char::is_ascii_digit).collect();
         if !code.is_empty() {
@@ -119,7 +119,13 @@ fn exit_rows() -> (Vec<(String, String)>, String) {
 
 /// EXAMPLES, EXIT STATUS (for a command that judges a stream), ENVIRONMENT
 /// and SEE ALSO.
-fn closing_sections(page: &mut Vec<u8>, examples: &[(&str, &str)], judging: bool, see: &[String]) {
+/// `exit_of`: the command whose exit table the page lists, if it judges.
+fn closing_sections(
+    page: &mut Vec<u8>,
+    examples: &[(&str, &str)],
+    exit_of: Option<&str>,
+    see: &[String],
+) {
     let ex: Vec<(String, String)> = examples
         .iter()
         .map(|(c, w)| {
@@ -130,8 +136,8 @@ fn closing_sections(page: &mut Vec<u8>, examples: &[(&str, &str)], judging: bool
         })
         .collect();
     tagged(page, "EXAMPLES", &ex);
-    if judging {
-        let (rows, last) = exit_rows();
+    if let Some(name) = exit_of {
+        let (rows, last) = exit_rows(name);
         tagged(page, "EXIT STATUS", &rows);
         page.extend_from_slice(format!(".PP\n{}\n", roff(&last)).as_bytes());
     }
@@ -176,7 +182,7 @@ fn sub_page(sub: &clap::Command) -> Vec<u8> {
     closing_sections(
         &mut page,
         aoi::cli::examples::of(sub.get_name()),
-        judging,
+        judging.then_some(sub.get_name()),
         &see,
     );
     page
@@ -198,7 +204,7 @@ fn root_page(cmd: &clap::Command) -> Vec<u8> {
         .get_subcommands()
         .map(|s| format!("aoi-{}", s.get_name()))
         .collect();
-    closing_sections(&mut page, &examples, true, &see);
+    closing_sections(&mut page, &examples, Some("aoi"), &see);
     page
 }
 

@@ -1,25 +1,66 @@
-//! `aoi rules`: the rule catalog, for people and for docs/rules.md.
+//! `aoi rules`: the rule catalog, for people, for docs/rules.md, and as an
+//! AOI stream (`--output jsonl`: aoi:meta, one `rule` event per rule, an
+//! aoi:summary), which `aoi check` judges as it judges any stream.
 
-use crate::cli::RulesArgs;
-use crate::rules::{RULES, catalog_markdown};
+use serde_json::json;
+
+use crate::cli::{Format, RulesArgs};
+use crate::emit::Summary;
+use crate::out::{Sinks, Stop};
+use crate::rules::{RULES, Rule, catalog_markdown};
+use crate::spec::exit;
 
 /// Prints the catalog; returns the exit status.
 pub fn run(args: &RulesArgs) -> i32 {
+    if args.output == Some(Format::Jsonl) {
+        return jsonl();
+    }
     let text = if args.markdown {
         catalog_markdown()
     } else {
-        let w = RULES.iter().map(|r| r.id.len()).max().unwrap_or(0);
-        let mut s = String::new();
-        for r in RULES {
-            s.push_str(&format!(
-                "{:<w$}  {:<10}  {:<12}  {}\n",
-                r.id,
-                r.severity.name(),
-                r.spec,
-                r.hint
-            ));
-        }
-        s
+        table()
     };
     crate::out::print_stdout("rules", &text)
+}
+
+/// One row per rule, every column as wide as its widest cell (characters:
+/// a section such as `§ 2, RFC 8259 § 8.2` is wider than most).
+fn table() -> String {
+    let width = |f: fn(&Rule) -> &str| RULES.iter().map(|r| f(r).chars().count()).max();
+    let w = width(|r| r.id).unwrap_or(0);
+    let ws = width(|r| r.spec).unwrap_or(0);
+    RULES
+        .iter()
+        .map(|r| {
+            let (id, severity, spec) = (r.id, r.severity.name(), r.spec);
+            format!("{id:<w$}  {severity:<10}  {spec:<ws$}  {}\n", r.hint)
+        })
+        .collect()
+}
+
+/// The catalog as a conforming stream; exit 0, or the stop's on a closed
+/// or failing stdout.
+fn jsonl() -> i32 {
+    let mut sinks = Sinks::report_to_stdout();
+    let r = (|| -> Result<(), Stop> {
+        sinks.out.meta("rules", Vec::new())?;
+        for r in RULES {
+            sinks.out.event(
+                "rule",
+                &[
+                    ("id", r.id.into()),
+                    ("severity", r.severity.name().into()),
+                    ("spec", r.spec.into()),
+                    ("hint", r.hint.into()),
+                    ("doc", r.doc.into()),
+                ],
+            )?;
+        }
+        let summary = Summary::ok().field("properties", json!({ "rules": RULES.len() }));
+        sinks.out.finish(&summary)
+    })();
+    match r {
+        Ok(()) => exit::OK,
+        Err(stop) => sinks.end("rules", stop),
+    }
 }

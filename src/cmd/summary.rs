@@ -235,15 +235,29 @@ fn human(v: &Verdict, name: Option<&str>) -> String {
                 sanitize(c.code.as_deref().unwrap_or("?"))
             ));
             match (c.retryable, c.retry_after_ms) {
-                (Some(true), Some(ms)) => {
-                    s.push_str(&format!(", retry after {:.1} s", ms as f64 / 1000.0))
-                }
+                // In ms, as the verdict line on stderr says it.
+                (Some(true), Some(ms)) => s.push_str(&format!(", retry after {ms} ms")),
                 (Some(true), None) => s.push_str(", retry may help"),
                 _ => s.push_str(", retry will not help"),
             }
         }
     }
     s
+}
+
+/// Whether stdout and stderr are one file or pipe (`> log 2>&1`, a CI
+/// step's log): what one says, the reader of the other sees.
+fn stdout_is_stderr() -> bool {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let id = |fd: std::os::fd::BorrowedFd<'_>| {
+        let m = std::fs::File::from(fd.try_clone_to_owned().ok()?)
+            .metadata()
+            .ok()?;
+        Some((m.dev(), m.ino()))
+    };
+    let out = id(io::stdout().as_fd());
+    out.is_some() && out == id(io::stderr().as_fd())
 }
 
 /// Runs `aoi summary`; returns the exit status.
@@ -332,9 +346,12 @@ struct Outcomes<'a> {
 
 impl<'a> Outcomes<'a> {
     fn new(args: &'a SummaryArgs, jsonl: bool, named: bool) -> Self {
+        // The readable line already says the outcome where the reader
+        // sees stdout: on a terminal, or in the same file or pipe as
+        // stderr (a CI log), where the stderr line would say it twice.
         let said = args.output.is_none()
             && args.field.is_none()
-            && io::IsTerminal::is_terminal(&io::stdout());
+            && (io::IsTerminal::is_terminal(&io::stdout()) || stdout_is_stderr());
         let mut stop = None;
         let report = jsonl.then(|| {
             let mut sinks = Sinks::report_to_stdout();

@@ -289,18 +289,7 @@ fn junit_validates_against_the_xunit_schema_and_is_ascii() {
         xml.is_ascii(),
         "non-ASCII is written as character references"
     );
-    let file = write_file(&dir, "report.xml", &xml);
-    let xsd = consumers().join("junit-10.xsd");
-    if have("xmllint", installed("xmllint", &["--version"])) && have("junit-10.xsd", xsd.is_file())
-    {
-        let (c, out) = run(
-            "xmllint",
-            &["--noout", "--schema", &xsd.to_string_lossy(), &file],
-            &[],
-            b"",
-        );
-        assert_eq!(c, 0, "{out}");
-    }
+    let file = assert_valid_junit(&dir, &xml);
     // xunit-viewer, which crashed on a raw U+FFFD (it guessed CP1252).
     let viewer = consumers().join("node_modules/.bin/xunit-viewer");
     if have("xunit-viewer (npm) and Node.js", viewer.is_file() && node()) {
@@ -314,6 +303,24 @@ fn junit_validates_against_the_xunit_schema_and_is_ascii() {
         assert_eq!(c, 0, "{out}");
         assert!(html.is_file(), "{out}");
     }
+}
+
+/// Writes `xml` to `dir`/report.xml and, where xmllint and the xUnit
+/// `junit-10.xsd` are here, validates it; the file's path.
+pub fn assert_valid_junit(dir: &Path, xml: &[u8]) -> String {
+    let file = write_file(dir, "report.xml", xml);
+    let xsd = consumers().join("junit-10.xsd");
+    if have("xmllint", installed("xmllint", &["--version"])) && have("junit-10.xsd", xsd.is_file())
+    {
+        let (c, out) = run(
+            "xmllint",
+            &["--noout", "--schema", &xsd.to_string_lossy(), &file],
+            &[],
+            b"",
+        );
+        assert_eq!(c, 0, "{out}");
+    }
+    file
 }
 
 /// The report rendered by GitHub's renderer (cmark-gfm) and by marked and
@@ -599,4 +606,52 @@ fn ctrf_is_valid_for_the_ctrf_reference_implementation() {
             }
         }
     }
+}
+
+/// The TAP example in `merge-report --help` (and its man page) works with
+/// the installed prove: run as written, in a directory of run files, it
+/// passes on passing runs (prove read as stdin test names once: "No plan
+/// found").
+#[test]
+fn the_help_s_tap_example_runs_with_prove() {
+    let help = aoi(&["merge-report", "--help"], b"").stdout_str();
+    let example = help
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("aoi merge-report") && l.contains("prove"))
+        .expect("a prove example in merge-report --help");
+    if !have("prove", installed("prove", &["--version"])) {
+        return;
+    }
+    let dir = scratch("consumers-tap-example");
+    let runs = dir.join("runs");
+    std::fs::create_dir_all(&runs).expect("mkdir runs");
+    for i in 0..3 {
+        let run = format!("01JZQ7X4TQ9KZ8V6R2M3N4P5{i:02}");
+        write_file(
+            &runs,
+            &format!("r{i}.jsonl"),
+            &stream(&run, "fine", Some(json!({}))),
+        );
+    }
+    let bin = Path::new(crate::util::AOI)
+        .parent()
+        .expect("aoi's directory");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = crate::util::command("sh")
+        .args(["-c", example])
+        .current_dir(&dir)
+        .env("PATH", path)
+        .output()
+        .expect("run sh");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{example}: {text}");
+    assert!(
+        text.contains("Result: PASS") && !text.contains("No plan"),
+        "{text}"
+    );
 }

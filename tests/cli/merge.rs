@@ -322,9 +322,10 @@ fn junit_is_xml_with_totals_that_match_its_testcases() {
         ),
         (tests, failures, errors)
     );
-    // doctor: outcome (failure) + 2 checks (shown, not counted: the
-    // outcome is the verdict); rate-limited: 1 failure; truncated: 1 error
-    assert_eq!((tests, failures, errors), (5, 2, 1));
+    // doctor: outcome (failure) + 2 checks (token failed, of error
+    // severity, in a run that failed: a failure of its own); rate-limited:
+    // 1 failure; truncated: 1 error
+    assert_eq!((tests, failures, errors), (5, 3, 1));
     assert!(text.contains("d&lt;&amp;&gt;"));
 }
 
@@ -399,8 +400,9 @@ fn tap_has_a_correct_plan() {
         .filter(|l| l.starts_with("ok ") || l.starts_with("not ok "))
         .collect();
     assert_eq!(points.len(), 2);
-    assert!(points[0].starts_with("ok 1 - "));
-    assert!(points[1].starts_with("not ok 2 - "));
+    // Worst first: the failed run is point 1.
+    assert!(points[0].starts_with("not ok 1 - "));
+    assert!(points[1].starts_with("ok 2 - "));
     // the YAML block is indented and closed
     let start = lines.iter().position(|l| *l == "  ---").unwrap();
     let end = lines.iter().position(|l| *l == "  ...").unwrap();
@@ -1096,9 +1098,47 @@ fn reports_name_the_first_finding_worst_first() {
             out.stdout_str()
         );
     }
-    let mut a = vec!["merge-report", "-q", "--format", "markdown"];
-    a.extend(files.iter().map(String::as_str));
-    let md = aoi(&a, b"").stdout_str();
+    let report = |format: &str| {
+        let mut a = vec!["merge-report", "-q", "--color", "never", "--format", format];
+        a.extend(files.iter().map(String::as_str));
+        aoi(&a, b"").stdout_str()
+    };
+    // JUnit and TAP name the cause too, and every row of every format
+    // counts warnings and errors; runs worst first (74, 75, then 0).
+    let cut = "truncated.jsonl";
+    let order = [cut, "rate-limited.jsonl", "search.jsonl"];
+    for format in ["junit", "tap", "table", "markdown"] {
+        let text = report(format);
+        assert!(text.contains(first), "{format}: {text}");
+        let at: Vec<usize> = order
+            .iter()
+            .map(|f| {
+                text.find(f)
+                    .unwrap_or_else(|| panic!("{format}: {f}: {text}"))
+            })
+            .collect();
+        assert!(
+            at[0] < at[1] && at[1] < at[2],
+            "{format} worst first: {text}"
+        );
+    }
+    let tap = report("tap");
+    for line in tap
+        .lines()
+        .filter(|l| l.starts_with("ok") || l.starts_with("not ok"))
+    {
+        assert!(
+            line.contains(" warning(s), ") && line.contains(" error(s)"),
+            "{line}"
+        );
+    }
+    let junit = report("junit");
+    assert_eq!(junit.matches("<system-out>").count(), 3, "{junit}");
+    assert!(
+        junit.contains("0 warning(s), 1 error(s), 0 violation(s)</system-out>"),
+        "{junit}"
+    );
+    let md = report("markdown");
     // 74 before 75 (the exit table's order), though given after it.
     let (cut, retry) = (md.find("exit 74**"), md.find("exit 75**"));
     assert!(cut.is_some() && cut < retry, "{md}");
@@ -1110,4 +1150,91 @@ fn reports_name_the_first_finding_worst_first() {
         md.contains("0 warning(s), 1 error(s), 0 violation(s)"),
         "{md}"
     );
+}
+
+/// A lint report (§ 18) merged to JUnit: each `aoi:check` a testcase
+/// named by file, run and check; a failed error check of a failed run a
+/// `failure`, a check not tested `<skipped/>`, a failed warning a passing
+/// testcase that says so; no two testcases share a name. The same checks
+/// in a run that passed fail nothing: the exit decides (DECISIONS).
+#[test]
+fn junit_names_testcases_by_run_and_reads_a_lint_report() {
+    let check = |name: &str, ok: bool, severity: &str, status: &str| {
+        format!(
+            r#"{{"type":"aoi:check","name":"{name}","ok":{ok},"severity":"{severity}","detail":"d {name}","properties":{{"status":"{status}"}}}}"#
+        )
+    };
+    let lint = |i: usize, summary: &str| {
+        let st = s()
+            .ev(&check("1.discoverable", false, "error", "fail"))
+            .ev(&check("2.typed", true, "info", "pass"))
+            .ev(&check("7.idempotent", true, "warning", "not_tested"))
+            .ev(&check("9.safe", false, "warning", "fail"))
+            .summary(summary);
+        String::from_utf8(st.bytes())
+            .expect("test input")
+            .replace(RUN, &run_id(i))
+            .into_bytes()
+    };
+    let dir = scratch("merge-junit-lint");
+    let failed = r#"{"ok":false,"reason":"failed"}"#;
+    let files: Vec<String> = (0..3)
+        .map(|i| write_file(&dir, &format!("lint-{i}.jsonl"), &lint(i, failed)))
+        .collect();
+    let mut a = vec!["--format", "junit"];
+    a.extend(files.iter().map(String::as_str));
+    let out = merge(&a, b"");
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let text = out.stdout_str();
+    let doc = roxmltree::Document::parse(&text).expect("JUnit output is XML");
+    let cases: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .collect();
+    assert_eq!(cases.len(), 15, "{text}");
+    let names: std::collections::HashSet<(Option<&str>, Option<&str>)> = cases
+        .iter()
+        .map(|c| (c.attribute("classname"), c.attribute("name")))
+        .collect();
+    assert_eq!(names.len(), cases.len(), "testcases are unique: {text}");
+    for c in &cases {
+        let name = c.attribute("name").unwrap_or_default();
+        assert!(
+            name.contains("lint-") && name.contains(" run 01JZQ"),
+            "{name}"
+        );
+    }
+    let kind = |check: &str, tag: &str| {
+        cases.iter().any(|c| {
+            c.attribute("name").is_some_and(|n| n.ends_with(check))
+                && c.children().any(|x| x.has_tag_name(tag))
+        })
+    };
+    assert!(kind("1.discoverable", "failure"), "{text}");
+    assert!(kind("7.idempotent", "skipped"), "{text}");
+    assert!(
+        kind("9.safe", "system-out") && !kind("9.safe", "failure"),
+        "{text}"
+    );
+    let root = doc.root_element();
+    // Per run: the outcome and 1.discoverable fail; 7.idempotent skipped.
+    assert_eq!(root.attribute("failures"), Some("6"));
+    let skipped: u64 = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("testsuite"))
+        .filter_map(|n| n.attribute("skipped")?.parse::<u64>().ok())
+        .sum();
+    assert_eq!(skipped, 3);
+    crate::consumers::assert_valid_junit(&dir, &out.stdout);
+
+    // The same checks in a run that passed: nothing fails, the exit is 0.
+    let ok = write_file(&dir, "lint-ok.jsonl", &lint(9, "{}"));
+    let out = merge(&["--format", "junit", &ok], b"");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let text = out.stdout_str();
+    assert!(
+        text.contains(r#"failures="0" errors="0" skipped="1""#),
+        "{text}"
+    );
+    crate::consumers::assert_valid_junit(&dir, &out.stdout);
 }

@@ -146,3 +146,78 @@ fn errors_log_ends_with_a_tally() {
         "aoi errors: 0 event(s) found in 4 run(s), 4 of them failed"
     );
 }
+
+/// `aoi check` on a time-stamped CI log (§ 2: every line of a stream is
+/// an event) gives its findings and, once, the commands that read a log;
+/// a stream with one stray line, or none, gets no such hint. The exit is
+/// the same.
+#[test]
+fn check_on_a_ci_log_suggests_log_once() {
+    let out = aoi(&["check", "--no-relay"], &broken_runs(50));
+    assert_eq!(out.code, 65, "{}", out.stderr);
+    let hints: Vec<&str> = out.stderr.lines().filter(|l| l.contains("--log")).collect();
+    assert_eq!(hints.len(), 1, "{}", out.stderr);
+    assert!(
+        hints[0].starts_with("aoi check: hint: ") && hints[0].contains("aoi summary --log"),
+        "{}",
+        hints[0]
+    );
+    let clean = std::fs::read(format!(
+        "{}/examples/search.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("example");
+    let mut stray = b"building...\n".to_vec();
+    stray.extend_from_slice(&clean);
+    for (input, code) in [(clean, 0), (stray, 65)] {
+        let out = aoi(&["check", "--no-relay"], &input);
+        assert_eq!(out.code, code, "{}", out.stderr);
+        assert!(!out.stderr.contains("--log"), "{}", out.stderr);
+    }
+}
+
+/// Off a terminal, `summary` says the outcome once where one reader sees
+/// both streams (`> log 2>&1`, a CI step's log): the readable line on
+/// stdout, no second line on stderr. Apart, both say the retry advice in
+/// the same unit.
+#[test]
+fn summary_off_a_terminal_says_the_outcome_once() {
+    let file = format!("{}/examples/rate-limited.jsonl", env!("CARGO_MANIFEST_DIR"));
+    let dir = scratch("summary-once");
+    let log = dir.join("ci.log");
+    let out = std::fs::File::create(&log).expect("create the log");
+    let err = out.try_clone().expect("share the log");
+    let status = crate::util::command(crate::util::AOI)
+        .args(["summary", &file])
+        .stdin(std::process::Stdio::null())
+        .stdout(out)
+        .stderr(err)
+        .status()
+        .expect("run aoi summary");
+    assert_eq!(crate::util::code_of(status), 75);
+    let text = std::fs::read_to_string(&log).expect("read the log");
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.contains("retry after 7200 ms"), "{text}");
+    let apart = aoi(&["summary", &file], b"");
+    assert_eq!(apart.code, 75);
+    for said in [apart.stdout_str(), apart.stderr.clone()] {
+        assert!(
+            said.contains("7200 ms") && !said.contains("7.2 s"),
+            "{said}"
+        );
+    }
+    // With --log each line names its run.
+    let messy = format!("{}/examples/messy.log", env!("CARGO_MANIFEST_DIR"));
+    let out = aoi(&["summary", "--log", &messy], b"");
+    assert_eq!(out.code, 75);
+    assert!(
+        out.stdout_str().lines().all(|l| l.contains(" run ")),
+        "{}",
+        out.stdout_str()
+    );
+    assert!(
+        out.stderr.contains(" run 01JZQ7X4TQ9KZ8V6R2M3N4P5B2: "),
+        "{}",
+        out.stderr
+    );
+}

@@ -18,7 +18,7 @@ fn example(name: &str) -> String {
 fn exits_with_the_outcome_and_says_it_in_one_line() {
     for (file, code, word) in [
         ("search.jsonl", 0, ": ok:"),
-        ("rate-limited.jsonl", 75, "retry after 7.2 s"),
+        ("rate-limited.jsonl", 75, "retry after 7200 ms"),
         ("truncated.jsonl", 74, "incomplete (exit 74)"),
     ] {
         let out = summary(&[&example(file)], b"");

@@ -21,6 +21,7 @@ use crate::rules::Severity;
 use crate::spec::exit;
 
 mod files;
+mod hint;
 use files::Judged;
 
 fn finding_event(e: &mut Producer<Tee>, f: &Finding, source: &str) -> Result<(), Stop> {
@@ -274,6 +275,9 @@ fn say_verdict(v: &Verdict, shown: &[Finding], name: Option<&str>) {
         }
     }
     let _ = writeln!(err, "{}", verdict_line("check", v, name));
+    if let Some(h) = hint::log_hint(v) {
+        let _ = writeln!(err, "{h}");
+    }
 }
 
 /// Runs `aoi check`; returns the exit status.

@@ -24,6 +24,45 @@ pub(super) struct Check {
     pub(super) ok: bool,
     pub(super) severity: Option<String>,
     pub(super) detail: Option<String>,
+    /// `properties.status` as `aoi lint` writes it (`not_tested`,
+    /// `not_applicable`): a check that was not run, neither passed nor
+    /// failed.
+    pub(super) status: Option<String>,
+}
+
+impl Check {
+    /// An `aoi:check` event as the report keeps it; `None` without a name.
+    /// Texts capped, so a report line stays far below any line limit.
+    pub(super) fn from_event(v: &Value) -> Option<Check> {
+        let s = |p: &str| {
+            v.pointer(p)
+                .and_then(Value::as_str)
+                .map(|t| cap(t, MAX_TEXT))
+        };
+        Some(Check {
+            name: s("/name")?,
+            ok: v.get("ok").and_then(Value::as_bool).unwrap_or(false),
+            severity: s("/severity"),
+            detail: s("/detail"),
+            status: s("/properties/status"),
+        })
+    }
+
+    /// The check was not run (`aoi lint`'s `not_tested` and
+    /// `not_applicable`): JUnit's `skipped`.
+    pub(super) fn not_run(&self) -> bool {
+        matches!(
+            self.status.as_deref(),
+            Some("not_tested" | "not_applicable")
+        )
+    }
+
+    /// A failed check of error severity (or none said): in a failed run,
+    /// one of the failures it reports. A warning or info that failed is
+    /// told, never counted.
+    pub(super) fn fails(&self) -> bool {
+        !self.ok && !self.not_run() && self.severity.as_deref().is_none_or(|s| s == "error")
+    }
 }
 
 /// One stream's line in the merged report.
@@ -95,6 +134,22 @@ impl Entry {
 
     pub(super) fn tool(&self) -> Option<&str> {
         self.identity[0].1.as_deref()
+    }
+
+    /// Which stream this is: its file and run, "a.jsonl run 01J…".
+    pub(super) fn who(&self) -> String {
+        match &self.run {
+            Some(r) => format!("{} run {r}", self.source),
+            None => self.source.clone(),
+        }
+    }
+
+    /// Its warning, error and violation counts, in words.
+    pub(super) fn counts(&self) -> String {
+        format!(
+            "{} warning(s), {} error(s), {} violation(s)",
+            self.warnings, self.errors, self.violations
+        )
     }
 
     /// Its `aoi:check` events in one phrase, for the formats that do not
@@ -187,6 +242,9 @@ impl Entry {
                     if let Some(d) = &c.detail {
                         m.insert("detail".into(), d.clone().into());
                     }
+                    if let Some(st) = &c.status {
+                        m.insert("status".into(), st.clone().into());
+                    }
                     Value::Object(m)
                 })
                 .collect();
@@ -278,6 +336,7 @@ impl Entry {
                                 .and_then(Value::as_str)
                                 .map(str::to_string),
                             detail: c.get("detail").and_then(Value::as_str).map(str::to_string),
+                            status: c.get("status").and_then(Value::as_str).map(str::to_string),
                         })
                     })
                     .collect()
@@ -388,6 +447,14 @@ pub(super) fn cap(s: &str, n: usize) -> String {
     let mut t: String = s.chars().take(n).collect();
     t.push('…');
     t
+}
+
+/// The entries worst first (the exit table's order: the most severe exit
+/// first), in order of input among equals; passing runs last.
+pub(super) fn worst_first(entries: &[Entry]) -> Vec<&Entry> {
+    let mut sorted: Vec<&Entry> = entries.iter().collect();
+    sorted.sort_by_key(|e| std::cmp::Reverse(crate::spec::exit::rank(e.exit_code)));
+    sorted
 }
 
 /// A one-line description of why a stream failed.

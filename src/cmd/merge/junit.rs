@@ -6,8 +6,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::entry::cause_text;
-use super::entry::{Entry, Own};
+use super::entry::{Entry, Own, cause_text, worst_first};
 use crate::judge::Outcome;
 use crate::out::sanitize;
 
@@ -43,10 +42,7 @@ pub(super) fn xml(s: &str) -> String {
 }
 
 pub(super) fn suite_name(e: &Entry) -> String {
-    let mut n = e.source.clone();
-    if let Some(r) = &e.run {
-        let _ = write!(n, " run {r}");
-    }
+    let mut n = e.who();
     if let Some(t) = e.tool() {
         let _ = write!(n, " ({t})");
     }
@@ -54,21 +50,23 @@ pub(super) fn suite_name(e: &Entry) -> String {
 }
 
 /// JUnit XML (the format most CI systems read): a testsuite per stream,
-/// a testcase for the stream's outcome (a `failure` when the run failed, an
-/// `error` when the stream itself is broken or cut) and one per
-/// `aoi:check` (`ok:false` told in `system-out`: the outcome is the
-/// verdict), and one saying how many checks were not kept.
+/// worst first, each testcase named by the stream's file and run (a CI
+/// viewer shows one row per run, never a column of identical names): one
+/// for the stream's outcome (a `failure` when the run failed, an `error`
+/// when the stream itself is broken or cut; its counts in `system-out`),
+/// one per `aoi:check` (see [`check_cases`]), and one saying how many
+/// checks were not kept.
 pub(super) fn junit(entries: &[Entry], own: &[Own], note: Option<&str>) -> String {
     let mut suites = String::new();
     let mut all = Counts::default();
-    for e in entries {
+    for e in worst_first(entries) {
         all.add(suite(&mut suites, e));
     }
     for o in own {
         all.add(Counts {
             tests: 1,
-            failures: 0,
             errors: 1,
+            ..Counts::default()
         });
         let _ = write!(
             suites,
@@ -87,10 +85,12 @@ pub(super) fn junit(entries: &[Entry], own: &[Own], note: Option<&str>) -> Strin
             xml(n)
         );
     }
+    // `testsuites` has no `skipped` in junit-10.xsd: each testsuite says it.
     let Counts {
         tests,
         failures,
         errors,
+        ..
     } = all;
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"aoi merge-report\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\">\n{suites}</testsuites>\n"
@@ -103,6 +103,7 @@ struct Counts {
     tests: u64,
     failures: u64,
     errors: u64,
+    skipped: u64,
 }
 
 impl Counts {
@@ -110,52 +111,57 @@ impl Counts {
         self.tests += o.tests;
         self.failures += o.failures;
         self.errors += o.errors;
+        self.skipped += o.skipped;
     }
 }
 
 /// Writes one stream's testsuite into `suites`; its counts.
 fn suite(suites: &mut String, e: &Entry) -> Counts {
     let classname = xml(e.tool().unwrap_or("aoi"));
+    let who = xml(&e.who());
     let time = e.elapsed_ms.map_or(0.0, |ms| ms / 1000.0);
     let mut cases = String::new();
-    let mut n = outcome_case(&mut cases, e, &classname, time);
-    n.tests += check_cases(&mut cases, e, &classname);
+    let mut n = outcome_case(&mut cases, e, &classname, &who, time);
+    n.add(check_cases(&mut cases, e, &classname, &who));
     let Counts {
         tests,
         failures,
         errors,
+        skipped,
     } = n;
     let _ = write!(
         suites,
-        "  <testsuite name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" skipped=\"0\" time=\"{time:.3}\">\n{cases}  </testsuite>\n",
+        "  <testsuite name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" skipped=\"{skipped}\" time=\"{time:.3}\">\n{cases}  </testsuite>\n",
         xml(&suite_name(e))
     );
     n
 }
 
-/// The testcase of the stream's outcome: a `failure` when the run failed,
-/// an `error` when the stream is broken or cut; its counts.
-fn outcome_case(cases: &mut String, e: &Entry, classname: &str, time: f64) -> Counts {
+/// The testcase of the stream's outcome, named by its file and run: a
+/// `failure` when the run failed, an `error` when the stream is broken or
+/// cut, its message the cause (the first finding and how many others);
+/// its counts in `system-out` whatever the outcome.
+fn outcome_case(cases: &mut String, e: &Entry, classname: &str, who: &str, time: f64) -> Counts {
     let mut n = Counts {
         tests: 1,
-        failures: 0,
-        errors: 0,
+        ..Counts::default()
     };
-    let _ = write!(
+    let _ = writeln!(
         cases,
-        "    <testcase classname=\"{classname}\" name=\"stream outcome\" time=\"{time:.3}\""
+        "    <testcase classname=\"{classname}\" name=\"{who}\" time=\"{time:.3}\">"
     );
+    let cause = e.cause_cell();
+    let message = xml(if cause.is_empty() { &e.reason } else { &cause });
     match e.outcome {
-        Outcome::Ok => cases.push_str("/>\n"),
+        Outcome::Ok => {}
         Outcome::Violation | Outcome::Incomplete => {
             n.errors += 1;
             // One finding a line (a line feed is text in an element, where
             // xml() would replace it as a control character).
             let detail: Vec<String> = e.findings.iter().map(|f| xml(f)).collect();
-            let _ = write!(
+            let _ = writeln!(
                 cases,
-                ">\n      <error message=\"{}\" type=\"{}\">{}</error>\n    </testcase>\n",
-                xml(&e.reason),
+                "      <error message=\"{message}\" type=\"{}\">{}</error>",
                 xml(e.outcome.name()),
                 detail.join("\n")
             );
@@ -170,48 +176,75 @@ fn outcome_case(cases: &mut String, e: &Entry, classname: &str, time: f64) -> Co
                     format!("{}/{}", s("category"), s("code"))
                 })
                 .unwrap_or_else(|| e.outcome.name().to_string());
-            let _ = write!(
+            let _ = writeln!(
                 cases,
-                ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
-                xml(&e.reason),
+                "      <failure message=\"{message}\" type=\"{}\">{}</failure>",
                 xml(&ty),
-                xml(&cause_text(e))
+                xml(&format!("reason {}: {}", e.reason, cause_text(e)))
             );
         }
     }
+    let _ = writeln!(
+        cases,
+        "      <system-out>{}, exit {}: {} line(s), {} domain event(s), {}</system-out>\n    </testcase>",
+        xml(e.outcome.name()),
+        e.exit_code,
+        e.lines,
+        e.domain,
+        xml(&e.counts())
+    );
     n
 }
 
-/// A testcase per kept `aoi:check`, and one for those past the cap; how
-/// many. The stream's verdict is its outcome's testcase alone: a failed
-/// aoi:check is shown, never counted as a failure of its own (a run that
-/// passed would fail the CI job that reads JUnit).
-fn check_cases(cases: &mut String, e: &Entry, classname: &str) -> u64 {
+/// A testcase per kept `aoi:check`, named by the stream and the check, and
+/// one for those past the cap; their counts. A check not run (`aoi lint`'s
+/// not tested, not applicable) is `skipped`. A failed check of error
+/// severity is a `failure` in a run that failed; a run that passed, or a
+/// failed warning, shows it in `system-out` and passes: JUnit fails a CI
+/// job exactly when the exit does (see DECISIONS).
+fn check_cases(cases: &mut String, e: &Entry, classname: &str, who: &str) -> Counts {
+    let mut n = Counts::default();
+    let run_failed = e.exit_code != 0;
     for c in &e.checks {
+        n.tests += 1;
         let _ = write!(
             cases,
-            "    <testcase classname=\"{classname}.checks\" name=\"{}\"",
+            "    <testcase classname=\"{classname}.checks\" name=\"{who}: {}\">",
             xml(&c.name)
         );
-        if c.ok {
-            cases.push_str("/>\n");
-        } else {
+        let detail = xml(c.detail.as_deref().unwrap_or(""));
+        let severity = xml(c.severity.as_deref().unwrap_or("error"));
+        if c.not_run() {
+            n.skipped += 1;
+            let status = xml(c.status.as_deref().unwrap_or("not_tested"));
+            let _ = write!(cases, "<skipped message=\"{status}: {detail}\"/>");
+        } else if c.fails() && run_failed {
+            n.failures += 1;
             let _ = write!(
                 cases,
-                ">\n      <system-out>ok:false, severity {}: {}</system-out>\n    </testcase>\n",
-                xml(c.severity.as_deref().unwrap_or("error")),
-                xml(c.detail.as_deref().unwrap_or("check failed"))
+                "<failure message=\"{detail}\" type=\"aoi:check {severity}\"/>"
+            );
+        } else if !c.ok {
+            let _ = write!(
+                cases,
+                "<system-out>ok:false, severity {severity}: {}</system-out>",
+                if detail.is_empty() {
+                    "check failed"
+                } else {
+                    &detail
+                }
             );
         }
+        cases.push_str("</testcase>\n");
     }
-    if e.checks_dropped == 0 {
-        return e.checks.len() as u64;
+    if e.checks_dropped > 0 {
+        n.tests += 1;
+        let _ = write!(
+            cases,
+            "    <testcase classname=\"{classname}.checks\" name=\"{who}: more aoi:check events\">\n      <system-out>{} more aoi:check event(s), past the {} kept per stream</system-out>\n    </testcase>\n",
+            e.checks_dropped,
+            e.checks.len()
+        );
     }
-    let _ = write!(
-        cases,
-        "    <testcase classname=\"{classname}.checks\" name=\"more aoi:check events\">\n      <system-out>{} more aoi:check event(s), past the {} kept per stream</system-out>\n    </testcase>\n",
-        e.checks_dropped,
-        e.checks.len()
-    );
-    e.checks.len() as u64 + 1
+    n
 }

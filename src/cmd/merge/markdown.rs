@@ -37,9 +37,9 @@ pub(super) fn markdown(
     let _ = writeln!(s, "### {icon} AOI merge report: {}\n", verdict_word(code));
     // Failed runs worst first (the exit table's order), in order of input
     // among equals.
-    let mut failed: Vec<&Entry> = entries.iter().filter(|e| e.exit_code != 0).collect();
-    failed.sort_by_key(|e| std::cmp::Reverse(crate::spec::exit::rank(e.exit_code)));
-    let passed: Vec<&Entry> = entries.iter().filter(|e| e.exit_code == 0).collect();
+    let (failed, passed): (Vec<&Entry>, Vec<&Entry>) = super::entry::worst_first(entries)
+        .into_iter()
+        .partition(|e| e.exit_code != 0);
     let _ = writeln!(
         s,
         "**{} of {} run(s) failed.** {}\n",

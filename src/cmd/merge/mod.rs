@@ -43,7 +43,7 @@ use crate::emit::SCHEMA_NAME;
 use crate::judge::Outcome;
 use crate::peek::span;
 use entry::cap;
-use entry::{Check, Checks, Entry, MAX_CHECKS, MAX_TEXT, Own, SHOWN};
+use entry::{Check, Checks, Entry, MAX_CHECKS, Own, SHOWN};
 use files::FileRead;
 use junit::junit;
 use merged::Merged;
@@ -208,15 +208,8 @@ fn gather<R: Read + Send + std::os::fd::AsRawFd + 'static>(
                 }
                 if checks.kept.len() >= MAX_CHECKS {
                     checks.dropped += 1;
-                } else if let Some(name) = v.get("name").and_then(Value::as_str) {
-                    // Capped, so a report line stays far below any line limit.
-                    let s = |k: &str| v.get(k).and_then(Value::as_str).map(|t| cap(t, MAX_TEXT));
-                    checks.kept.push(Check {
-                        name: cap(name, MAX_TEXT),
-                        ok: v.get("ok").and_then(Value::as_bool).unwrap_or(false),
-                        severity: s("severity"),
-                        detail: s("detail"),
-                    });
+                } else {
+                    checks.kept.extend(Check::from_event(&v));
                 }
             }
             Some("aoi:meta") => {

@@ -3,8 +3,6 @@
 //! folded entry by entry, so `--format jsonl` writes each entry as its run
 //! ends and keeps only this (memory bounded by the open runs).
 
-use std::fmt::Write as _;
-
 use serde_json::Value;
 
 use super::entry::{Entry, cause_text};
@@ -102,9 +100,5 @@ impl Standing {
 
 /// An entry in words for stderr: "source run R: outcome cause".
 fn who(e: &Entry) -> String {
-    let mut who = e.source.clone();
-    if let Some(r) = &e.run {
-        let _ = write!(who, " run {r}");
-    }
-    format!("{who}: {} {}", e.outcome, cause_text(e))
+    format!("{}: {} {}", e.who(), e.outcome, cause_text(e))
 }

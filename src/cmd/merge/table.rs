@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::entry::{Entry, Own};
+use super::entry::{Entry, Own, worst_first};
 use super::standing::Standing;
 use super::words::{short_run, summary_line, verdict_word};
 use crate::out::{cell, paint, sanitize};
@@ -38,7 +38,8 @@ pub(super) fn table(
     );
     s.push_str(&paint(color, "1", &header));
     s.push('\n');
-    for e in entries {
+    // Worst first, as every report lists them.
+    for e in worst_first(entries) {
         let outcome = cell(e.outcome.name(), 10);
         let sgr = match e.exit_code {
             0 => "32",

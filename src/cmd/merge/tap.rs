@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::entry::{Entry, Own};
+use super::entry::{Entry, Own, worst_first};
 use super::standing::Standing;
 use super::words::summary_line;
 use crate::out::sanitize;
@@ -56,16 +56,15 @@ pub(super) fn tap(
         "1..{}",
         entries.len() + own.len() + usize::from(note.is_some())
     );
-    for (i, e) in entries.iter().enumerate() {
-        let mut desc = e.source.clone();
-        if let Some(r) = &e.run {
-            let _ = write!(desc, " run {r}");
-        }
-        let _ = write!(
-            desc,
-            ": {} {}",
+    for (i, e) in worst_first(entries).into_iter().enumerate() {
+        // Which run, its outcome and its counts: every point, passing or
+        // not, says how many warnings and errors it had.
+        let desc = format!(
+            "{}: {} {}, {}",
+            e.who(),
             e.tool().unwrap_or("(unnamed tool)"),
-            e.outcome
+            e.outcome,
+            e.counts()
         );
         if e.exit_code == 0 {
             let _ = writeln!(s, "ok {} - {}", i + 1, tap_text(&desc));
@@ -82,6 +81,8 @@ pub(super) fn tap(
             e.exit_code
         );
         s.push_str("  ---\n");
+        // The cause first: the first finding and how many others.
+        let _ = writeln!(s, "  cause: {}", yaml_str(&e.cause_cell()));
         let _ = writeln!(s, "  outcome: {}", yaml_str(e.outcome.name()));
         let _ = writeln!(s, "  exit_code: {}", e.exit_code);
         let _ = writeln!(s, "  reason: {}", yaml_str(&e.reason));
@@ -90,19 +91,25 @@ pub(super) fn tap(
             yaml_map(&mut s, c, 4);
         }
         let _ = writeln!(s, "  lines: {}", e.lines);
+        let _ = writeln!(s, "  warnings: {}", e.warnings);
         let _ = writeln!(s, "  errors: {}", e.errors);
         let _ = writeln!(s, "  violations: {}", e.violations);
-        if let Some(n) = e.checks_note() {
-            let _ = writeln!(s, "  checks: {}", yaml_str(&n));
-        }
         if !e.findings.is_empty() {
             s.push_str("  findings:\n");
             for f in &e.findings {
-                // `rule.id: message`, as aoi words it: a map of the two.
-                let (rule, message) = f.split_once(": ").unwrap_or(("", f));
+                // `line N: rule.id: message`, as aoi words it: a map.
+                let (line, rest) = match f.strip_prefix("line ").and_then(|t| t.split_once(": ")) {
+                    Some((n, rest)) if n.parse::<u64>().is_ok() => (Some(n), rest),
+                    _ => (None, f.as_str()),
+                };
+                let (rule, message) = rest.split_once(": ").unwrap_or(("", rest));
+                s.push_str("    -");
+                if let Some(n) = line {
+                    let _ = write!(s, " line: {n}\n     ");
+                }
                 let _ = writeln!(
                     s,
-                    "    - rule: {}\n      message: {}",
+                    " rule: {}\n      message: {}",
                     yaml_str(rule),
                     yaml_str(message)
                 );
