@@ -407,7 +407,9 @@ impl Quick {
             return false;
         }
         let mut seen = 0u64;
-        for (k, c) in v.children() {
+        // A node with no member schemas (a `$ref`, a `then`) reads none.
+        let members = !(n.properties.is_empty() && n.additional.is_none());
+        for (k, c) in v.children().take_while(|_| members) {
             let schema = match n.properties.iter().position(|(name, _)| same(name, k)) {
                 Some(j) => {
                     seen |= 1u64.checked_shl(j as u32).unwrap_or(0);
