@@ -128,6 +128,10 @@ pub mod peek;
 #[cfg(feature = "schema")]
 pub mod validator;
 #[cfg(feature = "schema")]
+pub(crate) mod validator_doc;
+#[cfg(feature = "schema")]
+pub(crate) mod validator_quick;
+#[cfg(feature = "schema")]
 pub(crate) mod validator_words;
 
 #[cfg(feature = "cli")]

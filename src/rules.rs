@@ -303,7 +303,7 @@ catalog! {
         "With `--schema FILE`, every event, domain and framework, validates against the tool's own JSON Schema (draft 2020-12, or the draft its `$schema` names): one finding per event that does not, naming the line, its seq, the value's JSON pointer, the keyword and what it wanted. Members the schema does not mention pass unless it forbids them (§ 10.3). `format` is an annotation in 2020-12 and 2019-09 (asserted only when the schema's metaschema requires the format-assertion vocabulary) and an assertion in draft 7 and earlier, as those drafts' test suites read it.",
         "fix the event, or the schema if the event is right; `aoi schema`-style discovery (§ 10.1) should publish the schema the tool actually follows";
     SchemaUnchecked = "schema.unchecked", Advisory, "§ 10, § 2",
-        "With `--schema FILE`, an event aoi could not validate: one longer than the reader holds (1 MiB; such a line is judged from a reduced copy in constant memory, not held whole), or one serde_json cannot represent (a number beyond f64's range). Reported, so a pass never claims more than was checked; advisory, because the event may well be valid.",
+        "With `--schema FILE`, an event aoi could not validate: one longer than the reader holds (1 MiB; such a line is judged from a reduced copy in constant memory, not held whole), or one serde_json cannot represent: a number beyond f64's range, or a string with a lone surrogate escape (`\"\\ud800\"`: JSON's grammar allows it, a Unicode string cannot hold it). Reported, so a pass never claims more than was checked; advisory, because the event may well be valid.",
         "validate such events another way, or keep events under 1 MiB";
 }
 

@@ -25,6 +25,9 @@ use crate::cli::Command;
 pub struct EventSchema {
     schemas: Schemas,
     index: boon::SchemaIndex,
+    /// The same schema for "is it valid" alone, when its keywords allow
+    /// (`crate::validator_quick`); boon answers the rest and every "why".
+    quick: Option<crate::validator_quick::Quick>,
 }
 
 impl fmt::Debug for EventSchema {
@@ -84,6 +87,16 @@ impl UrlLoader for NoOtherDocument {
     }
 }
 
+thread_local! {
+    /// The in-place reader's array, reused from event to event.
+    static ITEMS: std::cell::RefCell<Vec<crate::validator_doc::Item>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Items of the in-place reader kept between events: a larger array (a
+/// very large event's) is freed, so memory stays constant.
+const KEEP_ITEMS: usize = 1 << 14;
+
 /// Where the schema is said to be when it has no `$id` of its own.
 const BASE: &str = "aoi:///schema.json";
 
@@ -123,18 +136,58 @@ impl EventSchema {
         let index = c
             .compile(BASE, &mut schemas)
             .map_err(|e| compile_words(&e))?;
-        Ok(EventSchema { schemas, index })
+        let quick = crate::validator_quick::compile(schema);
+        Ok(EventSchema {
+            schemas,
+            index,
+            quick,
+        })
     }
 
     /// Whether `v` validates.
     pub fn is_valid(&self, v: &Value) -> bool {
-        self.schemas.validate(v, self.index).is_ok()
+        match &self.quick {
+            Some(q) => q.valid(v),
+            None => self.schemas.validate(v, self.index).is_ok(),
+        }
     }
 
     /// The one most specific problem of `v`, or `None` when it validates.
     pub fn problem(&self, v: &Value) -> Option<Problem> {
+        if self.quick.as_ref().is_some_and(|q| q.valid(v)) {
+            return None;
+        }
         let e = self.schemas.validate(v, self.index).err()?;
         Some(most_specific(&e))
+    }
+
+    /// The one most specific problem of the event on `line` (one JSON
+    /// value), or `None` when it validates; an error when serde_json
+    /// cannot hold its value (a lone surrogate, a number past `f64`).
+    /// A schema the quick validator answers reads the line in place.
+    pub fn line_problem(&self, line: &[u8]) -> Result<Option<Problem>, serde_json::Error> {
+        if let Some(q) = &self.quick {
+            let valid = ITEMS.with_borrow_mut(|items| {
+                let valid = crate::validator_doc::parse(line, items).map(|d| q.valid(d.root()));
+                if items.capacity() > KEEP_ITEMS {
+                    *items = Vec::new();
+                }
+                valid
+            });
+            if valid == Some(true) {
+                return Ok(None);
+            }
+        }
+        let value: Value = serde_json::from_slice(line)?;
+        Ok(self.problem(&value))
+    }
+
+    /// boon's answer and the quick one (`None`: the schema is boon's
+    /// alone), for tests that hold the two to the same answer.
+    #[doc(hidden)]
+    pub fn both_answers(&self, v: &Value) -> (bool, Option<bool>) {
+        let boon = self.schemas.validate(v, self.index).is_ok();
+        (boon, self.quick.as_ref().map(|q| q.valid(v)))
     }
 }
 
@@ -365,3 +418,7 @@ mod tests {
         assert_eq!(none.keyword, "oneOf");
     }
 }
+
+#[cfg(all(test, feature = "cli"))]
+#[path = "validator_quick_tests.rs"]
+mod quick_tests;

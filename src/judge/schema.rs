@@ -32,18 +32,13 @@ impl Judge {
         }
         // The peek proved the line one JSON object; a value serde_json
         // cannot hold (a lone surrogate, a number past f64) is said so.
-        let value: serde_json::Value = match serde_json::from_slice(line) {
-            Ok(v) => v,
-            Err(e) => {
-                self.here(
-                    RuleId::SchemaUnchecked,
-                    format!("event not validated against the schema: {e}"),
-                );
-                return;
-            }
-        };
-        if let Some(p) = schema.problem(&value) {
-            self.here(RuleId::SchemaInvalid, p.to_string());
+        match schema.line_problem(line) {
+            Ok(None) => {}
+            Ok(Some(p)) => self.here(RuleId::SchemaInvalid, p.to_string()),
+            Err(e) => self.here(
+                RuleId::SchemaUnchecked,
+                format!("event not validated against the schema: {e}"),
+            ),
         }
     }
 }

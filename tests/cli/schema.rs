@@ -4,7 +4,7 @@
 //! against `aoi schema` through the same option.
 
 use crate::util::{
-    aoi, aoi_schema_file, assert_conforming_report, check, parse_jsonl, s, scratch, write_file,
+    aoi, aoi_schema_file, assert_conforming_report, check, env, parse_jsonl, s, scratch, write_file,
 };
 
 /// A discriminated event schema (§ 10.4): `hit` wants an integer rank of
@@ -283,4 +283,95 @@ fn every_command_output_validates_against_aoi_schema() {
         "{}",
         fed.stderr
     );
+}
+
+/// A string with a lone surrogate escape is JSON (§ 2's grammar) that no
+/// Unicode string holds: the event is said unchecked, never passed as
+/// checked; other escapes are validated as the characters they stand for.
+#[test]
+fn a_lone_surrogate_is_said_unchecked_and_escapes_are_validated() {
+    let dir = scratch("schema-surrogate");
+    let schema = write_file(&dir, "schema.json", SCHEMA.as_bytes());
+    // serde_json (the builder's) cannot hold the surrogate: written raw,
+    // and the next line too, so the builder counts seq on from it.
+    let lone = format!(r#"{{"type":"hit","rank":1,"path":"\ud800",{}}}"#, env(1));
+    let slash = format!(r#"{{"type":"hit","rank":1,"path":"\u002fa",{}}}"#, env(2));
+    let input = s()
+        .raw(lone)
+        .raw(slash)
+        .ev(&hit("1", r#","path":"\u0061""#))
+        .summary("{}")
+        .bytes();
+    let out = check(&["--no-relay", "--schema", &schema, "--show", "20"], &input);
+    assert_eq!(out.code, 65, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("line 2 (seq 1): schema.unchecked"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        !out.stderr.contains("line 3 (seq 2)"),
+        "\\u002fa is /a: {}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("line 4 (seq 3): schema.invalid: /path:"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// One thread or two, the same findings in the same order, the same
+/// verdict: validation runs where the judge runs, line by line.
+#[test]
+fn schema_findings_are_the_same_on_one_thread_and_two() {
+    let dir = scratch("schema-threads");
+    let schema = write_file(&dir, "schema.json", SCHEMA.as_bytes());
+    let mut stream = s();
+    for i in 0..3000 {
+        stream = match i % 97 {
+            0 => stream.ev(&hit("0", r#","path":"/a""#)),
+            1 => stream.ev(&hit("2", r#","path":"b""#)),
+            2 => stream.ev(r#"{"type":"hit","path":"/c"}"#),
+            _ => stream.ev(&hit(&(i + 1).to_string(), r#","path":"/d""#)),
+        };
+    }
+    let input = write_file(&dir, "in.jsonl", &stream.summary("{}").bytes());
+    let run = |threads: &str| {
+        aoi(
+            &[
+                "check",
+                "--threads",
+                threads,
+                "--output",
+                "jsonl",
+                "--schema",
+                &schema,
+                &input,
+            ],
+            b"",
+        )
+    };
+    // Each report has its own run id and clock: those are set aside.
+    let records = |out: &crate::util::Out| {
+        let mut all = parse_jsonl(&out.stdout);
+        for r in &mut all {
+            if let Some(o) = r.as_object_mut() {
+                o.remove("aoi");
+                o.remove("elapsed_ms");
+            }
+        }
+        all
+    };
+    let (one, two) = (run("1"), run("2"));
+    assert_eq!(one.code, 65, "{}", one.stderr);
+    assert_eq!(one.code, two.code);
+    assert_eq!(records(&one), records(&two));
+    let found = parse_jsonl(&one.stdout)
+        .into_iter()
+        .filter(|e| e["rule"] == "schema.invalid")
+        .count();
+    assert_eq!(found, 3 * 31, "three invalid events in every 97");
+    assert_conforming_report(&one.stdout, crate::util::fed_back_code(65));
 }
