@@ -5,6 +5,7 @@
 pub(crate) mod budget;
 mod forward;
 mod input;
+mod record;
 mod report;
 mod sinks;
 mod table;
@@ -14,6 +15,7 @@ mod verdicts;
 pub(crate) use crate::emit::stdout_writer;
 pub(crate) use forward::*;
 pub(crate) use input::*;
+pub(crate) use record::*;
 pub(crate) use report::*;
 pub(crate) use sinks::*;
 pub(crate) use table::*;

@@ -46,6 +46,7 @@ pub(crate) fn source_holding<R: Read + Send + std::os::fd::AsRawFd + 'static>(
         Some(file) => {
             let threads = match judge.idle_timeout {
                 Some(_) => Threads::One,
+                None if crate::pool::on_worker() => Threads::One,
                 None => threads_for(&file, judge.threads),
             };
             let fd = file.as_raw_fd();

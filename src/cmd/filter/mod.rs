@@ -27,7 +27,8 @@ use crate::cli::FilterArgs;
 use crate::jq;
 use crate::out::{Sinks, Stop, eprint_line};
 use crate::spec::exit;
-use framed::{Framed, run_framed};
+use files::run_framed;
+use framed::Framed;
 
 mod files;
 mod framed;
@@ -37,6 +38,7 @@ mod plain;
 mod print;
 mod raw;
 mod raw_files;
+mod sink;
 
 /// Longest message of an item-level error aoi writes.
 const MAX_MESSAGE: usize = 1000;
@@ -135,7 +137,7 @@ fn compile_and_run(args: &FilterArgs) -> i32 {
     }
     // Only --raw stops judging; jq's flags only change what is printed.
     if args.raw {
-        raw::run_raw(args, &filter, vars)
+        raw_files::run_raw(args, &filter, vars)
     } else if print::JqPrint::asked(args) || args.null_input || args.slurp {
         plain::run_plain(args, &filter, vars)
     } else {
