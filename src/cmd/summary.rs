@@ -8,7 +8,6 @@
 //! shared table, so `if producer | aoi summary -q; then …` works.
 
 use std::io::{self, Read, Write};
-use std::path::Path;
 
 use serde_json::{Map, Value};
 
@@ -236,19 +235,13 @@ fn human(v: &Verdict, name: Option<&str>) -> String {
 
 /// Runs `aoi summary`; returns the exit status.
 pub fn run(args: &SummaryArgs) -> i32 {
-    let listed =
-        crate::out::with_listed("summary", args, &args.list, |a| (&mut a.files, &mut a.list));
-    let listed = match listed {
-        Ok(listed) => listed,
+    let args = match crate::out::resolved("summary", args) {
+        Ok(args) => args,
         Err(code) => return code,
     };
-    let args = listed.as_ref().unwrap_or(args);
+    let args = args.as_ref();
     budget::set_show(args.logs.show);
-    let inputs: Vec<&Path> = if args.files.is_empty() {
-        vec![Path::new("-")]
-    } else {
-        args.files.iter().map(|p| p.as_path()).collect()
-    };
+    let inputs = crate::out::inputs_of(&args.files);
     crate::out::say_reading_terminal("summary", !args.files.is_empty(), args.quiet);
     // `-q` silences stderr only: what a script reads from stdout (a
     // field, the object, the report) is the same with it.

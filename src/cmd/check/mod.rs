@@ -363,13 +363,11 @@ fn say_verdict(v: &Verdict, shown: &[Finding], name: Option<&str>) {
 
 /// Runs `aoi check`; returns the exit status.
 pub fn run(args: &CheckArgs) -> i32 {
-    let listed =
-        crate::out::with_listed("check", args, &args.list, |a| (&mut a.files, &mut a.list));
-    let listed = match listed {
-        Ok(listed) => listed,
+    let args = match crate::out::resolved("check", args) {
+        Ok(args) => args,
         Err(code) => return code,
     };
-    let args = listed.as_ref().unwrap_or(args);
+    let args = args.as_ref();
     let stdout = io::stdout();
     let to_tty = stdout.is_terminal();
     let report_stdout = args.output == Some(Format::Jsonl);
@@ -446,11 +444,7 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
     if sinks.has_report() {
         sinks.out.meta("check", Vec::new())?;
     }
-    let inputs: Vec<&Path> = if args.files.is_empty() {
-        vec![Path::new("-")]
-    } else {
-        args.files.iter().map(|p| p.as_path()).collect()
-    };
+    let inputs = crate::out::inputs_of(&args.files);
     let named = !args.files.is_empty();
     say_reading_terminal("check", named, args.quiet);
     let mut t = Tally::default();

@@ -103,13 +103,11 @@ impl Ctx<'_> {
 
 /// Runs `aoi errors`; returns the exit status.
 pub fn run(args: &ErrorsArgs) -> i32 {
-    let listed =
-        crate::out::with_listed("errors", args, &args.list, |a| (&mut a.files, &mut a.list));
-    let listed = match listed {
-        Ok(listed) => listed,
+    let args = match crate::out::resolved("errors", args) {
+        Ok(args) => args,
         Err(code) => return code,
     };
-    let args = listed.as_ref().unwrap_or(args);
+    let args = args.as_ref();
     budget::set_show(args.logs.show);
     let stdout = io::stdout();
     let tty = stdout.is_terminal();
@@ -140,11 +138,7 @@ pub fn run(args: &ErrorsArgs) -> i32 {
             }
         }
     };
-    let inputs: Vec<&Path> = if args.files.is_empty() {
-        vec![Path::new("-")]
-    } else {
-        args.files.iter().map(|p| p.as_path()).collect()
-    };
+    let inputs = crate::out::inputs_of(&args.files);
     let files = inputs.len() > 1;
     let line_width = if files {
         inputs

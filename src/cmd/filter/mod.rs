@@ -18,7 +18,7 @@
 //! input: no framing, no judge, output as `jq -c` prints it.
 
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use jaq_core::Vars;
 use jaq_json::Val;
@@ -49,13 +49,11 @@ type BoxedInputs<'a> = Box<dyn Iterator<Item = Result<Val, String>> + 'a>;
 
 /// Runs `aoi filter`; returns the exit status.
 pub fn run(args: &FilterArgs) -> i32 {
-    let listed =
-        crate::out::with_listed("filter", args, &args.list, |a| (&mut a.files, &mut a.list));
-    let listed = match listed {
-        Ok(listed) => listed,
+    let args = match crate::out::resolved("filter", args) {
+        Ok(args) => args,
         Err(code) => return code,
     };
-    let args = listed.as_ref().unwrap_or(args);
+    let args = args.as_ref();
     let args = match jq_args::normalize(args) {
         Ok(a) => a,
         Err(msg) => {
@@ -146,11 +144,7 @@ fn compile_and_run(args: &FilterArgs) -> i32 {
 }
 
 fn inputs_of(args: &FilterArgs) -> Vec<&Path> {
-    if args.files.is_empty() {
-        vec![Path::new("-")]
-    } else {
-        args.files.iter().map(PathBuf::as_path).collect()
-    }
+    crate::out::inputs_of(&args.files)
 }
 
 // --- framed mode ------------------------------------------------------------

@@ -28,13 +28,11 @@ use crate::spec::exit;
 
 /// Runs `aoi strip`; returns the exit status.
 pub fn run(args: &StripArgs) -> i32 {
-    let listed =
-        crate::out::with_listed("strip", args, &args.list, |a| (&mut a.files, &mut a.list));
-    let listed = match listed {
-        Ok(listed) => listed,
+    let args = match crate::out::resolved("strip", args) {
+        Ok(args) => args,
         Err(code) => return code,
     };
-    let args = listed.as_ref().unwrap_or(args);
+    let args = args.as_ref();
     budget::set_show(args.logs.show);
     crate::out::say_reading_terminal("strip", !args.files.is_empty(), args.quiet);
     let stdout = io::stdout();
@@ -50,11 +48,7 @@ pub fn run(args: &StripArgs) -> i32 {
         }
     };
     let mut out = out;
-    let inputs: Vec<&Path> = if args.files.is_empty() {
-        vec![Path::new("-")]
-    } else {
-        args.files.iter().map(|p| p.as_path()).collect()
-    };
+    let inputs = crate::out::inputs_of(&args.files);
     let mut code = exit::OK;
     let mut result = Ok(());
     // Files up to 1 MiB are stripped at once, each by a worker into
