@@ -35,9 +35,9 @@ use crate::emit::ErrorEvent;
 use crate::judge::fields::{Ev, bool_value, str_ref, whole_value};
 use crate::judge::{Cause, Outcome};
 use crate::out::{
-    AsFdFile, Closing, EventKind, Output, Record, Sinks, Stop, Weighed, budget, cell, close_report,
-    eprint_line, event_kind, finding_line, forwarded_body, install_cancel, origin, paint, sanitize,
-    source_for, stop_code, unreadable_error, verdict_line, write_err,
+    AsFdFile, Closing, EventKind, Found, Output, Record, Sinks, Stop, Weighed, budget, cell,
+    close_report, eprint_line, event_kind, finding_line, forwarded_body, install_cancel, origin,
+    paint, sanitize, source_for, stop_code, unreadable_error, verdict_line, write_err,
 };
 use crate::peek::unescape;
 use crate::pool::{Input, Keeps, Workers, each_input};
@@ -661,7 +661,15 @@ fn read_input<R: Read + Send + std::os::fd::AsRawFd + 'static>(
         ctx.matched += 1;
         let tool = ev.stream.and_then(|st| st.judge.identity().tool.as_deref());
         let run = (!ev.raw_run.is_empty()).then_some(ev.raw_run);
-        emit(ctx, &e, kind, tool, run, ev.line_no, source)
+        let found = Found {
+            ev: &e,
+            kind,
+            tool,
+            run,
+            line_no: ev.line_no,
+            source,
+        };
+        emit(ctx, &found)
     })?;
     let (open, counts) = input.finish(Vec::new());
     for run in open {
@@ -711,15 +719,8 @@ fn matches(args: &ErrorsArgs, ev: &Ev<'_>, kind: EventKind) -> bool {
     true
 }
 
-fn emit(
-    ctx: &mut Ctx<'_>,
-    ev: &Ev<'_>,
-    kind: EventKind,
-    tool: Option<&str>,
-    run: Option<&[u8]>,
-    line_no: u64,
-    source: &str,
-) -> Result<(), Stop> {
+fn emit(ctx: &mut Ctx<'_>, found: &Found<'_, '_>) -> Result<(), Stop> {
+    let (ev, kind) = (found.ev, found.kind);
     match ctx.format {
         None => Ok(()),
         Some(ErrorsFormat::Raw) => {
@@ -727,11 +728,11 @@ fn emit(
             ctx.text(b"\n")
         }
         Some(ErrorsFormat::Table) => {
-            let row = table_row(ctx, ev, kind, tool, run, line_no, source);
+            let row = table_row(ctx, found);
             ctx.text(row.as_bytes())
         }
         Some(ErrorsFormat::Jsonl) => {
-            let body = forwarded_body(ev, kind, tool, run, line_no, source);
+            let body = forwarded_body(found);
             let ty = match kind {
                 EventKind::Error => "aoi:error",
                 EventKind::Warning => "aoi:warning",
@@ -787,24 +788,17 @@ fn table_header(ctx: &Ctx<'_>) -> String {
     format!("{}\n", paint(ctx.color, "1", &s))
 }
 
-fn table_row(
-    ctx: &Ctx<'_>,
-    ev: &Ev<'_>,
-    kind: EventKind,
-    tool: Option<&str>,
-    run: Option<&[u8]>,
-    line_no: u64,
-    source: &str,
-) -> String {
+fn table_row(ctx: &Ctx<'_>, found: &Found<'_, '_>) -> String {
+    let (ev, kind) = (found.ev, found.kind);
     let field = |name: &str| {
         ev.get(name)
             .and_then(|m| str_ref(ev.line, m))
             .map(|v| v.into_owned())
     };
     let at = if ctx.files {
-        format!("{source}:{line_no}")
+        format!("{}:{}", found.source, found.line_no)
     } else {
-        line_no.to_string()
+        found.line_no.to_string()
     };
     let mut s = format!("{:>w$}  ", sanitize(&at), w = ctx.line_width);
     if ctx.args.warnings {
@@ -817,7 +811,8 @@ fn table_row(
     }
     // The run's last characters: a ULID's random part, which tells
     // concurrent runs apart (its first ten are the start time).
-    let run_text = run
+    let run_text = found
+        .run
         .map(|r| {
             let body = r.get(1..r.len().saturating_sub(1)).unwrap_or_default();
             let id = unescape(body);
@@ -827,7 +822,7 @@ fn table_row(
         .unwrap_or_else(|| "-".to_string());
     s.push_str(&cell(&run_text, W_RUN));
     s.push_str("  ");
-    s.push_str(&cell(&origin(ev, tool), W_ORIGIN));
+    s.push_str(&cell(&origin(ev, found.tool), W_ORIGIN));
     s.push_str("  ");
     let cat = field("category").unwrap_or_else(|| "-".to_string());
     let cat_cell = cell(&cat, W_CATEGORY);

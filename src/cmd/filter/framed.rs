@@ -22,7 +22,7 @@ use crate::out::{
     Closing, Sinks, Stop, cancelled, close_report, eprint_line, finding_line, unreadable_error,
     verdict_line,
 };
-use crate::out::{EventKind, event_kind, forwarded_body, one_line_of, push_member};
+use crate::out::{EventKind, Found, event_kind, forwarded_body, one_line_of, push_member};
 use crate::spec::exit;
 
 /// The transformer's state across its inputs.
@@ -358,7 +358,14 @@ impl<O: Emit> Framed<'_, O> {
             .and_then(|i| peek.members.get(i))
             .and_then(|env| envelope_run(line, env));
         let tool = judge.identity().tool.as_deref();
-        let body = forwarded_body(&ev, kind, tool, run, judge.line_no(), source);
+        let body = forwarded_body(&Found {
+            ev: &ev,
+            kind,
+            tool,
+            run,
+            line_no: judge.line_no(),
+            source,
+        });
         let ty = match kind {
             EventKind::Error => "aoi:error",
             EventKind::Warning => "aoi:warning",
