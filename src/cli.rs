@@ -389,22 +389,6 @@ pub struct StripArgs {
     pub judge: JudgeArgs,
 }
 
-impl JudgeArgs {
-    /// The judge's options these arguments ask for, with `per_rule_limit`
-    /// findings kept per rule.
-    pub fn options(&self, per_rule_limit: u64) -> crate::judge::JudgeOptions {
-        crate::judge::JudgeOptions {
-            unbounded: self.unbounded,
-            fail_on_partial: self.fail_on_partial,
-            per_rule_limit,
-            schema: self
-                .schema
-                .as_ref()
-                .and_then(|_| crate::validator::installed()),
-        }
-    }
-}
-
 /// How inputs are read: each as one stream judged as `aoi check` judges
 /// it (the default), or as logs (`--log`, asked for).
 #[derive(Args, Debug, Clone)]
@@ -427,27 +411,6 @@ pub struct LogArgs {
     /// line with how many runs failed and where every run is listed.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub show: usize,
-}
-
-impl LogArgs {
-    /// How the log reader reads each input: as these arguments ask, each
-    /// run judged as `judge` asks (all runs; `errors --run` narrows it).
-    /// `shown`: findings kept per run.
-    pub fn reading(
-        &self,
-        judge: &JudgeArgs,
-        per_rule_limit: u64,
-        shown: usize,
-    ) -> crate::demux::Options {
-        crate::demux::Options {
-            judge: judge.options(per_rule_limit),
-            max_runs: self.max_runs,
-            // Up to what stderr may show of one run (capped: kept per run).
-            shown: shown.max(self.show.min(100)),
-            run: None,
-            log: self.log,
-        }
-    }
 }
 
 /// Output formats of `aoi summary`.

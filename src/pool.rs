@@ -10,7 +10,21 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 
 mod board;
+mod each;
 use board::{Board, Gone};
+pub(crate) use each::*;
+
+thread_local! {
+    /// Set on a pool's workers: the threads are the files', so a worker
+    /// reads its file on one ([`on_worker`]).
+    static ON_WORKER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether this thread is a pool's worker: it reads each file on itself,
+/// never on two threads of its own ([`crate::parallel`]).
+pub(crate) fn on_worker() -> bool {
+    ON_WORKER.with(std::cell::Cell::get)
+}
 
 /// Batches judged ahead of the one being taken, past one per worker.
 const AHEAD: usize = 2;
@@ -112,6 +126,7 @@ impl Plan {
             for _ in 0..workers {
                 let (line, work, batches, board) = (&line, &work, &batches, &board);
                 let worker = move || {
+                    ON_WORKER.with(|w| w.set(true));
                     let _wake = StopOnPanic(line);
                     let _gone = Gone(board);
                     while let Some(b) = line.next(n) {

@@ -10,6 +10,16 @@
 //! - `check`: every rule of the catalog, the exit table, the report, the
 //!   relay, and the spec's own examples,
 //! - `json_suite`: JSONTestSuite documents inside events,
+//! - `consumers`: merge-report's TAP, JUnit, Markdown and CTRF read by the
+//!   programs that read them in CI (each skipped with a notice when absent),
+//! - `files_at_once`: `--threads` over many files: stdout, stderr and the exit
+//!   are one thread's, byte for byte,
+//! - `golden`: every report format and machine-mode output on `examples/`,
+//!   byte for byte,
+//! - `long_lines`: lines longer than aoi holds, judged as short ones by every
+//!   command,
+//! - `many_runs`: a log of many runs, every run judged, memory bounded by the
+//!   open ones,
 //! - `jq_suite`: jq's own test file through `filter --raw` (issue 43),
 //! - `lint`: § 18 against fixture tools and aoi itself,
 //! - `lint_zoo`: § 18 against a zoo of tools, one planted defect each, held
@@ -37,6 +47,8 @@
 //! - `fleet`: the fan-out examples on GNU parallel and Spark (examples/fleet),
 //! - `summary`: a run's outcome for people and scripts,
 //! - `verdict`: one verdict from every command and format (`--log` apart).
+//! - `verdict_props`: one verdict as a property: built streams get check's
+//!   exit code from every command.
 
 #[path = "cli/optional.rs"]
 mod optional;

@@ -8,7 +8,6 @@
 //! shared table, so `if producer | aoi summary -q; then …` works.
 
 use std::io::{self, Read, Write};
-use std::path::Path;
 
 use serde_json::{Map, Value};
 
@@ -16,9 +15,11 @@ use crate::cli::{SummaryArgs, SummaryFormat};
 use crate::drive::drive_source;
 use crate::judge::{Judge, Outcome, Verdict};
 use crate::out::{
-    Sinks, Stop, budget, cancelled, cause_json, eprint_line, finish_report, install_cancel,
-    open_input, sanitize, source_for, unreadable_error, upstream_identity, verdict_line,
+    Output, Record, Sinks, Stop, Weighed, budget, cancelled, cause_json, eprint_line,
+    finish_report, install_cancel, sanitize, source_for, unreadable_error, upstream_identity,
+    verdict_line,
 };
+use crate::pool::{Input, Keeps, Opened, Workers, each_input};
 use crate::rules::RuleId;
 use crate::spec::exit;
 
@@ -49,23 +50,9 @@ enum InputEnd {
     },
 }
 
-/// Judges the input at `path`: one stream, or one per run of a log with
+/// Judges the input `src`: one stream, or one per run of a log with
 /// `--log`, each verdict given to `take` as it is judged (`None` at the
 /// end of each block read, the moment to flush); nothing is said.
-fn read_input(
-    path: &Path,
-    args: &SummaryArgs,
-    take: &mut dyn FnMut(Option<Verdict>) -> bool,
-) -> InputEnd {
-    if path == Path::new("-") {
-        return read_stream(io::stdin(), args, take);
-    }
-    match open_input(path) {
-        Ok(f) => read_stream(f, args, take),
-        Err(msg) => InputEnd::Unreadable(msg),
-    }
-}
-
 fn read_stream<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     src: R,
     args: &SummaryArgs,
@@ -262,19 +249,13 @@ fn stdout_is_stderr() -> bool {
 
 /// Runs `aoi summary`; returns the exit status.
 pub fn run(args: &SummaryArgs) -> i32 {
-    let listed =
-        crate::out::with_listed("summary", args, &args.list, |a| (&mut a.files, &mut a.list));
-    let listed = match listed {
-        Ok(listed) => listed,
+    let args = match crate::out::resolved("summary", args) {
+        Ok(args) => args,
         Err(code) => return code,
     };
-    let args = listed.as_ref().unwrap_or(args);
+    let args = args.as_ref();
     budget::set_show(args.logs.show);
-    let inputs: Vec<&Path> = if args.files.is_empty() {
-        vec![Path::new("-")]
-    } else {
-        args.files.iter().map(|p| p.as_path()).collect()
-    };
+    let inputs = crate::out::inputs_of(&args.files);
     crate::out::say_reading_terminal("summary", !args.files.is_empty(), args.quiet);
     // `-q` silences stderr only: what a script reads from stdout (a
     // field, the object, the report) is the same with it.
@@ -283,46 +264,69 @@ pub fn run(args: &SummaryArgs) -> i32 {
         install_cancel("summary");
     }
     let mut o = Outcomes::new(args, jsonl, inputs.len() > 1);
-    let Some(plan) = crate::pool::plan(args.judge.threads, &inputs) else {
-        for path in inputs {
-            if !o.judge_input(path) {
-                break;
-            }
-        }
-        return o.finish();
+    // Files may be judged N at once, each on one thread, the outcomes
+    // going out in input order. A log's verdicts wait for their turn: a
+    // large log is read in its turn instead. What a worker keeps
+    // (verdicts, and where blocks ended) stays within its room, past
+    // which the file is read in its turn.
+    let keeps = match args.logs.log {
+        true => Keeps::Small,
+        false => Keeps::Bounded,
     };
-    // Files are judged N at once, each on one thread, and the outcomes
-    // go out in input order. A log's verdicts wait for their
-    // turn: a large log is read in its turn instead.
-    let one = SummaryArgs {
-        judge: crate::cli::JudgeArgs {
-            threads: 1,
-            ..args.judge.clone()
-        },
-        ..args.clone()
-    };
-    // What a worker keeps (verdicts, and where blocks ended) stays
-    // within its room, past which the file is read in its turn.
-    let work = |i: usize, room: usize| {
-        if room == 0 || (args.logs.log && !plan.small(i)) {
-            return (None, 0);
-        }
-        let mut kept = Vec::new();
-        let end = read_input(inputs[i], &one, &mut |v| {
-            kept.push(v);
-            kept.len() * VERDICT_BYTES <= room
+    let whole = |_, file, room| {
+        let mut kept = Record::new(room);
+        let end = read_stream(file, args, &mut |v| match v {
+            Some(v) => kept.put(v).is_ok(),
+            None => kept.flush().is_ok(),
         });
-        let held = kept.len() * VERDICT_BYTES;
         match end {
             InputEnd::Stopped => (None, 0),
-            end => (Some((kept, end)), held),
+            end => {
+                let held = kept.held();
+                (Some((kept, end)), held)
+            }
         }
     };
-    plan.in_order(work, |i, judged| match judged {
-        Some((verdicts, end)) => o.take_judged(inputs[i], verdicts, end),
-        None => o.judge_input(inputs[i]),
-    });
+    each_input(
+        &inputs,
+        Workers::new(args.judge.threads, keeps),
+        whole,
+        |i, input| {
+            let source = inputs[i].display().to_string();
+            match input {
+                Input::Read(src) => o.judge_input(src, &source),
+                Input::Unreadable(msg) => o.end_input(InputEnd::Unreadable(msg), &source),
+                Input::Whole((kept, end)) => o.take_judged(kept, end, &source),
+            }
+        },
+    );
     o.finish()
+}
+
+impl Weighed for Verdict {
+    fn weight(&self) -> usize {
+        VERDICT_BYTES
+    }
+}
+
+/// Where a worker's verdicts are replayed: the outcomes, in input order.
+struct Replay<'o, 'a> {
+    o: &'o mut Outcomes<'a>,
+    source: &'o str,
+}
+
+impl Output<Verdict> for Replay<'_, '_> {
+    /// Nothing more is to be written.
+    type Error = ();
+    fn text(&mut self, _: &[u8]) -> Result<(), ()> {
+        Ok(())
+    }
+    fn flush(&mut self) -> Result<(), ()> {
+        self.o.flush().then_some(()).ok_or(())
+    }
+    fn put(&mut self, v: Verdict) -> Result<(), ()> {
+        self.o.take(v, self.source).then_some(()).ok_or(())
+    }
 }
 
 /// The outcomes, written as each stream is judged: a log of millions of
@@ -375,31 +379,21 @@ impl<'a> Outcomes<'a> {
         }
     }
 
-    /// Judges the input at `path`: one stream, or one per run of a log
+    /// Judges the input `src`: one stream, or one per run of a log
     /// with `--log`; false when nothing more is to be read (a stop).
-    fn judge_input(&mut self, path: &Path) -> bool {
-        let source = path.display().to_string();
-        let end = read_input(path, self.args, &mut |v| match v {
-            Some(v) => self.take(v, &source),
+    fn judge_input(&mut self, src: Opened, source: &str) -> bool {
+        let end = read_stream(src, self.args, &mut |v| match v {
+            Some(v) => self.take(v, source),
             None => self.flush(),
         });
-        self.end_input(end, &source)
+        self.end_input(end, source)
     }
 
-    /// An input judged by a worker: its verdicts, then its end.
-    /// (`None` among the verdicts: a block ended, the moment to flush.)
-    fn take_judged(&mut self, path: &Path, kept: Vec<Option<Verdict>>, end: InputEnd) -> bool {
-        let source = path.display().to_string();
-        for v in kept {
-            let go_on = match v {
-                Some(v) => self.take(v, &source),
-                None => self.flush(),
-            };
-            if !go_on {
-                return false;
-            }
-        }
-        self.end_input(end, &source)
+    /// An input judged by a worker: its verdicts and block ends, then its
+    /// end.
+    fn take_judged(&mut self, kept: Record<Verdict>, end: InputEnd, source: &str) -> bool {
+        let mut replay = Replay { o: self, source };
+        kept.replay(&mut replay).is_ok() && self.end_input(end, source)
     }
 
     /// What the end of an input says: it could not be read, runs past

@@ -61,14 +61,15 @@ pub(crate) fn event_kind(obj: &[u8], peeker: &Peeker, warnings: bool) -> Option<
 /// `UNSPECIFIED`, the message sanitised to one line (or `(no message)`),
 /// `retryable:false` (§ 9.3: what a producer must say when it cannot
 /// tell).
-pub(crate) fn forwarded_body(
-    ev: &Ev<'_>,
-    kind: EventKind,
-    tool: Option<&str>,
-    run: Option<&[u8]>,
-    line_no: u64,
-    source: &str,
-) -> Vec<u8> {
+pub(crate) fn forwarded_body(found: &Found<'_, '_>) -> Vec<u8> {
+    let &Found {
+        ev,
+        kind,
+        tool,
+        run,
+        line_no,
+        source,
+    } = found;
     let line = ev.line;
     let known = spec::known_fields(b"aoi:error").unwrap_or_default();
     let text = |m: &crate::peek::Member| str_ref(line, m);
@@ -215,6 +216,20 @@ pub(crate) fn push_member(b: &mut Vec<u8>, key: &[u8], value: &[u8]) {
 }
 
 // --- the table ------------------------------------------------------------
+
+/// An upstream error or warning found, and where: what its forwarded
+/// body, or a row of `aoi errors`' table, names.
+#[derive(Clone, Copy)]
+pub(crate) struct Found<'a, 'e> {
+    pub(crate) ev: &'a Ev<'e>,
+    pub(crate) kind: EventKind,
+    /// The tool its run's `aoi:meta` names.
+    pub(crate) tool: Option<&'a str>,
+    /// Its upstream `aoi.run`, as it was written.
+    pub(crate) run: Option<&'a [u8]>,
+    pub(crate) line_no: u64,
+    pub(crate) source: &'a str,
+}
 
 /// The tool that raised the event: its own `origin` when it was already
 /// forwarded, else its run's `aoi:meta.tool`, else its `domain` (§ 9.1:

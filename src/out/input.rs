@@ -2,12 +2,8 @@
 //! timeout, two threads where they pay), and SIGINT/SIGTERM as a stop.
 
 use std::fs::File;
-use std::io::{self, Read};
-use std::os::unix::ffi::OsStrExt;
-use std::path::{Path, PathBuf};
-
-use crate::cli::FilesFrom;
-use crate::spec::exit;
+use std::io::Read;
+use std::path::Path;
 
 use super::text::*;
 
@@ -46,6 +42,7 @@ pub(crate) fn source_holding<R: Read + Send + std::os::fd::AsRawFd + 'static>(
         Some(file) => {
             let threads = match judge.idle_timeout {
                 Some(_) => Threads::One,
+                None if crate::pool::on_worker() => Threads::One,
                 None => threads_for(&file, judge.threads),
             };
             let fd = file.as_raw_fd();
@@ -96,78 +93,4 @@ pub(crate) fn open_input(path: &Path) -> Result<File, String> {
         _ => {}
     }
     File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))
-}
-
-/// The inputs: the FILEs, then the names `--files-from` lists (one per
-/// line, empty lines skipped); stdin when there are none. An unreadable
-/// or empty list is an error (66), stdin as both list and input a usage
-/// error (64).
-pub(crate) fn listed_inputs(
-    files: &[PathBuf],
-    list: &FilesFrom,
-) -> Result<Vec<PathBuf>, (i32, String)> {
-    let mut inputs = files.to_vec();
-    if let Some(list) = &list.files_from {
-        let text = if list == Path::new("-") {
-            let mut buf = Vec::new();
-            io::stdin().read_to_end(&mut buf).map(|_| buf)
-        } else {
-            std::fs::read(list)
-        };
-        let text = text.map_err(|e| {
-            let msg = format!("cannot read --files-from {}: {e}", list.display());
-            (exit::NOINPUT, msg)
-        })?;
-        let names = text
-            .split(|&b| b == b'\n')
-            .map(|l| l.strip_suffix(b"\r").unwrap_or(l));
-        inputs.extend(
-            names
-                .filter(|l| !l.is_empty())
-                .map(|l| PathBuf::from(std::ffi::OsStr::from_bytes(l))),
-        );
-        // stdin is read once: as the list, it cannot also be an input.
-        if list == Path::new("-") && inputs.iter().any(|p| p == Path::new("-")) {
-            let msg = "stdin (-) is the --files-from list; it cannot also be an input";
-            return Err((exit::USAGE, msg.into()));
-        }
-        // An empty list is no input, never an empty report that passes.
-        if inputs.is_empty() {
-            return Err((
-                exit::NOINPUT,
-                format!("--files-from {} names no file", list.display()),
-            ));
-        }
-    } else if inputs.is_empty() {
-        inputs.push(PathBuf::from("-"));
-    }
-    Ok(inputs)
-}
-
-/// `args` with the names its `--files-from` list (`given`) names added to
-/// its FILEs and the list taken (`None` when there is no list), or, after
-/// saying why on stderr, the exit status ([`listed_inputs`]). `parts` are
-/// the FILEs and the list of `args`.
-pub(crate) fn with_listed<A: Clone>(
-    cmd: &str,
-    args: &A,
-    given: &FilesFrom,
-    parts: fn(&mut A) -> (&mut Vec<PathBuf>, &mut FilesFrom),
-) -> Result<Option<A>, i32> {
-    if given.files_from.is_none() {
-        return Ok(None);
-    }
-    let mut listed = args.clone();
-    let (files, list) = parts(&mut listed);
-    match listed_inputs(files, list) {
-        Ok(inputs) => {
-            *files = inputs;
-            *list = FilesFrom::default();
-            Ok(Some(listed))
-        }
-        Err((code, msg)) => {
-            eprint_line(false, &format!("aoi {cmd}: {msg}"));
-            Err(code)
-        }
-    }
 }

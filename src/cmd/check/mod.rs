@@ -20,9 +20,8 @@ use crate::out::*;
 use crate::rules::Severity;
 use crate::spec::exit;
 
-mod files;
 mod hint;
-use files::Judged;
+use crate::pool::{Input, Keeps, Workers, each_input};
 
 fn finding_event(e: &mut Producer<Tee>, f: &Finding, source: &str) -> Result<(), Stop> {
     let r = f.rule.rule();
@@ -146,46 +145,133 @@ impl Findings<'_> {
     }
 }
 
-/// Judges one stream, relaying it and reporting findings as they come.
-fn judge_stream<R: Read + Send>(
+/// The live output of a stream being judged: the relay, and its
+/// findings into the report and stderr.
+struct Live<'s, 'f, 'a> {
+    sinks: &'s mut Sinks,
+    found: &'f mut Findings<'a>,
+}
+
+impl Output<Finding> for Live<'_, '_, '_> {
+    type Error = Stop;
+    fn text(&mut self, bytes: &[u8]) -> Result<(), Stop> {
+        self.sinks.relay(bytes)
+    }
+    fn flush(&mut self) -> Result<(), Stop> {
+        self.sinks.out.flush()
+    }
+    fn put(&mut self, f: Finding) -> Result<(), Stop> {
+        self.found.take(f, self.sinks)
+    }
+}
+
+/// Judges one stream into `out`: its bytes (the relay) and findings as
+/// they come, flushed after each block read (a live stream's findings
+/// reach the report's reader as they are found, not when a buffer
+/// fills). Returns the judge, read to the stream's end or a stop.
+fn judge_stream<R: Read + Send, O: Output<Finding>>(
     reader: crate::drive::Source<R>,
-    sinks: &mut Sinks,
-    found: &mut Findings<'_>,
-) -> Result<Verdict, Stop> {
-    let mut judge = Judge::new(found.args.judge.options(found.args.max_per_rule));
+    args: &CheckArgs,
+    out: &mut O,
+) -> Result<Judge, O::Error> {
+    let mut judge = Judge::new(args.judge.options(args.max_per_rule));
     drive_source(
         reader,
         &mut judge,
         |_, _| Ok(()),
         |judge, bytes| {
-            sinks.relay(bytes)?;
-            for f in judge.drain() {
-                found.take(f, sinks)?;
-            }
-            // After each block read: a live stream's findings reach the
-            // report's reader as they are found, not when a buffer fills.
-            sinks.out.flush()
+            out.text(bytes)?;
+            judge.drain().try_for_each(|f| out.put(f))?;
+            out.flush()
         },
     )?;
-    for f in judge.drain() {
-        found.take(f, sinks)?;
-    }
+    judge.drain().try_for_each(|f| out.put(f))?;
+    Ok(judge)
+}
+
+/// The stream's verdict, its stream-level findings (summary.missing, …)
+/// into `out`.
+fn finish_stream<O: Output<Finding>>(judge: Judge, out: &mut O) -> Result<Verdict, O::Error> {
+    let (v, last) = judge.finish();
+    last.into_iter().try_for_each(|f| out.put(f))?;
+    Ok(v)
+}
+
+/// Judges one stream live, relaying it and reporting findings as they
+/// come.
+fn judge_live<R: Read + Send>(
+    reader: crate::drive::Source<R>,
+    sinks: &mut Sinks,
+    found: &mut Findings<'_>,
+) -> Result<Verdict, Stop> {
+    let args = found.args;
+    let mut live = Live { sinks, found };
+    let judge = judge_stream(reader, args, &mut live)?;
     // A stream stopped by SIGINT/SIGTERM before its summary is not judged
     // to its end; what was read of it still counts as consumed. One whose
     // summary came while the relay drained (the producer's own cancelled
     // summary, § 7) is judged as it is.
     if let Err(stop) = cancelled() {
         if !judge.summary_seen() {
-            sinks.add_consumed(&judge.finish().0);
+            live.sinks.add_consumed(&judge.finish().0);
             return Err(stop);
         }
     }
-    // finish() adds the stream-level findings (summary.missing, …).
-    let (v, last) = judge.finish();
-    for f in last {
-        found.take(f, sinks)?;
+    finish_stream(judge, &mut live)
+}
+
+/// A worker's record of one stream: its bytes when they are relayed,
+/// and its first findings (all when they are reported).
+struct Kept {
+    rec: Record<Finding>,
+    relay: bool,
+    findings: usize,
+}
+
+impl Output<Finding> for Kept {
+    type Error = Full;
+    fn text(&mut self, bytes: &[u8]) -> Result<(), Full> {
+        match self.relay {
+            true => self.rec.text(bytes),
+            false => Ok(()),
+        }
     }
-    Ok(v)
+    fn flush(&mut self) -> Result<(), Full> {
+        self.rec.flush()
+    }
+    fn put(&mut self, f: Finding) -> Result<(), Full> {
+        if self.findings == 0 {
+            return Ok(());
+        }
+        self.findings -= 1;
+        self.rec.put(f)
+    }
+}
+
+/// Reads and judges `file` on this thread into a record of at most
+/// `room` bytes; nothing is said. Returns the record and verdict (none:
+/// past its room, to be judged in its turn) and the bytes it keeps.
+fn judge_whole(
+    file: std::fs::File,
+    args: &CheckArgs,
+    relay: bool,
+    findings: usize,
+    room: usize,
+) -> (Option<(Record<Finding>, Verdict)>, usize) {
+    let mut kept = Kept {
+        rec: Record::new(room),
+        relay,
+        findings,
+    };
+    let judged = judge_stream(source_for(file, &args.judge), args, &mut kept)
+        .and_then(|judge| finish_stream(judge, &mut kept));
+    match judged {
+        Ok(v) => {
+            let held = kept.rec.held();
+            (Some((kept.rec, v)), held)
+        }
+        Err(Full) => (None, 0),
+    }
 }
 
 /// What the inputs judged so far add up to.
@@ -206,7 +292,7 @@ impl Tally {
         args: &CheckArgs,
         sinks: &mut Sinks,
         path: &Path,
-        judged: Judged,
+        input: Input<(Record<Finding>, Verdict)>,
     ) -> Result<(), Stop> {
         let source = path.display().to_string();
         let mut found = Findings {
@@ -215,16 +301,15 @@ impl Tally {
             shown: Vec::new(),
             reported: &mut self.reported,
         };
-        let result = match judged {
-            Judged::InTurn if path == Path::new("-") => {
-                judge_stream(source_for(io::stdin(), &args.judge), sinks, &mut found)
-            }
-            Judged::InTurn => match open_input(path) {
-                Ok(f) => judge_stream(source_for(f, &args.judge), sinks, &mut found),
-                Err(msg) => return self.unreadable(args, sinks, &msg, &source),
-            },
-            Judged::Unreadable(msg) => return self.unreadable(args, sinks, &msg, &source),
-            Judged::Whole(w) => w.replay(sinks, &mut found),
+        let result = match input {
+            Input::Read(src) => judge_live(source_for(src, &args.judge), sinks, &mut found),
+            Input::Unreadable(msg) => return self.unreadable(args, sinks, &msg, &source),
+            Input::Whole((rec, v)) => rec
+                .replay(&mut Live {
+                    sinks,
+                    found: &mut found,
+                })
+                .map(|()| v),
         };
         let v = result?;
         let shown = found.shown;
@@ -282,13 +367,11 @@ fn say_verdict(v: &Verdict, shown: &[Finding], name: Option<&str>) {
 
 /// Runs `aoi check`; returns the exit status.
 pub fn run(args: &CheckArgs) -> i32 {
-    let listed =
-        crate::out::with_listed("check", args, &args.list, |a| (&mut a.files, &mut a.list));
-    let listed = match listed {
-        Ok(listed) => listed,
+    let args = match crate::out::resolved("check", args) {
+        Ok(args) => args,
         Err(code) => return code,
     };
-    let args = listed.as_ref().unwrap_or(args);
+    let args = args.as_ref();
     let stdout = io::stdout();
     let to_tty = stdout.is_terminal();
     let report_stdout = args.output == Some(Format::Jsonl);
@@ -365,24 +448,35 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
     if sinks.has_report() {
         sinks.out.meta("check", Vec::new())?;
     }
-    let inputs: Vec<&Path> = if args.files.is_empty() {
-        vec![Path::new("-")]
-    } else {
-        args.files.iter().map(|p| p.as_path()).collect()
-    };
+    let inputs = crate::out::inputs_of(&args.files);
     let named = !args.files.is_empty();
     say_reading_terminal("check", named, args.quiet);
     let mut t = Tally::default();
-    match crate::pool::plan(args.judge.threads, &inputs) {
-        Some(plan) => files::judge_at_once(args, sinks, &inputs, &plan, &mut t)?,
-        None => {
-            for path in inputs {
-                // No new input after a stop request.
-                cancelled()?;
-                t.take(args, sinks, path, Judged::InTurn)?;
-            }
-        }
-    }
+    let relay = sinks.relays();
+    // Without a report only the findings shown on stderr are used.
+    let findings = match sinks.has_report() {
+        true => usize::MAX,
+        false => args.show,
+    };
+    // Without a relay, a file of any size may go to a worker: what it
+    // keeps is bounded by its room, past which it is read in its turn.
+    let keeps = match relay {
+        true => Keeps::Small,
+        false => Keeps::Bounded,
+    };
+    let whole = |_, file, room| judge_whole(file, args, relay, findings, room);
+    let mut result = Ok(());
+    each_input(
+        &inputs,
+        Workers::new(args.judge.threads, keeps),
+        whole,
+        |i, input| {
+            // No new input after a stop request.
+            result = cancelled().and_then(|()| t.take(args, sinks, inputs[i], input));
+            result.is_ok()
+        },
+    );
+    result?;
     let Tally {
         code,
         verdicts,

@@ -35,14 +35,13 @@ use crate::emit::ErrorEvent;
 use crate::judge::fields::{Ev, bool_value, str_ref, whole_value};
 use crate::judge::{Cause, Outcome};
 use crate::out::{
-    AsFdFile, Closing, EventKind, Sinks, Stop, budget, cell, close_report, eprint_line, event_kind,
-    finding_line, forwarded_body, install_cancel, open_input, origin, paint, sanitize, source_for,
-    stop_code, unreadable_error, verdict_line, write_err,
+    AsFdFile, Closing, EventKind, Found, Output, Record, Sinks, Stop, Weighed, budget, cell,
+    close_report, eprint_line, event_kind, finding_line, forwarded_body, install_cancel, origin,
+    paint, sanitize, source_for, stop_code, unreadable_error, verdict_line, write_err,
 };
 use crate::peek::unescape;
+use crate::pool::{Input, Keeps, Workers, each_input};
 use crate::spec::{self, exit};
-
-mod files;
 
 /// Findings kept per stream for stderr.
 const SHOWN: usize = 10;
@@ -53,9 +52,8 @@ enum Sink {
     Text(Box<dyn Write>),
     /// A conforming AOI stream.
     Report(Box<Sinks>),
-    /// A worker's: what the others would write, kept for the taker
-    /// ([`files`]).
-    Record(Box<files::Recording>),
+    /// A worker's: what the others would write, kept for the taker.
+    Record(Box<Record<Kept>>),
 }
 
 /// Everything `run` needs while reading.
@@ -77,10 +75,7 @@ impl Ctx<'_> {
         match &mut self.sink {
             Sink::Text(w) => w.flush().map_err(|e| write_err(e, "stdout")),
             Sink::Report(sinks) => sinks.out.flush(),
-            Sink::Record(rec) => {
-                rec.flushed();
-                Ok(())
-            }
+            Sink::Record(rec) => Ok(rec.flush()?),
         }
     }
 }
@@ -100,7 +95,7 @@ impl Ctx<'_> {
                 }
                 w.write_all(bytes).map_err(|e| write_err(e, "stdout"))
             }
-            Sink::Record(rec) => rec.text(bytes),
+            Sink::Record(rec) => Ok(rec.text(bytes)?),
             Sink::Report(_) => Ok(()),
         }
     }
@@ -108,13 +103,11 @@ impl Ctx<'_> {
 
 /// Runs `aoi errors`; returns the exit status.
 pub fn run(args: &ErrorsArgs) -> i32 {
-    let listed =
-        crate::out::with_listed("errors", args, &args.list, |a| (&mut a.files, &mut a.list));
-    let listed = match listed {
-        Ok(listed) => listed,
+    let args = match crate::out::resolved("errors", args) {
+        Ok(args) => args,
         Err(code) => return code,
     };
-    let args = listed.as_ref().unwrap_or(args);
+    let args = args.as_ref();
     budget::set_show(args.logs.show);
     let stdout = io::stdout();
     let tty = stdout.is_terminal();
@@ -145,11 +138,7 @@ pub fn run(args: &ErrorsArgs) -> i32 {
             }
         }
     };
-    let inputs: Vec<&Path> = if args.files.is_empty() {
-        vec![Path::new("-")]
-    } else {
-        args.files.iter().map(|p| p.as_path()).collect()
-    };
+    let inputs = crate::out::inputs_of(&args.files);
     let files = inputs.len() > 1;
     let line_width = if files {
         inputs
@@ -211,14 +200,39 @@ impl Tally {
 
 fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
     let mut t = Tally::default();
-    match crate::pool::plan(ctx.args.judge.threads, inputs) {
-        Some(plan) => files::read_at_once(ctx, inputs, &plan, &mut t)?,
-        None => {
-            for path in inputs {
-                take_input(ctx, path, files::Read::InTurn, &mut t)?;
-            }
-        }
-    }
+    // What a worker keeps grows with the events written and the runs of
+    // a log: then only small files go to workers. What it keeps stays
+    // within its room, past which the file is read in its turn.
+    let keeps = match ctx.format.is_some() || ctx.args.logs.log {
+        true => Keeps::Small,
+        false => Keeps::Bounded,
+    };
+    let (args, format, color, line_width, files) =
+        (ctx.args, ctx.format, ctx.color, ctx.line_width, ctx.files);
+    let whole = |i: usize, file, room| {
+        let mut w = Ctx {
+            args,
+            format,
+            color,
+            line_width,
+            files,
+            sink: Sink::Record(Box::new(Record::new(room))),
+            matched: 0,
+            header_done: true,
+        };
+        read_whole(&mut w, file, inputs[i])
+    };
+    let mut result = Ok(());
+    each_input(
+        inputs,
+        Workers::new(args.judge.threads, keeps),
+        whole,
+        |i, input| {
+            result = take_input(ctx, inputs[i], input, &mut t);
+            result.is_ok()
+        },
+    );
+    result?;
     if let Some(want) = &ctx.args.run {
         if t.streams == 0 && !t.log.other_run_ids.is_empty() {
             no_matching_run(ctx, want, &mut t)?;
@@ -237,18 +251,28 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
 fn take_input(
     ctx: &mut Ctx<'_>,
     path: &Path,
-    read: files::Read,
+    input: Input<Box<Whole>>,
     t: &mut Tally,
 ) -> Result<(), Stop> {
     let source = path.display().to_string();
-    let input = match read {
-        files::Read::InTurn if path == Path::new("-") => read_input(ctx, io::stdin(), &source, t)?,
-        files::Read::InTurn => match open_input(path) {
-            Ok(f) => read_input(ctx, f, &source, t)?,
-            Err(msg) => return unreadable(ctx, &msg, &source, t),
-        },
-        files::Read::Unreadable(msg) => return unreadable(ctx, &msg, &source, t),
-        files::Read::Whole(w) => w.replay(ctx, &source, t)?,
+    let input = match input {
+        Input::Read(src) => read_input(ctx, src, &source, t)?,
+        Input::Unreadable(msg) => return unreadable(ctx, &msg, &source, t),
+        Input::Whole(w) => {
+            let Whole {
+                recs,
+                open,
+                counts,
+                matched,
+            } = *w;
+            recs.replay(&mut Replay {
+                ctx,
+                source: &source,
+                t,
+            })?;
+            ctx.matched += matched;
+            (open, counts)
+        }
     };
     // Stopped by SIGINT/SIGTERM: the input was not read to its end;
     // what was read of it, and before it, counts as consumed.
@@ -257,6 +281,88 @@ fn take_input(
         return Err(Stop::Cancelled(sig));
     }
     judge_input(ctx, &source, input, t)
+}
+
+/// What a worker keeps besides text: a forwarded `aoi:error` or
+/// `aoi:warning` body, or a run that ended while the file was read.
+enum Kept {
+    Event(&'static str, Vec<u8>),
+    Run(Box<demux::Judged>),
+}
+
+impl Weighed for Kept {
+    fn weight(&self) -> usize {
+        match self {
+            Kept::Event(_, body) => body.len(),
+            Kept::Run(run) => run.weight(),
+        }
+    }
+}
+
+/// A file a worker read whole: what it wrote, the runs still open at its
+/// end, what reading it passed over, the events it matched.
+struct Whole {
+    recs: Record<Kept>,
+    open: Vec<demux::Judged>,
+    counts: demux::Counts,
+    matched: u64,
+}
+
+/// Reads the `file` through the worker's `ctx`; nothing is said. Returns
+/// what it made (none: past its room, to be read in its turn) and the
+/// bytes it keeps.
+fn read_whole(ctx: &mut Ctx<'_>, file: std::fs::File, path: &Path) -> (Option<Box<Whole>>, usize) {
+    // A worker's runs are kept, not judged into a tally: this one stays
+    // empty, and what it writes fails only past its room.
+    let mut unused = Tally::default();
+    let source = path.display().to_string();
+    let Ok((open, counts)) = read_input(ctx, file, &source, &mut unused) else {
+        return (None, 0);
+    };
+    let Sink::Record(recs) = std::mem::replace(&mut ctx.sink, Sink::Text(Box::new(io::sink())))
+    else {
+        return (None, 0);
+    };
+    let mut recs = *recs;
+    if recs.hold(open.iter().map(Weighed::weight).sum()).is_err() {
+        return (None, 0);
+    }
+    let held = recs.held();
+    let matched = ctx.matched;
+    let whole = Whole {
+        recs,
+        open,
+        counts,
+        matched,
+    };
+    (Some(Box::new(whole)), held)
+}
+
+/// Where a worker's record is replayed: the live output, as the one
+/// thread would have written it.
+struct Replay<'r, 'a> {
+    ctx: &'r mut Ctx<'a>,
+    source: &'r str,
+    t: &'r mut Tally,
+}
+
+impl Output<Kept> for Replay<'_, '_> {
+    type Error = Stop;
+    fn text(&mut self, bytes: &[u8]) -> Result<(), Stop> {
+        self.ctx.text(bytes)
+    }
+    fn flush(&mut self) -> Result<(), Stop> {
+        self.ctx.flush()
+    }
+    fn put(&mut self, kept: Kept) -> Result<(), Stop> {
+        match kept {
+            Kept::Event(ty, body) => match &mut self.ctx.sink {
+                Sink::Report(sinks) => sinks.out.forward(ty, &body),
+                _ => Ok(()),
+            },
+            Kept::Run(run) => ended_run(self.ctx, self.source, *run, self.t),
+        }
+    }
 }
 
 /// `--run` named no run of any input, which held others: 66, as an
@@ -364,7 +470,7 @@ fn ended_run(
     t: &mut Tally,
 ) -> Result<(), Stop> {
     if let Sink::Record(rec) = &mut ctx.sink {
-        return rec.run(run);
+        return Ok(rec.put(Kept::Run(Box::new(run)))?);
     }
     // What stdout holds of the run goes before its verdict.
     if !ctx.args.quiet && run.verdict.outcome != Outcome::Ok {
@@ -555,7 +661,15 @@ fn read_input<R: Read + Send + std::os::fd::AsRawFd + 'static>(
         ctx.matched += 1;
         let tool = ev.stream.and_then(|st| st.judge.identity().tool.as_deref());
         let run = (!ev.raw_run.is_empty()).then_some(ev.raw_run);
-        emit(ctx, &e, kind, tool, run, ev.line_no, source)
+        let found = Found {
+            ev: &e,
+            kind,
+            tool,
+            run,
+            line_no: ev.line_no,
+            source,
+        };
+        emit(ctx, &found)
     })?;
     let (open, counts) = input.finish(Vec::new());
     for run in open {
@@ -605,15 +719,8 @@ fn matches(args: &ErrorsArgs, ev: &Ev<'_>, kind: EventKind) -> bool {
     true
 }
 
-fn emit(
-    ctx: &mut Ctx<'_>,
-    ev: &Ev<'_>,
-    kind: EventKind,
-    tool: Option<&str>,
-    run: Option<&[u8]>,
-    line_no: u64,
-    source: &str,
-) -> Result<(), Stop> {
+fn emit(ctx: &mut Ctx<'_>, found: &Found<'_, '_>) -> Result<(), Stop> {
+    let (ev, kind) = (found.ev, found.kind);
     match ctx.format {
         None => Ok(()),
         Some(ErrorsFormat::Raw) => {
@@ -621,18 +728,18 @@ fn emit(
             ctx.text(b"\n")
         }
         Some(ErrorsFormat::Table) => {
-            let row = table_row(ctx, ev, kind, tool, run, line_no, source);
+            let row = table_row(ctx, found);
             ctx.text(row.as_bytes())
         }
         Some(ErrorsFormat::Jsonl) => {
-            let body = forwarded_body(ev, kind, tool, run, line_no, source);
+            let body = forwarded_body(found);
             let ty = match kind {
                 EventKind::Error => "aoi:error",
                 EventKind::Warning => "aoi:warning",
             };
             match &mut ctx.sink {
                 Sink::Report(sinks) => sinks.out.forward(ty, &body),
-                Sink::Record(rec) => rec.event(ty, body),
+                Sink::Record(rec) => Ok(rec.put(Kept::Event(ty, body))?),
                 Sink::Text(_) => Ok(()),
             }
         }
@@ -681,24 +788,17 @@ fn table_header(ctx: &Ctx<'_>) -> String {
     format!("{}\n", paint(ctx.color, "1", &s))
 }
 
-fn table_row(
-    ctx: &Ctx<'_>,
-    ev: &Ev<'_>,
-    kind: EventKind,
-    tool: Option<&str>,
-    run: Option<&[u8]>,
-    line_no: u64,
-    source: &str,
-) -> String {
+fn table_row(ctx: &Ctx<'_>, found: &Found<'_, '_>) -> String {
+    let (ev, kind) = (found.ev, found.kind);
     let field = |name: &str| {
         ev.get(name)
             .and_then(|m| str_ref(ev.line, m))
             .map(|v| v.into_owned())
     };
     let at = if ctx.files {
-        format!("{source}:{line_no}")
+        format!("{}:{}", found.source, found.line_no)
     } else {
-        line_no.to_string()
+        found.line_no.to_string()
     };
     let mut s = format!("{:>w$}  ", sanitize(&at), w = ctx.line_width);
     if ctx.args.warnings {
@@ -711,7 +811,8 @@ fn table_row(
     }
     // The run's last characters: a ULID's random part, which tells
     // concurrent runs apart (its first ten are the start time).
-    let run_text = run
+    let run_text = found
+        .run
         .map(|r| {
             let body = r.get(1..r.len().saturating_sub(1)).unwrap_or_default();
             let id = unescape(body);
@@ -721,7 +822,7 @@ fn table_row(
         .unwrap_or_else(|| "-".to_string());
     s.push_str(&cell(&run_text, W_RUN));
     s.push_str("  ");
-    s.push_str(&cell(&origin(ev, tool), W_ORIGIN));
+    s.push_str(&cell(&origin(ev, found.tool), W_ORIGIN));
     s.push_str("  ");
     let cat = field("category").unwrap_or_else(|| "-".to_string());
     let cat_cell = cell(&cat, W_CATEGORY);

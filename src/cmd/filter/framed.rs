@@ -4,15 +4,14 @@
 //! accounts for the upstream (§ 13, § 13.1).
 
 use std::io::{self, Read, Write};
-use std::path::Path;
 
 use jaq_core::{Ctx, Vars};
 use jaq_json::Val;
 use jaq_std::input::RcIter;
 use serde_json::json;
 
-use super::files::{self, Emit};
-use super::{BoxedInputs, MAX_MESSAGE, STACK, error_text, inputs_of};
+use super::sink::{Emit, halted_in_report};
+use super::{BoxedInputs, MAX_MESSAGE, error_text};
 use crate::cli::FilterArgs;
 use crate::drive::drive_source;
 use crate::emit::ErrorEvent;
@@ -20,10 +19,10 @@ use crate::jq::{self, Data, Filter, Kind};
 use crate::judge::fields::Ev;
 use crate::judge::{Cause, Finding, Judge, LineClass, Outcome, Verdict, envelope_run};
 use crate::out::{
-    Closing, Sinks, Stop, cancelled, close_report, eprint_line, finding_line, install_cancel,
-    open_input, source_holding, unreadable_error, verdict_line,
+    Closing, Sinks, Stop, cancelled, close_report, eprint_line, finding_line, unreadable_error,
+    verdict_line,
 };
-use crate::out::{EventKind, event_kind, forwarded_body, one_line_of, push_member};
+use crate::out::{EventKind, Found, event_kind, forwarded_body, one_line_of, push_member};
 use crate::spec::exit;
 
 /// The transformer's state across its inputs.
@@ -141,41 +140,12 @@ impl<'a, O: Emit> Framed<'a, O> {
     }
 }
 
-pub(super) fn run_framed(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i32 {
-    let mut f = Framed::new(args, filter, vars, Sinks::report_to_stdout());
-    install_cancel("filter");
-    match framed_inputs(&mut f) {
-        Ok(code) => code,
-        Err(stop) => f.sinks.end("filter", stop),
-    }
-}
-
 /// What the inputs made of the run so far.
 #[derive(Default)]
 pub(super) struct Taken {
     pub(super) code: i32,
     pub(super) verdicts: crate::out::Verdicts,
     pub(super) own_cause: Option<Cause>,
-}
-
-pub(super) fn framed_inputs(f: &mut Framed<'_, Sinks>) -> Result<i32, Stop> {
-    let args = f.args;
-    f.sinks.out.meta("filter", Vec::new())?;
-    let mut t = Taken {
-        code: exit::OK,
-        verdicts: crate::out::Verdicts::default(),
-        own_cause: None,
-    };
-    let inputs = inputs_of(args);
-    match crate::pool::plan(args.judge.threads, &inputs) {
-        Some(plan) => files::filter_at_once(f, &mut t, &inputs, &plan.with_stack(STACK))?,
-        None => {
-            for path in &inputs {
-                take_input(f, &mut t, path, files::Filtered::InTurn)?;
-            }
-        }
-    }
-    close_framed(f, t)
 }
 
 /// Ends the report once every input is taken; returns the exit status.
@@ -237,34 +207,6 @@ pub(super) fn close_framed(f: &mut Framed<'_, Sinks>, t: Taken) -> Result<i32, S
     };
     close_report(&mut f.sinks, &verdicts, closing)?;
     Ok(exit_code)
-}
-
-/// Filters the input at `path` (or replays what a worker filtered of it)
-/// into the report, says its verdict and takes it into `t`.
-pub(super) fn take_input(
-    f: &mut Framed<'_, Sinks>,
-    t: &mut Taken,
-    path: &Path,
-    filtered: files::Filtered,
-) -> Result<(), Stop> {
-    let source = path.display().to_string();
-    let (v, shown) = match filtered {
-        files::Filtered::InTurn if path == Path::new("-") => {
-            let src = source_holding(io::stdin(), &f.args.judge, f.args.max_line_bytes);
-            framed_stream(f, src, &source)?
-        }
-        files::Filtered::InTurn => match open_input(path) {
-            Ok(file) => {
-                let src = source_holding(file, &f.args.judge, f.args.max_line_bytes);
-                framed_stream(f, src, &source)?
-            }
-            Err(msg) => return unreadable(f, t, &msg, &source),
-        },
-        files::Filtered::Unreadable(msg) => return unreadable(f, t, &msg, &source),
-        files::Filtered::Whole(w) => f.replay(*w)?,
-    };
-    take_verdict(f, t, &source, v, &shown);
-    Ok(())
 }
 
 /// Says an input's verdict (its first findings and one line) unless it
@@ -416,7 +358,14 @@ impl<O: Emit> Framed<'_, O> {
             .and_then(|i| peek.members.get(i))
             .and_then(|env| envelope_run(line, env));
         let tool = judge.identity().tool.as_deref();
-        let body = forwarded_body(&ev, kind, tool, run, judge.line_no(), source);
+        let body = forwarded_body(&Found {
+            ev: &ev,
+            kind,
+            tool,
+            run,
+            line_no: judge.line_no(),
+            source,
+        });
         let ty = match kind {
             EventKind::Error => "aoi:error",
             EventKind::Warning => "aoi:warning",
@@ -432,7 +381,7 @@ impl<O: Emit> Framed<'_, O> {
         line: &[u8],
         item_index: Option<u64>,
     ) -> Result<(), Stop> {
-        if self.halted.is_some() || files::halted_in_report() {
+        if self.halted.is_some() || halted_in_report() {
             return Ok(());
         }
         let line_no = judge.line_no();

@@ -18,7 +18,7 @@
 //! input: no framing, no judge, output as `jq -c` prints it.
 
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use jaq_core::Vars;
 use jaq_json::Val;
@@ -27,7 +27,8 @@ use crate::cli::FilterArgs;
 use crate::jq;
 use crate::out::{Sinks, Stop, eprint_line};
 use crate::spec::exit;
-use framed::{Framed, run_framed};
+use files::run_framed;
+use framed::Framed;
 
 mod files;
 mod framed;
@@ -37,6 +38,7 @@ mod plain;
 mod print;
 mod raw;
 mod raw_files;
+mod sink;
 
 /// Longest message of an item-level error aoi writes.
 const MAX_MESSAGE: usize = 1000;
@@ -47,13 +49,11 @@ type BoxedInputs<'a> = Box<dyn Iterator<Item = Result<Val, String>> + 'a>;
 
 /// Runs `aoi filter`; returns the exit status.
 pub fn run(args: &FilterArgs) -> i32 {
-    let listed =
-        crate::out::with_listed("filter", args, &args.list, |a| (&mut a.files, &mut a.list));
-    let listed = match listed {
-        Ok(listed) => listed,
+    let args = match crate::out::resolved("filter", args) {
+        Ok(args) => args,
         Err(code) => return code,
     };
-    let args = listed.as_ref().unwrap_or(args);
+    let args = args.as_ref();
     let args = match jq_args::normalize(args) {
         Ok(a) => a,
         Err(msg) => {
@@ -135,7 +135,7 @@ fn compile_and_run(args: &FilterArgs) -> i32 {
     }
     // Only --raw stops judging; jq's flags only change what is printed.
     if args.raw {
-        raw::run_raw(args, &filter, vars)
+        raw_files::run_raw(args, &filter, vars)
     } else if print::JqPrint::asked(args) || args.null_input || args.slurp {
         plain::run_plain(args, &filter, vars)
     } else {
@@ -144,11 +144,7 @@ fn compile_and_run(args: &FilterArgs) -> i32 {
 }
 
 fn inputs_of(args: &FilterArgs) -> Vec<&Path> {
-    if args.files.is_empty() {
-        vec![Path::new("-")]
-    } else {
-        args.files.iter().map(PathBuf::as_path).collect()
-    }
+    crate::out::inputs_of(&args.files)
 }
 
 // --- framed mode ------------------------------------------------------------

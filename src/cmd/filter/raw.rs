@@ -1,8 +1,6 @@
 //! `--raw`: plain jq over any JSON Lines input, no framing and no judge,
-//! output as `jq -c` prints it (`-r` as `jq -r`). Several regular files
-//! are filtered at once on workers ([`super::raw_files`]) when the program
-//! cannot read on from one input into the next (no `input`/`inputs`, no
-//! `-n`, no `-s`); otherwise, and from stdin, in turn.
+//! output as `jq -c` prints it (`-r` as `jq -r`): the engine, which
+//! [`super::raw_files`] runs on the inputs.
 
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -15,11 +13,11 @@ use jaq_json::Val;
 use jaq_std::input::RcIter;
 
 use super::print::JqPrint;
-use super::{BoxedInputs, STACK, error_text, inputs_of};
+use super::{BoxedInputs, error_text};
 use crate::cli::FilterArgs;
 use crate::jq::{self, Data, Filter, Kind};
 use crate::lines::{Chunk, LineReader};
-use crate::out::{eprint_line, open_input, stdout_writer};
+use crate::out::{eprint_line, open_input};
 use crate::spec::exit;
 
 /// Exit status of `--raw` when the filter failed on an input (jq's).
@@ -219,32 +217,6 @@ impl Ran {
             last: next.last.or(self.last),
         }
     }
-}
-
-/// Runs `filter --raw` (or `-r`, `-n`, `-s`); returns the exit status.
-pub(super) fn run_raw(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i32 {
-    let paths = inputs_of(args);
-    // Without input/inputs (and -n, -s) each input is filtered alone, so
-    // files may be filtered at once; the check is on the text, erring
-    // towards reading in turn (a string or a name containing "input").
-    // -e needs the last result of all, so the inputs are read in turn.
-    let apart =
-        !args.null_input && !args.slurp && !args.exit_status && !args.filter.contains("input");
-    let plan = apart
-        .then(|| crate::pool::plan(args.judge.threads, &paths))
-        .flatten();
-    let mut live = Live {
-        out: stdout_writer(),
-        quiet: args.quiet,
-    };
-    let result = match plan {
-        Some(plan) => {
-            let plan = plan.with_stack(STACK);
-            super::raw_files::at_once(args, (filter, &vars), &paths, &plan, &mut live)
-        }
-        None => filter_paths(args, filter, vars, paths, &mut live),
-    };
-    finish(result, &mut live, args.exit_status)
 }
 
 /// The exit status of `--raw` once its inputs are filtered, or it halted

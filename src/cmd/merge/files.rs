@@ -1,15 +1,18 @@
-//! Many files judged at once: `--threads` workers read and
-//! judge whole files, each on one thread ([`crate::pool`]), while the
-//! caller takes them into the report strictly in input order. What is
+//! The inputs judged, in turn or several files at once: `--threads`
+//! workers read and judge whole files, each on one thread
+//! ([`crate::pool`]), while the caller takes them into the report
+//! strictly in input order. What is
 //! written and said on stderr is therefore one thread's, byte for byte.
 
-use std::io;
+use std::fs::File;
+use std::io::Read;
+use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 
 use super::{Gathered, SHOWN, Taken, gather};
 use crate::cli::{JudgeArgs, MergeArgs};
 use crate::demux;
-use crate::out::open_input;
+use crate::pool::{Input, Keeps, Workers, each_input};
 
 /// One input, read and judged, not yet in the report.
 pub(super) enum FileRead {
@@ -46,42 +49,36 @@ pub(super) fn each_judged(
     args: &MergeArgs,
     mut take: impl FnMut(&Path, FileRead) -> bool,
 ) {
-    let Some(plan) = crate::pool::plan(args.judge.threads, inputs) else {
-        let opts = args.logs.reading(&args.judge, SHOWN as u64, SHOWN);
-        for path in inputs {
-            // One thread: a log's runs go into the report as they end.
-            let mut part = |t: Option<Taken>| match t {
-                Some(t) => take(path, FileRead::Part(Box::new(t))),
-                None => take(path, FileRead::BlockEnd),
-            };
-            let read = judge_file(path, &args.judge, &opts, &mut part);
-            if !take(path, read) {
-                return;
-            }
-        }
-        return;
-    };
-    // The threads are the files': each file is read on one.
-    let judge = JudgeArgs {
-        threads: 1,
-        ..args.judge.clone()
-    };
-    let opts = args.logs.reading(&judge, SHOWN as u64, SHOWN);
+    let opts = args.logs.reading(&args.judge, SHOWN as u64, SHOWN);
     // A file's entries are the report's, kept whatever the format: they
     // take no room of the batch.
-    plan.in_order(
-        |i, _| (judge_whole(&inputs[i], &judge, &opts), 0),
-        |i, read| take(&inputs[i], read),
-    );
+    let workers = Workers::new(args.judge.threads, Keeps::Free);
+    let whole = |i: usize, file, _| (Some(judge_whole(file, &inputs[i], &args.judge, &opts)), 0);
+    each_input(inputs, workers, whole, |i, input| {
+        let path = inputs[i].as_path();
+        let read = match input {
+            Input::Whole(read) => read,
+            Input::Unreadable(msg) => FileRead::Unreadable(msg),
+            Input::Read(src) => {
+                // In its turn: a log's runs go into the report as they end.
+                let mut part = |t: Option<Taken>| match t {
+                    Some(t) => take(path, FileRead::Part(Box::new(t))),
+                    None => take(path, FileRead::BlockEnd),
+                };
+                judge_file(src, path, &args.judge, &opts, &mut part)
+            }
+        };
+        take(path, read)
+    });
 }
 
-/// Reads and judges `path`; nothing is said (that is the taker's).
+/// Reads and judges `file`; nothing is said (that is the taker's).
 /// [`judge_file`] with the runs that ended and the block ends kept in
 /// order (a worker's file waits for the files before it), so the taker
 /// says and flushes them where one thread would have.
-fn judge_whole(path: &Path, judge: &JudgeArgs, opts: &demux::Options) -> FileRead {
+fn judge_whole(file: File, path: &Path, judge: &JudgeArgs, opts: &demux::Options) -> FileRead {
     let mut parts: Vec<Option<Taken>> = Vec::new();
-    let rest = judge_file(path, judge, opts, &mut |t| {
+    let rest = judge_file(file, path, judge, opts, &mut |t| {
         // A block end right after another flushes nothing more.
         if t.is_some() || parts.last().is_none_or(Option::is_some) {
             parts.push(t);
@@ -96,7 +93,8 @@ fn judge_whole(path: &Path, judge: &JudgeArgs, opts: &demux::Options) -> FileRea
 
 /// `release`: where the runs that end go as they are released (the
 /// rest are in the `Judged`).
-fn judge_file(
+fn judge_file<R: Read + Send + AsRawFd + 'static>(
+    src: R,
     path: &Path,
     judge: &JudgeArgs,
     opts: &demux::Options,
@@ -107,14 +105,7 @@ fn judge_file(
     }
     let mut g = Gathered::default();
     let source = path.display().to_string();
-    let read = if path == Path::new("-") {
-        gather(io::stdin(), &source, judge, opts, &mut g, release)
-    } else {
-        match open_input(path) {
-            Ok(f) => gather(f, &source, judge, opts, &mut g, release),
-            Err(msg) => return FileRead::Unreadable(msg),
-        }
-    };
+    let read = gather(src, &source, judge, opts, &mut g, release);
     let Some(read) = read.filter(|_| crate::cancel::requested().is_none()) else {
         return FileRead::Stopped;
     };

@@ -16,23 +16,23 @@ use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::Path;
 
 use crate::cli::StripArgs;
+use crate::demux::Judged;
 use crate::drive::drive_source;
 use crate::judge::{Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict};
-use crate::out::{AsFdFile, budget, eprint_line, finding_line, open_input, verdict_line};
+use crate::out::{
+    AsFdFile, Output, Record, Weighed, budget, eprint_line, finding_line, verdict_line,
+};
 use crate::peek::without_member;
+use crate::pool::{Input, Keeps, Workers, each_input};
 use crate::spec::exit;
-
-mod files;
 
 /// Runs `aoi strip`; returns the exit status.
 pub fn run(args: &StripArgs) -> i32 {
-    let listed =
-        crate::out::with_listed("strip", args, &args.list, |a| (&mut a.files, &mut a.list));
-    let listed = match listed {
-        Ok(listed) => listed,
+    let args = match crate::out::resolved("strip", args) {
+        Ok(args) => args,
         Err(code) => return code,
     };
-    let args = listed.as_ref().unwrap_or(args);
+    let args = args.as_ref();
     budget::set_show(args.logs.show);
     crate::out::say_reading_terminal("strip", !args.files.is_empty(), args.quiet);
     let stdout = io::stdout();
@@ -48,18 +48,21 @@ pub fn run(args: &StripArgs) -> i32 {
         }
     };
     let mut out = out;
-    let inputs: Vec<&Path> = if args.files.is_empty() {
-        vec![Path::new("-")]
-    } else {
-        args.files.iter().map(|p| p.as_path()).collect()
-    };
+    let inputs = crate::out::inputs_of(&args.files);
     let mut code = exit::OK;
-    let result = match crate::pool::plan(args.judge.threads, &inputs) {
-        Some(plan) => files::strip_at_once(args, &mut out, &inputs, &plan, &mut code),
-        None => inputs.iter().try_for_each(|path| {
-            take_input(args, &mut out, path, files::Stripped::InTurn, &mut code)
-        }),
-    };
+    let mut result = Ok(());
+    // Files up to 1 MiB are stripped at once, each by a worker into
+    // memory: a larger one's plane grows with it.
+    let workers = Workers::new(args.judge.threads, Keeps::Small);
+    each_input(
+        &inputs,
+        workers,
+        |_, file, room| strip_whole(file, args, room),
+        |i, input| {
+            result = take_input(args, &mut out, inputs[i], input, &mut code);
+            result.is_ok()
+        },
+    );
     if let Err(e) = result {
         return write_failed(&e);
     }
@@ -85,81 +88,82 @@ fn write_failed(e: &io::Error) -> i32 {
     exit::IOERR
 }
 
-/// Strips the input at `path` (or writes what a worker stripped of it)
-/// into `out`, says its verdict and takes its exit into `code`. Only
-/// write errors are errors.
+/// What a worker made of one file: its plane (with the runs of a log
+/// as they ended), and a stream's verdict and first findings, or the runs
+/// held at a log's end and what its reading passed over.
+enum Stripped {
+    Stream(Record<Judged>, Box<Verdict>, Vec<Finding>),
+    Log(Record<Judged>, Vec<Judged>, crate::demux::Counts),
+}
+
+/// Strips the `file` into memory, in at most `room` bytes; nothing is
+/// said. Past its room, or when a long line's temporary file failed, the
+/// file is stripped again in its turn (where such a failure is said).
+fn strip_whole(file: std::fs::File, args: &StripArgs, room: usize) -> (Option<Stripped>, usize) {
+    let mut plane = Record::new(room);
+    if !args.logs.log {
+        let Ok((v, shown)) = strip_stream(source_for(file, &args.judge), args, &mut plane) else {
+            return (None, 0);
+        };
+        let held = plane.held();
+        return (Some(Stripped::Stream(plane, Box::new(v), shown)), held);
+    }
+    let Ok((rest, counts)) = read_log(file, args, &mut plane) else {
+        return (None, 0);
+    };
+    if plane.hold(rest.iter().map(Weighed::weight).sum()).is_err() {
+        return (None, 0);
+    }
+    let held = plane.held();
+    (Some(Stripped::Log(plane, rest, counts)), held)
+}
+
+/// Strips the input (or writes what a worker stripped of it) into `out`,
+/// says its verdict and takes its exit into `code`. Only write errors
+/// are errors.
 fn take_input(
     args: &StripArgs,
     out: &mut Box<dyn Write>,
     path: &Path,
-    stripped: files::Stripped,
+    input: Input<Stripped>,
     code: &mut i32,
 ) -> io::Result<()> {
     let source = path.display().to_string();
     let name = (!args.files.is_empty()).then_some(source.as_str());
-    let taken = match args.logs.log {
-        true => take_log(args, out, path, stripped, name)?,
-        false => take_stream(args, out, path, stripped, name)?,
+    let mut live = Live {
+        out,
+        said: Said::new(args, name),
     };
-    match taken {
-        Ok(c) => *code = exit::worst(*code, c),
-        Err(msg) => {
+    let c = match input {
+        Input::Unreadable(msg) => {
             eprint_line(args.quiet, &format!("aoi strip: {msg}"));
-            *code = exit::worst(*code, exit::NOINPUT);
+            exit::NOINPUT
         }
-    }
+        Input::Read(src) if args.logs.log => {
+            let (rest, counts) = read_log(src, args, &mut live)?;
+            end_log(live.said, rest, &counts)
+        }
+        Input::Read(src) => {
+            let (v, shown) = strip_stream(source_for(src, &args.judge), args, live.out)?;
+            stream_code(args, &v, &shown, name)
+        }
+        Input::Whole(Stripped::Stream(plane, v, shown)) => {
+            plane.replay(&mut live)?;
+            stream_code(args, &v, &shown, name)
+        }
+        Input::Whole(Stripped::Log(plane, rest, counts)) => {
+            plane.replay(&mut live)?;
+            end_log(live.said, rest, &counts)
+        }
+    };
+    *code = exit::worst(*code, c);
     Ok(())
 }
 
-/// [`take_input`] for a stream: its exit status, or why it could not be
-/// read.
-fn take_stream(
-    args: &StripArgs,
-    out: &mut Box<dyn Write>,
-    path: &Path,
-    stripped: files::Stripped,
-    name: Option<&str>,
-) -> io::Result<Result<i32, String>> {
-    let (v, shown) = match stripped {
-        files::Stripped::InTurn if path == Path::new("-") => {
-            strip_stream(source_for(io::stdin(), &args.judge), args, out)?
-        }
-        files::Stripped::InTurn | files::Stripped::Log(_) => match open_input(path) {
-            Ok(f) => strip_stream(source_for(f, &args.judge), args, out)?,
-            Err(msg) => return Ok(Err(msg)),
-        },
-        files::Stripped::Unreadable(msg) => return Ok(Err(msg)),
-        files::Stripped::Whole(w) => w.replay(out)?,
-    };
-    say_verdict(args, &v, &shown, name);
-    Ok(Ok(if args.no_fail { exit::OK } else { v.exit_code }))
-}
-
-/// [`take_input`] for a log (`--log`): its exit status, or why it could
-/// not be read.
-fn take_log(
-    args: &StripArgs,
-    out: &mut Box<dyn Write>,
-    path: &Path,
-    stripped: files::Stripped,
-    name: Option<&str>,
-) -> io::Result<Result<i32, String>> {
-    let read = match stripped {
-        files::Stripped::InTurn if path == Path::new("-") => {
-            strip_log(io::stdin(), args, out, name)?
-        }
-        files::Stripped::InTurn | files::Stripped::Whole(_) => match open_input(path) {
-            Ok(f) => strip_log(f, args, out, name)?,
-            Err(msg) => return Ok(Err(msg)),
-        },
-        files::Stripped::Unreadable(msg) => return Ok(Err(msg)),
-        files::Stripped::Log(w) => {
-            let mut said = Said::new(args, name);
-            let (rest, counts) = w.replay(out, &mut said)?;
-            end_log(said, rest, &counts)
-        }
-    };
-    Ok(Ok(read))
+/// Says a stream's verdict; its exit status.
+fn stream_code(args: &StripArgs, v: &Verdict, shown: &[Finding], name: Option<&str>) -> i32 {
+    say_verdict(args, v, shown, name);
+    if args.no_fail { exit::OK } else { v.exit_code }
 }
 
 /// A stream's verdict on stderr: its first findings and the verdict line
@@ -392,6 +396,38 @@ impl LogOut for Live<'_, '_> {
     }
 }
 
+/// A worker's plane: its runs kept as they ended.
+impl LogOut for Record<Judged> {
+    fn ended(&mut self, run: Judged) -> io::Result<()> {
+        Ok(self.put(run)?)
+    }
+}
+
+/// A worker's plane, written as stdout is.
+impl Write for Record<Judged> {
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        self.text(b)?;
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(Output::flush(self)?)
+    }
+}
+
+/// Where a worker's plane is replayed.
+impl Output<Judged> for Live<'_, '_> {
+    type Error = io::Error;
+    fn text(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.out.write_all(bytes)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+    fn put(&mut self, run: Judged) -> io::Result<()> {
+        self.ended(run)
+    }
+}
+
 /// Says a run of a log that ended, after what `out` holds of it.
 fn say_ended(
     out: &mut dyn Write,
@@ -403,25 +439,6 @@ fn say_ended(
     }
     said.say(&run);
     Ok(())
-}
-
-/// Strips one input read as a log (`--log`): each event found, after its
-/// prefix, goes to its plane; every run in it is judged as `aoi check`
-/// judges a stream, and what the reading passed over is stated on stderr.
-/// Returns the exit status for the input (the worst run's, or 74 when it
-/// holds no AOI stream or runs past `--max-runs`).
-fn strip_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
-    src: R,
-    args: &StripArgs,
-    out: &mut dyn Write,
-    name: Option<&str>,
-) -> io::Result<i32> {
-    let mut live = Live {
-        out,
-        said: Said::new(args, name),
-    };
-    let (rest, counts) = read_log(src, args, &mut live)?;
-    Ok(end_log(live.said, rest, &counts))
 }
 
 /// Says the runs still held at a log's end and what its reading passed

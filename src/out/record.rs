@@ -1,0 +1,229 @@
+//! The one seam for what a command writes of an input: an [`Output`] is
+//! written live (stdout, aoi's report, stderr), or recorded by a worker
+//! ([`Record`]) within the room it may keep and replayed later into the
+//! live output, in input order. A command's engine writes to either alike,
+//! so what comes out of many files read at once is one thread's, byte for
+//! byte.
+
+use std::io;
+
+use super::Stop;
+
+/// Where a command's engine writes what it makes of one input.
+pub(crate) trait Output<T> {
+    /// Why a write failed (a closed pipe, a record past its room).
+    type Error;
+    /// Bytes of the command's text output (the relay, a plane, rows).
+    fn text(&mut self, bytes: &[u8]) -> Result<(), Self::Error>;
+    /// The end of a block read: what was written goes out now (a live
+    /// stream's reader is not kept waiting, and a closed pipe is found).
+    fn flush(&mut self) -> Result<(), Self::Error>;
+    /// Something of the command's own: a finding, a run that ended, an
+    /// event for aoi's report, a line for stderr.
+    fn put(&mut self, item: T) -> Result<(), Self::Error>;
+}
+
+/// What an item of a [`Record`] counts, in bytes, against its room.
+pub(crate) trait Weighed {
+    fn weight(&self) -> usize;
+}
+
+/// A run that ended while a log was read, kept for its verdict.
+impl Weighed for crate::demux::Judged {
+    fn weight(&self) -> usize {
+        2048
+    }
+}
+
+/// A finding kept for aoi's report and stderr.
+impl Weighed for crate::judge::Finding {
+    fn weight(&self) -> usize {
+        256
+    }
+}
+
+/// A record past its room: the input is read again in its turn.
+#[derive(Debug)]
+pub(crate) struct Full;
+
+impl From<Full> for io::Error {
+    fn from(_: Full) -> Self {
+        io::Error::other("more than a worker keeps")
+    }
+}
+
+impl From<Full> for Stop {
+    fn from(full: Full) -> Self {
+        Stop::Failed(full.into())
+    }
+}
+
+/// One thing written, in order.
+enum Mark<T> {
+    /// Text up to this offset of the record's text.
+    Text(usize),
+    Flush,
+    Put(T),
+}
+
+/// What a worker's engine wrote of one input, kept in memory in at most
+/// `room` bytes (past it, every write fails with [`Full`]).
+pub(crate) struct Record<T> {
+    text: Vec<u8>,
+    marks: Vec<Mark<T>>,
+    held: usize,
+    room: usize,
+    /// Text written in one piece is replayed in one piece (a buffered
+    /// writer then fills, and goes out, where it did on one thread).
+    pieces: bool,
+}
+
+impl<T> Record<T> {
+    pub(crate) fn new(room: usize) -> Self {
+        Record {
+            text: Vec::new(),
+            marks: Vec::new(),
+            held: 0,
+            room,
+            pieces: false,
+        }
+    }
+
+    /// A record that replays text as it was written, piece by piece, for
+    /// an output that is never flushed by block (`--raw`).
+    pub(crate) fn in_pieces(room: usize) -> Self {
+        Record {
+            pieces: true,
+            ..Record::new(room)
+        }
+    }
+
+    /// Counts `bytes` more against the room; fails past it.
+    pub(crate) fn hold(&mut self, bytes: usize) -> Result<(), Full> {
+        self.held = self.held.saturating_add(bytes);
+        match self.held > self.room {
+            true => Err(Full),
+            false => Ok(()),
+        }
+    }
+
+    /// The bytes it keeps (as counted).
+    pub(crate) fn held(&self) -> usize {
+        self.held
+    }
+
+    /// Keeps `item`, counted as `bytes`.
+    pub(crate) fn keep(&mut self, item: T, bytes: usize) -> Result<(), Full> {
+        self.hold(bytes)?;
+        self.marks.push(Mark::Put(item));
+        Ok(())
+    }
+
+    /// Writes what was recorded to `out`, in the order it came: what the
+    /// one thread would have written.
+    pub(crate) fn replay<O: Output<T> + ?Sized>(self, out: &mut O) -> Result<(), O::Error> {
+        let mut at = 0;
+        for mark in self.marks {
+            match mark {
+                Mark::Text(end) => {
+                    out.text(self.text.get(at..end).unwrap_or_default())?;
+                    at = end;
+                }
+                Mark::Flush => out.flush()?,
+                Mark::Put(item) => out.put(item)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<T: Weighed> Output<T> for Record<T> {
+    type Error = Full;
+
+    fn text(&mut self, bytes: &[u8]) -> Result<(), Full> {
+        self.hold(bytes.len())?;
+        self.text.extend_from_slice(bytes);
+        match self.marks.last_mut() {
+            Some(Mark::Text(end)) if !self.pieces => *end = self.text.len(),
+            _ => {
+                if self.pieces {
+                    self.hold(std::mem::size_of::<Mark<T>>())?;
+                }
+                self.marks.push(Mark::Text(self.text.len()));
+            }
+        }
+        Ok(())
+    }
+
+    /// Kept even when nothing was written yet: what came before it (an
+    /// earlier file's last lines, aoi:meta) goes out there. A block end
+    /// right after another flushes nothing more.
+    fn flush(&mut self) -> Result<(), Full> {
+        if !matches!(self.marks.last(), Some(Mark::Flush)) {
+            self.marks.push(Mark::Flush);
+        }
+        Ok(())
+    }
+
+    fn put(&mut self, item: T) -> Result<(), Full> {
+        let n = item.weight();
+        self.keep(item, n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    impl Weighed for u32 {
+        fn weight(&self) -> usize {
+            100
+        }
+    }
+
+    /// What a live output was asked to do, as text.
+    #[derive(Default)]
+    struct Seen(Vec<String>);
+
+    impl Output<u32> for Seen {
+        type Error = ();
+        fn text(&mut self, b: &[u8]) -> Result<(), ()> {
+            self.0.push(String::from_utf8_lossy(b).into_owned());
+            Ok(())
+        }
+        fn flush(&mut self) -> Result<(), ()> {
+            self.0.push("|".into());
+            Ok(())
+        }
+        fn put(&mut self, n: u32) -> Result<(), ()> {
+            self.0.push(n.to_string());
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_record_replays_in_order_and_fails_past_its_room() {
+        let mut r = Record::new(250);
+        Output::flush(&mut r).unwrap();
+        Output::text(&mut r, b"ab").unwrap();
+        Output::text(&mut r, b"c").unwrap();
+        r.put(7).unwrap();
+        Output::flush(&mut r).unwrap();
+        Output::flush(&mut r).unwrap();
+        Output::text(&mut r, b"d").unwrap();
+        assert_eq!(r.held(), 104);
+        let mut seen = Seen::default();
+        r.replay(&mut seen).unwrap();
+        assert_eq!(seen.0, ["|", "abc", "7", "|", "d"]);
+        let mut r = Record::new(150);
+        r.put(1).unwrap();
+        assert!(r.put(2).is_err());
+        assert!(Output::text(&mut Record::<u32>::new(1), b"xy").is_err());
+        let mut r = Record::<u32>::in_pieces(1000);
+        Output::text(&mut r, b"a").unwrap();
+        Output::text(&mut r, b"b").unwrap();
+        let mut seen = Seen::default();
+        r.replay(&mut seen).unwrap();
+        assert_eq!(seen.0, ["a", "b"]);
+    }
+}

@@ -1,0 +1,151 @@
+//! The command line resolved once into what the engines take: the
+//! inputs (the FILEs and the names a `--files-from` list holds, stdin when
+//! there are none), the judge's options and how logs are read. `cli`
+//! parses; this turns its low-level arguments into high-level ones, so
+//! `cli` names no engine type.
+
+use std::borrow::Cow;
+use std::io::{self, Read};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+use crate::cli::{
+    CheckArgs, ErrorsArgs, FilesFrom, FilterArgs, JudgeArgs, LogArgs, StripArgs, SummaryArgs,
+};
+use crate::spec::exit;
+
+use super::text::eprint_line;
+
+impl JudgeArgs {
+    /// The judge's options these arguments ask for, with `per_rule_limit`
+    /// findings kept per rule.
+    pub(crate) fn options(&self, per_rule_limit: u64) -> crate::judge::JudgeOptions {
+        crate::judge::JudgeOptions {
+            unbounded: self.unbounded,
+            fail_on_partial: self.fail_on_partial,
+            per_rule_limit,
+            schema: self
+                .schema
+                .as_ref()
+                .and_then(|_| crate::validator::installed()),
+        }
+    }
+}
+
+impl LogArgs {
+    /// How the log reader reads each input: as these arguments ask, each
+    /// run judged as `judge` asks (all runs; `errors --run` narrows it).
+    /// `shown`: findings kept per run.
+    pub(crate) fn reading(
+        &self,
+        judge: &JudgeArgs,
+        per_rule_limit: u64,
+        shown: usize,
+    ) -> crate::demux::Options {
+        crate::demux::Options {
+            judge: judge.options(per_rule_limit),
+            max_runs: self.max_runs,
+            // Up to what stderr may show of one run (capped: kept per run).
+            shown: shown.max(self.show.min(100)),
+            run: None,
+            log: self.log,
+        }
+    }
+}
+
+/// A command's arguments that name inputs: its FILEs and its
+/// `--files-from` list.
+pub(crate) trait Listed: Clone {
+    fn inputs_mut(&mut self) -> (&mut Vec<PathBuf>, &mut FilesFrom);
+    fn list(&self) -> &FilesFrom;
+}
+
+macro_rules! listed {
+    ($($args:ty),*) => {$(
+        impl Listed for $args {
+            fn inputs_mut(&mut self) -> (&mut Vec<PathBuf>, &mut FilesFrom) {
+                (&mut self.files, &mut self.list)
+            }
+            fn list(&self) -> &FilesFrom {
+                &self.list
+            }
+        }
+    )*};
+}
+listed!(CheckArgs, StripArgs, ErrorsArgs, SummaryArgs, FilterArgs);
+
+/// `args` with the names its `--files-from` list names added to its
+/// FILEs and the list taken (unchanged when there is no list), or, after
+/// saying why on stderr, the exit status ([`listed_inputs`]).
+pub(crate) fn resolved<'a, A: Listed>(cmd: &str, args: &'a A) -> Result<Cow<'a, A>, i32> {
+    let mut listed = Cow::Borrowed(args);
+    if args.list().files_from.is_none() {
+        return Ok(listed);
+    }
+    let (files, list) = listed.to_mut().inputs_mut();
+    match listed_inputs(files, list) {
+        Ok(inputs) => {
+            *files = inputs;
+            *list = FilesFrom::default();
+            Ok(listed)
+        }
+        Err((code, msg)) => {
+            eprint_line(false, &format!("aoi {cmd}: {msg}"));
+            Err(code)
+        }
+    }
+}
+
+/// The inputs of resolved FILEs: stdin (`-`) when there are none.
+pub(crate) fn inputs_of(files: &[PathBuf]) -> Vec<&Path> {
+    match files.is_empty() {
+        true => vec![Path::new("-")],
+        false => files.iter().map(PathBuf::as_path).collect(),
+    }
+}
+
+/// The inputs: the FILEs, then the names `--files-from` lists (one per
+/// line, empty lines skipped); stdin when there are none. An unreadable
+/// or empty list is an error (66), stdin as both list and input a usage
+/// error (64).
+pub(crate) fn listed_inputs(
+    files: &[PathBuf],
+    list: &FilesFrom,
+) -> Result<Vec<PathBuf>, (i32, String)> {
+    let mut inputs = files.to_vec();
+    if let Some(list) = &list.files_from {
+        let text = if list == Path::new("-") {
+            let mut buf = Vec::new();
+            io::stdin().read_to_end(&mut buf).map(|_| buf)
+        } else {
+            std::fs::read(list)
+        };
+        let text = text.map_err(|e| {
+            let msg = format!("cannot read --files-from {}: {e}", list.display());
+            (exit::NOINPUT, msg)
+        })?;
+        let names = text
+            .split(|&b| b == b'\n')
+            .map(|l| l.strip_suffix(b"\r").unwrap_or(l));
+        inputs.extend(
+            names
+                .filter(|l| !l.is_empty())
+                .map(|l| PathBuf::from(std::ffi::OsStr::from_bytes(l))),
+        );
+        // stdin is read once: as the list, it cannot also be an input.
+        if list == Path::new("-") && inputs.iter().any(|p| p == Path::new("-")) {
+            let msg = "stdin (-) is the --files-from list; it cannot also be an input";
+            return Err((exit::USAGE, msg.into()));
+        }
+        // An empty list is no input, never an empty report that passes.
+        if inputs.is_empty() {
+            return Err((
+                exit::NOINPUT,
+                format!("--files-from {} names no file", list.display()),
+            ));
+        }
+    } else if inputs.is_empty() {
+        inputs.push(PathBuf::from("-"));
+    }
+    Ok(inputs)
+}
