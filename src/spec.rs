@@ -6,6 +6,9 @@ pub const AOI_VERSION: &str = "1.0-alpha";
 /// The framework event types the spec defines (§ 8.2), each spelled
 /// once (and as bytes, for the judge's matches on a line's own bytes).
 pub mod types {
+    /// The namespace every framework type starts with (§ 8.2); a domain
+    /// type never does.
+    pub const PREFIX: &str = "aoi:";
     /// The identity and the invocation, first (§ 8.3).
     pub const META: &str = "aoi:meta";
     /// The terminal event of a finite stream (§ 8.3).
@@ -26,6 +29,8 @@ pub mod types {
     /// The names as bytes: usable as patterns where a judge matches the
     /// line's own bytes.
     pub(crate) mod bytes {
+        /// `aoi:`, the framework namespace.
+        pub const PREFIX: &[u8] = super::PREFIX.as_bytes();
         /// `aoi:meta`.
         pub const META: &[u8] = super::META.as_bytes();
         /// `aoi:summary`.

@@ -221,7 +221,7 @@ impl Input {
                     match ty.as_deref() {
                         Some(types::ERROR) => c.2 += 1,
                         Some(types::WARNING) => c.1 += 1,
-                        Some(t) if !t.starts_with("aoi:") => c.0 += 1,
+                        Some(t) if !t.starts_with(crate::spec::types::PREFIX) => c.0 += 1,
                         _ => {}
                     }
                 }

@@ -160,7 +160,7 @@ impl Emitter {
         match ty {
             types::WARNING => self.counts.warnings += 1,
             types::ERROR => self.counts.errors += 1,
-            t if !t.starts_with("aoi:") => self.counts.domain += 1,
+            t if !t.starts_with(crate::spec::types::PREFIX) => self.counts.domain += 1,
             _ => {}
         }
     }

@@ -71,7 +71,7 @@ impl Judge {
                 "\"type\" is an empty string, which names no event".into(),
             );
         }
-        if !tname.starts_with(b"aoi:") {
+        if !tname.starts_with(crate::spec::types::bytes::PREFIX) {
             self.domain += 1;
             self.last_class = LineClass::Domain;
             return;

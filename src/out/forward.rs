@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::emit::push_json;
 use crate::judge::fields::{Ev, bool_value, str_ref, whole_value};
 use crate::peek::{Kind, Peeker, key_is, object_members, span, unescape};
-use crate::spec::{self};
+use crate::spec::{self, types};
 
 /// Which framework event a line is.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -36,8 +36,8 @@ pub(crate) fn event_kind(obj: &[u8], peeker: &Peeker, warnings: bool) -> Option<
     }
     let name = str_ref(obj, ty)?;
     match name.as_ref() {
-        "aoi:error" => Some(EventKind::Error),
-        "aoi:warning" if warnings => Some(EventKind::Warning),
+        types::ERROR => Some(EventKind::Error),
+        types::WARNING if warnings => Some(EventKind::Warning),
         _ => None,
     }
 }
@@ -71,7 +71,7 @@ pub(crate) fn forwarded_body(found: &Found<'_, '_>) -> Vec<u8> {
         source,
     } = found;
     let line = ev.line;
-    let known = spec::known_fields(b"aoi:error").unwrap_or_default();
+    let known = spec::known_fields(types::bytes::ERROR).unwrap_or_default();
     let text = |m: &crate::peek::Member| str_ref(line, m);
     let error = kind == EventKind::Error;
     let retryable_true = ev.get("retryable").and_then(bool_value).is_some_and(|b| b);

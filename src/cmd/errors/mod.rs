@@ -41,7 +41,7 @@ use crate::out::{
 };
 use crate::peek::unescape;
 use crate::pool::{Input, Keeps, Workers, each_input};
-use crate::spec::{self, exit};
+use crate::spec::{self, exit, types};
 
 /// Findings kept per stream for stderr.
 const SHOWN: usize = 10;
@@ -734,8 +734,8 @@ fn emit(ctx: &mut Ctx<'_>, found: &Found<'_, '_>) -> Result<(), Stop> {
         Some(ErrorsFormat::Jsonl) => {
             let body = forwarded_body(found);
             let ty = match kind {
-                EventKind::Error => "aoi:error",
-                EventKind::Warning => "aoi:warning",
+                EventKind::Error => types::ERROR,
+                EventKind::Warning => types::WARNING,
             };
             match &mut ctx.sink {
                 Sink::Report(sinks) => sinks.out.forward(ty, &body),

@@ -132,7 +132,7 @@ impl Output<Rec> for Replay<'_, '_> {
                 f.item_errors += 1;
                 f.first_item_code.get_or_insert(code);
                 f.first_item.get_or_insert(said);
-                f.sinks.out.event("aoi:error", &fields)?;
+                f.sinks.out.event(crate::spec::types::ERROR, &fields)?;
             }
             Rec::Stderr(bytes) if live => {
                 let _ = io::stderr().lock().write_all(&bytes);

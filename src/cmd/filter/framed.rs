@@ -23,7 +23,7 @@ use crate::out::{
     verdict_line,
 };
 use crate::out::{EventKind, Found, event_kind, forwarded_body, one_line_of, push_member};
-use crate::spec::exit;
+use crate::spec::{exit, types};
 
 /// The transformer's state across its inputs.
 pub(super) struct Framed<'a, O: Emit> {
@@ -367,8 +367,8 @@ impl<O: Emit> Framed<'_, O> {
             source,
         });
         let ty = match kind {
-            EventKind::Error => "aoi:error",
-            EventKind::Warning => "aoi:warning",
+            EventKind::Error => types::ERROR,
+            EventKind::Warning => types::WARNING,
         };
         self.sinks.forward(ty, &body)
     }
@@ -483,7 +483,9 @@ impl<O: Emit> Framed<'_, O> {
         self.buf.clear();
         let ty = match v {
             Val::Obj(o) => o.get(&self.type_key).and_then(|t| match t {
-                Val::TStr(s) if !s.starts_with(b"aoi:") => std::str::from_utf8(s).ok(),
+                Val::TStr(s) if !s.starts_with(crate::spec::types::bytes::PREFIX) => {
+                    std::str::from_utf8(s).ok()
+                }
                 _ => None,
             }),
             _ => None,

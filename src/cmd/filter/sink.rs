@@ -46,7 +46,7 @@ impl Emit for Sinks {
         fields: &[(&'static str, Value)],
         _said: &str,
     ) -> Result<(), Stop> {
-        self.out.event("aoi:error", fields)
+        self.out.event(crate::spec::types::ERROR, fields)
     }
     fn flush(&mut self) -> Result<(), Stop> {
         self.out.flush()

@@ -42,6 +42,7 @@ mod words;
 use crate::emit::SCHEMA_NAME;
 use crate::judge::Outcome;
 use crate::peek::span;
+use crate::spec::types;
 use entry::cap;
 use entry::{Check, Checks, Entry, MAX_CHECKS, Own, SHOWN};
 use files::FileRead;
@@ -200,7 +201,7 @@ fn gather<R: Read + Send + std::os::fd::AsRawFd + 'static>(
         }
         let key = &stream.run;
         match ev.type_name().as_deref() {
-            Some("aoi:check") => {
+            Some(types::CHECK) => {
                 let v: Value = serde_json::from_slice(ev.obj).unwrap_or(Value::Null);
                 let checks = g.checks.entry(key.clone()).or_default();
                 if v.get("ok").and_then(Value::as_bool) != Some(true) {
@@ -212,7 +213,7 @@ fn gather<R: Read + Send + std::os::fd::AsRawFd + 'static>(
                     checks.kept.extend(Check::from_event(&v));
                 }
             }
-            Some("aoi:meta") => {
+            Some(types::META) => {
                 let own_schema =
                     stream.judge.identity().schema_name.as_deref() == Some(SCHEMA_NAME);
                 let command = ev
@@ -227,12 +228,12 @@ fn gather<R: Read + Send + std::os::fd::AsRawFd + 'static>(
             }
             // What an earlier merge-report carried: its entries, its own
             // failures, its skipped-line count.
-            Some(ty @ ("aoi:error" | "aoi:summary" | "report")) if g.containers.contains(key) => {
+            Some(ty @ (types::ERROR | types::SUMMARY | "report")) if g.containers.contains(key) => {
                 let Ok(v) = serde_json::from_slice::<Value>(ev.obj) else {
                     return Ok(());
                 };
                 match ty {
-                    "aoi:error" => g
+                    types::ERROR => g
                         .carried_own
                         .entry(key.clone())
                         .or_default()

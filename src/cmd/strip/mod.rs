@@ -516,7 +516,9 @@ fn log_event(
     out: &mut dyn LogOut,
 ) -> io::Result<()> {
     // § 2: a cut final line is no event.
-    let framework = ev.type_name().is_some_and(|t| t.starts_with("aoi:"));
+    let framework = ev
+        .type_name()
+        .is_some_and(|t| t.starts_with(crate::spec::types::PREFIX));
     if !ev.terminated || framework != args.control {
         return Ok(());
     }
