@@ -35,6 +35,7 @@ pub fn schema() -> Value {
             ("outcome", "outcome"),
             ("report", "report"),
             ("value", "value"),
+            ("rule", "rule"),
         ]
         .into_iter(),
     );
@@ -42,7 +43,7 @@ pub fn schema() -> Value {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": ID,
         "title": format!("{SCHEMA_NAME} {SCHEMA_VERSION}"),
-        "description": "Every event aoi writes in machine mode (AOI-CLI v1.0-alpha). Domain events of `aoi filter` carry the type the filter gave them and are not constrained here, except that an event of one of the types aoi names for its own events (value, report, outcome, stream, violation, advisory) is read as aoi's, which a filter's event of that name may not be: a schema cannot tell them apart. Fields not named are allowed (§ 10.3).",
+        "description": "Every event aoi writes in machine mode (AOI-CLI v1.0-alpha). Domain events of `aoi filter` carry the type the filter gave them and are not constrained here, except that an event of one of the types aoi names for its own events (value, report, outcome, stream, violation, advisory, rule) is read as aoi's, which a filter's event of that name may not be: a schema cannot tell them apart. Fields not named are allowed (§ 10.3).",
         "x-schema-name": SCHEMA_NAME,
         "x-schema-version": SCHEMA_VERSION,
         "type": "object",
@@ -53,8 +54,8 @@ pub fn schema() -> Value {
     })
 }
 
-/// aoi's own event types: findings, per-stream verdicts, merged reports
-/// and `filter`'s raw values.
+/// aoi's own event types: findings, per-stream verdicts, merged reports,
+/// `filter`'s raw values and `rules`' catalog entries.
 fn toolkit_defs() -> Map<String, Value> {
     let mut defs = Map::new();
     defs.insert("violation".into(), finding());
@@ -99,6 +100,16 @@ fn toolkit_defs() -> Map<String, Value> {
         ),
     );
     defs.insert("value".into(), event(&["value"], json!({})));
+    defs.insert(
+        "rule".into(),
+        event(
+            &["id", "severity", "spec", "hint", "doc"],
+            json!({
+                "id": string(), "severity": {"enum": ["violation", "incomplete", "advisory"]},
+                "spec": string(), "hint": string(), "doc": string(),
+            }),
+        ),
+    );
     defs
 }
 

@@ -2,7 +2,7 @@
 //! own example and says only what applies to it; each exit table lists
 //! the codes that command returns; the catalog as a stream.
 
-use crate::util::{aoi, check, command, parse_jsonl, scratch, write_file};
+use crate::util::{aoi, assert_matches_schema, check, command, parse_jsonl, scratch, write_file};
 
 /// `aoi CMD --help` with its lines joined (clap wraps long help).
 fn help(cmd: &str) -> String {
@@ -135,6 +135,8 @@ fn rules_as_a_stream_and_an_aligned_table() {
     let out = aoi(&["rules", "--output", "jsonl"], b"");
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(check(&["-q"], &out.stdout).code, 0);
+    // Typed too: `aoi schema` declares the `rule` event (§ 10).
+    assert_matches_schema(&out.stdout);
     let events = parse_jsonl(&out.stdout);
     assert_eq!(events[0]["type"], "aoi:meta");
     assert_eq!(events[0]["command"], "rules");
