@@ -137,7 +137,7 @@ pub const COMMANDS: &[Spec] = &[
         role: "info",
         reads_jsonl: false,
         malformed_input: "no input",
-        outputs: &["text", "markdown"],
-        event_types: &[],
+        outputs: &["text", "markdown", "jsonl"],
+        event_types: &[types::META, "rule", types::SUMMARY],
     },
 ];
