@@ -1238,3 +1238,29 @@ fn junit_names_testcases_by_run_and_reads_a_lint_report() {
     );
     crate::consumers::assert_valid_junit(&dir, &out.stdout);
 }
+
+/// A path longer than the SOURCE column is cut at the front, so the row
+/// still names the file wherever the files live (a CI clone's path made
+/// the cut fall inside the file name once).
+#[test]
+fn a_long_path_keeps_its_file_name_in_the_table() {
+    let dir = scratch("long-path");
+    let deep = dir
+        .as_ref()
+        .join("a-folder-name-long-enough/to-push/the-name-out");
+    std::fs::create_dir_all(&deep).expect("deep dir");
+    let bytes = std::fs::read(example("truncated.jsonl")).expect("example");
+    let file = write_file(&deep, "truncated.jsonl", &bytes);
+    let out = aoi(&["merge-report", "-q", "--format", "table", &file], b"");
+    assert_eq!(out.code, 74);
+    let row = out
+        .stdout_str()
+        .lines()
+        .nth(1)
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        row.starts_with('…') && row.contains("/the-name-out/truncated.jsonl"),
+        "{row}"
+    );
+}

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use super::entry::{Entry, Own, worst_first};
 use super::standing::Standing;
 use super::words::{short_run, summary_line, verdict_word};
-use crate::out::{cell, paint, sanitize};
+use crate::out::{cell, cell_tail, paint, sanitize};
 
 pub(super) fn table(
     entries: &[Entry],
@@ -50,7 +50,7 @@ pub(super) fn table(
         let _ = writeln!(
             s,
             "{}  {}  {}  {}  {:>4}  {:>8}  {:>8}  {:>5}  {:>5}  {:>5}  {}",
-            cell(&e.source, w_src),
+            cell_tail(&e.source, w_src),
             cell(&short_run(&e.run), 8),
             cell(e.tool().unwrap_or("-"), 12),
             paint(color, sgr, &outcome),
