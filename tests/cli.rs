@@ -20,6 +20,8 @@
 //!   command,
 //! - `many_runs`: a log of many runs, every run judged, memory bounded by the
 //!   open ones,
+//! - `help_texts`: each command's help says what applies to it, its own
+//!   example and its own exit codes; the rule catalog as a stream,
 //! - `jq_suite`: jq's own test file through `filter --raw` (issue 43),
 //! - `lint`: § 18 against fixture tools and aoi itself,
 //! - `lint_zoo`: § 18 against a zoo of tools, one planted defect each, held

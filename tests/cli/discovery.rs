@@ -3,16 +3,12 @@
 
 use serde_json::Value;
 
-use crate::util::{aoi, parse_jsonl};
+use crate::util::{aoi, example, parse_jsonl};
 
 fn manifest() -> Value {
     let out = aoi(&["capabilities", "--output", "json"], b"");
     assert_eq!(out.code, 0, "{}", out.stderr);
     serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
-
-fn example(name: &str) -> String {
-    format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 #[test]

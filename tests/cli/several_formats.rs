@@ -4,11 +4,7 @@
 
 use serde_json::Value;
 
-use crate::util::{aoi, assert_conforming_report, fed_back_code, parse_jsonl, scratch};
-
-fn example(name: &str) -> String {
-    format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
-}
+use crate::util::{aoi, assert_conforming_report, example, fed_back_code, parse_jsonl, scratch};
 
 /// The inputs: a CI log (a retryable run among passing ones, read with
 /// `--log`), a run file and a cut one.

@@ -2,16 +2,12 @@
 
 use serde_json::Value;
 
-use crate::util::{aoi, assert_conforming_report, s};
+use crate::util::{aoi, assert_conforming_report, example, s};
 
 fn summary(args: &[&str], input: &[u8]) -> crate::util::Out {
     let mut a = vec!["summary"];
     a.extend_from_slice(args);
     aoi(&a, input)
-}
-
-fn example(name: &str) -> String {
-    format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 #[test]

@@ -206,6 +206,11 @@ pub fn scratch(name: &str) -> Scratch {
     Scratch(d)
 }
 
+/// The path of `examples/NAME` in the source tree.
+pub fn example(name: &str) -> String {
+    format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
 /// Writes `bytes` to `dir/name` and returns the path as a string.
 pub fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> String {
     let p = dir.join(name);

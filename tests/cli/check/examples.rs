@@ -1,11 +1,7 @@
 //! The example streams shipped in `examples/` (the README's quick start uses
 //! them) keep giving their documented verdicts.
 
-use crate::util::{check, report_full};
-
-fn example(name: &str) -> String {
-    format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
-}
+use crate::util::{check, example, report_full};
 
 #[test]
 fn shipped_examples_give_their_documented_exit_codes() {
