@@ -111,32 +111,35 @@ pub fn inode(fd: &impl AsRawFd) -> u64 {
     st.st_ino
 }
 
-/// Waits until no process but `pid` holds an end of the pipe `ino`. A
-/// child that a test running alongside forks while this test held an end
-/// keeps a copy until its exec (close-on-exec); a write meant to find the
-/// pipe closed then succeeds into it (seen under load).
+/// Waits until the pipe `ino`, which aoi (`pid`) writes to, has no reader
+/// left anywhere. A child that a test running alongside forks while this
+/// test held the read end keeps a copy until its exec (close-on-exec); a
+/// write meant to find the pipe closed then succeeds into it (seen under
+/// load). Scanning `/proc` for holders missed a fork still being made (its
+/// descriptors copied, its pid not shown yet), so the kernel is asked
+/// instead: a write through aoi's own end (opened again by its `/proc`
+/// link, non-blocking) fails with `EPIPE` exactly when no reader is left,
+/// and none can come back. While one is, the byte written goes into a pipe
+/// nobody reads, or finds it full (`EAGAIN`).
 pub fn wait_unheld(ino: u64, pid: u32, what: &str) {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
     let link = format!("pipe:[{ino}]");
-    let held_elsewhere = || {
-        let Ok(procs) = std::fs::read_dir("/proc") else {
-            return false;
-        };
-        procs.flatten().any(|p| {
-            let name = p.file_name();
-            let Some(other) = name.to_str().and_then(|n| n.parse::<u32>().ok()) else {
-                return false;
-            };
-            other != pid
-                && std::fs::read_dir(p.path().join("fd")).is_ok_and(|fds| {
-                    fds.flatten().any(|f| {
-                        std::fs::read_link(f.path()).is_ok_and(|l| l.as_os_str() == link.as_str())
-                    })
-                })
-        })
-    };
-    wait_until(&format!("{what}: pipe {ino} held by aoi alone"), || {
-        !held_elsewhere()
-    });
+    let end = std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .expect("aoi's descriptors in /proc")
+        .flatten()
+        .map(|f| f.path())
+        .find(|f| std::fs::read_link(f).is_ok_and(|l| l.as_os_str() == link.as_str()))
+        .unwrap_or_else(|| panic!("{what}: aoi holds no end of pipe {ino}"));
+    let mut writer = std::fs::OpenOptions::new()
+        .write(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(&end)
+        .expect("aoi's end of its stdout pipe, opened again");
+    wait_until(
+        &format!("{what}: pipe {ino} read by no one"),
+        || matches!(writer.write(b"\n"), Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe),
+    );
 }
 
 /// The capacity of the pipe `fd` is an end of (`F_GETPIPE_SZ`, Linux's).
