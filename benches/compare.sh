@@ -4,14 +4,16 @@
 #   benches/compare.sh                          # 10M and 200M, every mix, 5 runs
 #   SIZES="1M 100M 1G" MIXES="domain long" RUNS=7 benches/compare.sh
 #   MIXES=messy SIZES=100M benches/compare.sh   # a CI log: errors and merge-report
+#   MIXES=runs SIZES=100M NO_FILTER=1 benches/compare.sh  # eight runs in one log
 #   KEEP=1 benches/compare.sh                   # keep the generated data
 #   INSTR=1 SIZES= benches/compare.sh           # only instructions per byte (callgrind)
 #   MERGE=1 SIZES= benches/compare.sh           # only merge-report over 100 files of 10 MB
 #
 # Environment:
 #   SIZES  sizes to generate (K/M/G suffixes), default "10M 200M"
-#   MIXES  generator mixes, default "domain control long unicode messy" (messy: a log of
-#          interleaved runs, prose and decorated lines, timed with errors and merge-report)
+#   MIXES  generator mixes, default "domain control long unicode messy runs" (messy: a log
+#          of interleaved runs, prose and decorated lines; runs: eight whole runs one after
+#          another; both timed with the log readers, errors and merge-report)
 #   RUNS   timed runs per command, default 5 (the median is reported)
 #   SEED   generator seed, default 1
 #   KEEP   1 keeps the data directory (its path is printed)
@@ -19,6 +21,7 @@
 #   MERGE  1 also times `aoi merge-report` over MERGE_FILES files of MERGE_SIZE (default
 #          100 x 10M, seeds 1..N), against `cat` of the same files, with peak RSS
 #   NO_PEERS 1 times aoi and the floors only (for 1G sizes: jq takes minutes there)
+#   NO_FILTER 1 leaves out the aoi filter rows and their peers
 #   STARTUP 0 skips the start-up table (N=200 launches of aoi check on an empty stream)
 #   TMPDIR where the data directory is created
 #
@@ -35,7 +38,7 @@ set -euo pipefail
 export LC_ALL=C
 
 SIZES=${SIZES-"10M 200M"}
-MIXES=${MIXES-"domain control long unicode messy"}
+MIXES=${MIXES-"domain control long unicode messy runs"}
 RUNS=${RUNS:-5}
 SEED=${SEED:-1}
 KEEP=${KEEP:-0}
@@ -45,6 +48,7 @@ MERGE_FILES=${MERGE_FILES:-100}
 MERGE_SIZE=${MERGE_SIZE:-10M}
 STARTUP=${STARTUP:-1}
 NO_PEERS=${NO_PEERS:-0}
+NO_FILTER=${NO_FILTER:-0}
 
 cd "$(dirname "$0")/.."
 
@@ -188,23 +192,33 @@ bench_file() {
     add 'wc -l FILE' floor "{T}wc -l $f > /dev/null"
     add 'cat FILE | wc -l' floor "{T}cat $f | {T}wc -l > /dev/null"
     local skipped=()
-    if [[ $label == messy* ]]; then
+    if [[ $label == messy* || $label == runs* ]]; then
         # A log, not a stream: what errors and merge-report are for. The
         # peers are what a user assembles instead: grep for a count (which
         # also counts prose that mentions aoi:error), and grep + jq for the
         # events (which misses Docker-wrapped events, and silently drops,
         # through `fromjson?`, lines that end in a CR or a colour code).
+        # (With --threads 1 next to the default: what the second core brings.)
         add 'aoi errors -q --count FILE' aoi "{T}$a errors -q --no-fail --log --count $f > /dev/null" errors
+        add 'aoi errors -q --count --threads 1 FILE' aoi "{T}$a errors -q --no-fail --log --count --threads 1 $f > /dev/null" errors
         add 'cat FILE | aoi errors -q --count' aoi "{T}cat $f | {T}$a errors -q --no-fail --log --count > /dev/null" errors
         add 'aoi errors -q FILE > /dev/null' aoi "{T}$a errors -q --no-fail --log --output raw $f > /dev/null" errors
         add 'aoi errors -q --output jsonl FILE > /dev/null' aoi "{T}$a errors -q --no-fail --log --output jsonl $f > /dev/null" errors
+        add 'aoi errors -q --output jsonl --threads 1 FILE > /dev/null' aoi "{T}$a errors -q --no-fail --log --output jsonl --threads 1 $f > /dev/null" errors
+        add 'cat FILE | aoi errors -q --output jsonl > /dev/null' aoi "{T}cat $f | {T}$a errors -q --no-fail --log --output jsonl > /dev/null" errors
         add 'aoi merge-report --format jsonl FILE > /dev/null' aoi "{T}$a merge-report -q --no-fail --log --format jsonl $f > /dev/null" errors
+        add 'aoi merge-report --format jsonl --threads 1 FILE > /dev/null' aoi "{T}$a merge-report -q --no-fail --log --format jsonl --threads 1 $f > /dev/null" errors
+        add 'aoi strip -q --log FILE > /dev/null' aoi "{T}$a strip -q --no-fail --log $f > /dev/null" strip
+        add 'aoi summary -q --log FILE > /dev/null' aoi "{T}$a summary -q --log $f > /dev/null" check
         add 'grep -c aoi:error FILE' peer "{T}grep -c aoi:error $f > $(printf %q "$DATA/grep.out")"
-        if have jq; then
+        if ! have jq; then
+            skipped+=(jq)
+        elif [[ $label == runs* ]]; then
+            # Lines as the tool wrote them: jq reads the log as it is.
+            add "jq -c '$JQ_ERRORS' FILE" jq "{T}jq -c $(printf %q "$JQ_ERRORS") $f > /dev/null" errors
+        else
             add "grep -o '{\"type\".*' FILE | jq -cR 'fromjson? | $JQ_ERRORS'" jq \
                 "{T}grep -o '{\"type\".*' $f | {T}jq -cR $(printf %q "fromjson? | $JQ_ERRORS") > /dev/null" errors
-        else
-            skipped+=(jq)
         fi
     else
         add 'aoi check -q --no-relay FILE' aoi "{T}$a check -q --no-relay $f" check
@@ -215,16 +229,20 @@ bench_file() {
         add 'aoi check --output jsonl FILE > /dev/null 2>&1' aoi "{T}$a check --output jsonl $f > /dev/null 2>&1" check
         add 'aoi strip -q FILE > /dev/null' aoi "{T}$a strip -q --no-fail $f > /dev/null" strip
         add 'cat FILE | aoi strip -q > /dev/null' aoi "{T}cat $f | {T}$a strip -q --no-fail > /dev/null" strip
-        add 'aoi summary -q FILE' aoi "{T}$a summary -q $f" check
-        add 'cat FILE | aoi summary -q' aoi "{T}cat $f | {T}$a summary -q" check
+        # The outcome line goes to stdout (-q or not): into /dev/null, not
+        # into the captured timing.
+        add 'aoi summary -q FILE' aoi "{T}$a summary -q $f > /dev/null" check
+        add 'cat FILE | aoi summary -q' aoi "{T}cat $f | {T}$a summary -q > /dev/null" check
         add 'aoi errors -q FILE > /dev/null' aoi "{T}$a errors -q --no-fail --log --output raw $f > /dev/null" errors
         add 'aoi errors -q --count FILE' aoi "{T}$a errors -q --no-fail --log --count $f > /dev/null" errors
         add 'cat FILE | aoi errors -q --count' aoi "{T}cat $f | {T}$a errors -q --no-fail --log --count > /dev/null" errors
+        add 'aoi errors -q --output jsonl FILE > /dev/null' aoi "{T}$a errors -q --no-fail --log --output jsonl $f > /dev/null" errors
+        add 'cat FILE | aoi errors -q --output jsonl > /dev/null' aoi "{T}cat $f | {T}$a errors -q --no-fail --log --output jsonl > /dev/null" errors
         # The run's verdict as a report, against jq -e on its summary.
         add 'aoi merge-report --format jsonl FILE > /dev/null' aoi "{T}$a merge-report -q --no-fail --log --format jsonl $f > /dev/null" check
         # aoi filter against jaq and jq on the same filter (issue 5's three).
         local fi=0 flt q
-        for flt in "${FILTERS[@]}"; do
+        [[ $NO_FILTER == 1 ]] || for flt in "${FILTERS[@]}"; do
             fi=$((fi + 1))
             q=$(printf %q "$flt")
             add "aoi filter '$flt' FILE" aoi "{T}$a filter -q --continue-on-error $q $f > /dev/null" "filter$fi"
@@ -321,7 +339,7 @@ for size in $SIZES; do
         file=$DATA/$mix-$size-s$SEED.jsonl
         echo "Generating $mix $size..." >&2
         "$GEN" --out "$file" --size "$size" --mix "$mix" --seed "$SEED" 2>&1 | sed 's/^/  /' >&2
-        if [[ $mix == messy ]]; then
+        if [[ $mix == messy || $mix == runs ]]; then
             verdict_cmd=(errors --log --count)
         else
             verdict_cmd=(check --no-relay)

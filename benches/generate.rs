@@ -25,6 +25,10 @@
 //!   decorated: a Kubernetes CRI prefix, a `[worker-N]` tag, colour codes, a
 //!   CR before the LF, or a Docker json-file wrapper. More warnings and
 //!   errors than `domain` (about 2% each).
+//! - `runs`: the realistic mix of a CI job that ran a tool several times
+//!   into one log: eight runs one after another, each conforming (meta,
+//!   domain events with `check` results among them, about 1.5% warnings
+//!   and 1.5% errors, progress, summary), lines as the tool wrote them.
 //!
 //! Every string is assembled from fragments that are already valid JSON
 //! string content, so nothing is escaped at generation time; lines are built
@@ -35,7 +39,7 @@ use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE: &str = "usage: generate --out FILE|- [--size BYTES[K|M|G]] [--mix domain|control|long|unicode|messy] [--seed N]";
+const USAGE: &str = "usage: generate --out FILE|- [--size BYTES[K|M|G]] [--mix domain|control|long|unicode|messy|runs] [--seed N]";
 
 /// Millisecond timestamp used as the base of the run id and of `modified_ms`
 /// fields (2025-01-01T00:00:00Z).
@@ -401,6 +405,7 @@ enum Mix {
     Long,
     Unicode,
     Messy,
+    Runs,
 }
 
 impl Mix {
@@ -411,6 +416,7 @@ impl Mix {
             "long" => Some(Mix::Long),
             "unicode" => Some(Mix::Unicode),
             "messy" => Some(Mix::Messy),
+            "runs" => Some(Mix::Runs),
             _ => None,
         }
     }
@@ -422,6 +428,7 @@ impl Mix {
             Mix::Long => "long",
             Mix::Unicode => "unicode",
             Mix::Messy => "messy",
+            Mix::Runs => "runs",
         }
     }
 }
@@ -888,6 +895,21 @@ impl<W: Write> Gen<W> {
         }
     }
 
+    /// A test runner's result, as a domain event.
+    fn check(&mut self) -> io::Result<()> {
+        self.n.domain += 1;
+        self.begin("check");
+        self.key("name");
+        self.s("\"links/");
+        self.push_id(6);
+        self.s("\"");
+        let passed = !self.rng.chance(1, 20);
+        self.string("status", if passed { "pass" } else { "fail" });
+        let ms = self.rng.below(2_000) as u64;
+        self.num("duration_ms", ms);
+        self.end()
+    }
+
     fn warning(&mut self) -> io::Result<()> {
         self.n.warnings += 1;
         self.begin("aoi:warning");
@@ -1020,10 +1042,47 @@ impl<W: Write> Gen<W> {
         self.out.flush()
     }
 
+    /// The runs mix: eight runs one after another, each a whole stream of
+    /// about an eighth of `size`.
+    fn run_several(&mut self, size: u64, seed: u64) -> io::Result<()> {
+        const RUNS: u64 = 8;
+        let mut all = Counts::default();
+        for r in 0..RUNS {
+            if r > 0 {
+                self.run = ulid(EPOCH_MS + seed % 86_400_000 + r, &mut self.rng);
+                self.n = Counts::default();
+            }
+            self.meta(seed)?;
+            let total = size / RUNS / 230;
+            let body = (size / RUNS * (r + 1)).saturating_sub(400);
+            while self.written < body {
+                match self.rng.below(1_000) {
+                    0..=14 => self.warning()?,
+                    15..=29 => self.error()?,
+                    30..=59 => self.check()?,
+                    60..=69 => self.progress(total)?,
+                    _ => self.domain()?,
+                }
+            }
+            let elapsed_ms = self.n.lines / 20 + 37;
+            self.summary(elapsed_ms)?;
+            all.lines += self.n.lines;
+            all.domain += self.n.domain;
+            all.warnings += self.n.warnings;
+            all.errors += self.n.errors;
+        }
+        all.bytes = self.written;
+        self.n = all;
+        self.out.flush()
+    }
+
     /// Writes the whole stream: meta, body up to about `size` bytes, summary.
     fn run(&mut self, size: u64, seed: u64) -> io::Result<()> {
         if self.mix == Mix::Messy {
             return self.run_messy(size, seed);
+        }
+        if self.mix == Mix::Runs {
+            return self.run_several(size, seed);
         }
         self.meta(seed)?;
         // A rough total for progress events.
@@ -1050,7 +1109,8 @@ impl<W: Write> Gen<W> {
                     3..=5 => self.progress(total)?,
                     _ => self.domain()?,
                 },
-                Mix::Domain | Mix::Unicode | Mix::Messy => match self.rng.below(10_000) {
+                Mix::Domain | Mix::Unicode | Mix::Messy | Mix::Runs => match self.rng.below(10_000)
+                {
                     0..=2 => self.warning()?,
                     3..=4 => self.error()?,
                     5..=24 => self.progress(total)?,

@@ -57,7 +57,7 @@ use crate::judge::{Finding, Judge, JudgeOptions, LineClass, Verdict, envelope_ru
 use crate::lines::LineReader;
 use crate::long::LongLine;
 use crate::parallel::{Driven, Later, Piece, Prep, Step, Threads};
-use crate::peek::{Kind, Peeker, key_is, span, unescape, unescape_into};
+use crate::peek::{JsonError, Kind, Peeker, key_is, span, unescape, unescape_into};
 
 /// Ended runs whose keys are kept, the latest: a line of one of them is
 /// judged as a line after its summary (`summary.not_last`). A line of a
@@ -473,18 +473,23 @@ fn read_here<R: Read, E>(
     })
 }
 
-/// The work [`read`] moves to the reading thread: trimming a line's
-/// decoration, finding its event and peeking it ([`locate`]).
+/// The work [`read`] moves to the reading thread: with `--log`, trimming a
+/// line's decoration, finding its event and peeking it ([`locate`]);
+/// without, the peek of each line the judge peeks (as `aoi check` on two
+/// threads), so that both kinds of input leave the judging alone to this
+/// thread.
 struct LocateLines {
     log: bool,
 }
 
 /// What [`locate`] found in a line, with the peeker and the scratch buffer
-/// it left describing the event.
+/// it left describing the event; without `--log`, the line's peek and
+/// what [`Peeker::peek`] returned.
 pub(crate) struct LocateSlot {
     peeker: Box<Peeker>,
     scratch: Vec<u8>,
     spot: Spot,
+    peeked: Result<(), JsonError>,
 }
 
 impl Default for LocateSlot {
@@ -493,6 +498,7 @@ impl Default for LocateSlot {
             peeker: Box::new(Peeker::new()),
             scratch: Vec::new(),
             spot: Spot::unknown(None),
+            peeked: Ok(()),
         }
     }
 }
@@ -500,12 +506,19 @@ impl Default for LocateSlot {
 impl Prep for LocateLines {
     type Slot = LocateSlot;
 
-    /// Without `--log` this thread peeks each line itself.
-    fn wants(&self, _line: &[u8], _terminated: bool) -> bool {
-        self.log
+    /// Every line with `--log`; without, the lines the judge peeks (an
+    /// unterminated line is not, § 2: this thread peeks it itself, as
+    /// `aoi check` does).
+    #[inline(always)]
+    fn wants(&self, _line: &[u8], terminated: bool) -> bool {
+        self.log || terminated
     }
 
     fn prep(&self, slot: &mut LocateSlot, line: &[u8], utf8_checked: bool) {
+        if !self.log {
+            slot.peeked = slot.peeker.peek_checked(line, utf8_checked);
+            return;
+        }
         slot.spot = locate_spot(
             trim_decoration(line),
             &mut slot.peeker,
@@ -572,7 +585,20 @@ impl Input {
     ) -> Result<(), E> {
         self.line_no += 1;
         if !self.opts.log {
-            return self.strict_line(line, terminated, utf8_checked, visit);
+            return match slot {
+                Some(slot) => {
+                    // The slot's peeker holds the line's peek: this input
+                    // takes it for the line, and gives it back.
+                    std::mem::swap(&mut self.peeker, &mut slot.peeker);
+                    let r = self.strict_line(line, terminated, slot.peeked, visit);
+                    std::mem::swap(&mut self.peeker, &mut slot.peeker);
+                    r
+                }
+                None => {
+                    let peeked = self.peeker.peek_checked(line, utf8_checked);
+                    self.strict_line(line, terminated, peeked, visit)
+                }
+            };
         }
         let full = line.len();
         let line = trim_decoration(line);
@@ -595,17 +621,17 @@ impl Input {
         }
     }
 
-    /// A line of an input read as one stream (not `--log`): judged as it
-    /// is, as `aoi check` judges it, and visited when it is an event.
+    /// A line of an input read as one stream (not `--log`), which
+    /// `self.peeker` has peeked (`result`: what the peek returned): judged
+    /// as it is, as `aoi check` judges it, and visited when it is an event.
     fn strict_line<E>(
         &mut self,
         line: &[u8],
         terminated: bool,
-        utf8_checked: bool,
+        result: Result<(), JsonError>,
         visit: &mut impl FnMut(Visit<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
         let line_no = self.line_no;
-        let result = self.peeker.peek_checked(line, utf8_checked);
         let i = self.only_stream();
         let Some(stream) = self.streams.get_mut(i).and_then(Option::as_mut) else {
             return Ok(());

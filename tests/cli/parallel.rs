@@ -20,6 +20,8 @@ const COMMANDS: &[&[&str]] = &[
     &["summary", "--output", "json"],
     &["summary", "--output", "jsonl"],
     &["filter", "--continue-on-error", "."],
+    &["errors", "--no-fail"],
+    &["errors", "--no-fail", "--count"],
     &["errors", "--no-fail", "-w", "--output", "raw"],
     &["errors", "--no-fail", "--output", "jsonl"],
     &["merge-report", "--no-fail", "--format", "jsonl"],
@@ -28,14 +30,19 @@ const COMMANDS: &[&[&str]] = &[
 
 /// The log readers: on a log, the others would judge one stream.
 const LOG_COMMANDS: &[&[&str]] = &[
+    &["errors", "--log", "--no-fail"],
     &["errors", "--log", "--no-fail", "-w", "--output", "raw"],
     &["errors", "--log", "--no-fail", "--output", "jsonl"],
     &["errors", "--log", "--no-fail", "--count"],
     &["merge-report", "--log", "--no-fail", "--format", "jsonl"],
     &["merge-report", "--log", "--no-fail", "--format", "tap"],
     &["merge-report", "--log", "--no-fail", "--format", "junit"],
+    &["strip", "--log", "--no-fail"],
+    &["summary", "--log"],
+    &["summary", "--log", "--output", "jsonl"],
     // Read as one stream, a log is judged as aoi check judges it.
     &["merge-report", "--no-fail", "--format", "jsonl"],
+    &["errors", "--no-fail", "--count"],
 ];
 
 /// A report line without what differs between two runs: aoi's own run id,
@@ -80,8 +87,32 @@ fn assert_alike(one: &crate::util::Out, two: &crate::util::Out, report: bool, wh
     assert_eq!(one.stderr, two.stderr, "{what}: stderr differs");
 }
 
+/// Whether `cmd` writes an AOI stream of its own (a report that `aoi
+/// check` must pass), rather than a relay, a table or a JSON document.
+fn writes_aoi_stream(cmd: &[&str]) -> bool {
+    cmd.contains(&"jsonl") && !matches!(cmd[0], "strip" | "filter")
+}
+
+/// Feeds the report of `cmd` on `file` (two threads) back through `aoi
+/// check`: run without `--no-fail`, so that its exit is the verdict its
+/// summary states.
+fn fed_back(cmd: &[&str], extra: &[&str], file: &str) {
+    let mut c = crate::util::command(crate::util::AOI);
+    c.args(cmd.iter().filter(|a| **a != "--no-fail"));
+    for a in extra {
+        match a.strip_prefix("AOI_HOLD_LINE_BYTES=") {
+            Some(n) => c.env("AOI_HOLD_LINE_BYTES", n),
+            None => c.arg(a),
+        };
+    }
+    let o = c.args(["--threads", "2", file]).output().expect("run aoi");
+    let code = crate::util::code_of(o.status);
+    crate::util::assert_conforming_report(&o.stdout, crate::util::fed_back_code(code));
+}
+
 /// Runs every command on `input` (written to a file) with one and with two
-/// threads and requires the same results.
+/// threads and requires the same results; the reports are fed back
+/// through `aoi check`.
 fn same_either_way(name: &str, input: &[u8], extra: &[&str]) {
     same_either_way_for(COMMANDS, name, input, extra);
 }
@@ -125,6 +156,9 @@ fn same_either_way_for(commands: &[&[&str]], name: &str, input: &[u8], extra: &[
                 report,
                 &format!("{cmd:?} on {name}, share {share:?}"),
             );
+        }
+        if writes_aoi_stream(cmd) {
+            fed_back(cmd, extra, &file);
         }
     }
 }
@@ -279,6 +313,80 @@ fn log_readers_on_two_threads_read_like_one() {
         &log,
         &["AOI_HOLD_LINE_BYTES=4096", "--max-runs", "5"],
     );
+}
+
+/// The log readers and `errors` on one stream give from a pipe what they
+/// give from a file on one thread, whichever way the two threads share the
+/// work ([`crate::util::across_splits`]).
+#[test]
+fn log_readers_from_a_pipe_read_like_one_thread() {
+    let log = messy_log(6, 1_500);
+    let stream = {
+        let mut st = s();
+        for i in 0..30_000 {
+            st = match i % 50 {
+                0 => st.ev(
+                    r#"{"type":"aoi:error","category":"io","code":"E","message":"m","retryable":true}"#,
+                ),
+                1 => st.ev(r#"{"type":"aoi:warning","code":"W","message":"careful"}"#),
+                2 if i % 1000 == 2 => st.raw("not json at all"),
+                _ => st.hits(1),
+            };
+        }
+        st.unterminated().bytes()
+    };
+    assert!(
+        log.len() > 2 << 20 && stream.len() > 2 << 20,
+        "spans many blocks"
+    );
+    let dir = scratch("parallel-pipe");
+    let cases: [(&[&str], &[u8], &str); 8] = [
+        (&["errors", "--no-fail"], &stream, "stream.jsonl"),
+        (&["errors", "--no-fail", "--count"], &stream, "stream.jsonl"),
+        (
+            &["errors", "--no-fail", "--output", "jsonl"],
+            &stream,
+            "stream.jsonl",
+        ),
+        (
+            &["errors", "--log", "--no-fail", "--count"],
+            &log,
+            "messy.log",
+        ),
+        (
+            &["merge-report", "--log", "--no-fail", "--format", "jsonl"],
+            &log,
+            "messy.log",
+        ),
+        (&["strip", "--log", "--no-fail"], &log, "messy.log"),
+        (&["summary", "--log"], &log, "messy.log"),
+        (
+            &["errors", "--log", "--no-fail", "--output", "jsonl"],
+            &log,
+            "messy.log",
+        ),
+    ];
+    for (cmd, input, name) in cases {
+        let file = write_file(&dir, name, input);
+        let report = is_report(cmd);
+        // One thread's run from a pipe and from the file come first: the
+        // others are held to the one of their kind (a pipe has no name).
+        let mut one: std::collections::HashMap<bool, crate::util::Out> = Default::default();
+        crate::util::across_splits(cmd, input, &file, |run, out| {
+            let pipe = run.ends_with("pipe");
+            match one.get(&pipe) {
+                Some(first) => assert_alike(first, &out, report, &format!("{cmd:?} {run}")),
+                None => {
+                    assert!(run.starts_with("--threads 1 "), "{run}");
+                    one.insert(pipe, out);
+                }
+            }
+        });
+        assert_eq!(one.len(), 2, "a pipe and a file");
+        if writes_aoi_stream(cmd) {
+            fed_back(cmd, &[], &file);
+        }
+    }
 }
 
 /// One kind of line of a generated stream.
