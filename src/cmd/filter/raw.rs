@@ -30,9 +30,11 @@ struct Origin {
     source: String,
     line: u64,
     /// The value read from this line holds only the members the filter
-    /// reads ([`partial_object`]); `text` is the line, for the whole.
+    /// reads ([`partial_object`]); `text` is the line and `peek` its
+    /// members, for the whole.
     partial: bool,
     text: Vec<u8>,
+    peek: crate::peek::Peeker,
 }
 
 /// The values of `--raw` mode, read line by line from each input in turn:
@@ -54,9 +56,8 @@ struct RawInputs<'a> {
     /// `-R`: each line is a string, not JSON.
     text_lines: bool,
     /// The only members the filter reads, when it reads its input only
-    /// through them ([`jq::input_keys`]), and the peek that finds them.
+    /// through them ([`jq::input_keys`]).
     keys: Option<Vec<String>>,
-    peek: crate::peek::Peeker,
 }
 
 impl Iterator for RawInputs<'_> {
@@ -105,12 +106,15 @@ impl Iterator for RawInputs<'_> {
                     );
                     return Some(Err(msg));
                 }
-                if let Some(v) = partial(self.keys.as_deref(), &mut self.peek, text) {
+                if self.keys.is_some() {
                     let mut at = self.at.borrow_mut();
-                    at.partial = true;
-                    at.text.clear();
-                    at.text.extend_from_slice(text);
-                    return Some(Ok(v));
+                    let at = &mut *at;
+                    if let Some(v) = partial(self.keys.as_deref(), &mut at.peek, text) {
+                        at.partial = true;
+                        at.text.clear();
+                        at.text.extend_from_slice(text);
+                        return Some(Ok(v));
+                    }
                 }
                 for v in jaq_json::read::parse_many(text) {
                     match v {
@@ -320,7 +324,6 @@ pub(super) fn filter_paths<O: RawOut>(
         keys: (!args.null_input && !args.slurp && !args.raw_input)
             .then(|| jq::input_keys(&args.filter))
             .flatten(),
-        peek: crate::peek::Peeker::new(),
     });
     let inputs = RcIter::new(raw_inputs);
     let data = Data {
@@ -413,14 +416,14 @@ impl OneByOne<'_> {
             let v = match r {
                 Ok(v) if same.as_ref().is_some_and(|s| same_object(&v, s)) => {
                     // Of the line's members only some: the result is the
-                    // whole value, as the line's parse gives it.
+                    // whole value, built from the peek's spans (the value
+                    // jaq's parse of the line gives, see the function).
                     let at = self.at.borrow();
-                    match jaq_json::read::parse_single(&at.text) {
+                    match jq::object_from_peek(&at.text, &at.peek) {
                         Ok(whole) => whole,
                         Err(e) => {
-                            let msg = format!("invalid JSON: {e}");
                             drop(at);
-                            return self.failed(&msg, out);
+                            return self.failed(&e, out);
                         }
                     }
                 }
