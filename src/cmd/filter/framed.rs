@@ -287,6 +287,24 @@ pub(super) fn unchanged(v: &Val, same: &Val, judge: &Judge) -> bool {
     }
 }
 
+/// Whether the top-level keys of the peeked `line` are all distinct, so
+/// that its object has a member for each (what [`unchanged`] asks of the
+/// whole object's length). An escaped key, or more keys than are cheap to
+/// compare pairwise, is not decided here: `false`.
+pub(super) fn distinct_keys(line: &[u8], peek: &crate::peek::Peeker) -> bool {
+    use crate::peek::{bytes_eq, span};
+    let ms = &peek.members;
+    if ms.len() > 32 || ms.iter().any(|m| m.key_escaped) {
+        return false;
+    }
+    ms.iter().enumerate().all(|(i, a)| {
+        let a = span(line, &a.key);
+        ms.iter()
+            .skip(i + 1)
+            .all(|b| !bytes_eq(a, span(line, &b.key)))
+    })
+}
+
 /// Whether `v` is the object `same` itself (the same allocation).
 pub(super) fn same_object(v: &Val, same: &Val) -> bool {
     match (v, same) {
@@ -438,8 +456,15 @@ impl<O: Emit> Framed<'_, O> {
             match out {
                 Ok(v) if self.keys.is_some() && same_object(&v, &same) => {
                     // The event built of some members only: the result is
-                    // the whole event.
-                    match jq::object_from_peek(line, judge.last_peek()) {
+                    // the whole event, written from the line as it came
+                    // where the whole object would be ([`unchanged`]).
+                    let peek = judge.last_peek();
+                    if judge.last_class() == LineClass::Domain && distinct_keys(line, peek) {
+                        let ty = self.splice(line, peek);
+                        self.sinks.raw_event(&ty, &self.buf)?;
+                        continue;
+                    }
+                    match jq::object_from_peek(line, peek) {
                         Ok(whole) => self.result(&whole, &whole, judge, line, item_index)?,
                         Err(e) => self.unreadable_event(&e, line_no, item_index)?,
                     }
