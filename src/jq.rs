@@ -25,9 +25,11 @@ use jaq_std::input::{HasInputs, Inputs};
 mod alternatives;
 mod compat;
 mod paths;
+mod projection;
 mod rewrite;
 
 pub use compat::set_input_filename;
+pub use projection::input_keys;
 
 /// The data kind filters run with: the look-up table and the inputs that
 /// `input`/`inputs` read.
@@ -427,7 +429,26 @@ pub fn too_deep(s: &[u8]) -> bool {
 /// decoded, numbers read by jaq's own number reader, a repeated key's last
 /// value kept at its first position).
 pub fn object_from_peek(line: &[u8], peek: &crate::peek::Peeker) -> Result<Val, String> {
-    use crate::peek::{Kind as K, span, unescape};
+    object_of_members(line, peek, None)
+}
+
+/// The object of `line` with only the members named in `keys` (a
+/// repeated key's last value, as in the whole object): what a filter
+/// that reads only them ([`input_keys`]) needs of it.
+pub fn object_with_keys(
+    line: &[u8],
+    peek: &crate::peek::Peeker,
+    keys: &[String],
+) -> Result<Val, String> {
+    object_of_members(line, peek, Some(keys))
+}
+
+fn object_of_members(
+    line: &[u8],
+    peek: &crate::peek::Peeker,
+    keys: Option<&[String]>,
+) -> Result<Val, String> {
+    use crate::peek::{Kind as K, key_is, span, unescape};
     let members = &peek.members;
     // One copy of the line; every string without escapes is a slice of it
     // (a reference count, no allocation or copy of its own).
@@ -439,8 +460,18 @@ pub fn object_from_peek(line: &[u8], peek: &crate::peek::Peeker) -> Result<Val, 
             Val::utf8_str(bytes::Bytes::new())
         }
     };
-    let mut map = jaq_json::Map::with_capacity_and_hasher(members.len(), Default::default());
+    let wanted = |m: &crate::peek::Member| {
+        keys.is_none_or(|ks| {
+            ks.iter()
+                .any(|k| key_is(span(line, &m.key), m.key_escaped, k))
+        })
+    };
+    let room = keys.map_or(members.len(), <[String]>::len);
+    let mut map = jaq_json::Map::with_capacity_and_hasher(room, Default::default());
     for (i, m) in members.iter().enumerate() {
+        if !wanted(m) {
+            continue;
+        }
         let key = if m.key_escaped {
             Val::utf8_str(unescape(span(line, &m.key)).into_owned().into_bytes())
         } else {

@@ -38,6 +38,7 @@
 //! - `faults`: closed and full outputs, odd inputs, huge and deep lines,
 //! - `filter`: jq over the domain events, and `--raw` against jq's output,
 //! - `filter_jq`: jq's options and jq's semantics where jaq's differ,
+//! - `filter_projection`: filters run on the members they read give the whole object's results,
 //! - `parallel`: two threads on a file judge exactly like one,
 //! - `schema`: `--schema FILE` on every judging command, the file judged first,
 //!   and every command's machine output valid against `aoi schema`,
@@ -79,6 +80,8 @@ mod files_at_once;
 mod filter;
 #[path = "cli/filter_jq.rs"]
 mod filter_jq;
+#[path = "cli/filter_projection.rs"]
+mod filter_projection;
 #[path = "cli/fleet.rs"]
 mod fleet;
 #[path = "cli/golden.rs"]

@@ -48,6 +48,9 @@ pub(super) struct Framed<'a, O: Emit> {
     pub(super) path: Option<Vec<String>>,
     /// The key `type`, made once (looked up in every result).
     pub(super) type_key: Val,
+    /// The only members the filter reads, when it reads its input only
+    /// through them ([`jq::input_keys`]): the event is built of them.
+    pub(super) keys: Option<Vec<String>>,
 }
 
 /// The keys of a filter that is a plain path of identifiers (`.title`,
@@ -136,6 +139,7 @@ impl<'a, O: Emit> Framed<'a, O> {
             buf: Vec::with_capacity(4096),
             path: simple_path(&args.filter),
             type_key: Val::utf8_str(&b"type"[..]),
+            keys: jq::input_keys(&args.filter),
         }
     }
 }
@@ -273,12 +277,38 @@ pub(super) fn unreadable(
 /// (so its bytes say exactly what the value holds) and that the judge read
 /// as a domain event (so its `type` is a domain type).
 pub(super) fn unchanged(v: &Val, same: &Val, judge: &Judge) -> bool {
-    match (v, same) {
-        (Val::Obj(a), Val::Obj(b)) => {
-            jaq_json::Rc::ptr_eq(a, b)
+    match v {
+        Val::Obj(a) => {
+            same_object(v, same)
                 && a.len() == judge.last_peek().members.len()
                 && judge.last_class() == LineClass::Domain
         }
+        _ => false,
+    }
+}
+
+/// Whether the top-level keys of the peeked `line` are all distinct, so
+/// that its object has a member for each (what [`unchanged`] asks of the
+/// whole object's length). An escaped key, or more keys than are cheap to
+/// compare pairwise, is not decided here: `false`.
+pub(super) fn distinct_keys(line: &[u8], peek: &crate::peek::Peeker) -> bool {
+    use crate::peek::{bytes_eq, span};
+    let ms = &peek.members;
+    if ms.len() > 32 || ms.iter().any(|m| m.key_escaped) {
+        return false;
+    }
+    ms.iter().enumerate().all(|(i, a)| {
+        let a = span(line, &a.key);
+        ms.iter()
+            .skip(i + 1)
+            .all(|b| !bytes_eq(a, span(line, &b.key)))
+    })
+}
+
+/// Whether `v` is the object `same` itself (the same allocation).
+pub(super) fn same_object(v: &Val, same: &Val) -> bool {
+    match (v, same) {
+        (Val::Obj(a), Val::Obj(b)) => jaq_json::Rc::ptr_eq(a, b),
         _ => false,
     }
 }
@@ -408,12 +438,13 @@ impl<O: Emit> Framed<'_, O> {
             self.buf.extend_from_slice(raw);
             return self.sinks.raw_event("value", &self.buf);
         }
-        let input = match jq::object_from_peek(line, judge.last_peek()) {
+        let built = match self.keys.as_deref() {
+            Some(keys) => jq::object_with_keys(line, judge.last_peek(), keys),
+            None => jq::object_from_peek(line, judge.last_peek()),
+        };
+        let input = match built {
             Ok(v) => v,
-            Err(e) => {
-                let msg = format!("the filter cannot read the event: {e}");
-                return self.item_error("INPUT_UNREADABLE", &msg, line_no, item_index);
-            }
+            Err(e) => return self.unreadable_event(&e, line_no, item_index),
         };
         // The input object itself, to recognise a result that is the event
         // unchanged (`.`, `select(…)`): it is written from the line's own
@@ -423,17 +454,22 @@ impl<O: Emit> Framed<'_, O> {
         let outputs = self.filter.id.run((ctx, input));
         for out in outputs {
             match out {
-                Ok(v) if unchanged(&v, &same, judge) => {
-                    let ty = self.splice(line, judge.last_peek());
-                    self.sinks.raw_event(&ty, &self.buf)?;
-                }
-                Ok(v) => match self.encode_result(&v) {
-                    Ok(ty) => self.sinks.raw_event(&ty, &self.buf)?,
-                    Err(e) => {
-                        let msg = format!("result is not JSON: {}", e.0);
-                        self.item_error("FILTER_RESULT_NOT_JSON", &msg, line_no, item_index)?;
+                Ok(v) if self.keys.is_some() && same_object(&v, &same) => {
+                    // The event built of some members only: the result is
+                    // the whole event, written from the line as it came
+                    // where the whole object would be ([`unchanged`]).
+                    let peek = judge.last_peek();
+                    if judge.last_class() == LineClass::Domain && distinct_keys(line, peek) {
+                        let ty = self.splice(line, peek);
+                        self.sinks.raw_event(&ty, &self.buf)?;
+                        continue;
                     }
-                },
+                    match jq::object_from_peek(line, peek) {
+                        Ok(whole) => self.result(&whole, &whole, judge, line, item_index)?,
+                        Err(e) => self.unreadable_event(&e, line_no, item_index)?,
+                    }
+                }
+                Ok(v) => self.result(&v, &same, judge, line, item_index)?,
                 Err(exn) => {
                     match exn.get_err() {
                         Ok(err) => {
@@ -450,6 +486,34 @@ impl<O: Emit> Framed<'_, O> {
             }
         }
         Ok(())
+    }
+
+    /// The event could not be made a value.
+    fn unreadable_event(&mut self, e: &str, line_no: u64, index: Option<u64>) -> Result<(), Stop> {
+        let msg = format!("the filter cannot read the event: {e}");
+        self.item_error("INPUT_UNREADABLE", &msg, line_no, index)
+    }
+
+    /// Emits one result `v` of the filter run on the event `same`.
+    fn result(
+        &mut self,
+        v: &Val,
+        same: &Val,
+        judge: &Judge,
+        line: &[u8],
+        item_index: Option<u64>,
+    ) -> Result<(), Stop> {
+        if unchanged(v, same, judge) {
+            let ty = self.splice(line, judge.last_peek());
+            return self.sinks.raw_event(&ty, &self.buf);
+        }
+        match self.encode_result(v) {
+            Ok(ty) => self.sinks.raw_event(&ty, &self.buf),
+            Err(e) => {
+                let msg = format!("result is not JSON: {}", e.0);
+                self.item_error("FILTER_RESULT_NOT_JSON", &msg, judge.line_no(), item_index)
+            }
+        }
     }
 
     /// The event of `line` (judged a domain event with a string `type`) as

@@ -12,6 +12,7 @@ use jaq_core::{Ctx, Vars};
 use jaq_json::Val;
 use jaq_std::input::RcIter;
 
+use super::framed::same_object;
 use super::print::JqPrint;
 use super::{BoxedInputs, error_text};
 use crate::cli::FilterArgs;
@@ -28,6 +29,12 @@ const RAW_FILTER_ERROR: i32 = 5;
 struct Origin {
     source: String,
     line: u64,
+    /// The value read from this line holds only the members the filter
+    /// reads ([`partial_object`]); `text` is the line and `peek` its
+    /// members, for the whole.
+    partial: bool,
+    text: Vec<u8>,
+    peek: crate::peek::Peeker,
 }
 
 /// The values of `--raw` mode, read line by line from each input in turn:
@@ -48,6 +55,9 @@ struct RawInputs<'a> {
     failure: std::rc::Rc<std::cell::Cell<i32>>,
     /// `-R`: each line is a string, not JSON.
     text_lines: bool,
+    /// The only members the filter reads, when it reads its input only
+    /// through them ([`jq::input_keys`]).
+    keys: Option<Vec<String>>,
 }
 
 impl Iterator for RawInputs<'_> {
@@ -85,6 +95,7 @@ impl Iterator for RawInputs<'_> {
                         at.source = source.to_string();
                     }
                     at.line = self.line;
+                    at.partial = false;
                 }
                 if jq::too_deep(text) {
                     self.fail(exit::DATAERR);
@@ -94,6 +105,16 @@ impl Iterator for RawInputs<'_> {
                         jq::MAX_DEPTH
                     );
                     return Some(Err(msg));
+                }
+                if self.keys.is_some() {
+                    let mut at = self.at.borrow_mut();
+                    let at = &mut *at;
+                    if let Some(v) = partial(self.keys.as_deref(), &mut at.peek, text) {
+                        at.partial = true;
+                        at.text.clear();
+                        at.text.extend_from_slice(text);
+                        return Some(Ok(v));
+                    }
                 }
                 for v in jaq_json::read::parse_many(text) {
                     match v {
@@ -162,6 +183,35 @@ impl RawInputs<'_> {
     fn fail(&self, code: i32) {
         self.failure.set(exit::worst(self.failure.get(), code));
     }
+}
+
+/// The line's object with only the members the filter reads, when the
+/// filter reads only them and the line is one object jaq reads as the
+/// peek does (no lone surrogate, which jaq refuses).
+fn partial(keys: Option<&[String]>, peek: &mut crate::peek::Peeker, text: &[u8]) -> Option<Val> {
+    let keys = keys?;
+    if text.first() != Some(&b'{') || peek.peek(text).is_err() || peek.lone_surrogate {
+        return None;
+    }
+    partial_object(text, peek, keys)
+}
+
+/// The object of the peeked `line` with only the members named in `keys`,
+/// each value read by jaq's own parser (so each is the value the whole
+/// line's parse holds; a repeated key's last value, as there).
+fn partial_object(line: &[u8], peek: &crate::peek::Peeker, keys: &[String]) -> Option<Val> {
+    use crate::peek::{key_is, span, unescape};
+    let mut map = jaq_json::Map::with_capacity_and_hasher(keys.len(), Default::default());
+    for m in &peek.members {
+        let raw = span(line, &m.key);
+        if !keys.iter().any(|k| key_is(raw, m.key_escaped, k)) {
+            continue;
+        }
+        let key = unescape(raw).into_owned().into_bytes();
+        let value = jaq_json::read::parse_single(span(line, &m.value)).ok()?;
+        map.insert(Val::utf8_str(key), value);
+    }
+    Some(Val::obj(map))
 }
 
 /// Where `--raw` writes: stdout and stderr ([`Live`]), or a worker's
@@ -270,6 +320,10 @@ pub(super) fn filter_paths<O: RawOut>(
         at: at.clone(),
         failure: failure.clone(),
         text_lines: args.raw_input,
+        // One value per line, each filtered on its own (not -n, -s, -R).
+        keys: (!args.null_input && !args.slurp && !args.raw_input)
+            .then(|| jq::input_keys(&args.filter))
+            .flatten(),
     });
     let inputs = RcIter::new(raw_inputs);
     let data = Data {
@@ -357,8 +411,22 @@ impl OneByOne<'_> {
     fn value<O: RawOut>(&mut self, input: Val, out: &mut O) -> io::Result<Option<i32>> {
         let (data, filter) = (self.data, self.filter);
         let ctx = Ctx::<Kind>::new(data, self.vars.clone());
+        let same = self.at.borrow().partial.then(|| input.clone());
         for r in filter.id.run((ctx, input)) {
             let v = match r {
+                Ok(v) if same.as_ref().is_some_and(|s| same_object(&v, s)) => {
+                    // Of the line's members only some: the result is the
+                    // whole value, built from the peek's spans (the value
+                    // jaq's parse of the line gives, see the function).
+                    let at = self.at.borrow();
+                    match jq::object_from_peek(&at.text, &at.peek) {
+                        Ok(whole) => whole,
+                        Err(e) => {
+                            drop(at);
+                            return self.failed(&e, out);
+                        }
+                    }
+                }
                 Ok(v) => v,
                 Err(exn) => match exn.get_err() {
                     Ok(err) => return self.failed(&error_text(err), out),
