@@ -512,11 +512,26 @@ fn object_of_members(
                 env.insert(Val::utf8_str(&b"run"[..]), run);
                 Val::obj(env)
             }
-            K::Object | K::Array => jaq_json::read::parse_single(raw).map_err(|e| e.to_string())?,
+            K::Object | K::Array => nested(raw, peek.lone_surrogate)?,
         };
         map.insert(key, value);
     }
     Ok(Val::obj(map))
+}
+
+/// A nested object or array of a validated line, read by jaq's parser. A
+/// lone surrogate escape is valid JSON, which jaq's parser refuses: it
+/// reads as U+FFFD, as in a top-level string ([`crate::peek::unescape`]),
+/// so every event `aoi check` accepts is one the filter can read, and a
+/// filter that skips the member answers as one that reads it.
+fn nested(raw: &[u8], lone_surrogate: bool) -> Result<Val, String> {
+    match jaq_json::read::parse_single(raw) {
+        Err(_) if lone_surrogate => {
+            jaq_json::read::parse_single(&crate::peek::lone_surrogates_replaced(raw))
+        }
+        read => read,
+    }
+    .map_err(|e| e.to_string())
 }
 
 /// Why a value cannot be written as JSON.

@@ -23,7 +23,7 @@ pub use grammar::prefetch;
 pub(crate) use grammar::special_mask;
 use grammar::*;
 pub use members::{bytes_eq, key_is, object_members, span, without_member};
-pub use unescape::{unescape, unescape_into};
+pub use unescape::{lone_surrogates_replaced, unescape, unescape_into};
 
 /// An envelope's `seq` and the span of its `run` (with the quotes).
 pub type Envelope = (u64, Range<usize>);

@@ -450,7 +450,9 @@ pub const DECISIONS: &str = "\
   accepted (the grammar allows them; aoi never converts domain numbers); a `\\u` escape of a lone
   or mis-ordered UTF-16 surrogate is accepted, as the grammar allows (`JSON.stringify` writes one
   for a string cut mid-pair, Python's json reads it), with the `line.lone-surrogate` advisory
-  because jq and serde_json reject it; invalid UTF-8 (overlong forms, encoded surrogates,
+  because jq and serde_json reject it (`aoi filter` reads such a string as U+FFFD wherever it
+  sits, so every event `check` accepts is one the filter can read, and never writes the escape
+  into its own output; `--raw`, plain jq, refuses the line as jq 1.6 and jaq do); invalid UTF-8 (overlong forms, encoded surrogates,
   code points above U+10FFFF, truncated sequences, Latin-1 bytes) is rejected; a UTF-8 byte order
   mark at the start of a line is rejected (it is not JSON whitespace); UTF-16 input is rejected.
 - **Lines of any length.** The spec sets no limit on a line, so none is set: a line longer than the

@@ -78,6 +78,37 @@ pub(super) fn unescape_one(raw: &[u8], mut i: usize, out: &mut Vec<u8>) -> usize
     i
 }
 
+/// `json` (validated JSON text) with each lone surrogate escape
+/// (`\ud800` not followed by a low one, or a low one alone) spelled
+/// `\ufffd`: what [`unescape`] decodes it to, for a parser that refuses
+/// it (jaq's). Same length; every other byte as it was.
+pub fn lone_surrogates_replaced(json: &[u8]) -> Vec<u8> {
+    let mut out = json.to_vec();
+    let mut i = 0;
+    while let Some(at) = out.get(i..).and_then(|r| memchr::memchr(b'\\', r)) {
+        i += at;
+        if out.get(i + 1) != Some(&b'u') {
+            i += 2;
+            continue;
+        }
+        let u = hex4(&out, i + 2).unwrap_or(0);
+        let paired = (0xD800..0xDC00).contains(&u)
+            && out.get(i + 6..i + 8) == Some(&b"\\u"[..])
+            && hex4(&out, i + 8).is_some_and(|l| (0xDC00..0xE000).contains(&l));
+        if paired {
+            i += 12;
+            continue;
+        }
+        if (0xD800..0xE000).contains(&u)
+            && let Some(digits) = out.get_mut(i + 2..i + 6)
+        {
+            digits.copy_from_slice(b"fffd");
+        }
+        i += 6;
+    }
+    out
+}
+
 /// Copies `raw` from `i` up to its next backslash (or its end) to `out`;
 /// returns where it stopped. A Docker `log` string has an escape every
 /// few bytes (`\"`), so the run is found 16 bytes at a time and copied as
@@ -127,4 +158,34 @@ pub(super) fn backslash_mask(block: &[u8; 16]) -> u32 {
         }
     }
     m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_lone_surrogates_are_replaced() {
+        let cases: [(&str, &str); 7] = [
+            (r#"["\ud800"]"#, r#"["\ufffd"]"#),
+            (r#"["\udc00x"]"#, r#"["\ufffdx"]"#),
+            (r#"["\ud83d\ude00"]"#, r#"["\ud83d\ude00"]"#),
+            (r#"["\ud800\ud800\udc00"]"#, r#"["\ufffd\ud800\udc00"]"#),
+            (r#"["\\ud800"]"#, r#"["\\ud800"]"#),
+            (r#"{"\ud800":"\n\u0041"}"#, r#"{"\ufffd":"\n\u0041"}"#),
+            (r#"["\uD800\u0041"]"#, r#"["\ufffd\u0041"]"#),
+        ];
+        for (raw, want) in cases {
+            let got = lone_surrogates_replaced(raw.as_bytes());
+            assert_eq!(String::from_utf8_lossy(&got), want, "{raw}");
+            // Decoded, each lone unit is what `unescape` makes of it.
+            let body = &raw[1..raw.len() - 1];
+            let fixed = &want[1..want.len() - 1];
+            assert_eq!(
+                unescape(body.as_bytes()),
+                unescape(fixed.as_bytes()),
+                "{raw}"
+            );
+        }
+    }
 }

@@ -824,3 +824,37 @@ fn jqs_flags_end_quietly_on_a_closed_pipe() {
     assert_quiet_on_early_close(&["filter", "-r", ".aoi.run"], big.clone());
     assert_quiet_on_early_close(&["filter", "-n", "inputs"], big);
 }
+
+/// A lone surrogate escape is valid JSON (§ 2; `line.lone-surrogate` is
+/// advisory), so the event is one `aoi check` accepts and the filter
+/// reads: as U+FFFD wherever it sits, a top-level string or deep inside,
+/// and whether or not the filter reads that member; the exit is check's.
+#[test]
+fn a_lone_surrogate_reads_as_a_replacement_character_anywhere() {
+    // Built with stand-ins: the builder's JSON parser refuses the escapes.
+    let input = String::from_utf8(
+        s().ev(r#"{"type":"hit","rank":1,"top":"aHIGH","deep":[{"x":"LOWb"}]}"#)
+            .bytes(),
+    )
+    .expect("built stream")
+    .replace("HIGH", "\\ud800")
+    .replace("LOW", "\\udc00")
+    .into_bytes();
+    assert_eq!(crate::util::check(&["-q"], &input).code, 0);
+    let cases: [(&str, Value); 5] = [
+        (".top", json!("a\u{FFFD}")),
+        (".deep", json!([{"x": "\u{FFFD}b"}])),
+        (".rank", json!(1)),
+        ("{rank}", json!({"rank": 1})),
+        ("[.deep[0].x, .top]", json!(["\u{FFFD}b", "a\u{FFFD}"])),
+    ];
+    for (flt, want) in cases {
+        let ev = framed(&[flt], &input, 0);
+        assert_eq!(wrapped_values(&ev), vec![want], "{flt}");
+    }
+    // The event returned whole keeps every member.
+    let ev = framed(&["select(.rank == 1)"], &input, 0);
+    let hit = of_type(&ev, "hit");
+    assert_eq!(hit.len(), 1);
+    assert_eq!(hit[0]["deep"], json!([{"x": "\u{FFFD}b"}]));
+}

@@ -282,6 +282,7 @@ pub(super) fn unchanged(v: &Val, same: &Val, judge: &Judge) -> bool {
             same_object(v, same)
                 && a.len() == judge.last_peek().members.len()
                 && judge.last_class() == LineClass::Domain
+                && spliceable(judge.last_peek())
         }
         _ => false,
     }
@@ -303,6 +304,13 @@ pub(super) fn distinct_keys(line: &[u8], peek: &crate::peek::Peeker) -> bool {
             .skip(i + 1)
             .all(|b| !bytes_eq(a, span(line, &b.key)))
     })
+}
+
+/// Whether the line's bytes may be written into aoi's own stream as they
+/// came: not with a lone surrogate escape, which the value holds as U+FFFD
+/// and which aoi's output never carries (jq and serde_json refuse it).
+fn spliceable(peek: &crate::peek::Peeker) -> bool {
+    !peek.lone_surrogate
 }
 
 /// Whether `v` is the object `same` itself (the same allocation).
@@ -459,7 +467,10 @@ impl<O: Emit> Framed<'_, O> {
                     // the whole event, written from the line as it came
                     // where the whole object would be ([`unchanged`]).
                     let peek = judge.last_peek();
-                    if judge.last_class() == LineClass::Domain && distinct_keys(line, peek) {
+                    if judge.last_class() == LineClass::Domain
+                        && distinct_keys(line, peek)
+                        && spliceable(peek)
+                    {
                         let ty = self.splice(line, peek);
                         self.sinks.raw_event(&ty, &self.buf)?;
                         continue;
