@@ -140,14 +140,43 @@ pub(crate) fn drive_source<R: Read + Send, E>(
 }
 
 /// The peek of every line the judge peeks: the work [`drive_judged`] moves
-/// to the worker for the commands that judge one stream.
-struct PeekLines;
+/// to the worker for the commands that judge one stream. With `--schema`,
+/// also whether the event is valid against it, the validation's common
+/// answer (an event stream is almost all valid events), so the two threads
+/// share the validation as they share the peek; a "no" is left to the
+/// judge, which asks again in order, so the findings are its own.
+struct PeekLines {
+    #[cfg(feature = "schema")]
+    schema: Option<std::sync::Arc<crate::validator::EventSchema>>,
+}
+
+impl PeekLines {
+    fn new(_judge: &Judge) -> Self {
+        PeekLines {
+            #[cfg(feature = "schema")]
+            schema: _judge.schema(),
+        }
+    }
+
+    /// Whether the event on `line`, peeked as one JSON object, is valid
+    /// against `--schema` (false without one: the judge has nothing to ask).
+    #[inline]
+    fn schema_valid(&self, _line: &[u8]) -> bool {
+        #[cfg(feature = "schema")]
+        if let Some(s) = &self.schema {
+            return s.line_valid(_line);
+        }
+        false
+    }
+}
 
 /// A line's peek: the peeker that holds it, and what [`Peeker::peek`]
-/// returned. Boxed, so the judge can take it by a swap.
+/// returned. Boxed, so the judge can take it by a swap. `schema_valid`:
+/// the event is valid against `--schema` ([`PeekLines::schema_valid`]).
 pub(crate) struct Peeked {
     peeker: Box<Peeker>,
     result: Result<(), JsonError>,
+    schema_valid: bool,
 }
 
 impl Default for Peeked {
@@ -155,6 +184,7 @@ impl Default for Peeked {
         Peeked {
             peeker: Box::new(Peeker::new()),
             result: Ok(()),
+            schema_valid: false,
         }
     }
 }
@@ -170,6 +200,9 @@ impl Prep for PeekLines {
 
     fn prep(&self, slot: &mut Peeked, line: &[u8], utf8_checked: bool) {
         slot.result = slot.peeker.peek_checked(line, utf8_checked);
+        // Only a line the peek proved JSON is judged as an event, whole:
+        // the very bytes the judge would validate.
+        slot.schema_valid = slot.result.is_ok() && self.schema_valid(line);
     }
 
     fn trim(slot: &mut Peeked) {
@@ -197,13 +230,13 @@ fn drive_judged<R: Read + Send, E>(
     mut on_line: impl FnMut(&Judge, &[u8]) -> Result<(), E>,
     mut on_bytes: impl FnMut(&mut Judge, &[u8]) -> Result<(), E>,
 ) -> Result<(), E> {
-    let prep = PeekLines;
+    let prep = PeekLines::new(judge);
     let driven = crate::parallel::drive(reader, whole_blocks, &prep, |piece| match piece {
         Piece::Lines(mut lines) => {
             lines.each(&prep, |line, terminated, slot, utf8_checked| {
                 match slot {
                     Some(p) => {
-                        judge.line_prepeeked(line, &mut p.peeker, p.result);
+                        judge.line_prepeeked(line, &mut p.peeker, p.result, p.schema_valid);
                         on_line(judge, line)?;
                         // The peeker goes back to its slot: boxes stay
                         // with their batch, where they are trimmed.

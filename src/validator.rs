@@ -166,20 +166,39 @@ impl EventSchema {
     /// cannot hold its value (a lone surrogate, a number past `f64`).
     /// A schema the quick validator answers reads the line in place.
     pub fn line_problem(&self, line: &[u8]) -> Result<Option<Problem>, serde_json::Error> {
-        if let Some(q) = &self.quick {
-            let valid = ITEMS.with_borrow_mut(|items| {
-                let valid = crate::validator_doc::parse(line, items).map(|d| q.valid(d.root()));
-                if items.capacity() > KEEP_ITEMS {
-                    *items = Vec::new();
-                }
-                valid
-            });
-            if valid == Some(true) {
-                return Ok(None);
-            }
+        if self.line_valid(line) {
+            return Ok(None);
         }
+        self.line_problem_slow(line)
+    }
+
+    /// Whether the quick validator finds the event on `line` valid, read
+    /// in place: true means [`EventSchema::line_problem`] is `Ok(None)`;
+    /// false says nothing (invalid, or a schema or line only boon reads).
+    /// Any thread may ask: the reading thread answers it for the lines it
+    /// peeks (`crate::drive`), so the judge asks boon only on a "no".
+    pub(crate) fn line_valid(&self, line: &[u8]) -> bool {
+        let Some(q) = &self.quick else {
+            return false;
+        };
+        ITEMS.with_borrow_mut(|items| {
+            let valid = crate::validator_doc::parse(line, items).is_some_and(|d| q.valid(d.root()));
+            if items.capacity() > KEEP_ITEMS {
+                *items = Vec::new();
+            }
+            valid
+        })
+    }
+
+    /// [`EventSchema::line_problem`] for a line the quick validator did
+    /// not find valid: boon's answer alone.
+    pub(crate) fn line_problem_slow(
+        &self,
+        line: &[u8],
+    ) -> Result<Option<Problem>, serde_json::Error> {
         let value: Value = serde_json::from_slice(line)?;
-        Ok(self.problem(&value))
+        let e = self.schemas.validate(&value, self.index).err();
+        Ok(e.map(|e| most_specific(&e)))
     }
 
     /// boon's answer and the quick one (`None`: the schema is boon's

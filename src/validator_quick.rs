@@ -69,7 +69,7 @@ struct Node {
     max_items: Option<usize>,
     min_len: Option<usize>,
     max_len: Option<usize>,
-    pattern: Option<Regex>,
+    pattern: Option<Pattern>,
     minimum: Option<f64>,
     maximum: Option<f64>,
     exclusive_min: Option<f64>,
@@ -357,14 +357,111 @@ fn count(v: &Value) -> Option<usize> {
 /// its ECMA-262 translation (`\d`, `\w`, `\s`, `\c`) rewrites only
 /// escapes, so a pattern whose escapes are all escaped punctuation is
 /// the same string for both.
-fn pattern(p: &str) -> Option<Regex> {
+fn pattern(p: &str) -> Option<Pattern> {
     let mut chars = p.chars();
     while let Some(c) = chars.next() {
         if c == '\\' && !chars.next()?.is_ascii_punctuation() {
             return None;
         }
     }
-    Regex::new(p).ok()
+    let regex = Regex::new(p).ok()?;
+    Some(match (prefix_of(p), run_of(p)) {
+        (Some(lit), _) => Pattern::Prefix(lit.to_owned()),
+        (None, Some(run)) => Pattern::Run(run),
+        (None, None) => Pattern::Regex(regex),
+    })
+}
+
+/// A `pattern` keyword's test: the regex, or, for a pattern that only
+/// says how a string begins, that beginning.
+enum Pattern {
+    Regex(Regex),
+    /// `^` and literal characters: a string matches exactly when it starts
+    /// with them (the regex crate's `^` is the start of the text without
+    /// the `m` flag, and a flag needs `(`, which is not literal here).
+    Prefix(String),
+    /// `^[class]{n,m}$` of ASCII letters and digits (an identifier's
+    /// shape: a ULID, a hex digest).
+    Run(Run),
+}
+
+/// A whole string made of characters of one class: `^` and `$` are the
+/// ends of the text (no `m` flag), so it matches exactly when its length
+/// is in `min..=max` and each of its characters is in the class; a class
+/// of ASCII characters holds no other, so bytes are counted as characters.
+struct Run {
+    /// Bit per ASCII code.
+    class: u128,
+    min: usize,
+    max: usize,
+}
+
+impl Pattern {
+    fn is_match(&self, s: &str) -> bool {
+        match self {
+            Pattern::Regex(r) => r.is_match(s),
+            Pattern::Prefix(p) => s.starts_with(p.as_str()),
+            Pattern::Run(r) => {
+                (r.min..=r.max).contains(&s.len())
+                    && s.bytes().all(|b| b < 128 && r.class >> b & 1 == 1)
+            }
+        }
+    }
+}
+
+/// The [`Run`] `p` is, if it is `^[`, ASCII letters, digits and ranges
+/// of them, `]`, then nothing, `+`, `*`, `{n}`, `{n,}` or `{n,m}`, then `$`
+/// (no negation, no escape, no set operation: none of them is a letter or
+/// a digit).
+fn run_of(p: &str) -> Option<Run> {
+    let (class, rest) = p.strip_prefix("^[")?.split_once(']')?;
+    let quantifier = rest.strip_suffix('$')?;
+    let (min, max) = match quantifier {
+        "" => (1, 1),
+        "+" => (1, usize::MAX),
+        "*" => (0, usize::MAX),
+        q => {
+            let q = q.strip_prefix('{')?.strip_suffix('}')?;
+            let number = |t: &str| {
+                let digits = !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+                digits.then(|| t.parse::<usize>().ok()).flatten()
+            };
+            match q.split_once(',') {
+                None => (number(q)?, number(q)?),
+                Some((n, "")) => (number(n)?, usize::MAX),
+                Some((n, m)) => (number(n)?, number(m)?),
+            }
+        }
+    };
+    let mut bits = 0u128;
+    let mut bytes = class.bytes().peekable();
+    while let Some(a) = bytes.next() {
+        let z = match bytes.next_if_eq(&b'-') {
+            Some(_) => bytes.next()?,
+            None => a,
+        };
+        if !a.is_ascii_alphanumeric() || !z.is_ascii_alphanumeric() || a > z {
+            return None;
+        }
+        for b in a..=z {
+            bits |= 1 << b;
+        }
+    }
+    (bits != 0 && min <= max).then_some(Run {
+        class: bits,
+        min,
+        max,
+    })
+}
+
+/// The literal after `^` when `p` is `^` and characters that match only
+/// themselves in the regex crate's syntax (letters, digits and a few
+/// punctuation marks, none of its metacharacters `\.+*?()|[]{}^$#&-~`).
+fn prefix_of(p: &str) -> Option<&str> {
+    let lit = p.strip_prefix('^')?;
+    lit.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"/:_,;=@%!<>'\"".contains(&b))
+        .then_some(lit)
 }
 
 impl Quick {
@@ -623,5 +720,57 @@ impl<'a> Instance<'a> for At<'a> {
 
     fn children(self) -> impl Iterator<Item = (&'a str, Self)> {
         At::children(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Only `^` and characters literal in the regex crate's syntax make a
+    /// prefix (whose answer `validator_quick_tests` holds to boon's).
+    #[test]
+    fn prefixes_are_plain_literals_after_a_caret() {
+        assert_eq!(super::prefix_of("^/"), Some("/"));
+        assert_eq!(super::prefix_of("^"), Some(""));
+        assert_eq!(super::prefix_of("^src/a_b:c"), Some("src/a_b:c"));
+        for p in [
+            "/", "a^", "^a.b", "^a*", "^(?m)a", "^a$", "^a-b", "^a b", "^\\/", "^\u{e9}",
+        ] {
+            assert_eq!(super::prefix_of(p), None, "{p}");
+        }
+    }
+
+    /// Only `^[letters, digits, ranges]` and a plain count then `$` make
+    /// a run (whose answer `validator_quick_tests` holds to boon's).
+    #[test]
+    fn runs_are_plain_classes_between_anchors() {
+        let run = |p: &str| super::run_of(p).map(|r| (r.class, r.min, r.max));
+        let digits = 0x3ff_u128 << b'0';
+        assert_eq!(run("^[0-9]{26}$"), Some((digits, 26, 26)));
+        assert_eq!(run("^[0-9]$"), Some((digits, 1, 1)));
+        assert_eq!(run("^[0-9]+$"), Some((digits, 1, usize::MAX)));
+        assert_eq!(run("^[0-9]{2,}$"), Some((digits, 2, usize::MAX)));
+        assert_eq!(run("^[0-9]{2,5}$"), Some((digits, 2, 5)));
+        assert_eq!(run("^[a]*$"), Some((1 << b'a', 0, usize::MAX)));
+        for p in [
+            "^[0-9]{26}",
+            "[0-9]{26}$",
+            "^[^0-9]$",
+            "^[0-9-]$",
+            "^[-0-9]$",
+            "^[9-0]$",
+            "^[]$",
+            "^[0-9]{5,2}$",
+            "^[0-9]{,2}$",
+            "^[0-9]{ 2}$",
+            "^[0-9]?$",
+            "^[\\d]$",
+            "^[a&&b]$",
+            "^[0-9][a]$",
+            "^[0-9]{2}{3}$",
+            "^[[:alpha:]]$",
+            "^[0-9]{+1}$",
+        ] {
+            assert_eq!(run(p), None, "{p}");
+        }
     }
 }

@@ -198,3 +198,92 @@ fn schemas_outside_the_subset_are_boons() {
         assert!(v.quick.is_some(), "{s}");
     }
 }
+
+/// A pattern that only says how a string begins is tested as a prefix, and
+/// one class between anchors as a run: the same answer as boon's regex on
+/// strings that begin with it, with part of it, with it after a line feed,
+/// in another case, of each length around the count, with a trailing line
+/// feed or a non-ASCII letter, and on patterns that look like one but are
+/// not (a metacharacter after `^`, no `$`).
+#[test]
+fn prefix_patterns_answer_as_the_regex() {
+    let patterns = [
+        "^/",
+        "^",
+        "^abc",
+        "^a/b:c",
+        "^x_y=1",
+        "^'\"",
+        "^a.c",
+        "^a+",
+        "^a|b",
+        "^(?m)x",
+        "^a$",
+        "^a-b",
+        "^a#",
+        "^a~",
+        "^ab&",
+        "^A",
+        "^[0-9A-HJKMNP-TV-Z]{26}$",
+        "^[a-c]{2,3}$",
+        "^[a-c]+$",
+        "^[a-c0]*$",
+        "^[a-c]{2,}$",
+        "^[ab]$",
+        "^[a-c]{2}",
+    ];
+    let strings = [
+        "",
+        "/",
+        "//",
+        "a/",
+        "\n/",
+        "abc",
+        "abcd",
+        "ab",
+        "xabc",
+        "ABC",
+        "a/b:c",
+        "a/b:",
+        "x_y=10",
+        "'\"",
+        "a.c",
+        "abc\n",
+        "aac",
+        "a",
+        "aa",
+        "b",
+        "x",
+        "\nx",
+        "a-b",
+        "a#",
+        "a~",
+        "ab&",
+        "A",
+        "\u{e9}/",
+        "/\u{e9}",
+        "01ARZ3NDEKTSV4RRFFQ69G5FAV",
+        "01ARZ3NDEKTSV4RRFFQ69G5FAVX",
+        "01ARZ3NDEKTSV4RRFFQ69G5FA",
+        "01ARZ3NDEKTSV4RRFFQ69G5FAI",
+        "01ARZ3NDEKTSV4RRFFQ69G5FA\n",
+        "01arz3ndektsv4rrffq69g5fav",
+        "01ARZ3NDEKTSV4RRFFQ69G5F\u{c9}",
+        "bc",
+        "abc0",
+        "abcd",
+        "c",
+        "0",
+        "cab",
+        "ba\n",
+    ];
+    for p in patterns {
+        let schema = serde_json::json!({"type": "string", "pattern": p});
+        let v = EventSchema::from_value(&schema).expect("compiles");
+        assert!(v.quick.is_some(), "{p}");
+        for s in strings {
+            let (boon, quick) = v.both_answers(&serde_json::json!(s));
+            assert_eq!(Some(boon), quick, "pattern {p:?} on {s:?}");
+        }
+    }
+}

@@ -104,6 +104,10 @@ pub struct Judge {
     /// the last line was one.
     long: crate::long::LongLine,
     last_long: bool,
+    /// The reading thread found the line being judged valid against
+    /// `--schema` ([`Judge::line_prepeeked`]); true only while it is judged.
+    #[cfg(feature = "schema")]
+    schema_ahead: bool,
     long_piece: bool,
     pending: Vec<Finding>,
     rule_counts: Vec<u64>,
@@ -182,6 +186,8 @@ impl Judge {
             peeker: Box::new(Peeker::new()),
             long: crate::long::LongLine::new(),
             last_long: false,
+            #[cfg(feature = "schema")]
+            schema_ahead: false,
             long_piece: false,
             pending: Vec::new(),
             rule_counts: vec![0; RuleId::ALL.len()],
@@ -362,20 +368,34 @@ impl Judge {
 
     /// Judges one line that was peeked elsewhere (by the reading thread,
     /// when a stream is read on two): `peeker` holds what [`Peeker::peek`] found and
-    /// `result` what it returned. Exactly [`Judge::line`] otherwise. The
+    /// `result` what it returned; `schema_valid`: the reading thread found
+    /// the event valid against `--schema` (`EventSchema::line_valid`), so
+    /// it is not validated again. Exactly [`Judge::line`] otherwise. The
     /// judge takes the peeker and leaves its previous one in its place.
     pub(crate) fn line_prepeeked(
         &mut self,
         line: &[u8],
         peeker: &mut Box<Peeker>,
         result: Result<(), peek::JsonError>,
+        schema_valid: bool,
     ) {
         if self.begin_line(line, true, None) {
             // The judge keeps the line's peek, as after [`Judge::line`]
             // (strip splices with it); the caller gets the judge's old box.
             std::mem::swap(&mut self.peeker, peeker);
+            #[cfg(feature = "schema")]
+            {
+                self.schema_ahead = schema_valid;
+            }
             self.peeked(line, result);
+            // The answer was this line's: no other line may take it.
+            #[cfg(feature = "schema")]
+            {
+                self.schema_ahead = false;
+            }
         }
+        #[cfg(not(feature = "schema"))]
+        let _ = schema_valid;
     }
 
     /// Exchanges the judge's peeker with `peeker` (after

@@ -7,6 +7,12 @@ use super::Judge;
 use crate::rules::RuleId;
 
 impl Judge {
+    /// The schema of `--schema`, if given: the reading thread validates
+    /// with it too (`crate::drive`).
+    pub(crate) fn schema(&self) -> Option<std::sync::Arc<crate::validator::EventSchema>> {
+        self.opts.schema.clone()
+    }
+
     /// Validates the event on `line` against the schema given, if any.
     #[inline]
     pub(super) fn schema_event(&mut self, line: &[u8]) {
@@ -28,6 +34,11 @@ impl Judge {
                     crate::lines::HOLD >> 20
                 ),
             );
+            return;
+        }
+        // The reading thread already found it valid (the same answer
+        // `line_problem` begins with): nothing to do here.
+        if self.schema_ahead {
             return;
         }
         // The peek proved the line one JSON object; a value serde_json
