@@ -471,6 +471,16 @@ struct Counts {
     bytes: u64,
 }
 
+impl Counts {
+    /// Adds one run's line counts (bytes are the whole file's, set once).
+    fn add(&mut self, run: &Counts) {
+        self.lines += run.lines;
+        self.domain += run.domain;
+        self.warnings += run.warnings;
+        self.errors += run.errors;
+    }
+}
+
 struct Gen<W: Write> {
     rng: Rng,
     out: W,
@@ -1032,10 +1042,7 @@ impl<W: Write> Gen<W> {
             self.switch_to(i);
             let elapsed_ms = self.n.lines / 20 + 37;
             self.summary(elapsed_ms)?;
-            all.lines += self.n.lines;
-            all.domain += self.n.domain;
-            all.warnings += self.n.warnings;
-            all.errors += self.n.errors;
+            all.add(&self.n);
         }
         all.bytes = self.written;
         self.n = all;
@@ -1066,10 +1073,7 @@ impl<W: Write> Gen<W> {
             }
             let elapsed_ms = self.n.lines / 20 + 37;
             self.summary(elapsed_ms)?;
-            all.lines += self.n.lines;
-            all.domain += self.n.domain;
-            all.warnings += self.n.warnings;
-            all.errors += self.n.errors;
+            all.add(&self.n);
         }
         all.bytes = self.written;
         self.n = all;
