@@ -608,3 +608,21 @@ fn schema_cases_agree_across_commands() {
     ];
     agree_across_commands(cases);
 }
+
+/// A lone surrogate escape is valid JSON (§ 2, advisory): a stream with
+/// one, at the top of an event or deep inside it, gets check's exit from
+/// every command, `filter` included (it reads the escape as U+FFFD).
+#[test]
+fn lone_surrogate_cases_agree_across_commands() {
+    let with = |ev: &str| {
+        String::from_utf8(s().ev(ev).hits(1).bytes())
+            .expect("built stream")
+            .replace("LONE", "\\ud800")
+            .into_bytes()
+    };
+    let cases: Vec<(Vec<u8>, &[&str], i32)> = vec![
+        (with(r#"{"type":"hit","top":"aLONE"}"#), &[], 0),
+        (with(r#"{"type":"hit","deep":[{"x":"LONEb"}]}"#), &[], 0),
+    ];
+    agree_across_commands(cases);
+}
