@@ -38,6 +38,8 @@
 //! - `faults`: closed and full outputs, odd inputs, huge and deep lines,
 //! - `filter`: jq over the domain events, and `--raw` against jq's output,
 //! - `filter_jq`: jq's options and jq's semantics where jaq's differ,
+//! - `filter_threads`: one big input filtered on several threads writes what
+//!   one thread writes,
 //! - `filter_projection`: filters run on the members they read give the whole object's results,
 //! - `parallel`: two threads on a file judge exactly like one,
 //! - `schema`: `--schema FILE` on every judging command, the file judged first,
@@ -82,6 +84,8 @@ mod filter;
 mod filter_jq;
 #[path = "cli/filter_projection.rs"]
 mod filter_projection;
+#[path = "cli/filter_threads.rs"]
+mod filter_threads;
 #[path = "cli/fleet.rs"]
 mod fleet;
 #[path = "cli/golden.rs"]

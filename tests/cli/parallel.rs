@@ -509,7 +509,7 @@ fn two_threads_on_a_pipe() {
 }
 
 /// The threads of a running process, from `/proc` (Linux).
-fn threads_of(pid: u32) -> Option<u32> {
+pub fn threads_of(pid: u32) -> Option<u32> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     status
         .lines()

@@ -17,6 +17,7 @@ use jaq_json::Val;
 use super::framed::{Framed, Taken, close_framed, framed_stream, take_verdict, unreadable};
 use super::jq_args::globals;
 use super::sink::{Rec, Recording, halt_report};
+use super::split::{Split, split_stream};
 use super::{STACK, inputs_of};
 use crate::cli::FilterArgs;
 use crate::jq::{self, Filter};
@@ -28,16 +29,20 @@ use crate::spec::exit;
 pub(super) fn run_framed(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i32 {
     let mut f = Framed::new(args, filter, vars, Sinks::report_to_stdout());
     install_cancel("filter");
-    match framed_inputs(&mut f) {
-        Ok(code) => code,
-        Err(stop) => f.sinks.end("filter", stop),
-    }
+    std::thread::scope(|scope| {
+        let split = Split::new(scope, args, filter);
+        let code = match framed_inputs(&mut f, &split) {
+            Ok(code) => code,
+            Err(stop) => f.sinks.end("filter", stop),
+        };
+        split.end(code, f.halted.is_some())
+    })
 }
 
 /// Filters every input into the report, in input order. A stop (closed
 /// stdout, Ctrl-C) or a halt with files left ends the report and the
 /// process from there, without waiting for workers.
-pub(super) fn framed_inputs(f: &mut Framed<'_, Sinks>) -> Result<i32, Stop> {
+pub(super) fn framed_inputs(f: &mut Framed<'_, Sinks>, split: &Split<'_, '_>) -> Result<i32, Stop> {
     let args = f.args;
     f.sinks.out.meta("filter", Vec::new())?;
     let mut t = Taken {
@@ -53,14 +58,14 @@ pub(super) fn framed_inputs(f: &mut Framed<'_, Sinks>) -> Result<i32, Stop> {
     };
     let whole = |i: usize, file, room| filter_whole(file, inputs[i], args, filter, room);
     each_input(&inputs, workers, whole, |i, input| {
-        let mut taken = take_input(f, &mut t, inputs[i], input);
+        let mut taken = take_input(f, split, &mut t, inputs[i], input);
         let rest = inputs.get(i + 1..).unwrap_or_default();
         if taken.is_ok() && f.halted.is_some() && !rest.is_empty() {
             // The files left are only judged now: read here, in turn, not
             // waited for from workers that may be deep in their filter.
             taken = rest
                 .iter()
-                .try_for_each(|path| take_input(f, &mut t, path, Input::open(path)));
+                .try_for_each(|path| take_input(f, split, &mut t, path, Input::open(path)));
             let closed = taken.and_then(|()| close_framed(f, std::mem::take(&mut t)));
             super::end_now(f, closed);
         }
@@ -76,6 +81,7 @@ pub(super) fn framed_inputs(f: &mut Framed<'_, Sinks>) -> Result<i32, Stop> {
 /// report, says its verdict and takes it into `t`.
 fn take_input(
     f: &mut Framed<'_, Sinks>,
+    split: &Split<'_, '_>,
     t: &mut Taken,
     path: &Path,
     input: Input<Box<Whole>>,
@@ -84,7 +90,10 @@ fn take_input(
     let (v, shown) = match input {
         Input::Read(src) => {
             let src = source_holding(src, &f.args.judge, f.args.max_line_bytes);
-            framed_stream(f, src, &source)?
+            match split.wanted(&src) {
+                true => split_stream(split, f, src, &source)?,
+                false => framed_stream(f, src, &source)?,
+            }
         }
         Input::Unreadable(msg) => return unreadable(f, t, &msg, &source),
         Input::Whole(w) => {
@@ -112,7 +121,7 @@ struct Whole {
 /// Where a worker's record is replayed: the report, as this thread would
 /// have written it (its events numbered in the report, its item errors
 /// counted, nothing of the filter's after a halt).
-struct Replay<'f, 'a>(&'f mut Framed<'a, Sinks>);
+pub(super) struct Replay<'f, 'a>(pub(super) &'f mut Framed<'a, Sinks>);
 
 impl Output<Rec> for Replay<'_, '_> {
     type Error = Stop;

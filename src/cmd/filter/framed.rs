@@ -272,17 +272,44 @@ pub(super) fn unreadable(
     f.sinks.out.error(&unreadable_error(msg, source))
 }
 
+/// One event as the filter reads it: its bytes, their peek, and what the
+/// judge said of its line. The judge's own on one thread; on a filter
+/// worker ([`super::split`]), what the judge said, and the worker's peek
+/// of the same bytes.
+pub(super) struct Seen<'l> {
+    pub(super) line: &'l [u8],
+    pub(super) peek: &'l crate::peek::Peeker,
+    /// The judge read it as a domain event (its `type` is a domain type).
+    pub(super) domain: bool,
+    pub(super) line_no: u64,
+    /// Longer than the reader holds: `line` is the judge's reduced copy.
+    pub(super) long: bool,
+}
+
+impl<'l> Seen<'l> {
+    /// The event the judge just read, on `line` (its event's bytes).
+    pub(super) fn judged(judge: &'l Judge, line: &'l [u8]) -> Self {
+        Seen {
+            line,
+            peek: judge.last_peek(),
+            domain: judge.last_class() == LineClass::Domain,
+            line_no: judge.line_no(),
+            long: judge.last_long(),
+        }
+    }
+}
+
 /// Whether `v` is the input object `same` itself (the same allocation:
 /// no filter step changed it), from a line whose members are all distinct
 /// (so its bytes say exactly what the value holds) and that the judge read
 /// as a domain event (so its `type` is a domain type).
-pub(super) fn unchanged(v: &Val, same: &Val, judge: &Judge) -> bool {
+pub(super) fn unchanged(v: &Val, same: &Val, seen: &Seen<'_>) -> bool {
     match v {
         Val::Obj(a) => {
             same_object(v, same)
-                && a.len() == judge.last_peek().members.len()
-                && judge.last_class() == LineClass::Domain
-                && spliceable(judge.last_peek())
+                && a.len() == seen.peek.members.len()
+                && seen.domain
+                && spliceable(seen.peek)
         }
         _ => false,
     }
@@ -349,12 +376,14 @@ pub(super) fn framed_stream<R: Read + Send, O: Emit>(
                 LineClass::Domain => {
                     let idx = item_index;
                     item_index += 1;
-                    f.apply(&data, judge, line, Some(idx))?;
+                    f.apply(&data, &Seen::judged(judge, line), Some(idx))?;
                 }
                 LineClass::Framework => {
-                    f.forward(judge, line, source)?;
+                    if let Some((ty, body)) = forward_of(judge, line, source) {
+                        f.sinks.forward(ty, &body)?;
+                    }
                     if f.args.framework {
-                        f.apply(&data, judge, line, None)?;
+                        f.apply(&data, &Seen::judged(judge, line), None)?;
                     }
                 }
                 LineClass::Invalid => {}
@@ -380,50 +409,52 @@ pub(super) fn framed_stream<R: Read + Send, O: Emit>(
     Ok((v, shown))
 }
 
-impl<O: Emit> Framed<'_, O> {
-    /// Forwards an upstream `aoi:error`/`aoi:warning` (§ 13.1).
-    pub(super) fn forward(&mut self, judge: &Judge, line: &[u8], source: &str) -> Result<(), Stop> {
-        let peek = judge.last_peek();
-        let Some(kind) = event_kind(line, peek, true) else {
-            return Ok(());
-        };
-        let ev = Ev {
-            line,
-            members: &peek.members,
-        };
-        let run = peek
-            .aoi_member
-            .and_then(|i| peek.members.get(i))
-            .and_then(|env| envelope_run(line, env));
-        let tool = judge.identity().tool.as_deref();
-        let body = forwarded_body(&Found {
-            ev: &ev,
-            kind,
-            tool,
-            run,
-            line_no: judge.line_no(),
-            source,
-        });
-        let ty = match kind {
-            EventKind::Error => types::ERROR,
-            EventKind::Warning => types::WARNING,
-        };
-        self.sinks.forward(ty, &body)
-    }
+/// What an upstream `aoi:error`/`aoi:warning` on `line` is forwarded as
+/// (§ 13.1): its type and members; `None` for any other framework event.
+pub(super) fn forward_of(
+    judge: &Judge,
+    line: &[u8],
+    source: &str,
+) -> Option<(&'static str, Vec<u8>)> {
+    let peek = judge.last_peek();
+    let kind = event_kind(line, peek, true)?;
+    let ev = Ev {
+        line,
+        members: &peek.members,
+    };
+    let run = peek
+        .aoi_member
+        .and_then(|i| peek.members.get(i))
+        .and_then(|env| envelope_run(line, env));
+    let tool = judge.identity().tool.as_deref();
+    let body = forwarded_body(&Found {
+        ev: &ev,
+        kind,
+        tool,
+        run,
+        line_no: judge.line_no(),
+        source,
+    });
+    let ty = match kind {
+        EventKind::Error => types::ERROR,
+        EventKind::Warning => types::WARNING,
+    };
+    Some((ty, body))
+}
 
+impl<O: Emit> Framed<'_, O> {
     /// Runs the filter on one event and emits its results.
     pub(super) fn apply<'d>(
         &mut self,
         data: &'d Data<'d>,
-        judge: &Judge,
-        line: &[u8],
+        seen: &Seen<'_>,
         item_index: Option<u64>,
     ) -> Result<(), Stop> {
         if self.halted.is_some() || halted_in_report() {
             return Ok(());
         }
-        let line_no = judge.line_no();
-        if judge.last_long() {
+        let (line, line_no) = (seen.line, seen.line_no);
+        if seen.long {
             // The stream judges a line of any length; the filter needs the
             // whole value (its limit is its own item error).
             let msg = format!(
@@ -439,7 +470,7 @@ impl<O: Emit> Framed<'_, O> {
         if let Some(raw) = self
             .path
             .as_deref()
-            .and_then(|keys| path_value(line, judge.last_peek(), keys))
+            .and_then(|keys| path_value(line, seen.peek, keys))
         {
             self.buf.clear();
             self.buf.extend_from_slice(b",\"value\":");
@@ -447,8 +478,8 @@ impl<O: Emit> Framed<'_, O> {
             return self.sinks.raw_event("value", &self.buf);
         }
         let built = match self.keys.as_deref() {
-            Some(keys) => jq::object_with_keys(line, judge.last_peek(), keys),
-            None => jq::object_from_peek(line, judge.last_peek()),
+            Some(keys) => jq::object_with_keys(line, seen.peek, keys),
+            None => jq::object_from_peek(line, seen.peek),
         };
         let input = match built {
             Ok(v) => v,
@@ -466,21 +497,18 @@ impl<O: Emit> Framed<'_, O> {
                     // The event built of some members only: the result is
                     // the whole event, written from the line as it came
                     // where the whole object would be ([`unchanged`]).
-                    let peek = judge.last_peek();
-                    if judge.last_class() == LineClass::Domain
-                        && distinct_keys(line, peek)
-                        && spliceable(peek)
-                    {
+                    let peek = seen.peek;
+                    if seen.domain && distinct_keys(line, peek) && spliceable(peek) {
                         let ty = self.splice(line, peek);
                         self.sinks.raw_event(&ty, &self.buf)?;
                         continue;
                     }
                     match jq::object_from_peek(line, peek) {
-                        Ok(whole) => self.result(&whole, &whole, judge, line, item_index)?,
+                        Ok(whole) => self.result(&whole, &whole, seen, item_index)?,
                         Err(e) => self.unreadable_event(&e, line_no, item_index)?,
                     }
                 }
-                Ok(v) => self.result(&v, &same, judge, line, item_index)?,
+                Ok(v) => self.result(&v, &same, seen, item_index)?,
                 Err(exn) => {
                     match exn.get_err() {
                         Ok(err) => {
@@ -510,19 +538,18 @@ impl<O: Emit> Framed<'_, O> {
         &mut self,
         v: &Val,
         same: &Val,
-        judge: &Judge,
-        line: &[u8],
+        seen: &Seen<'_>,
         item_index: Option<u64>,
     ) -> Result<(), Stop> {
-        if unchanged(v, same, judge) {
-            let ty = self.splice(line, judge.last_peek());
+        if unchanged(v, same, seen) {
+            let ty = self.splice(seen.line, seen.peek);
             return self.sinks.raw_event(&ty, &self.buf);
         }
         match self.encode_result(v) {
             Ok(ty) => self.sinks.raw_event(&ty, &self.buf),
             Err(e) => {
                 let msg = format!("result is not JSON: {}", e.0);
-                self.item_error("FILTER_RESULT_NOT_JSON", &msg, judge.line_no(), item_index)
+                self.item_error("FILTER_RESULT_NOT_JSON", &msg, seen.line_no, item_index)
             }
         }
     }

@@ -39,6 +39,7 @@ mod print;
 mod raw;
 mod raw_files;
 mod sink;
+mod split;
 
 /// Longest message of an item-level error aoi writes.
 const MAX_MESSAGE: usize = 1000;

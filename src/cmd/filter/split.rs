@@ -1,0 +1,473 @@
+//! One big input filtered on every core. The judge reads the stream on a
+//! thread of its own, exactly as one thread judges it, and hands the
+//! events the filter runs on, in chunks of lines, to filter workers (jaq's
+//! values stay on the thread that made them: each worker holds its own);
+//! a worker records what it would write ([`Recording`]) and this thread
+//! replays the records in stream order into aoi's report, which numbers
+//! the events. stdout, stderr and the exit are one thread's, byte for byte
+//! (but for aoi's run id and times).
+//!
+//! This thread filters its share of the chunks itself, live, in their
+//! turn; so is a chunk whose results outgrow a worker's room, as one
+//! thread would have (a filter that never ends included). After a halt nothing waits for the workers any more:
+//! one thread never ran the filter on the events after it, so their
+//! results are dropped and the upstream's errors in them forwarded from
+//! the chunk itself; the run then ends with the process ([`Split::end`]).
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::sync::{Arc, Mutex, OnceLock, mpsc};
+use std::thread::Scope;
+
+use jaq_core::Vars;
+use jaq_std::input::RcIter;
+
+use super::files::{Replay, thread_globals};
+use super::framed::{Framed, Seen, forward_of};
+use super::sink::{Emit, Recording, halted_in_report};
+use super::{BoxedInputs, STACK};
+use crate::cli::FilterArgs;
+use crate::drive::{Source, drive_source};
+use crate::jq::{self, Data, Filter};
+use crate::judge::{Finding, Judge, LineClass, Verdict};
+use crate::out::{Record, Sinks, Stop, cancelled};
+use crate::parallel::Threads;
+use crate::peek::Peeker;
+
+/// The event bytes a chunk gathers before it goes to a worker: small
+/// enough that the chunks in flight stay within a few MiB, large enough
+/// that handing one over costs nothing beside filtering it.
+const CHUNK_BYTES: usize = 64 << 10;
+/// What a worker may keep of one chunk's results and stderr: past it, the
+/// chunk is filtered again here, live.
+const ROOM: usize = 1 << 20;
+
+/// The filter workers of a run, started the first time an input is split.
+pub(super) struct Split<'scope, 'env> {
+    scope: &'scope Scope<'scope, 'env>,
+    args: &'env FilterArgs,
+    filter: &'env Filter,
+    /// Their queue, and how many took it.
+    jobs: OnceLock<(mpsc::Sender<Job>, u64)>,
+}
+
+/// A chunk for a worker: where its results go, and the input it is of.
+struct Job {
+    chunk: Arc<Chunk>,
+    source: Arc<str>,
+    done: mpsc::Sender<(u64, Option<Record<super::sink::Rec>>)>,
+}
+
+/// Consecutive lines of one stream, as the filter takes them: the events
+/// it runs on (their bytes in `text`) and the upstream errors and
+/// warnings it forwards, in stream order.
+#[derive(Default)]
+struct Chunk {
+    k: u64,
+    text: Vec<u8>,
+    items: Vec<Item>,
+}
+
+enum Item {
+    Filter(Event),
+    Forward(&'static str, Vec<u8>),
+}
+
+/// An event the filter runs on: its bytes in the chunk's text, and what
+/// the judge said of its line.
+struct Event {
+    start: usize,
+    end: usize,
+    line_no: u64,
+    item_index: Option<u64>,
+    domain: bool,
+    long: bool,
+}
+
+impl<'scope, 'env> Split<'scope, 'env> {
+    pub(super) fn new(
+        scope: &'scope Scope<'scope, 'env>,
+        args: &'env FilterArgs,
+        filter: &'env Filter,
+    ) -> Self {
+        Split {
+            scope,
+            args,
+            filter,
+            jobs: OnceLock::new(),
+        }
+    }
+
+    /// Whether `src` is filtered on several threads: when it is read on
+    /// two from the start (a large regular file, or `--threads 2`), and
+    /// the filter does more with an event than the judge does. A pipe
+    /// that may prove large later stays on one thread: most are small.
+    /// `.` and a plain path (`.title`) write from the line's own bytes,
+    /// cheaper than handing the line over: the judge's two threads
+    /// ([`drive_source`]) are theirs.
+    pub(super) fn wanted<R>(&self, src: &Source<R>) -> bool {
+        let cheap = self.args.filter.trim() == "."
+            || super::framed::simple_path(&self.args.filter).is_some();
+        matches!(src.threads, Threads::Two { .. }) && !cheap
+    }
+
+    /// Ends a run that was split: after a halt a worker may still be in
+    /// the filter of an event one thread never reached, so the process
+    /// ends here, its output flushed, instead of waiting for it.
+    pub(super) fn end(&self, code: i32, halted: bool) -> i32 {
+        if halted && self.jobs.get().is_some() {
+            super::exit_now(code);
+        }
+        code
+    }
+
+    /// The queue of the workers, started now if they are not yet, and
+    /// how many there are.
+    fn jobs(&self) -> (mpsc::Sender<Job>, u64) {
+        let (tx, n) = self.jobs.get_or_init(|| {
+            let (tx, rx) = mpsc::channel::<Job>();
+            let rx = Arc::new(Mutex::new(rx));
+            let mut started = 0;
+            for _ in 0..workers(self.args.judge.threads) {
+                let rx = Arc::clone(&rx);
+                let (args, filter) = (self.args, self.filter);
+                let spawned = std::thread::Builder::new()
+                    .name("filter-worker".into())
+                    .stack_size(STACK)
+                    .spawn_scoped(self.scope, move || work(&rx, args, filter));
+                // A worker the system will not start is one fewer; with
+                // none, every chunk is filtered here.
+                match spawned {
+                    Ok(_) => started += 1,
+                    Err(_) => break,
+                }
+            }
+            (tx, started)
+        });
+        (tx.clone(), *n)
+    }
+}
+
+/// Filter workers for `--threads`: one per CPU by default but the one
+/// this thread's share runs on (the judge's thread mostly waits), at
+/// most 15.
+fn workers(threads: usize) -> usize {
+    let n = match threads {
+        0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
+        n => n,
+    };
+    n.clamp(2, 16) - 1
+}
+
+/// A worker: takes chunks until the queue closes, each filtered into a
+/// record (none: past its room, or it could not run the filter).
+fn work(rx: &Mutex<mpsc::Receiver<Job>>, args: &FilterArgs, filter: &Filter) {
+    let values = thread_globals(args);
+    let mut w = values.map(|v| Framed::new(args, filter, Vars::new(v), Recording(Record::new(0))));
+    let empty: BoxedInputs<'_> = Box::new(std::iter::empty());
+    let inputs = RcIter::new(empty);
+    let data = Data {
+        lut: &filter.lut,
+        inputs: &inputs,
+    };
+    let mut peeker = Peeker::new();
+    loop {
+        let job = match rx.lock() {
+            Ok(rx) => match rx.recv() {
+                Ok(job) => job,
+                Err(_) => return,
+            },
+            Err(_) => return,
+        };
+        let rec = w
+            .as_mut()
+            .and_then(|w| filter_chunk(w, &data, &mut peeker, &job));
+        let _ = job.done.send((job.chunk.k, rec));
+    }
+}
+
+/// Filters one chunk into a record, as this thread would have written it.
+fn filter_chunk<'d>(
+    w: &mut Framed<'_, Recording>,
+    data: &'d Data<'d>,
+    peeker: &mut Peeker,
+    job: &Job,
+) -> Option<Record<super::sink::Rec>> {
+    w.sinks = Recording(Record::new(ROOM));
+    w.source.clear();
+    w.source.push_str(&job.source);
+    jq::capture_stderr(ROOM);
+    for item in &job.chunk.items {
+        let put = match item {
+            Item::Forward(ty, body) => w.sinks.forward(ty, body),
+            Item::Filter(e) => apply_event(w, data, peeker, &job.chunk.text, e),
+        };
+        put.ok()?;
+    }
+    w.sinks.said().ok()?;
+    let Recording(rec) = std::mem::replace(&mut w.sinks, Recording(Record::new(0)));
+    Some(rec)
+}
+
+/// Runs the filter on one event of a chunk, peeked again on this thread.
+fn apply_event<'d, O: Emit>(
+    w: &mut Framed<'_, O>,
+    data: &'d Data<'d>,
+    peeker: &mut Peeker,
+    text: &[u8],
+    e: &Event,
+) -> Result<(), Stop> {
+    let line = text.get(e.start..e.end).unwrap_or_default();
+    // A long line's event is the judge's reduced copy, which the filter
+    // does not read (it says so); any other was peeked whole by the judge,
+    // and the same bytes peek the same.
+    if !e.long && peeker.peek_checked(line, true).is_err() {
+        peeker.members.clear();
+    }
+    let seen = Seen {
+        line,
+        peek: peeker,
+        domain: e.domain,
+        line_no: e.line_no,
+        long: e.long,
+    };
+    w.apply(data, &seen, e.item_index)
+}
+
+/// How the judge's thread ended a stream.
+enum Judged {
+    Ended(Verdict, Vec<Finding>),
+    Cancelled(Verdict, Stop),
+}
+
+/// Filters one input stream on several threads; returns its verdict and
+/// first findings, as `framed_stream` does on one. A stop while writing
+/// (a closed stdout) ends the run and the process here: the judge's
+/// thread may be waiting on a silent producer.
+pub(super) fn split_stream<R: Read + Send>(
+    split: &Split<'_, '_>,
+    f: &mut Framed<'_, Sinks>,
+    src: Source<R>,
+    source: &str,
+) -> Result<(Verdict, Vec<Finding>), Stop> {
+    let judge = Judge::new(f.args.judge.options(10));
+    let (jobs, workers) = split.jobs();
+    let (done_tx, done_rx) = mpsc::channel();
+    // Chunks in flight: each waits here in order for its record.
+    let (order_tx, order_rx) = mpsc::sync_channel::<(Arc<Chunk>, bool)>(2 * workers as usize + 1);
+    let args = f.args;
+    let judged = std::thread::scope(|s| {
+        let reader = s.spawn(move || {
+            let out = Dispatch {
+                jobs,
+                share: workers + 1,
+                order: order_tx,
+                done: done_tx,
+                source: Arc::from(source),
+            };
+            judge_stream(judge, src, args, out)
+        });
+        if let Err(stop) = replay_all(f, &order_rx, &done_rx, source) {
+            super::end_now(f, Err(stop));
+        }
+        reader.join()
+    });
+    match judged {
+        Ok(Judged::Ended(v, shown)) => Ok((v, shown)),
+        Ok(Judged::Cancelled(v, stop)) => {
+            f.sinks.consumed(&v);
+            Err(stop)
+        }
+        Err(_) => Err(Stop::Failed(std::io::Error::other(
+            "the judge's thread failed",
+        ))),
+    }
+}
+
+/// Where the judge's thread sends what it gathers.
+struct Dispatch {
+    jobs: mpsc::Sender<Job>,
+    /// One chunk in `share` is this thread's, the others the workers'.
+    share: u64,
+    order: mpsc::SyncSender<(Arc<Chunk>, bool)>,
+    done: mpsc::Sender<(u64, Option<Record<super::sink::Rec>>)>,
+    source: Arc<str>,
+}
+
+impl Dispatch {
+    /// Sends `chunk` to a worker (unless it is the writer's share, or the
+    /// filter halted: nothing runs it any more) and to the writer, in
+    /// order. Err: the writer stopped.
+    fn send(&self, chunk: &mut Chunk) -> Result<(), ()> {
+        let k = chunk.k;
+        let chunk = Arc::new(std::mem::replace(
+            chunk,
+            Chunk {
+                k: k + 1,
+                ..Chunk::default()
+            },
+        ));
+        let job = Job {
+            chunk: Arc::clone(&chunk),
+            source: Arc::clone(&self.source),
+            done: self.done.clone(),
+        };
+        let sent = k % self.share != 0 && !halted_in_report() && self.jobs.send(job).is_ok();
+        self.order.send((chunk, sent)).map_err(|_| ())
+    }
+}
+
+/// The judge's thread: judges the stream as one thread does and gathers
+/// its events into chunks, each sent at the end of a block read (a live
+/// producer's events go on at once) or when it is full.
+fn judge_stream<R: Read + Send>(
+    mut judge: Judge,
+    src: Source<R>,
+    args: &FilterArgs,
+    out: Dispatch,
+) -> Judged {
+    let chunk = std::cell::RefCell::new(Chunk::default());
+    let mut item_index = 0u64;
+    let mut shown: Vec<Finding> = Vec::new();
+    let source = Arc::clone(&out.source);
+    let src = Source::one(src.reader);
+    let _ = drive_source(
+        src,
+        &mut judge,
+        |judge, line| {
+            let line = judge.last_event(line);
+            let index = match judge.last_class() {
+                LineClass::Domain => {
+                    item_index += 1;
+                    Some(item_index - 1)
+                }
+                LineClass::Framework => {
+                    if let Some((ty, body)) = forward_of(judge, line, &source) {
+                        chunk.borrow_mut().items.push(Item::Forward(ty, body));
+                    }
+                    if !args.framework {
+                        return Ok(());
+                    }
+                    None
+                }
+                LineClass::Invalid => return Ok(()),
+            };
+            let mut chunk = chunk.borrow_mut();
+            chunk.push(judge, line, index);
+            match chunk.text.len() >= CHUNK_BYTES {
+                true => out.send(&mut chunk),
+                false => Ok(()),
+            }
+        },
+        |judge, _| {
+            shown.extend(judge.drain().take(10usize.saturating_sub(shown.len())));
+            let mut chunk = chunk.borrow_mut();
+            match chunk.items.is_empty() {
+                true => Ok(()),
+                false => out.send(&mut chunk),
+            }
+        },
+    );
+    let mut chunk = chunk.into_inner();
+    if !chunk.items.is_empty() {
+        let _ = out.send(&mut chunk);
+    }
+    if let Err(stop) = cancelled() {
+        return Judged::Cancelled(judge.finish().0, stop);
+    }
+    shown.extend(judge.drain().take(10usize.saturating_sub(shown.len())));
+    let (v, last) = judge.finish();
+    shown.extend(last.into_iter().take(10usize.saturating_sub(shown.len())));
+    Judged::Ended(v, shown)
+}
+
+impl Chunk {
+    /// Adds the event the judge just read, on `line`.
+    fn push(&mut self, judge: &Judge, line: &[u8], item_index: Option<u64>) {
+        let long = judge.last_long();
+        let start = self.text.len();
+        if !long {
+            self.text.extend_from_slice(line);
+        }
+        self.items.push(Item::Filter(Event {
+            start,
+            end: self.text.len(),
+            line_no: judge.line_no(),
+            item_index,
+            domain: judge.last_class() == LineClass::Domain,
+            long,
+        }));
+    }
+}
+
+/// The writer: each chunk's record replayed into the report in stream
+/// order, flushed after each (as one thread flushes after each block).
+fn replay_all(
+    f: &mut Framed<'_, Sinks>,
+    order: &mpsc::Receiver<(Arc<Chunk>, bool)>,
+    done: &mpsc::Receiver<(u64, Option<Record<super::sink::Rec>>)>,
+    source: &str,
+) -> Result<(), Stop> {
+    let mut ready: BTreeMap<u64, Option<Record<super::sink::Rec>>> = BTreeMap::new();
+    let mut here = Here::default();
+    f.source = source.to_string();
+    for (chunk, sent) in order {
+        let rec = match sent && f.halted.is_none() {
+            true => record_of(chunk.k, &mut ready, done),
+            false => None,
+        };
+        match rec {
+            Some(rec) => rec.replay(&mut Replay(f))?,
+            None => here.filter(f, &chunk)?,
+        }
+        f.sinks.flush()?;
+    }
+    Ok(())
+}
+
+/// The record of chunk `k`, once a worker sent it (none: filter it here).
+fn record_of(
+    k: u64,
+    ready: &mut BTreeMap<u64, Option<Record<super::sink::Rec>>>,
+    done: &mpsc::Receiver<(u64, Option<Record<super::sink::Rec>>)>,
+) -> Option<Record<super::sink::Rec>> {
+    loop {
+        if let Some(rec) = ready.remove(&k) {
+            return rec;
+        }
+        match done.recv() {
+            Ok((j, rec)) => {
+                ready.insert(j, rec);
+            }
+            // Every worker is gone and none sent it.
+            Err(_) => return None,
+        }
+    }
+}
+
+/// What filtering a chunk on the writer's thread needs, made once.
+#[derive(Default)]
+struct Here {
+    peeker: Peeker,
+}
+
+impl Here {
+    /// Filters `chunk` here, live, as one thread would (after a halt, the
+    /// filter no longer runs and only the forwarded events remain).
+    fn filter(&mut self, f: &mut Framed<'_, Sinks>, chunk: &Chunk) -> Result<(), Stop> {
+        let empty: BoxedInputs<'_> = Box::new(std::iter::empty());
+        let inputs = RcIter::new(empty);
+        let filter = f.filter;
+        let data = Data {
+            lut: &filter.lut,
+            inputs: &inputs,
+        };
+        for item in &chunk.items {
+            match item {
+                Item::Forward(ty, body) => f.sinks.forward(ty, body)?,
+                Item::Filter(e) => apply_event(f, &data, &mut self.peeker, &chunk.text, e)?,
+            }
+        }
+        Ok(())
+    }
+}

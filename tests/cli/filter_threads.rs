@@ -1,0 +1,223 @@
+//! `aoi filter` on one big input and several threads (`src/cmd/filter/
+//! split.rs`): the judge on its thread, the filter on workers, each
+//! chunk's results replayed in order. stdout (but for aoi's run id and
+//! times), stderr and the exit are one thread's, for the filter's fast
+//! paths (a plain path, the members a filter reads, the event unchanged)
+//! and its slow one, item errors, `debug`, forwarded upstream errors,
+//! `--framework`, lines past the hold, results past a worker's room, and
+//! a halt after which a worker is still busy.
+
+use proptest::prelude::*;
+use serde_json::Value;
+
+use crate::util::{RUN, s, scratch, write_file};
+
+/// Programs that take each of the filter's ways through an event.
+const PROGRAMS: &[&[&str]] = &[
+    // Cheap, and filtered on one thread: the same, trivially.
+    &["."],
+    &[".rank"],
+    // The event unchanged, written from its line.
+    &["select(.rank != 7)"],
+    &["{rank, type}"],
+    &["select((.rank // 1) % 3 == 0)"],
+    &["if (.rank // 0) % 997 == 5 then error(\"no \\(.rank)\") else {r: .rank} end"],
+    &[
+        "--continue-on-error",
+        "if (.rank // 0) % 501 == 7 then error(\"x\") else . end",
+    ],
+    &["(.rank // 0) as $r | if $r % 1999 == 3 then debug else empty end"],
+    &["--framework", "{t: .type, seq: .aoi.seq}"],
+    &["--arg", "x", "y", "{x: $x, rank}"],
+];
+
+/// A report line without aoi's own run id and time stamps.
+fn stable(line: &[u8]) -> String {
+    match serde_json::from_slice::<Value>(line) {
+        Ok(Value::Object(mut m)) => {
+            if let Some(Value::Object(env)) = m.get_mut("aoi") {
+                if env.get("run").and_then(Value::as_str) != Some(RUN) {
+                    env.remove("run");
+                }
+                env.remove("t");
+            }
+            m.remove("elapsed_ms");
+            Value::Object(m).to_string()
+        }
+        _ => String::from_utf8_lossy(line).into_owned(),
+    }
+}
+
+fn run(program: &[&str], file: &str, threads: &str, env: &[(&str, &str)]) -> crate::util::Out {
+    let mut c = crate::util::command(crate::util::AOI);
+    c.arg("filter")
+        .args(program)
+        .args(["--threads", threads, file]);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let o = c.output().expect("run aoi");
+    crate::util::Out {
+        code: crate::util::code_of(o.status),
+        stdout: o.stdout,
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+/// Every program gives on two and three threads what it gives on one, and
+/// its report passes `aoi check` with the exit it states.
+fn alike(name: &str, input: &[u8], programs: &[&[&str]], env: &[(&str, &str)]) {
+    let dir = scratch("filter-threads");
+    let file = write_file(&dir, name, input);
+    for program in programs {
+        let one = run(program, &file, "1", env);
+        for threads in ["2", "3"] {
+            let more = run(program, &file, threads, env);
+            let what = format!("filter {program:?} on {name}, --threads {threads}");
+            assert_eq!(one.code, more.code, "{what}: exit codes differ");
+            let lines = |o: &[u8]| o.split(|&b| b == b'\n').map(stable).collect::<Vec<_>>();
+            assert!(
+                lines(&one.stdout) == lines(&more.stdout),
+                "{what}: stdout differs"
+            );
+            assert_eq!(one.stderr, more.stderr, "{what}: stderr differs");
+        }
+        let code = crate::util::fed_back_code(one.code);
+        crate::util::assert_conforming_report(&run(program, &file, "2", env).stdout, code);
+    }
+}
+
+/// A stream of many blocks with every kind of line among the events:
+/// broken lines, upstream errors and warnings (forwarded), progress,
+/// lines past a small hold, and a cut tail.
+fn busy_stream(hits: usize) -> Vec<u8> {
+    let mut st = s();
+    for i in 0..hits / 100 {
+        st = match i % 9 {
+            0 => st.raw("not json at all"),
+            1 => st.raw(r#"{"type":"hit","type":"x","aoi":{"seq":1,"run":"R"}}"#),
+            2 => st.ev(r#"{"type":"aoi:warning","code":"W","message":"careful"}"#),
+            3 => st.ev(
+                r#"{"type":"aoi:error","category":"io","code":"E","message":"m","retryable":true}"#,
+            ),
+            4 => st.raw(format!(
+                "{{\"type\":\"hit\",\"blob\":\"{}\"}}",
+                "x".repeat(9_000)
+            )),
+            5 => st.ev(r#"{"type":"aoi:progress","done":1}"#),
+            6 => st.raw(r#"{"type":"hit","s":"\ud800 lone","rank":6}"#),
+            _ => st,
+        }
+        .hits(100);
+    }
+    st.unterminated().bytes()
+}
+
+#[test]
+fn filter_on_several_threads_writes_like_one() {
+    let input = busy_stream(60_000);
+    assert!(input.len() > 2 << 20, "spans many chunks");
+    alike("busy.jsonl", &input, PROGRAMS, &[]);
+    // Lines past the hold reach the filter as the judge's reduced copy
+    // (an item error of their own).
+    alike(
+        "held.jsonl",
+        &input,
+        &[&["select(true)"], &["{rank}"]],
+        &[("AOI_HOLD_LINE_BYTES", "4096")],
+    );
+    alike(
+        "clean.jsonl",
+        &s().hits(30_000).bytes(),
+        &[&["{rank}"]],
+        &[],
+    );
+    alike("empty.jsonl", b"", &[&["{rank}"]], &[]);
+}
+
+/// Results far past what a worker keeps of a chunk are filtered again on
+/// the writer's thread, live, as one thread writes them.
+#[test]
+fn results_past_a_workers_room_come_out_alike() {
+    let input = s().hits(3_000).bytes();
+    alike(
+        "wide.jsonl",
+        &input,
+        &[&["range(60) as $i | {i: $i, rank}"]],
+        &[],
+    );
+}
+
+/// A halt: one thread never runs the filter on the events after it, so
+/// neither do two, whose results are dropped; here the filter would never
+/// end on an event past the halt, which a worker may already be in: the
+/// run still ends, with one thread's output and exit.
+#[test]
+fn a_halt_ends_the_run_as_on_one_thread() {
+    let input = s().hits(40_000).bytes();
+    let programs: &[&[&str]] = &[
+        &["if .rank == 100 then halt elif .rank == 20000 then any(range(1e300); . < 0) else . end"],
+        &["if .rank == 30000 then \"stop\\n\" | halt_error(3) else {rank} end"],
+    ];
+    alike("halts.jsonl", &input, programs, &[]);
+}
+
+/// Two threads for one input: the judge's thread and a filter worker
+/// start beside the filter's (and the process's first, which waits for
+/// it): four; with `--threads 1` the filter's thread reads alone: two;
+/// `.` (written from the line's own bytes, cheaper than handing the line
+/// over) is read on two threads as `check` reads: three.
+#[test]
+fn the_filter_runs_on_workers_with_threads() {
+    use std::io::Write;
+    if !crate::waits::proc_here() {
+        crate::util::notice("no /proc here; the thread count is not observed");
+        return;
+    }
+    for (program, threads, want) in [("{rank}", "2", 4), ("{rank}", "1", 2), (".", "2", 3)] {
+        let args = ["filter", program, "--threads", threads];
+        let mut child = crate::util::spawn_piped(&args);
+        let pid = child.id();
+        let mut sin = child.stdin.take().expect("stdin");
+        sin.write_all(&s().hits(50).no_summary().bytes())
+            .expect("feed");
+        crate::waits::wait_idle(pid, &sin, &format!("{args:?}"));
+        let n = crate::parallel::threads_of(pid);
+        assert_eq!(n, Some(want), "{args:?}: threads");
+        drop(sin);
+        crate::waits::wait_exit(&mut child, &format!("{args:?}"));
+    }
+}
+
+fn line_kind() -> impl Strategy<Value = u8> {
+    0u8..10
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
+
+    /// Random line soup over many chunks and a random program of the
+    /// list: two threads, one thread's output.
+    #[test]
+    fn random_streams_filter_alike(
+        kinds in prop::collection::vec(line_kind(), 1..1500),
+        program in 0..PROGRAMS.len(),
+        tail in any::<bool>(),
+    ) {
+        let mut st = s();
+        for k in kinds {
+            st = match k {
+                0 => st.raw("{\"type\":\"hit\""),
+                1 => st.ev(r#"{"type":"aoi:warning","code":"W","message":"w"}"#),
+                2 => st.raw(format!("{{\"type\":\"hit\",\"big\":\"{}\"}}", "é".repeat(3_000))),
+                3 => st.ev(r#"{"type":"aoi:progress","done":1}"#),
+                4 => st.raw("[1,2,3]"),
+                _ => st.hits(40),
+            };
+        }
+        if tail {
+            st = st.unterminated();
+        }
+        alike("random.jsonl", &st.bytes(), &[PROGRAMS[program]], &[("AOI_HOLD_LINE_BYTES", "5000")]);
+    }
+}
