@@ -132,15 +132,22 @@ fn filter_ends_cancelled_with_the_results_so_far() {
     if !crate::waits::proc_here() {
         return;
     }
-    let r = start(&["filter", "."], &head());
-    let out = stop(r, &[libc::SIGINT]);
-    assert_cancelled_report(&out, 130, "SIGINT");
-    let hits = parse_jsonl(&out.stdout)
-        .iter()
-        .filter(|e| e["type"] == "hit")
-        .count();
-    assert_eq!(hits, 3, "{}", out.stdout_str());
-    assert_eq!(last_event(&out.stdout)["count"], 3);
+    // One thread, and the filter on workers (`--threads 2`): what was
+    // read before the signal is filtered and written.
+    for args in [
+        &["filter", "."][..],
+        &["filter", "--threads", "2", "select(true)"],
+    ] {
+        let r = start(args, &head());
+        let out = stop(r, &[libc::SIGINT]);
+        assert_cancelled_report(&out, 130, "SIGINT");
+        let hits = parse_jsonl(&out.stdout)
+            .iter()
+            .filter(|e| e["type"] == "hit")
+            .count();
+        assert_eq!(hits, 3, "{args:?}: {}", out.stdout_str());
+        assert_eq!(last_event(&out.stdout)["count"], 3, "{args:?}");
+    }
 }
 
 #[test]
@@ -352,7 +359,7 @@ fn a_stop_reaches_a_second_thread_waiting_on_a_silent_pipe() {
         r#"{"type":"aoi:error","category":"io","code":"X","message":"m","retryable":false}"#;
     let small_errors = s().ev(error).no_summary().bytes();
     let big_errors = s().hits(150_000).ev(error).no_summary().bytes();
-    let cases: [(&[&str], &[u8], i32); 8] = [
+    let cases: [(&[&str], &[u8], i32); 9] = [
         (
             &["check", "--output", "jsonl", "--threads", "2"],
             &small,
@@ -374,6 +381,12 @@ fn a_stop_reaches_a_second_thread_waiting_on_a_silent_pipe() {
             libc::SIGTERM,
         ),
         (&["filter", "--threads", "2", "."], &small, libc::SIGINT),
+        // The judge on its thread, the filter on a worker and this one.
+        (
+            &["filter", "--threads", "2", "{rank}"],
+            &small,
+            libc::SIGTERM,
+        ),
         (&["check", "--output", "jsonl"], &big, libc::SIGTERM),
         (&["errors", "--output", "jsonl"], &big_errors, libc::SIGINT),
         (&["filter", "select(.rank < 0)"], &big, libc::SIGTERM),

@@ -149,14 +149,15 @@ impl<'scope, 'env> Split<'scope, 'env> {
 }
 
 /// Filter workers for `--threads`: one per CPU by default but the one
-/// this thread's share runs on (the judge's thread mostly waits), at
-/// most 15.
+/// this thread's share runs on, at most two: past three threads filtering,
+/// the judge's thread is the limit, and each worker's heap adds to the
+/// peak memory (14 MiB with one, 15 with two).
 fn workers(threads: usize) -> usize {
     let n = match threads {
         0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
         n => n,
     };
-    n.clamp(2, 16) - 1
+    n.clamp(2, 3) - 1
 }
 
 /// A worker: takes chunks until the queue closes, each filtered into a
