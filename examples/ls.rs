@@ -5,10 +5,14 @@
 //! cargo run --example ls -- [--limit N] [--cursor N] [DIR ...] | aoi check
 //! ```
 //!
-//! It writes one `entry` event per directory entry (name order), an
+//! It writes one `entry` event per directory entry (name order; with
+//! `--match TEXT`, only the names that contain TEXT: a search), an
 //! item-level `aoi:error` for a directory it cannot read, and a terminal
 //! `aoi:summary`; `--limit` bounds the output and sets `truncated` and
-//! `next_cursor` (§ 15). Its arguments appear in `aoi:meta.args` redacted
+//! `next_cursor` (§ 15). `--rate-limit-after N` stands for a backend that
+//! refuses more calls after N entries: a process-level, retryable
+//! `rate_limited` error with `retry_after_ms`, then a failed run that
+//! exits 75, "retry may help" (§ 6, § 9.3). Its arguments appear in `aoi:meta.args` redacted
 //! (§ 11, `--token`/`-t` named as the tool's own secret flags), a closed
 //! pipe ends it quietly (exit 141, § 7), and SIGINT or SIGTERM, polled
 //! between entries through a [`aoi::cancel::Token`], end it with
@@ -46,13 +50,17 @@ struct Options {
     dirs: Vec<String>,
     limit: Option<u64>,
     cursor: u64,
+    /// Only the names that contain this (`--match`).
+    pattern: Option<String>,
     /// A slow backend, simulated: this long after each entry.
     delay: std::time::Duration,
+    /// A rate-limited backend, simulated: no more entries after this many.
+    rate_limit_after: Option<u64>,
 }
 
 fn usage(msg: &str) -> i32 {
     eprintln!(
-        "ls: {msg}\nusage: ls [--limit N] [--cursor N] [--delay-ms N] [--token T] [--schema-version V] [DIR ...] (or ls list …) | ls schema | ls capabilities"
+        "ls: {msg}\nusage: ls [--match TEXT] [--limit N] [--cursor N] [--delay-ms N] [--rate-limit-after N] [--token T] [--schema-version V] [DIR ...] (or ls list …) | ls schema | ls capabilities"
     );
     64
 }
@@ -62,7 +70,9 @@ fn parse(args: &[String]) -> Result<Options, String> {
         dirs: Vec::new(),
         limit: None,
         cursor: 0,
+        pattern: None,
         delay: std::time::Duration::ZERO,
+        rate_limit_after: None,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -75,6 +85,11 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--limit" => o.limit = Some(number("--limit")?),
             "--cursor" => o.cursor = number("--cursor")?,
             "--delay-ms" => o.delay = std::time::Duration::from_millis(number("--delay-ms")?),
+            "--rate-limit-after" => o.rate_limit_after = Some(number("--rate-limit-after")?),
+            "--match" => match it.next() {
+                Some(p) => o.pattern = Some(p.clone()),
+                None => return Err("--match takes a text".into()),
+            },
             // Accepted and ignored: a stand-in for a credential a real tool
             // would take, to show that it never reaches the output.
             "--token" | "-t" => {
@@ -136,7 +151,7 @@ fn discovery(what: &str, rest: &[String]) -> i32 {
         let schema_id = "https://schemas.aoi-toolkit.org/example-ls/1.0.0/schema.json";
         schema_document(&id, schema_id, &[("entry", entry)])
     } else {
-        let list = Command::new("list", "list directory entries, name order")
+        let list = Command::new("list", "list or search directory entries, name order")
             .paged()
             .event_types(&["entry"])
             .cancellable()
@@ -222,7 +237,11 @@ fn list<W: std::io::Write>(
             }
         };
         names.sort();
-        for name in names {
+        let wanted = |n: &std::ffi::OsString| {
+            let text = n.to_string_lossy();
+            o.pattern.as_deref().is_none_or(|p| text.contains(p))
+        };
+        for name in names.into_iter().filter(wanted) {
             if index < o.cursor {
                 index += 1;
                 continue;
@@ -235,6 +254,9 @@ fn list<W: std::io::Write>(
                 } else {
                     s
                 });
+            }
+            if o.rate_limit_after.is_some_and(|n| emitted >= n) {
+                return rate_limited(out);
             }
             let path = Path::new(dir).join(&name);
             let (kind, size) = match std::fs::symlink_metadata(&path) {
@@ -269,4 +291,20 @@ fn list<W: std::io::Write>(
     } else {
         Summary::ok().field("truncated", false)
     })
+}
+
+/// The backend refused the next call: a process-level `rate_limited`
+/// error, retryable after a second (§ 9.2, § 9.3), and a failed run; the
+/// judge, and so [`Producer::close`], then says 75: retry may help.
+fn rate_limited<W: std::io::Write>(out: &mut Producer<W>) -> Result<Summary, Ended> {
+    out.error(
+        &ErrorEvent::of(
+            Category::RateLimited,
+            "BACKEND_RATE_LIMITED",
+            "the backend refuses more calls for now",
+        )
+        .scope(Scope::Process)
+        .retry_after_ms(1000),
+    )?;
+    Ok(Summary::failed(Reason::Failed))
 }

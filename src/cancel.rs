@@ -26,37 +26,38 @@
 //! #   break;
 //! }
 //! ```
-//!
-//! # aoi's own commands
-//!
-//! [`install`] replaces the default action of both signals (killing the
-//! process on the spot) with a flag, so a producer can end its stream with
-//! `aoi:summary` `ok:false`, `reason:"cancelled"` and exit with the
-//! conventional code (130 for SIGINT, 143 for SIGTERM). The handlers are
-//! installed without `SA_RESTART`: a read blocked on a silent upstream
-//! returns `EINTR`, and [`crate::lines::LineReader`] then stops instead of
-//! waiting for input that may never come.
-//!
-//! The stop is bounded: the first signal also starts a grace period of
-//! [`GRACE_SECS`] seconds (`alarm`; `AOI_STOP_GRACE=SECS` sets it, from 1 to
-//! 3600, for a report that takes longer to finish, or a test that must not
-//! depend on how busy the machine is), after which the process exits with
-//! the signal's code whatever it was doing (a write blocked on a reader that
-//! stopped reading, an `open` of a FIFO nobody writes, a filter that spins);
-//! a second signal exits at once. Both use `_exit`, async-signal-safe. § 7
-//! puts exiting promptly above the final summary: a stop that would hang
-//! ends without it.
-//!
-//! A signal the process inherited as ignored (`SIG_IGN`, as a shell does
-//! for background jobs) stays ignored.
-//!
-//! A thread blocked in `read` is only interrupted if the signal lands on
-//! it; a reading thread that is not the one the signal interrupts polls
-//! [`wake_fd`] beside its input: the first signal writes a byte to it
-//! (the self-pipe trick; `write` is async-signal-safe).
-//!
-//! Only processes that install the handlers see a request; in every other
-//! process [`requested`] is `None` and costs one atomic load.
+
+// aoi's own commands (the crate's, not the library's API: a tool uses
+// `Signals`, which neither uses `SIGALRM` nor exits unless asked).
+//
+// [`install`] replaces the default action of both signals (killing the
+// process on the spot) with a flag, so a producer can end its stream with
+// `aoi:summary` `ok:false`, `reason:"cancelled"` and exit with the
+// conventional code (130 for SIGINT, 143 for SIGTERM). The handlers are
+// installed without `SA_RESTART`: a read blocked on a silent upstream
+// returns `EINTR`, and [`crate::lines::LineReader`] then stops instead of
+// waiting for input that may never come.
+//
+// The stop is bounded: the first signal also starts a grace period of
+// [`GRACE_SECS`] seconds (`alarm`; `AOI_STOP_GRACE=SECS` sets it, from 1 to
+// 3600, for a report that takes longer to finish, or a test that must not
+// depend on how busy the machine is), after which the process exits with
+// the signal's code whatever it was doing (a write blocked on a reader that
+// stopped reading, an `open` of a FIFO nobody writes, a filter that spins);
+// a second signal exits at once. Both use `_exit`, async-signal-safe. § 7
+// puts exiting promptly above the final summary: a stop that would hang
+// ends without it.
+//
+// A signal the process inherited as ignored (`SIG_IGN`, as a shell does
+// for background jobs) stays ignored.
+//
+// A thread blocked in `read` is only interrupted if the signal lands on
+// it; a reading thread that is not the one the signal interrupts polls
+// [`wake_fd`] beside its input: the first signal writes a byte to it
+// (the self-pipe trick; `write` is async-signal-safe).
+//
+// Only processes that install the handlers see a request; in every other
+// process [`requested`] is `None` and costs one atomic load.
 
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
@@ -78,7 +79,7 @@ pub const SIGTERM: i32 = libc::SIGTERM;
 
 /// Seconds a stopping process has to end its stream before it exits anyway,
 /// unless `AOI_STOP_GRACE` says otherwise ([`grace_from`]).
-pub const GRACE_SECS: u32 = 2;
+pub(crate) const GRACE_SECS: u32 = 2;
 
 /// The grace period in force, read by the handler (an atomic load is
 /// async-signal-safe); set by [`install`].
@@ -91,13 +92,13 @@ static DRAINING: AtomicBool = AtomicBool::new(false);
 
 /// Seconds a relay goes on reading after a stop request (`AOI_STOP_DRAIN`,
 /// 0 to 3600; 0 stops at once).
-pub const DRAIN_SECS: u32 = 2;
+pub(crate) const DRAIN_SECS: u32 = 2;
 
 static DRAIN: AtomicU32 = AtomicU32::new(DRAIN_SECS);
 
 /// The grace period `AOI_STOP_GRACE` asks for: whole seconds from 1 to
 /// 3600; anything else (unset, empty, 0, not a number) is the default.
-pub fn grace_from(value: Option<&std::ffi::OsStr>) -> u32 {
+pub(crate) fn grace_from(value: Option<&std::ffi::OsStr>) -> u32 {
     value
         .and_then(|v| v.to_str())
         .and_then(|v| v.trim().parse::<u32>().ok())
@@ -164,7 +165,7 @@ fn set(sig: i32, handler: extern "C" fn(libc::c_int), keep_ignored: bool) -> io:
 
 /// Installs the SIGINT and SIGTERM handlers (and the grace period's
 /// SIGALRM) for the whole process.
-pub fn install() -> io::Result<()> {
+pub(crate) fn install() -> io::Result<()> {
     GRACE.store(
         grace_from(std::env::var_os("AOI_STOP_GRACE").as_deref()),
         Ordering::SeqCst,
@@ -219,7 +220,7 @@ pub(crate) fn pipe(nonblocking: bool) -> io::Result<(OwnedFd, OwnedFd)> {
 /// (`AOI_STOP_DRAIN`; [`LineReader`](crate::lines::LineReader) ends the
 /// read when they pass); a second signal, or the grace period after them,
 /// ends the process at once.
-pub fn install_draining() -> io::Result<()> {
+pub(crate) fn install_draining() -> io::Result<()> {
     let secs = std::env::var_os("AOI_STOP_DRAIN")
         .and_then(|v| v.to_str().and_then(|v| v.trim().parse::<u32>().ok()))
         .filter(|s| *s <= 3600)
@@ -231,19 +232,19 @@ pub fn install_draining() -> io::Result<()> {
 
 /// Whether a stop lets the input be read to its end first
 /// ([`install_draining`]).
-pub fn draining() -> bool {
+pub(crate) fn draining() -> bool {
     DRAINING.load(Ordering::Relaxed)
 }
 
 /// How long a relay goes on reading after a stop request.
-pub fn drain() -> std::time::Duration {
+pub(crate) fn drain() -> std::time::Duration {
     std::time::Duration::from_secs(u64::from(DRAIN.load(Ordering::SeqCst)))
 }
 
 /// A descriptor that becomes readable (and stays so) once a stop was
 /// requested, for a thread that waits in `poll` on something else; `None`
 /// where the handlers are not installed.
-pub fn wake_fd() -> Option<std::os::fd::RawFd> {
+pub(crate) fn wake_fd() -> Option<std::os::fd::RawFd> {
     let fd = WAKE_READ.load(Ordering::SeqCst);
     (fd >= 0).then_some(fd)
 }
@@ -251,7 +252,7 @@ pub fn wake_fd() -> Option<std::os::fd::RawFd> {
 /// Keeps SIGINT and SIGTERM away from the calling thread, so they are
 /// delivered to a thread that reads input and can be interrupted by them
 /// (call it in a thread that only waits, after spawning the worker).
-pub fn block_in_this_thread() -> io::Result<()> {
+pub(crate) fn block_in_this_thread() -> io::Result<()> {
     // SAFETY: the set is initialised by sigemptyset before use.
     let rc = unsafe {
         let mut set: libc::sigset_t = std::mem::zeroed();

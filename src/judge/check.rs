@@ -23,7 +23,40 @@ pub fn check<R: Read>(reader: R) -> (Verdict, Vec<Finding>) {
 }
 
 /// [`check`] with options (`unbounded`, `fail_on_partial`, the per-rule
-/// limit).
+/// limit, and with the `schema` feature the tool's JSON Schema, which
+/// every event must fit: `schema.invalid` otherwise, § 10).
+///
+/// A tool's own test that its events fit the schema it declares:
+///
+/// ```
+/// # #[cfg(feature = "schema")] {
+/// use std::sync::Arc;
+/// use aoi::emit::discovery::schema_document;
+/// use aoi::emit::{Producer, Summary, ToolIdentity};
+/// use aoi::judge::{JudgeOptions, check_with};
+/// use serde_json::json;
+///
+/// let id = ToolIdentity::new("count", "0.1.0", "org.example.count.events", "1.0.0");
+/// let n = json!({"type": "object", "required": ["n"], "properties": {"n": {"type": "integer"}}});
+/// let doc = schema_document(&id, "https://example.org/count.json", &[("n", n)]);
+/// let schema = Arc::new(aoi::validator::EventSchema::from_value(&doc).expect("it compiles"));
+/// let judged = |stream: &[u8]| {
+///     let opts = JudgeOptions { schema: Some(schema.clone()), ..Default::default() };
+///     check_with(stream, opts)
+/// };
+///
+/// let mut stream = Vec::new();
+/// let mut out = Producer::start(id.clone(), "count", &mut stream).expect("written");
+/// out.event("n", &[("n", 1.into())]).expect("written");
+/// out.event("n", &[("n", "two".into())]).expect("the judge's rules allow it");
+/// assert_eq!(out.close(Summary::ok()).code(), 0);
+///
+/// let (verdict, findings) = judged(&stream);
+/// assert_eq!(verdict.exit_code, 65); // the schema says n is an integer
+/// assert_eq!(findings.len(), 1);
+/// assert_eq!(findings[0].rule.id(), "schema.invalid");
+/// # }
+/// ```
 pub fn check_with<R: Read>(reader: R, opts: JudgeOptions) -> (Verdict, Vec<Finding>) {
     let mut judge = Judge::new(opts);
     let mut findings = Vec::new();

@@ -1,7 +1,9 @@
 //! `examples/ls.rs`, a source tool built on aoi's producer API: its output
-//! passes `aoi check`, its arguments are redacted (§ 11), `--limit` sets
-//! `truncated`/`next_cursor` (§ 15), an unreadable directory is an
-//! `aoi:error` and a failed run, and a closed pipe is a quiet end (§ 7).
+//! passes `aoi check`, its arguments are redacted (§ 11), `--match`
+//! searches, `--limit` sets `truncated`/`next_cursor` (§ 15), an
+//! unreadable directory is an `aoi:error` and a failed run, a rate-limited
+//! backend a retryable failure (75, § 9.3), a closed pipe a quiet end
+//! (§ 7), and every event it writes fits the schema it declares (§ 10).
 
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -129,6 +131,115 @@ fn an_unreadable_directory_fails_the_run_with_its_error() {
         true
     );
     assert_eq!(judged(&out.stdout).0, 0);
+}
+
+/// A backend that refuses more calls: the entries before it, a retryable
+/// process-level `rate_limited` error with `retry_after_ms`, a failed
+/// summary, and the exit the judge gives that stream: 75, retry may help
+/// (§ 6, § 9.3), not the summary's bare 1.
+#[test]
+fn a_rate_limited_backend_is_a_retryable_failure() {
+    let (_dir, d) = dir_with("ls-rate", 5);
+    let out = ls(&["--rate-limit-after", "2", &d]);
+    assert_eq!(out.code, 75, "{}", out.stderr);
+    let events = parse_jsonl(&out.stdout);
+    let types: Vec<&str> = events.iter().filter_map(|e| e["type"].as_str()).collect();
+    assert_eq!(
+        types,
+        ["aoi:meta", "entry", "entry", "aoi:error", "aoi:summary"]
+    );
+    let error = &events[3];
+    assert_eq!(
+        (&error["category"], &error["scope"], &error["retryable"]),
+        (
+            &Value::from("rate_limited"),
+            &Value::from("process"),
+            &Value::Bool(true)
+        )
+    );
+    assert_eq!(error["retry_after_ms"], 1000);
+    assert_eq!(
+        (&events[4]["ok"], &events[4]["reason"]),
+        (&Value::Bool(false), &Value::from("failed"))
+    );
+    let (code, findings) = judged(&out.stdout);
+    assert_eq!((code, findings.len()), (75, 0), "{findings:#?}");
+}
+
+/// `--match` is a search: only the names that contain the text, paged by
+/// `--limit`/`--cursor` over the matches.
+#[test]
+fn match_searches_names_and_pages_over_the_matches() {
+    let (dir, d) = dir_with("ls-match", 4);
+    write_file(&dir, "notes.md", b"x");
+    write_file(&dir, "todo.md", b"x");
+    let names = |o: &Out| -> Vec<String> {
+        parse_jsonl(&o.stdout)
+            .iter()
+            .filter(|e| e["type"] == "entry")
+            .map(|e| e["name"].as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    let first = ls(&["--match", ".txt", "--limit", "3", &d]);
+    assert_eq!(names(&first), ["f00000.txt", "f00001.txt", "f00002.txt"]);
+    assert_eq!(
+        parse_jsonl(&first.stdout).last().expect("summary")["next_cursor"],
+        "3"
+    );
+    assert_eq!(judged(&first.stdout), (0, vec![]));
+    let rest = ls(&["--match", ".txt", "--cursor", "3", &d]);
+    assert_eq!(names(&rest), ["f00003.txt"]);
+    let md = ls(&["--match", ".md", &d]);
+    assert_eq!(names(&md), ["notes.md", "todo.md"]);
+    assert_eq!(judged(&md.stdout), (0, vec![]));
+}
+
+/// The tool's declared schema (`ls schema`, built with
+/// `aoi::emit::discovery`) holds for every event its runs write, checked
+/// in-process as a tool author checks their own: `aoi::judge::check_with`
+/// with the schema in `JudgeOptions` (the validator of `--schema`, § 10).
+/// Each run's exit status is the one the judge gives its stream (§ 6).
+#[test]
+fn its_declared_schema_holds_for_what_it_emits() {
+    let doc: Value = serde_json::from_slice(&ls(&["schema"]).stdout).expect("ls schema is JSON");
+    let schema = aoi::validator::EventSchema::from_value(&doc).expect("ls's schema compiles");
+    let schema = std::sync::Arc::new(schema);
+    let judge = |stream: &[u8]| {
+        let opts = aoi::judge::JudgeOptions {
+            schema: Some(schema.clone()),
+            ..Default::default()
+        };
+        let (verdict, findings) = aoi::judge::check_with(stream, opts);
+        let findings: Vec<String> = findings.iter().map(ToString::to_string).collect();
+        (verdict.exit_code, findings)
+    };
+    let (dir, d) = dir_with("ls-schema", 3);
+    std::fs::create_dir(dir.join("sub")).expect("mkdir");
+    std::os::unix::fs::symlink("f00000.txt", dir.join("link")).expect("symlink");
+    let runs: [&[&str]; 5] = [
+        &[&d],
+        &["--limit", "2", &d],
+        &[&d, "/nonexistent-aoi-dir"],
+        &["/nonexistent-aoi-dir"],
+        &["--match", "f0", "--rate-limit-after", "1", &d],
+    ];
+    for args in runs {
+        let out = ls(args);
+        assert_eq!(judge(&out.stdout), (out.code, vec![]), "{args:?}");
+    }
+    // The same check fails on an event the schema does not declare: a
+    // kind outside its enum.
+    let ok = ls(&[&d]).stdout;
+    let bad =
+        String::from_utf8(ok)
+            .expect("utf-8")
+            .replacen(r#""kind":"dir""#, r#""kind":"pipe""#, 1);
+    let (code, findings) = judge(bad.as_bytes());
+    assert_eq!(code, 65, "{findings:#?}");
+    assert!(
+        findings.iter().any(|f| f.contains("schema.invalid")),
+        "{findings:#?}"
+    );
 }
 
 #[test]
