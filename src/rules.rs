@@ -333,8 +333,9 @@ pub const DECISIONS: &str = "\
   as one stream, line by line, with this catalog: a line that is no event (prose, a prefix,
   colour, a BOM) is the violation it is in `aoi check`, so the same bytes get the same outcome and
   exit code from every command, and every output format states it (JUnit failures/errors, TAP
-  `not ok`, the Markdown and table verdicts, the JSON Lines `report` and summary). A failed
-  `aoi:check` in a run that passed is shown (JUnit `system-out`), never counted as a failure.
+  `not ok`, CTRF `failed` for any exit but 0, the Markdown and table verdicts, the JSON Lines
+  `report` and summary). A failed `aoi:check` in a run that passed is shown (JUnit
+  `system-out`), never counted as a failure.
   Reading CI logs as they are (events after prefixes, Docker and CRI records, colour and CR
   trimmed, other lines skipped, interleaved runs told apart by `aoi.run`) is `--log`, never the
   default: a verdict more lenient than `check`'s is given only to the user who asked for it. It
@@ -344,7 +345,7 @@ pub const DECISIONS: &str = "\
   the stream; run `aoi strip --log` before them, or use `merge-report --log` or `summary --log`
   for a log's verdict per run. With `--log`, what the reading passed over is always
   stated: lines skipped and events found after a prefix or decoration, on stderr, in the table
-  footer, as a Markdown note, as a skipped JUnit testcase and TAP point, and as
+  footer, as a Markdown note, as a skipped JUnit testcase, TAP point and CTRF test, and as
   `properties.read_as_log`, `skipped_lines` and `trimmed_lines` in JSON Lines. A producer's own
   exit may still differ by § 13.1 (upstream `aoi:error` events fail it unless
   `--continue-on-error`), and it then says so on stderr in one line; an upstream outcome of

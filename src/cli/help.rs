@@ -63,8 +63,33 @@ fn own_words(name: &str, a: Arg) -> Arg {
             None => a,
         },
         "idle_timeout" if ONE_STREAM.contains(&name) => a.help(text.replace(INTERLEAVED, "")),
+        "threads" => a.help(threads_text(name, &text)),
         _ => a,
     }
+}
+
+/// What the shared `--threads` text says of every command, and what each
+/// says of itself instead.
+const FINDS_EVENTS: &str = " (for errors and merge-report: finds each line's event)";
+const ALL_JUDGE: &str = "check, errors, summary, strip, filter and merge-report judge";
+const IN_TURN: &str = " (a file over 1 MiB whose output grows with it, as check's relay, is read in its turn; filter --raw reads in turn when the program uses input/inputs, or with -n or -s)";
+
+/// `--threads` for command `name`: its own reader, its own files.
+fn threads_text(name: &str, text: &str) -> String {
+    let finds = match name {
+        "errors" | "merge-report" => " and finds each line's event",
+        _ => "",
+    };
+    let in_turn = match name {
+        "check" => " (a file over 1 MiB is read in its turn when the relay copies it to stdout)",
+        "filter" => {
+            " (a file over 1 MiB whose output grows with it is read in its turn; --raw reads in turn when the program uses input/inputs, or with -n or -s)"
+        }
+        _ => " (a file over 1 MiB whose output grows with it is read in its turn)",
+    };
+    text.replace(FINDS_EVENTS, finds)
+        .replace(ALL_JUDGE, &format!("aoi {name} judges"))
+        .replace(IN_TURN, in_turn)
 }
 
 /// The exit table of command `name` (`aoi` for the whole): the shared
@@ -135,6 +160,15 @@ mod tests {
                     "{name}: {t}"
                 );
                 assert!(t.contains(&format!("aoi {name} ")), "{name}: {t}");
+            }
+            if let Some(t) = help("threads") {
+                assert!(
+                    t.contains(&format!("aoi {name} judges N files")),
+                    "{name}: {t}"
+                );
+                for shared in [FINDS_EVENTS, ALL_JUDGE, IN_TURN] {
+                    assert!(!t.contains(shared), "{name}: {t}");
+                }
             }
             if let Some(t) = help("idle_timeout") {
                 assert_eq!(

@@ -548,24 +548,27 @@ fn ctrf_is_valid_for_the_ctrf_reference_implementation() {
     let ex = aoi(&a, b"");
     assert_eq!(ex.code, 74, "{}", ex.stderr);
     // What every reader sees without the package: one test per run, a
-    // failed test for each run that did not exit 0.
-    for (bytes, failed, runs) in [
-        (&doc, failing, files.len()),
-        (&ok_doc, 0, 3),
-        (&ex.stdout, 3, 5),
+    // failed test for each run that did not exit 0, and with --log one
+    // skipped test saying what the reading passed over.
+    for (bytes, failed, runs, skipped) in [
+        (&doc, failing, files.len(), 0),
+        (&ok_doc, 0, 3, 0),
+        (&ex.stdout, 3, 5, 1),
     ] {
         let v: Value = serde_json::from_slice(bytes).expect("CTRF is JSON");
         assert_eq!(v["reportFormat"], "CTRF");
         let s = &v["results"]["summary"];
-        assert_eq!(s["tests"].as_u64(), Some(runs as u64), "{s}");
+        assert_eq!(s["tests"].as_u64(), Some((runs + skipped) as u64), "{s}");
         assert_eq!(s["failed"].as_u64(), Some(failed as u64), "{s}");
+        assert_eq!(s["skipped"].as_u64(), Some(skipped as u64), "{s}");
+        assert_eq!(s["passed"].as_u64(), Some((runs - failed) as u64), "{s}");
         let names: std::collections::HashSet<&str> = v["results"]["tests"]
             .as_array()
             .expect("tests")
             .iter()
             .filter_map(|t| t["name"].as_str())
             .collect();
-        assert_eq!(names.len(), runs, "test names are unique");
+        assert_eq!(names.len(), runs + skipped, "test names are unique");
         for t in v["results"]["tests"].as_array().expect("tests") {
             // A trace is one finding a line; nothing else breaks a line.
             let mut t = t.clone();
@@ -611,7 +614,7 @@ fn ctrf_is_valid_for_the_ctrf_reference_implementation() {
 /// The TAP example in `merge-report --help` (and its man page) works with
 /// the installed prove: run as written, in a directory of run files, it
 /// passes on passing runs (prove read as stdin test names once: "No plan
-/// found").
+/// found") and fails on a cut one.
 #[test]
 fn the_help_s_tap_example_runs_with_prove() {
     let help = aoi(&["merge-report", "--help"], b"").stdout_str();
@@ -642,16 +645,34 @@ fn the_help_s_tap_example_runs_with_prove() {
         bin.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let out = crate::util::command("sh")
-        .args(["-c", example])
-        .current_dir(&dir)
-        .env("PATH", path)
-        .output()
-        .expect("run sh");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{example}: {text}");
+    let prove = || {
+        let out = crate::util::command("sh")
+            .args(["-c", example])
+            .current_dir(&dir)
+            .env("PATH", &path)
+            .output()
+            .expect("run sh");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, text) = prove();
+    assert_eq!(code, Some(0), "{example}: {text}");
     assert!(
         text.contains("Result: PASS") && !text.contains("No plan"),
+        "{text}"
+    );
+    // A run cut short (no aoi:summary): prove fails the job on it.
+    write_file(
+        &runs,
+        "r9.jsonl",
+        &stream("01JZQ7X4TQ9KZ8V6R2M3N4P599", "cut", None),
+    );
+    let (code, text) = prove();
+    assert_ne!(code, Some(0), "{example}: {text}");
+    assert!(
+        text.contains("Result: FAIL") && text.contains("Failed: 1"),
         "{text}"
     );
 }

@@ -4,6 +4,16 @@
 
 use crate::util::{aoi, assert_matches_schema, check, command, parse_jsonl, scratch, write_file};
 
+/// The commands that read several inputs (`--files-from`, `--threads`).
+const READERS: [&str; 6] = [
+    "check",
+    "strip",
+    "errors",
+    "summary",
+    "filter",
+    "merge-report",
+];
+
 /// `aoi CMD --help` with its lines joined (clap wraps long help).
 fn help(cmd: &str) -> String {
     let out = aoi(&[cmd, "--help"], b"");
@@ -37,14 +47,7 @@ fn files_from_gives_each_commands_own_example() {
     .expect("example");
     write_file(&runs, "a.jsonl", &search);
     write_file(&runs, "b.jsonl", &search);
-    for cmd in [
-        "check",
-        "strip",
-        "errors",
-        "summary",
-        "filter",
-        "merge-report",
-    ] {
+    for cmd in READERS {
         let text = option_text(&help(cmd), "--files-from");
         let example = text
             .split("(`find ")
@@ -95,6 +98,32 @@ fn idle_timeout_speaks_of_interleaved_runs_only_with_log() {
         let text = option_text(&help(cmd), "--idle-timeout");
         assert!(text.contains("timeout outcome (exit 124)"), "{cmd}: {text}");
         assert_eq!(text.contains("interleaved"), log, "{cmd}: {text}");
+    }
+}
+
+/// `--threads` speaks of the command it is read in: its own files at
+/// once, no other command's reader (filter's --raw, check's relay).
+#[test]
+fn threads_speaks_of_its_own_command() {
+    for cmd in READERS {
+        let text = option_text(&help(cmd), "--threads");
+        assert!(
+            text.contains(&format!("aoi {cmd} judges N files at once")),
+            "{cmd}: {text}"
+        );
+        for other in READERS.iter().filter(|o| **o != cmd) {
+            assert!(
+                !text.contains(&format!("{other} ")),
+                "{cmd} names {other}: {text}"
+            );
+        }
+        assert_eq!(text.contains("--raw"), cmd == "filter", "{cmd}: {text}");
+        assert_eq!(text.contains("relay"), cmd == "check", "{cmd}: {text}");
+        assert_eq!(
+            text.contains("finds each line's event"),
+            cmd == "errors" || cmd == "merge-report",
+            "{cmd}: {text}"
+        );
     }
 }
 

@@ -1239,6 +1239,76 @@ fn junit_names_testcases_by_run_and_reads_a_lint_report() {
     crate::consumers::assert_valid_junit(&dir, &out.stdout);
 }
 
+/// Testcase names stay unique where a stream says a check's name more
+/// than once: `aoi lint` runs each check once per command of the tool
+/// (its `properties.command`, as `aoi lint --self` writes 2.typed-output
+/// for check, summary, errors, filter and merge-report), and a tool may
+/// repeat a name. Two unreadable inputs are two testcases as well. The
+/// names survive a report of reports (jsonl, then JUnit).
+#[test]
+fn junit_testcases_stay_unique_when_check_names_repeat() {
+    let check = |name: &str, command: Option<&str>| {
+        let props = command.map_or(String::new(), |c| {
+            format!(r#","properties":{{"status":"pass","command":"{c}"}}"#)
+        });
+        format!(r#"{{"type":"aoi:check","name":"{name}","ok":true,"severity":"info"{props}}}"#)
+    };
+    let st = s()
+        .ev(&check("2.typed-output", Some("search")))
+        .ev(&check("2.typed-output", Some("list")))
+        .ev(&check("x", None))
+        .ev(&check("x", None))
+        .ev(&check("x #2", None))
+        .summary("{}")
+        .bytes();
+    let dir = scratch("merge-junit-unique");
+    let file = write_file(&dir, "lint.jsonl", &st);
+    let gone = |n: &str| dir.as_ref().join(n).display().to_string();
+    let (a, b) = (gone("missing-a.jsonl"), gone("missing-b.jsonl"));
+    let names = |bytes: &[u8]| -> Vec<String> {
+        let text = String::from_utf8_lossy(bytes).into_owned();
+        let doc = roxmltree::Document::parse(&text).expect("JUnit output is XML");
+        let cases: Vec<(String, String)> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("testcase"))
+            .map(|c| {
+                let at = |k: &str| c.attribute(k).unwrap_or_default().to_string();
+                (at("classname"), at("name"))
+            })
+            .collect();
+        let unique: std::collections::HashSet<&(String, String)> = cases.iter().collect();
+        assert_eq!(unique.len(), cases.len(), "testcases are unique: {text}");
+        cases.into_iter().map(|(_, n)| n).collect()
+    };
+    let out = merge(&["--format", "junit", &file, &a, &b], b"");
+    assert_eq!(out.code, 66, "{}", out.stderr);
+    crate::consumers::assert_valid_junit(&dir, &out.stdout);
+    let got = names(&out.stdout);
+    for want in [
+        "2.typed-output (search)".to_string(),
+        "2.typed-output (list)".to_string(),
+        "x #1".to_string(),
+        "x #3".to_string(),
+        "x #2".to_string(),
+        format!("{a}: INPUT_UNREADABLE"),
+        format!("{b}: INPUT_UNREADABLE"),
+    ] {
+        assert!(got.iter().any(|n| n.ends_with(&want)), "{want}: {got:?}");
+    }
+    // Carried through a jsonl report, the checks keep what they ran on.
+    let report = merge(&["--format", "jsonl", &file], b"");
+    assert_eq!(report.code, 0, "{}", report.stderr);
+    let again = merge(&["--format", "junit"], &report.stdout);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    let checks = |v: Vec<String>| -> Vec<String> {
+        v.into_iter()
+            .filter_map(|n| n.split_once(": ").map(|(_, c)| c.to_string()))
+            .collect()
+    };
+    let direct = merge(&["--format", "junit", &file], b"");
+    assert_eq!(checks(names(&again.stdout)), checks(names(&direct.stdout)));
+}
+
 /// A path longer than the SOURCE column is cut at the front, so the row
 /// still names the file wherever the files live (a CI clone's path made
 /// the cut fall inside the file name once).

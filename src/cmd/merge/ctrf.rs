@@ -8,8 +8,10 @@
 //! exit 0 is `passed`, any other exit `failed` (a cancelled, timed-out or
 //! retryable run included; `rawStatus` keeps the outcome, `extra` the
 //! retry advice). aoi's own failures (an unreadable input, runs past
-//! `--max-runs`) are failed tests too; lines read as a log are stated in
-//! the summary's `extra`, as every format states them.
+//! `--max-runs`) are failed tests too; lines read as a log are a skipped
+//! test (and the summary's `extra.log`), as every format states them.
+//! No test is `other` or `pending`: a reader that counts only `failed`
+//! would pass what the exit fails.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -39,7 +41,18 @@ pub(super) fn ctrf(
 ) -> String {
     let mut tests: Vec<Value> = entries.iter().map(test).collect();
     tests.extend(own.iter().map(own_test));
-    let failed = tests.iter().filter(|t| t["status"] == "failed").count();
+    // Reading as a log: a skipped test, which dashboards list, as JUnit's
+    // skipped testcase and TAP's SKIP point say it.
+    tests.extend(note.map(|n| {
+        json!({
+            "name": "aoi --log: lines read as a log",
+            "status": "skipped",
+            "duration": 0,
+            "message": sanitize(n),
+        })
+    }));
+    let count = |status: &str| tests.iter().filter(|t| t["status"] == status).count();
+    let (failed, skipped) = (count("failed"), count("skipped"));
     let stop = now_ms().max(start);
     let mut extra = Map::new();
     extra.insert("exit_code".into(), code.into());
@@ -61,9 +74,9 @@ pub(super) fn ctrf(
             "tool": {"name": "aoi", "version": version, "extra": {"command": "merge-report"}},
             "summary": {
                 "tests": tests.len(),
-                "passed": tests.len() - failed,
+                "passed": tests.len() - failed - skipped,
                 "failed": failed,
-                "skipped": 0,
+                "skipped": skipped,
                 "pending": 0,
                 "other": 0,
                 "start": start,

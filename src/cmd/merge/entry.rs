@@ -28,6 +28,9 @@ pub(super) struct Check {
     /// `not_applicable`): a check that was not run, neither passed nor
     /// failed.
     pub(super) status: Option<String>,
+    /// `properties.command`: what the check was run on (`aoi lint` runs
+    /// each check once per command of the tool, under one name).
+    pub(super) command: Option<String>,
 }
 
 impl Check {
@@ -45,6 +48,7 @@ impl Check {
             severity: s("/severity"),
             detail: s("/detail"),
             status: s("/properties/status"),
+            command: s("/properties/command"),
         })
     }
 
@@ -245,6 +249,9 @@ impl Entry {
                     if let Some(st) = &c.status {
                         m.insert("status".into(), st.clone().into());
                     }
+                    if let Some(cmd) = &c.command {
+                        m.insert("command".into(), cmd.clone().into());
+                    }
                     Value::Object(m)
                 })
                 .collect();
@@ -337,6 +344,7 @@ impl Entry {
                                 .map(str::to_string),
                             detail: c.get("detail").and_then(Value::as_str).map(str::to_string),
                             status: c.get("status").and_then(Value::as_str).map(str::to_string),
+                            command: c.get("command").and_then(Value::as_str).map(str::to_string),
                         })
                     })
                     .collect()

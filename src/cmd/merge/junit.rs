@@ -2,11 +2,12 @@
 //! ASCII only (other characters as character references), valid against
 //! the xUnit `junit-10.xsd`.
 
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::entry::{Entry, Own, cause_text, worst_first};
+use super::entry::{Check, Entry, Own, cause_text, worst_first};
 use crate::judge::Outcome;
 use crate::out::sanitize;
 
@@ -70,8 +71,11 @@ pub(super) fn junit(entries: &[Entry], own: &[Own], note: Option<&str>) -> Strin
         });
         let _ = write!(
             suites,
-            "  <testsuite name=\"{}\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000\">\n    <testcase classname=\"aoi\" name=\"input\">\n      <error message=\"{}\" type=\"{}\"/>\n    </testcase>\n  </testsuite>\n",
+            "  <testsuite name=\"{}\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000\">\n    <testcase classname=\"aoi\" name=\"{}\">\n      <error message=\"{}\" type=\"{}\"/>\n    </testcase>\n  </testsuite>\n",
             xml(&o.target),
+            // Named by its input, as a stream's testcase is: two
+            // unreadable files are two rows a viewer tells apart.
+            xml(&own_case_name(o)),
             xml(&o.message),
             xml(&o.code)
         );
@@ -205,12 +209,12 @@ fn outcome_case(cases: &mut String, e: &Entry, classname: &str, who: &str, time:
 fn check_cases(cases: &mut String, e: &Entry, classname: &str, who: &str) -> Counts {
     let mut n = Counts::default();
     let run_failed = e.exit_code != 0;
-    for c in &e.checks {
+    for (c, name) in e.checks.iter().zip(check_names(&e.checks)) {
         n.tests += 1;
         let _ = write!(
             cases,
             "    <testcase classname=\"{classname}.checks\" name=\"{who}: {}\">",
-            xml(&c.name)
+            xml(&name)
         );
         let detail = xml(c.detail.as_deref().unwrap_or(""));
         let severity = xml(c.severity.as_deref().unwrap_or("error"));
@@ -247,4 +251,53 @@ fn check_cases(cases: &mut String, e: &Entry, classname: &str, who: &str) -> Cou
         );
     }
     n
+}
+
+/// The testcase name of aoi's own failure: its input and code
+/// (`runs/b.jsonl: INPUT_UNREADABLE`).
+fn own_case_name(o: &Own) -> String {
+    if o.target.is_empty() {
+        o.code.clone()
+    } else {
+        format!("{}: {}", o.target, o.code)
+    }
+}
+
+/// Each check's testcase name, unique in its stream: the check's name,
+/// what it ran on (`aoi lint` names the tool's command: `2.typed-output
+/// (search)`), and `#2`, `#3` for a name said again, so a CI viewer never
+/// shows two rows it cannot tell apart.
+fn check_names(checks: &[Check]) -> Vec<String> {
+    let base: Vec<String> = checks
+        .iter()
+        .map(|c| match &c.command {
+            Some(cmd) => format!("{} ({cmd})", c.name),
+            None => c.name.clone(),
+        })
+        .collect();
+    let mut times: HashMap<&str, usize> = HashMap::new();
+    for b in &base {
+        *times.entry(b).or_default() += 1;
+    }
+    let mut used: HashSet<String> = base
+        .iter()
+        .filter(|b| times[b.as_str()] == 1)
+        .cloned()
+        .collect();
+    let mut next: HashMap<&str, usize> = HashMap::new();
+    base.iter()
+        .map(|b| {
+            if times[b.as_str()] == 1 {
+                return b.clone();
+            }
+            let k = next.entry(b).or_default();
+            loop {
+                *k += 1;
+                let name = format!("{b} #{k}");
+                if used.insert(name.clone()) {
+                    return name;
+                }
+            }
+        })
+        .collect()
 }
