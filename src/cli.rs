@@ -287,7 +287,7 @@ pub enum Format {
 }
 
 /// Options every stream-judging command shares, with the same meaning.
-#[derive(Args, Debug, Clone)]
+#[derive(Args, Debug, Clone, Default)]
 pub struct JudgeArgs {
     /// The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end.
     #[arg(long)]

@@ -23,6 +23,43 @@ pub(crate) trait Output<T> {
     fn put(&mut self, item: T) -> Result<(), Self::Error>;
 }
 
+/// An [`Output`] whose errors are I/O errors, its text written as an
+/// `io::Write` is (for what writes to a writer: a spooled long line).
+pub(crate) struct Io<'o, O: ?Sized, T> {
+    out: &'o mut O,
+    item: std::marker::PhantomData<fn(T)>,
+}
+
+impl<'o, T, O: Output<T> + ?Sized> Io<'o, O, T>
+where
+    O::Error: Into<io::Error>,
+{
+    pub(crate) fn new(out: &'o mut O) -> Self {
+        Io {
+            out,
+            item: std::marker::PhantomData,
+        }
+    }
+
+    /// [`Output::put`], its error an I/O error.
+    pub(crate) fn put(&mut self, item: T) -> io::Result<()> {
+        self.out.put(item).map_err(Into::into)
+    }
+}
+
+impl<T, O: Output<T> + ?Sized> io::Write for Io<'_, O, T>
+where
+    O::Error: Into<io::Error>,
+{
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.out.text(bytes).map_err(Into::into)?;
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush().map_err(Into::into)
+    }
+}
+
 /// What an item of a [`Record`] counts, in bytes, against its room.
 pub(crate) trait Weighed {
     fn weight(&self) -> usize;
