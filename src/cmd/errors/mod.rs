@@ -105,11 +105,11 @@ impl Ctx<'_> {
 
 /// Runs `aoi errors`; returns the exit status.
 pub fn run(args: &ErrorsArgs) -> i32 {
-    let args = match crate::out::resolved("errors", args) {
-        Ok(args) => args,
-        Err(code) => return code,
-    };
-    let args = args.as_ref();
+    crate::out::resolving("errors", args, errors)
+}
+
+/// `aoi errors` on its resolved arguments.
+fn errors(args: &ErrorsArgs) -> i32 {
     budget::set_show(args.logs.show);
     let stdout = io::stdout();
     let tty = stdout.is_terminal();

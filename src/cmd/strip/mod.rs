@@ -28,11 +28,11 @@ use crate::spec::exit;
 
 /// Runs `aoi strip`; returns the exit status.
 pub fn run(args: &StripArgs) -> i32 {
-    let args = match crate::out::resolved("strip", args) {
-        Ok(args) => args,
-        Err(code) => return code,
-    };
-    let args = args.as_ref();
+    crate::out::resolving("strip", args, strip)
+}
+
+/// `aoi strip` on its resolved arguments.
+fn strip(args: &StripArgs) -> i32 {
     budget::set_show(args.logs.show);
     crate::out::say_reading_terminal("strip", !args.files.is_empty(), args.quiet);
     let stdout = io::stdout();
