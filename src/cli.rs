@@ -287,7 +287,7 @@ pub enum Format {
 }
 
 /// Options every stream-judging command shares, with the same meaning.
-#[derive(Args, Debug, Clone)]
+#[derive(Args, Debug, Clone, Default)]
 pub struct JudgeArgs {
     /// The stream is unbounded (watch, tail; § 4.2): EOF without aoi:summary is a clean end.
     #[arg(long)]
@@ -320,6 +320,10 @@ pub struct JudgeArgs {
     /// $ref to another document is not fetched (64) unless the file holds it under its $id.
     #[arg(long, value_name = "FILE")]
     pub schema: Option<PathBuf>,
+    /// The `--schema` file compiled, once, by the resolve step: every
+    /// stream of every input, on every thread, shares it. Not an argument.
+    #[arg(skip)]
+    pub(crate) validator: Option<std::sync::Arc<crate::validator::EventSchema>>,
 }
 
 /// Input names read from a list, for the commands that take several files.
@@ -711,7 +715,7 @@ fn parse_format_target(s: &str) -> Result<FormatTarget, String> {
     Ok(FormatTarget { format, path })
 }
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone)]
 pub struct MergeArgs {
     /// Inputs: streams, logs, earlier merge-report outputs; `-` or none reads stdin.
     #[arg(value_name = "FILE")]

@@ -37,11 +37,6 @@ fn main() -> ExitCode {
         aoi::lines::set_hold(n);
     }
     let command = cli.resolved();
-    // The --schema file is judged before any input is read (§ 10).
-    if let Err((code, line)) = aoi::validator::install(&command) {
-        eprintln!("{line}");
-        return ExitCode::from(code as u8);
-    }
     let result = std::panic::catch_unwind(|| match &command {
         Command::Check(a) => cmd::check::run(a),
         Command::Errors(a) => cmd::errors::run(a),

@@ -10,16 +10,11 @@
 //! `$id`, or the schema is refused), and one problem per value, the most
 //! specific one, in words (§ 10.4: no opaque "oneOf matched zero schemas").
 
-use std::fmt;
-use std::path::Path;
 #[cfg(feature = "cli")]
-use std::sync::Arc;
-
 use boon::{CompileError, Compiler, ErrorKind, Schemas, UrlLoader, ValidationError};
 use serde_json::Value;
-
-#[cfg(feature = "cli")]
-use crate::cli::Command;
+use std::fmt;
+use std::path::Path;
 
 /// A compiled schema, ready to validate values against.
 pub struct EventSchema {
@@ -324,60 +319,10 @@ fn problem_of(e: &ValidationError) -> Problem {
     }
 }
 
-/// The schema `--schema` named, compiled once for the whole process
-/// (every stream of every input, on every thread, shares it).
-#[cfg(feature = "cli")]
-static INSTALLED: std::sync::OnceLock<Arc<EventSchema>> = std::sync::OnceLock::new();
-
-/// The schema [`install`] compiled, if any: the binary's, not a library
-/// API.
-#[cfg(feature = "cli")]
-#[doc(hidden)]
-pub fn installed() -> Option<Arc<EventSchema>> {
-    INSTALLED.get().cloned()
-}
-
-/// Reads and compiles the `--schema` file of `command`, if it has one,
-/// before any input is read: the exit status and the one line to print
-/// when it cannot be used (§ 10; a usage error is 64, a missing file 66),
-/// one line. The binary's (it takes the parsed command line), not a
-/// library API.
-#[cfg(feature = "cli")]
-#[doc(hidden)]
-pub fn install(command: &Command) -> Result<(), (i32, String)> {
-    let (name, judge) = match command {
-        Command::Check(a) => ("check", &a.judge),
-        Command::Strip(a) => ("strip", &a.judge),
-        Command::Summary(a) => ("summary", &a.judge),
-        Command::Errors(a) => ("errors", &a.judge),
-        Command::Filter(a) => ("filter", &a.judge),
-        Command::MergeReport(a) => ("merge-report", &a.judge),
-        _ => return Ok(()),
-    };
-    let Some(path) = &judge.schema else {
-        return Ok(());
-    };
-    let schema = EventSchema::from_file(path).map_err(|e| match e {
-        LoadError::Usage(m) => (crate::spec::exit::USAGE, format!("aoi {name}: {m}")),
-        LoadError::NoInput(m) => (crate::spec::exit::NOINPUT, format!("aoi {name}: {m}")),
-    })?;
-    let _ = INSTALLED.set(Arc::new(schema));
-    Ok(())
-}
-
 #[cfg(all(test, feature = "cli"))]
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn aoi_schema_compiles_and_judges_aoi_events() {
-        let s = EventSchema::from_value(&crate::cmd::schema::schema()).expect("aoi schema");
-        let good = json!({"type":"aoi:error","aoi":{"seq":1,"run":"R"},"category":"io","code":"X","message":"m","retryable":false});
-        assert_eq!(s.problem(&good), None);
-        let bad = json!({"type":"aoi:error","aoi":{"seq":1,"run":"R"},"category":"io","code":"X","message":"m","retryable":false,"retry_after_ms":5});
-        assert!(s.problem(&bad).is_some());
-    }
 
     /// A `$ref` by the schema's own `$id` or to an `$anchor` resolves; one
     /// to another document refuses the schema, never fetched.

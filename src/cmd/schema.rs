@@ -179,3 +179,19 @@ pub fn run(args: &SchemaArgs) -> i32 {
     let text = format!("{}\n", schema());
     crate::out::print_stdout("schema", &text)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::validator::EventSchema;
+    use serde_json::json;
+
+    /// aoi's own schema compiles, and judges aoi's events by it.
+    #[test]
+    fn aoi_schema_compiles_and_judges_aoi_events() {
+        let s = EventSchema::from_value(&super::schema()).expect("aoi schema");
+        let good = json!({"type":"aoi:error","aoi":{"seq":1,"run":"R"},"category":"io","code":"X","message":"m","retryable":false});
+        assert_eq!(s.problem(&good), None);
+        let bad = json!({"type":"aoi:error","aoi":{"seq":1,"run":"R"},"category":"io","code":"X","message":"m","retryable":false,"retry_after_ms":5});
+        assert!(s.problem(&bad).is_some());
+    }
+}

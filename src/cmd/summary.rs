@@ -15,7 +15,7 @@ use crate::cli::{SummaryArgs, SummaryFormat};
 use crate::drive::drive_source;
 use crate::judge::{Judge, Outcome, Verdict};
 use crate::out::{
-    Output, Record, Sinks, Stop, Weighed, budget, cancelled, cause_json, eprint_line,
+    Record, Sinks, Stop, Taking, Weighed, budget, cancelled, cause_json, eprint_line,
     finish_report, install_cancel, sanitize, source_for, unreadable_error, upstream_identity,
     verdict_line,
 };
@@ -249,11 +249,11 @@ fn stdout_is_stderr() -> bool {
 
 /// Runs `aoi summary`; returns the exit status.
 pub fn run(args: &SummaryArgs) -> i32 {
-    let args = match crate::out::resolved("summary", args) {
-        Ok(args) => args,
-        Err(code) => return code,
-    };
-    let args = args.as_ref();
+    crate::out::resolving("summary", args, summary)
+}
+
+/// `aoi summary` on its resolved arguments.
+fn summary(args: &SummaryArgs) -> i32 {
     budget::set_show(args.logs.show);
     let inputs = crate::out::inputs_of(&args.files);
     crate::out::say_reading_terminal("summary", !args.files.is_empty(), args.quiet);
@@ -275,10 +275,7 @@ pub fn run(args: &SummaryArgs) -> i32 {
     };
     let whole = |_, file, room| {
         let mut kept = Record::new(room);
-        let end = read_stream(file, args, &mut |v| match v {
-            Some(v) => kept.put(v).is_ok(),
-            None => kept.flush().is_ok(),
-        });
+        let end = read_stream(file, args, &mut |v| kept.took(v));
         match end {
             InputEnd::Stopped => (None, 0),
             end => {
@@ -306,26 +303,6 @@ pub fn run(args: &SummaryArgs) -> i32 {
 impl Weighed for Verdict {
     fn weight(&self) -> usize {
         VERDICT_BYTES
-    }
-}
-
-/// Where a worker's verdicts are replayed: the outcomes, in input order.
-struct Replay<'o, 'a> {
-    o: &'o mut Outcomes<'a>,
-    source: &'o str,
-}
-
-impl Output<Verdict> for Replay<'_, '_> {
-    /// Nothing more is to be written.
-    type Error = ();
-    fn text(&mut self, _: &[u8]) -> Result<(), ()> {
-        Ok(())
-    }
-    fn flush(&mut self) -> Result<(), ()> {
-        self.o.flush().then_some(()).ok_or(())
-    }
-    fn put(&mut self, v: Verdict) -> Result<(), ()> {
-        self.o.take(v, self.source).then_some(()).ok_or(())
     }
 }
 
@@ -382,18 +359,24 @@ impl<'a> Outcomes<'a> {
     /// Judges the input `src`: one stream, or one per run of a log
     /// with `--log`; false when nothing more is to be read (a stop).
     fn judge_input(&mut self, src: Opened, source: &str) -> bool {
-        let end = read_stream(src, self.args, &mut |v| match v {
-            Some(v) => self.take(v, source),
-            None => self.flush(),
-        });
+        let end = read_stream(src, self.args, &mut |v| self.took(v, source));
         self.end_input(end, source)
     }
 
     /// An input judged by a worker: its verdicts and block ends, then its
     /// end.
     fn take_judged(&mut self, kept: Record<Verdict>, end: InputEnd, source: &str) -> bool {
-        let mut replay = Replay { o: self, source };
-        kept.replay(&mut replay).is_ok() && self.end_input(end, source)
+        let mut live = Taking(|v| self.took(v, source));
+        kept.replay(&mut live).is_ok() && self.end_input(end, source)
+    }
+
+    /// A verdict of the input, or the end of a block read (`None`); false
+    /// when nothing more is to be read.
+    fn took(&mut self, v: Option<Verdict>, source: &str) -> bool {
+        match v {
+            Some(v) => self.take(v, source),
+            None => self.flush(),
+        }
     }
 
     /// What the end of an input says: it could not be read, runs past

@@ -23,6 +23,63 @@ pub(crate) trait Output<T> {
     fn put(&mut self, item: T) -> Result<(), Self::Error>;
 }
 
+/// An [`Output`] whose errors are I/O errors, its text written as an
+/// `io::Write` is (for what writes to a writer: a spooled long line).
+pub(crate) struct Io<'o, O: ?Sized, T> {
+    out: &'o mut O,
+    item: std::marker::PhantomData<fn(T)>,
+}
+
+impl<'o, T, O: Output<T> + ?Sized> Io<'o, O, T>
+where
+    O::Error: Into<io::Error>,
+{
+    pub(crate) fn new(out: &'o mut O) -> Self {
+        Io {
+            out,
+            item: std::marker::PhantomData,
+        }
+    }
+
+    /// [`Output::put`], its error an I/O error.
+    pub(crate) fn put(&mut self, item: T) -> io::Result<()> {
+        self.out.put(item).map_err(Into::into)
+    }
+}
+
+impl<T, O: Output<T> + ?Sized> io::Write for Io<'_, O, T>
+where
+    O::Error: Into<io::Error>,
+{
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.out.text(bytes).map_err(Into::into)?;
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush().map_err(Into::into)
+    }
+}
+
+/// An [`Output`] of items and block ends only, each given to a taker
+/// (`None`: a block end, the moment to flush), as a command that writes
+/// no text of its own takes them; it fails once the taker says stop
+/// (false).
+pub(crate) struct Taking<F>(pub(crate) F);
+
+impl<T, F: FnMut(Option<T>) -> bool> Output<T> for Taking<F> {
+    /// The taker said stop.
+    type Error = ();
+    fn text(&mut self, _: &[u8]) -> Result<(), ()> {
+        Ok(())
+    }
+    fn flush(&mut self) -> Result<(), ()> {
+        (self.0)(None).then_some(()).ok_or(())
+    }
+    fn put(&mut self, item: T) -> Result<(), ()> {
+        (self.0)(Some(item)).then_some(()).ok_or(())
+    }
+}
+
 /// What an item of a [`Record`] counts, in bytes, against its room.
 pub(crate) trait Weighed {
     fn weight(&self) -> usize;
@@ -117,6 +174,18 @@ impl<T> Record<T> {
         self.hold(bytes)?;
         self.marks.push(Mark::Put(item));
         Ok(())
+    }
+
+    /// Keeps `item`, or a block end (`None`), as [`Taking`] is given them;
+    /// false past its room.
+    pub(crate) fn took(&mut self, item: Option<T>) -> bool
+    where
+        T: Weighed,
+    {
+        match item {
+            Some(item) => self.put(item).is_ok(),
+            None => Output::flush(self).is_ok(),
+        }
     }
 
     /// Writes what was recorded to `out`, in the order it came: what the

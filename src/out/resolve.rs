@@ -1,8 +1,8 @@
 //! The command line resolved once into what the engines take: the
-//! inputs (the FILEs and the names a `--files-from` list holds, stdin when
-//! there are none), the judge's options and how logs are read. `cli`
-//! parses; this turns its low-level arguments into high-level ones, so
-//! `cli` names no engine type.
+//! `--schema` file compiled, the inputs (the FILEs and the names a
+//! `--files-from` list holds, stdin when there are none), the judge's
+//! options and how logs are read. `cli` parses; this turns its low-level
+//! arguments into high-level ones.
 
 use std::borrow::Cow;
 use std::io::{self, Read};
@@ -10,7 +10,8 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use crate::cli::{
-    CheckArgs, ErrorsArgs, FilesFrom, FilterArgs, JudgeArgs, LogArgs, StripArgs, SummaryArgs,
+    CheckArgs, ErrorsArgs, FilesFrom, FilterArgs, JudgeArgs, LogArgs, MergeArgs, StripArgs,
+    SummaryArgs,
 };
 use crate::spec::exit;
 
@@ -24,10 +25,7 @@ impl JudgeArgs {
             unbounded: self.unbounded,
             fail_on_partial: self.fail_on_partial,
             per_rule_limit,
-            schema: self
-                .schema
-                .as_ref()
-                .and_then(|_| crate::validator::installed()),
+            schema: self.validator.clone(),
         }
     }
 }
@@ -53,9 +51,11 @@ impl LogArgs {
     }
 }
 
-/// A command's arguments that name inputs: its FILEs and its
-/// `--files-from` list.
+/// A command's arguments that judge streams, and name inputs: its
+/// judge's options, its FILEs and its `--files-from` list.
 pub(crate) trait Listed: Clone {
+    fn judge(&self) -> &JudgeArgs;
+    fn judge_mut(&mut self) -> &mut JudgeArgs;
     fn inputs_mut(&mut self) -> (&mut Vec<PathBuf>, &mut FilesFrom);
     fn list(&self) -> &FilesFrom;
 }
@@ -63,6 +63,12 @@ pub(crate) trait Listed: Clone {
 macro_rules! listed {
     ($($args:ty),*) => {$(
         impl Listed for $args {
+            fn judge(&self) -> &JudgeArgs {
+                &self.judge
+            }
+            fn judge_mut(&mut self) -> &mut JudgeArgs {
+                &mut self.judge
+            }
             fn inputs_mut(&mut self) -> (&mut Vec<PathBuf>, &mut FilesFrom) {
                 (&mut self.files, &mut self.list)
             }
@@ -72,13 +78,30 @@ macro_rules! listed {
         }
     )*};
 }
-listed!(CheckArgs, StripArgs, ErrorsArgs, SummaryArgs, FilterArgs);
+listed!(
+    CheckArgs,
+    StripArgs,
+    ErrorsArgs,
+    SummaryArgs,
+    FilterArgs,
+    MergeArgs
+);
 
-/// `args` with the names its `--files-from` list names added to its
-/// FILEs and the list taken (unchanged when there is no list), or, after
-/// saying why on stderr, the exit status ([`listed_inputs`]).
+/// Runs `f` on `args` [`resolved`], or returns the exit status of why
+/// they cannot be.
+pub(crate) fn resolving<A: Listed>(cmd: &str, args: &A, f: impl FnOnce(&A) -> i32) -> i32 {
+    match resolved(cmd, args) {
+        Ok(args) => f(args.as_ref()),
+        Err(code) => code,
+    }
+}
+
+/// `args` with the `--schema` file compiled ([`judging`]), the names its
+/// `--files-from` list names added to its FILEs and the list taken
+/// (unchanged when there is no list), or, after saying why on stderr,
+/// the exit status ([`listed_inputs`]).
 pub(crate) fn resolved<'a, A: Listed>(cmd: &str, args: &'a A) -> Result<Cow<'a, A>, i32> {
-    let mut listed = Cow::Borrowed(args);
+    let mut listed = judging(cmd, args)?;
     if args.list().files_from.is_none() {
         return Ok(listed);
     }
@@ -90,6 +113,32 @@ pub(crate) fn resolved<'a, A: Listed>(cmd: &str, args: &'a A) -> Result<Cow<'a, 
             Ok(listed)
         }
         Err((code, msg)) => {
+            eprint_line(false, &format!("aoi {cmd}: {msg}"));
+            Err(code)
+        }
+    }
+}
+
+/// `args` with the `--schema` file, if any, read and compiled, before
+/// any input is read (§ 10), or, after saying why on stderr, the exit
+/// status: a usage error (not JSON, not a valid schema) is 64, a file
+/// that cannot be read 66.
+pub(crate) fn judging<'a, A: Listed>(cmd: &str, args: &'a A) -> Result<Cow<'a, A>, i32> {
+    let mut judging = Cow::Borrowed(args);
+    let Some(path) = &args.judge().schema else {
+        return Ok(judging);
+    };
+    use crate::validator::{EventSchema, LoadError};
+    match EventSchema::from_file(path) {
+        Ok(schema) => {
+            judging.to_mut().judge_mut().validator = Some(std::sync::Arc::new(schema));
+            Ok(judging)
+        }
+        Err(e) => {
+            let (code, msg) = match e {
+                LoadError::Usage(m) => (exit::USAGE, m),
+                LoadError::NoInput(m) => (exit::NOINPUT, m),
+            };
             eprint_line(false, &format!("aoi {cmd}: {msg}"));
             Err(code)
         }

@@ -367,11 +367,11 @@ fn say_verdict(v: &Verdict, shown: &[Finding], name: Option<&str>) {
 
 /// Runs `aoi check`; returns the exit status.
 pub fn run(args: &CheckArgs) -> i32 {
-    let args = match crate::out::resolved("check", args) {
-        Ok(args) => args,
-        Err(code) => return code,
-    };
-    let args = args.as_ref();
+    crate::out::resolving("check", args, check)
+}
+
+/// `aoi check` on its resolved arguments.
+fn check(args: &CheckArgs) -> i32 {
     let stdout = io::stdout();
     let to_tty = stdout.is_terminal();
     let report_stdout = args.output == Some(Format::Jsonl);

@@ -52,18 +52,24 @@ enum Sink {
     Text(Box<dyn Write>),
     /// A conforming AOI stream.
     Report(Box<Sinks>),
-    /// A worker's: what the others would write, kept for the taker.
-    Record(Box<Record<Kept>>),
 }
 
-/// Everything `run` needs while reading.
-struct Ctx<'a> {
+/// How matching events are shown: all that reading an input needs
+/// besides the [`Output`] it writes to.
+#[derive(Clone, Copy)]
+struct Shape<'a> {
     args: &'a ErrorsArgs,
     format: Option<ErrorsFormat>,
     color: bool,
     /// Width of the LINE column, and whether it names the file.
     line_width: usize,
     files: bool,
+}
+
+/// The live output, and what the inputs taken so far matched.
+struct Ctx<'a> {
+    shape: Shape<'a>,
+    args: &'a ErrorsArgs,
     sink: Sink,
     matched: u64,
     header_done: bool,
@@ -75,17 +81,14 @@ impl Ctx<'_> {
         match &mut self.sink {
             Sink::Text(w) => w.flush().map_err(|e| write_err(e, "stdout")),
             Sink::Report(sinks) => sinks.out.flush(),
-            Sink::Record(rec) => Ok(rec.flush()?),
         }
     }
-}
 
-impl Ctx<'_> {
     /// Writes text (raw lines, table rows) to stdout, the table's header
-    /// before the first row; a worker keeps it for the taker.
+    /// before the first row.
     fn text(&mut self, bytes: &[u8]) -> Result<(), Stop> {
-        let header = (self.format == Some(ErrorsFormat::Table) && !self.header_done)
-            .then(|| table_header(self));
+        let header = (self.shape.format == Some(ErrorsFormat::Table) && !self.header_done)
+            .then(|| table_header(&self.shape));
         match &mut self.sink {
             Sink::Text(w) => {
                 if let Some(h) = header {
@@ -95,7 +98,6 @@ impl Ctx<'_> {
                 }
                 w.write_all(bytes).map_err(|e| write_err(e, "stdout"))
             }
-            Sink::Record(rec) => Ok(rec.text(bytes)?),
             Sink::Report(_) => Ok(()),
         }
     }
@@ -103,11 +105,11 @@ impl Ctx<'_> {
 
 /// Runs `aoi errors`; returns the exit status.
 pub fn run(args: &ErrorsArgs) -> i32 {
-    let args = match crate::out::resolved("errors", args) {
-        Ok(args) => args,
-        Err(code) => return code,
-    };
-    let args = args.as_ref();
+    crate::out::resolving("errors", args, errors)
+}
+
+/// `aoi errors` on its resolved arguments.
+fn errors(args: &ErrorsArgs) -> i32 {
     budget::set_show(args.logs.show);
     let stdout = io::stdout();
     let tty = stdout.is_terminal();
@@ -151,12 +153,16 @@ pub fn run(args: &ErrorsArgs) -> i32 {
         6
     };
     crate::out::say_reading_terminal("errors", !args.files.is_empty(), args.quiet);
-    let mut ctx = Ctx {
+    let shape = Shape {
         args,
         format,
         color: format == Some(ErrorsFormat::Table) && args.color.enabled(tty),
         line_width,
         files,
+    };
+    let mut ctx = Ctx {
+        shape,
+        args,
         sink,
         matched: 0,
         header_done: false,
@@ -165,7 +171,7 @@ pub fn run(args: &ErrorsArgs) -> i32 {
         Ok(code) => code,
         Err(stop) => match ctx.sink {
             Sink::Report(sinks) => sinks.end("errors", stop),
-            Sink::Text(_) | Sink::Record(_) => stop_code("errors", &stop),
+            Sink::Text(_) => stop_code("errors", &stop),
         },
     }
 }
@@ -203,29 +209,16 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
     // What a worker keeps grows with the events written and the runs of
     // a log: then only small files go to workers. What it keeps stays
     // within its room, past which the file is read in its turn.
-    let keeps = match ctx.format.is_some() || ctx.args.logs.log {
+    let keeps = match ctx.shape.format.is_some() || ctx.args.logs.log {
         true => Keeps::Small,
         false => Keeps::Bounded,
     };
-    let (args, format, color, line_width, files) =
-        (ctx.args, ctx.format, ctx.color, ctx.line_width, ctx.files);
-    let whole = |i: usize, file, room| {
-        let mut w = Ctx {
-            args,
-            format,
-            color,
-            line_width,
-            files,
-            sink: Sink::Record(Box::new(Record::new(room))),
-            matched: 0,
-            header_done: true,
-        };
-        read_whole(&mut w, file, inputs[i])
-    };
+    let shape = ctx.shape;
+    let whole = |i: usize, file, room| read_whole(shape, file, inputs[i], room);
     let mut result = Ok(());
     each_input(
         inputs,
-        Workers::new(args.judge.threads, keeps),
+        Workers::new(ctx.args.judge.threads, keeps),
         whole,
         |i, input| {
             result = take_input(ctx, inputs[i], input, &mut t);
@@ -256,24 +249,27 @@ fn take_input(
 ) -> Result<(), Stop> {
     let source = path.display().to_string();
     let input = match input {
-        Input::Read(src) => read_input(ctx, src, &source, t)?,
         Input::Unreadable(msg) => return unreadable(ctx, &msg, &source, t),
+        Input::Read(src) => {
+            let shape = ctx.shape;
+            let mut live = Live {
+                ctx,
+                source: &source,
+                t,
+            };
+            read_input(shape, src, &source, &mut live)?
+        }
         Input::Whole(w) => {
-            let Whole {
-                recs,
-                open,
-                counts,
-                matched,
-            } = *w;
-            recs.replay(&mut Replay {
+            let Whole { recs, read } = *w;
+            recs.replay(&mut Live {
                 ctx,
                 source: &source,
                 t,
             })?;
-            ctx.matched += matched;
-            (open, counts)
+            read
         }
     };
+    ctx.matched += input.matched;
     // Stopped by SIGINT/SIGTERM: the input was not read to its end;
     // what was read of it, and before it, counts as consumed.
     if let Some(sig) = crate::cancel::requested() {
@@ -299,54 +295,54 @@ impl Weighed for Kept {
     }
 }
 
-/// A file a worker read whole: what it wrote, the runs still open at its
-/// end, what reading it passed over, the events it matched.
-struct Whole {
-    recs: Record<Kept>,
+/// What reading one input to its end gave, besides what it wrote: the
+/// runs still open at its end, what reading it passed over, the events
+/// it matched.
+struct Extracted {
     open: Vec<demux::Judged>,
     counts: demux::Counts,
     matched: u64,
 }
 
-/// Reads the `file` through the worker's `ctx`; nothing is said. Returns
-/// what it made (none: past its room, to be read in its turn) and the
-/// bytes it keeps.
-fn read_whole(ctx: &mut Ctx<'_>, file: std::fs::File, path: &Path) -> (Option<Box<Whole>>, usize) {
-    // A worker's runs are kept, not judged into a tally: this one stays
-    // empty, and what it writes fails only past its room.
-    let mut unused = Tally::default();
+/// A file a worker read whole: what it wrote, and what reading it gave.
+struct Whole {
+    recs: Record<Kept>,
+    read: Extracted,
+}
+
+/// Reads the `file` into a record of at most `room` bytes; nothing is
+/// said. Returns what it made (none: past its room, to be read in its
+/// turn) and the bytes it keeps.
+fn read_whole(
+    shape: Shape<'_>,
+    file: std::fs::File,
+    path: &Path,
+    room: usize,
+) -> (Option<Box<Whole>>, usize) {
+    let mut recs = Record::new(room);
     let source = path.display().to_string();
-    let Ok((open, counts)) = read_input(ctx, file, &source, &mut unused) else {
+    let Ok(read) = read_input(shape, file, &source, &mut recs) else {
         return (None, 0);
     };
-    let Sink::Record(recs) = std::mem::replace(&mut ctx.sink, Sink::Text(Box::new(io::sink())))
-    else {
-        return (None, 0);
-    };
-    let mut recs = *recs;
-    if recs.hold(open.iter().map(Weighed::weight).sum()).is_err() {
+    if recs
+        .hold(read.open.iter().map(Weighed::weight).sum())
+        .is_err()
+    {
         return (None, 0);
     }
     let held = recs.held();
-    let matched = ctx.matched;
-    let whole = Whole {
-        recs,
-        open,
-        counts,
-        matched,
-    };
-    (Some(Box::new(whole)), held)
+    (Some(Box::new(Whole { recs, read })), held)
 }
 
-/// Where a worker's record is replayed: the live output, as the one
-/// thread would have written it.
-struct Replay<'r, 'a> {
+/// The live output of one input: stdout or aoi's report, its ended runs
+/// judged into the tally.
+struct Live<'r, 'a> {
     ctx: &'r mut Ctx<'a>,
     source: &'r str,
     t: &'r mut Tally,
 }
 
-impl Output<Kept> for Replay<'_, '_> {
+impl Output<Kept> for Live<'_, '_> {
     type Error = Stop;
     fn text(&mut self, bytes: &[u8]) -> Result<(), Stop> {
         self.ctx.text(bytes)
@@ -358,9 +354,16 @@ impl Output<Kept> for Replay<'_, '_> {
         match kept {
             Kept::Event(ty, body) => match &mut self.ctx.sink {
                 Sink::Report(sinks) => sinks.out.forward(ty, &body),
-                _ => Ok(()),
+                Sink::Text(_) => Ok(()),
             },
-            Kept::Run(run) => ended_run(self.ctx, self.source, *run, self.t),
+            Kept::Run(run) => {
+                // What stdout holds of the run goes before its verdict.
+                if !self.ctx.args.quiet && run.verdict.outcome != Outcome::Ok {
+                    self.ctx.flush()?;
+                }
+                judge_stream(self.ctx.args, self.source, *run, self.t);
+                Ok(())
+            }
         }
     }
 }
@@ -396,15 +399,14 @@ fn unreadable(ctx: &mut Ctx<'_>, msg: &str, source: &str, t: &mut Tally) -> Resu
 }
 
 /// After a stop, what was read counts as consumed in the report (§ 8.3).
-fn consume_on_stop(ctx: &mut Ctx<'_>, t: &Tally, input: (Vec<demux::Judged>, demux::Counts)) {
+fn consume_on_stop(ctx: &mut Ctx<'_>, t: &Tally, input: Extracted) {
     if let Sink::Report(sinks) = &mut ctx.sink {
         sinks.add_counts(t.verdicts.consumed);
         sinks.add_counts(t.extra);
-        let (streams, input) = input;
-        for st in &streams {
+        for st in &input.open {
             sinks.add_consumed(&st.verdict);
         }
-        sinks.add_counts(input.untracked_events);
+        sinks.add_counts(input.counts.untracked_events);
     }
 }
 
@@ -414,11 +416,15 @@ fn consume_on_stop(ctx: &mut Ctx<'_>, t: &Tally, input: (Vec<demux::Judged>, dem
 fn judge_input(
     ctx: &mut Ctx<'_>,
     source: &str,
-    input: (Vec<demux::Judged>, demux::Counts),
+    input: Extracted,
     t: &mut Tally,
 ) -> Result<(), Stop> {
     let args = ctx.args;
-    let (streams, input) = input;
+    let Extracted {
+        open: streams,
+        counts: input,
+        ..
+    } = input;
     for stream in streams {
         judge_stream(args, source, stream, t);
     }
@@ -458,25 +464,6 @@ fn judge_input(
     if let Some(note) = input.passed_over() {
         eprint_line(args.quiet, &format!("aoi errors: {label}{note}"));
     }
-    Ok(())
-}
-
-/// A run that ended while its input is read: judged into the tally, or
-/// kept for the taker by a worker.
-fn ended_run(
-    ctx: &mut Ctx<'_>,
-    source: &str,
-    run: demux::Judged,
-    t: &mut Tally,
-) -> Result<(), Stop> {
-    if let Sink::Record(rec) = &mut ctx.sink {
-        return Ok(rec.put(Kept::Run(Box::new(run)))?);
-    }
-    // What stdout holds of the run goes before its verdict.
-    if !ctx.args.quiet && run.verdict.outcome != Outcome::Ok {
-        ctx.flush()?;
-    }
-    judge_stream(ctx.args, source, run, t);
     Ok(())
 }
 
@@ -590,7 +577,6 @@ fn close(ctx: &mut Ctx<'_>, t: Tally) -> Result<i32, Stop> {
             };
             close_report(sinks, &t.verdicts, closing)?;
         }
-        Sink::Record(_) => return Ok(code),
     }
     say_tally(args, &t, ctx.matched);
     Ok(code)
@@ -614,32 +600,35 @@ fn say_tally(args: &ErrorsArgs, t: &Tally, matched: u64) {
     }
 }
 
-/// Reads one input through the log reader: every line located,
-/// demultiplexed by run and judged; errors (and warnings) that pass the
-/// filters are extracted as they come.
-fn read_input<R: Read + Send + std::os::fd::AsRawFd + 'static>(
-    ctx: &mut Ctx<'_>,
+/// Reads one input through the log reader into `out`: every line
+/// located, demultiplexed by run and judged; errors (and warnings) that
+/// pass the filters are extracted as they come, and runs given to `out`
+/// as they end.
+fn read_input<R: Read + Send + std::os::fd::AsRawFd + 'static, O: Output<Kept>>(
+    shape: Shape<'_>,
     src: R,
     source: &str,
-    t: &mut Tally,
-) -> Result<(Vec<demux::Judged>, demux::Counts), Stop> {
+    out: &mut O,
+) -> Result<Extracted, O::Error> {
+    let args = shape.args;
     let opts = demux::Options {
-        run: ctx.args.run.clone(),
-        ..ctx.args.logs.reading(&ctx.args.judge, SHOWN as u64, SHOWN)
+        run: args.run.clone(),
+        ..args.logs.reading(&args.judge, SHOWN as u64, SHOWN)
     };
-    // Runs are judged into the tally as they end, in order of first
-    // appearance; the input's end hands the rest back.
+    // Runs go out as they end, in order of first appearance; the input's
+    // end hands the rest back.
     let mut ended = demux::InOrder::default();
-    let input = demux::read(source_for(src, &ctx.args.judge), &opts, |visit| {
+    let mut matched = 0;
+    let input = demux::read(source_for(src, &args.judge), &opts, |visit| {
         let ev = match visit {
             demux::Visit::Event(ev) => ev,
             // A live stream's errors go on as they come.
-            demux::Visit::BlockEnd => return ctx.flush(),
+            demux::Visit::BlockEnd => return out.flush(),
             demux::Visit::LongPiece { .. } => return Ok(()),
             demux::Visit::Ended { run, settled } => {
                 ended.push(run.order, *run);
                 while let Some(run) = ended.next_before(settled) {
-                    ended_run(ctx, source, run, t)?;
+                    out.put(Kept::Run(Box::new(run)))?;
                 }
                 return Ok(());
             }
@@ -648,17 +637,17 @@ fn read_input<R: Read + Send + std::os::fd::AsRawFd + 'static>(
         if !ev.terminated {
             return Ok(());
         }
-        let Some(kind) = event_kind(ev.obj, ev.peek, ctx.args.warnings) else {
+        let Some(kind) = event_kind(ev.obj, ev.peek, args.warnings) else {
             return Ok(());
         };
         let e = Ev {
             line: ev.obj,
             members: &ev.peek.members,
         };
-        if !matches(ctx.args, &e, kind) {
+        if !matches(args, &e, kind) {
             return Ok(());
         }
-        ctx.matched += 1;
+        matched += 1;
         let tool = ev.stream.and_then(|st| st.judge.identity().tool.as_deref());
         let run = (!ev.raw_run.is_empty()).then_some(ev.raw_run);
         let found = Found {
@@ -669,13 +658,17 @@ fn read_input<R: Read + Send + std::os::fd::AsRawFd + 'static>(
             line_no: ev.line_no,
             source,
         };
-        emit(ctx, &found)
+        emit(&shape, &found, out)
     })?;
     let (open, counts) = input.finish(Vec::new());
     for run in open {
         ended.push(run.order, run);
     }
-    Ok((ended.rest().collect(), counts))
+    Ok(Extracted {
+        open: ended.rest().collect(),
+        counts,
+        matched,
+    })
 }
 
 /// The retry disposition: `retryable` when present (§ 9.3: authoritative),
@@ -719,17 +712,22 @@ fn matches(args: &ErrorsArgs, ev: &Ev<'_>, kind: EventKind) -> bool {
     true
 }
 
-fn emit(ctx: &mut Ctx<'_>, found: &Found<'_, '_>) -> Result<(), Stop> {
+/// Writes one matching event to `out` as `shape` shows it.
+fn emit<O: Output<Kept>>(
+    shape: &Shape<'_>,
+    found: &Found<'_, '_>,
+    out: &mut O,
+) -> Result<(), O::Error> {
     let (ev, kind) = (found.ev, found.kind);
-    match ctx.format {
+    match shape.format {
         None => Ok(()),
         Some(ErrorsFormat::Raw) => {
-            ctx.text(ev.line)?;
-            ctx.text(b"\n")
+            out.text(ev.line)?;
+            out.text(b"\n")
         }
         Some(ErrorsFormat::Table) => {
-            let row = table_row(ctx, found);
-            ctx.text(row.as_bytes())
+            let row = table_row(shape, found);
+            out.text(row.as_bytes())
         }
         Some(ErrorsFormat::Jsonl) => {
             let body = forwarded_body(found);
@@ -737,11 +735,7 @@ fn emit(ctx: &mut Ctx<'_>, found: &Found<'_, '_>) -> Result<(), Stop> {
                 EventKind::Error => types::ERROR,
                 EventKind::Warning => types::WARNING,
             };
-            match &mut ctx.sink {
-                Sink::Report(sinks) => sinks.out.forward(ty, &body),
-                Sink::Record(rec) => Ok(rec.put(Kept::Event(ty, body))?),
-                Sink::Text(_) => Ok(()),
-            }
+            out.put(Kept::Event(ty, body))
         }
     }
 }
@@ -768,7 +762,7 @@ fn category_color(cat: &str, kind: EventKind) -> &'static str {
     }
 }
 
-fn table_header(ctx: &Ctx<'_>) -> String {
+fn table_header(ctx: &Shape<'_>) -> String {
     let mut s = format!("{:>w$}  ", "LINE", w = ctx.line_width);
     if ctx.args.warnings {
         s.push_str(&cell("KIND", W_KIND));
@@ -788,7 +782,7 @@ fn table_header(ctx: &Ctx<'_>) -> String {
     format!("{}\n", paint(ctx.color, "1", &s))
 }
 
-fn table_row(ctx: &Ctx<'_>, found: &Found<'_, '_>) -> String {
+fn table_row(ctx: &Shape<'_>, found: &Found<'_, '_>) -> String {
     let (ev, kind) = (found.ev, found.kind);
     let field = |name: &str| {
         ev.get(name)

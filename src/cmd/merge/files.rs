@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use super::{Gathered, SHOWN, Taken, gather};
 use crate::cli::{JudgeArgs, MergeArgs};
 use crate::demux;
+use crate::out::Record;
 use crate::pool::{Input, Keeps, Workers, each_input};
 
 /// One input, read and judged, not yet in the report.
@@ -27,9 +28,9 @@ pub(super) enum FileRead {
     /// (a live log's reader is not kept waiting).
     BlockEnd,
     /// Read whole by a worker: the parts and block ends one thread would
-    /// have taken as it read (`None`: a block end), then the rest.
+    /// have taken as it read, then the rest.
     Whole {
-        parts: Vec<Option<Taken>>,
+        parts: Record<Taken>,
         rest: Box<FileRead>,
     },
     /// Its streams reduced to their report, in order of first
@@ -77,14 +78,9 @@ pub(super) fn each_judged(
 /// order (a worker's file waits for the files before it), so the taker
 /// says and flushes them where one thread would have.
 fn judge_whole(file: File, path: &Path, judge: &JudgeArgs, opts: &demux::Options) -> FileRead {
-    let mut parts: Vec<Option<Taken>> = Vec::new();
-    let rest = judge_file(file, path, judge, opts, &mut |t| {
-        // A block end right after another flushes nothing more.
-        if t.is_some() || parts.last().is_none_or(Option::is_some) {
-            parts.push(t);
-        }
-        true
-    });
+    // A file's entries take no room of the batch ([`Keeps::Free`]).
+    let mut parts = Record::new(usize::MAX);
+    let rest = judge_file(file, path, judge, opts, &mut |t| parts.took(t));
     FileRead::Whole {
         parts,
         rest: Box::new(rest),

@@ -16,7 +16,7 @@ use super::words::why_line;
 use super::{Taken, junit, markdown, table, tap};
 use crate::cli::{MergeArgs, MergeFormat};
 use crate::demux;
-use crate::out::{budget, eprint_line, stop_code};
+use crate::out::{Taking, budget, eprint_line, stop_code};
 use crate::spec::exit;
 
 pub(super) struct Merged {
@@ -58,16 +58,11 @@ impl Merged {
         let (g, taken, counts) = match read {
             FileRead::Part(t) => return self.add(*t, args),
             FileRead::Whole { parts, rest } => {
-                for part in parts {
-                    let read = match part {
-                        Some(t) => FileRead::Part(Box::new(t)),
-                        None => FileRead::BlockEnd,
-                    };
-                    if !self.take(path, read, args) {
-                        return false;
-                    }
-                }
-                return self.take(path, *rest, args);
+                let mut live = Taking(|t: Option<Taken>| match t {
+                    Some(t) => self.take(path, FileRead::Part(Box::new(t)), args),
+                    None => self.take(path, FileRead::BlockEnd, args),
+                });
+                return parts.replay(&mut live).is_ok() && self.take(path, *rest, args);
             }
             FileRead::BlockEnd => return self.jsonl.as_mut().is_none_or(JsonlReport::flush),
             FileRead::Judged { g, taken, counts } => (g, taken, counts),

@@ -116,8 +116,21 @@ impl Gathered {
     }
 }
 
+/// A report's entries are the report's whatever the format: they take
+/// no room of a worker's batch.
+impl crate::out::Weighed for Taken {
+    fn weight(&self) -> usize {
+        0
+    }
+}
+
 /// Runs `aoi merge-report`; returns the exit status.
 pub fn run(args: &MergeArgs) -> i32 {
+    crate::out::judging("merge-report", args).map_or_else(|code| code, |args| merge(args.as_ref()))
+}
+
+/// `aoi merge-report` with the `--schema` file compiled.
+fn merge(args: &MergeArgs) -> i32 {
     crate::out::budget::set_show(args.logs.show);
     let tty = io::stdout().is_terminal();
     let mut targets = match targets::resolve(args, tty) {

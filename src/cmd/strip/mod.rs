@@ -20,7 +20,7 @@ use crate::demux::Judged;
 use crate::drive::drive_source;
 use crate::judge::{Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict};
 use crate::out::{
-    AsFdFile, Output, Record, Weighed, budget, eprint_line, finding_line, verdict_line,
+    AsFdFile, Io, Output, Record, Weighed, budget, eprint_line, finding_line, verdict_line,
 };
 use crate::peek::without_member;
 use crate::pool::{Input, Keeps, Workers, each_input};
@@ -28,11 +28,11 @@ use crate::spec::exit;
 
 /// Runs `aoi strip`; returns the exit status.
 pub fn run(args: &StripArgs) -> i32 {
-    let args = match crate::out::resolved("strip", args) {
-        Ok(args) => args,
-        Err(code) => return code,
-    };
-    let args = args.as_ref();
+    crate::out::resolving("strip", args, strip)
+}
+
+/// `aoi strip` on its resolved arguments.
+fn strip(args: &StripArgs) -> i32 {
     budget::set_show(args.logs.show);
     crate::out::say_reading_terminal("strip", !args.files.is_empty(), args.quiet);
     let stdout = io::stdout();
@@ -144,7 +144,7 @@ fn take_input(
             end_log(live.said, rest, &counts)
         }
         Input::Read(src) => {
-            let (v, shown) = strip_stream(source_for(src, &args.judge), args, live.out)?;
+            let (v, shown) = strip_stream(source_for(src, &args.judge), args, &mut live)?;
             stream_code(args, &v, &shown, name)
         }
         Input::Whole(Stripped::Stream(plane, v, shown)) => {
@@ -220,35 +220,37 @@ pub fn strip_bytes_holding(input: &[u8], plane: Plane, hold: usize) -> (Vec<u8>,
             max_runs: 1,
             show: 0,
         },
-        judge: crate::cli::JudgeArgs {
-            unbounded: false,
-            fail_on_partial: false,
-            idle_timeout: None,
-            threads: 1,
-            schema: None,
-        },
+        judge: crate::cli::JudgeArgs::default(),
     };
     let mut out = Vec::new();
+    let mut live = Live {
+        out: &mut out,
+        said: Said::new(&args, None),
+    };
     // Writing to a Vec cannot fail.
     let reader = crate::lines::LineReader::new(input, hold);
-    match strip_stream(crate::drive::Source::one(reader), &args, &mut out) {
-        Ok((v, _)) => (out, v),
-        Err(_) => (out, Judge::new(JudgeOptions::default()).finish().0),
-    }
+    let v = match strip_stream(crate::drive::Source::one(reader), &args, &mut live) {
+        Ok((v, _)) => v,
+        Err(_) => Judge::new(JudgeOptions::default()).finish().0,
+    };
+    (out, v)
 }
 
 /// Strips one stream into `out`; returns its verdict and the first findings
 /// (for stderr). Only write errors are errors here: read errors end the
 /// stream as incomplete, like `aoi check`.
-fn strip_stream<R: Read + Send>(
+fn strip_stream<R: Read + Send, O: Output<Judged>>(
     reader: crate::drive::Source<R>,
     args: &StripArgs,
-    out: &mut dyn Write,
-) -> io::Result<(Verdict, Vec<Finding>)> {
+    out: &mut O,
+) -> io::Result<(Verdict, Vec<Finding>)>
+where
+    O::Error: Into<io::Error>,
+{
     let mut judge = Judge::new(args.judge.options(100));
     let mut shown: Vec<Finding> = Vec::new();
     // Written line by line, flushed block by block.
-    let out = std::cell::RefCell::new(out);
+    let out = std::cell::RefCell::new(Io::new(out));
     // A line longer than the reader holds, kept until the judge has read it.
     let spool = std::cell::RefCell::new(crate::spool::Spool::default());
     drive_source(
@@ -256,7 +258,7 @@ fn strip_stream<R: Read + Send>(
         &mut judge,
         |judge, line| {
             if judge.last_long() {
-                return long_line(judge, args, &mut spool.borrow_mut(), *out.borrow_mut());
+                return long_line(judge, args, &mut spool.borrow_mut(), &mut *out.borrow_mut());
             }
             let line = judge.last_event(line);
             // A duplicate `type` or `aoi` (a violation, § 8.1) makes the
@@ -334,12 +336,6 @@ fn long_line(
     }
 }
 
-/// What a log's stripping goes to: the plane kept, and each run as it
-/// ends, in order of first appearance.
-pub(super) trait LogOut: Write {
-    fn ended(&mut self, run: crate::demux::Judged) -> io::Result<()>;
-}
-
 /// The verdicts of a log's runs, said on stderr as they end.
 pub(super) struct Said<'a> {
     args: &'a StripArgs,
@@ -372,49 +368,14 @@ impl<'a> Said<'a> {
     }
 }
 
-/// A log stripped into stdout, its runs said as they end.
+/// The live output: the plane into stdout, a log's runs said as they
+/// end (after what stdout holds of them). A worker's [`Record`] is the
+/// other output, replayed here.
 struct Live<'a, 'w> {
     out: &'w mut dyn Write,
     said: Said<'a>,
 }
 
-impl Write for Live<'_, '_> {
-    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
-        self.out.write(b)
-    }
-    fn write_all(&mut self, b: &[u8]) -> io::Result<()> {
-        self.out.write_all(b)
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
-    }
-}
-
-impl LogOut for Live<'_, '_> {
-    fn ended(&mut self, run: crate::demux::Judged) -> io::Result<()> {
-        say_ended(self.out, &mut self.said, run)
-    }
-}
-
-/// A worker's plane: its runs kept as they ended.
-impl LogOut for Record<Judged> {
-    fn ended(&mut self, run: Judged) -> io::Result<()> {
-        Ok(self.put(run)?)
-    }
-}
-
-/// A worker's plane, written as stdout is.
-impl Write for Record<Judged> {
-    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
-        self.text(b)?;
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(Output::flush(self)?)
-    }
-}
-
-/// Where a worker's plane is replayed.
 impl Output<Judged> for Live<'_, '_> {
     type Error = io::Error;
     fn text(&mut self, bytes: &[u8]) -> io::Result<()> {
@@ -424,21 +385,12 @@ impl Output<Judged> for Live<'_, '_> {
         self.out.flush()
     }
     fn put(&mut self, run: Judged) -> io::Result<()> {
-        self.ended(run)
+        if !self.said.args.quiet && run.verdict.outcome != Outcome::Ok {
+            self.out.flush()?;
+        }
+        self.said.say(&run);
+        Ok(())
     }
-}
-
-/// Says a run of a log that ended, after what `out` holds of it.
-fn say_ended(
-    out: &mut dyn Write,
-    said: &mut Said<'_>,
-    run: crate::demux::Judged,
-) -> io::Result<()> {
-    if !said.args.quiet && run.verdict.outcome != Outcome::Ok {
-        out.flush()?;
-    }
-    said.say(&run);
-    Ok(())
 }
 
 /// Says the runs still held at a log's end and what its reading passed
@@ -472,11 +424,15 @@ fn end_log(
 
 /// Reads a log into `out`: the plane kept, and its runs as they end.
 /// Returns the runs held at its end, in order, and what it passed over.
-fn read_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
+fn read_log<R: Read + Send + std::os::fd::AsRawFd + 'static, O: Output<Judged>>(
     src: R,
     args: &StripArgs,
-    out: &mut dyn LogOut,
-) -> io::Result<(Vec<crate::demux::Judged>, crate::demux::Counts)> {
+    out: &mut O,
+) -> io::Result<(Vec<crate::demux::Judged>, crate::demux::Counts)>
+where
+    O::Error: Into<io::Error>,
+{
+    let mut out = Io::new(out);
     let opts = args.logs.reading(&args.judge, 100, 10);
     let mut spool = crate::spool::Spool::default();
     // Each run's verdict is said as it ends, in order of first appearance.
@@ -488,7 +444,7 @@ fn read_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
             crate::demux::Visit::Ended { run, settled } => {
                 ended.push(run.order, *run);
                 while let Some(run) = ended.next_before(settled) {
-                    out.ended(run)?;
+                    out.put(run)?;
                 }
                 return Ok(());
             }
@@ -499,7 +455,7 @@ fn read_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
                 return spool.push(bytes);
             }
         };
-        log_event(&ev, args, &mut spool, out)
+        log_event(&ev, args, &mut spool, &mut out)
     })?;
     let (open, counts) = input.finish(Vec::new());
     for run in open {
@@ -513,7 +469,7 @@ fn log_event(
     ev: &crate::demux::Located<'_>,
     args: &StripArgs,
     spool: &mut crate::spool::Spool,
-    out: &mut dyn LogOut,
+    out: &mut dyn Write,
 ) -> io::Result<()> {
     // § 2: a cut final line is no event.
     let framework = ev
