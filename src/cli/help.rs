@@ -73,6 +73,9 @@ fn own_words(name: &str, a: Arg) -> Arg {
 const FINDS_EVENTS: &str = " (for errors and merge-report: finds each line's event)";
 const ALL_JUDGE: &str = "check, errors, summary, strip, filter and merge-report judge";
 const IN_TURN: &str = " (a file over 1 MiB whose output grows with it, as check's relay, is read in its turn; filter --raw reads in turn when the program uses input/inputs, or with -n or -s)";
+const ONE_JUDGES: &str =
+    "one reads and validates lines, one judges them, with the same results as one thread.";
+const MOST_USED: &str = "(or more: two is the most used)";
 
 /// `--threads` for command `name`: its own reader, its own files.
 fn threads_text(name: &str, text: &str) -> String {
@@ -87,9 +90,23 @@ fn threads_text(name: &str, text: &str) -> String {
         }
         _ => " (a file over 1 MiB whose output grows with it is read in its turn)",
     };
-    text.replace(FINDS_EVENTS, finds)
+    let text = text
+        .replace(FINDS_EVENTS, finds)
         .replace(ALL_JUDGE, &format!("aoi {name} judges"))
-        .replace(IN_TURN, in_turn)
+        .replace(IN_TURN, in_turn);
+    match name {
+        // The program runs on the threads the judge leaves.
+        "filter" => text
+            .replace(
+                ONE_JUDGES,
+                "one reads and judges lines and the others run the program on chunks of events \
+                 in turn, with the same results as one thread (`.` and a plain path such as \
+                 `.title`, written from the line's own bytes, are read as check reads: one \
+                 thread reads and validates lines, one judges them and runs the program).",
+            )
+            .replace(MOST_USED, "(or more: three at most run the program)"),
+        _ => text,
+    }
 }
 
 /// The exit table of command `name` (`aoi` for the whole): the shared
