@@ -23,7 +23,7 @@ use jaq_core::Vars;
 use jaq_std::input::RcIter;
 
 use super::files::{Replay, thread_globals};
-use super::framed::{Framed, Seen, forward_of};
+use super::framed::{Framed, Seen, forward_of, framed_stream};
 use super::sink::{Emit, Recording, halted_in_report};
 use super::{BoxedInputs, STACK};
 use crate::cli::FilterArgs;
@@ -251,35 +251,49 @@ pub(super) fn split_stream<R: Read + Send>(
     src: Source<R>,
     source: &str,
 ) -> Result<(Verdict, Vec<Finding>), Stop> {
-    let judge = Judge::new(f.args.judge.options(10));
     let (jobs, workers) = split.jobs();
     let (done_tx, done_rx) = mpsc::channel();
     // Chunks in flight: each waits here in order for its record.
     let (order_tx, order_rx) = mpsc::sync_channel::<(Arc<Chunk>, bool)>(2 * workers as usize + 1);
+    // The stream goes to the judge's thread once it runs: a thread the
+    // system will not start leaves it here, filtered on this one.
+    let (src_tx, src_rx) = mpsc::sync_channel::<Source<R>>(1);
+    let judge = Judge::new(f.args.judge.options(10));
     let args = f.args;
+    let out = Dispatch {
+        jobs,
+        share: workers + 1,
+        order: order_tx,
+        done: done_tx,
+        source: Arc::from(source),
+    };
     let judged = std::thread::scope(|s| {
-        let reader = s.spawn(move || {
-            let out = Dispatch {
-                jobs,
-                share: workers + 1,
-                order: order_tx,
-                done: done_tx,
-                source: Arc::from(source),
-            };
-            judge_stream(judge, src, args, out)
-        });
+        let reader = std::thread::Builder::new()
+            .name("filter-judge".into())
+            .spawn_scoped(s, move || {
+                let src = src_rx.recv().ok()?;
+                Some(judge_stream(judge, src, args, out))
+            });
+        let Ok(reader) = reader else {
+            return Err(Box::new(src));
+        };
+        let _ = src_tx.send(src);
         if let Err(stop) = replay_all(f, &order_rx, &done_rx, source) {
             super::end_now(f, Err(stop));
         }
-        reader.join()
+        Ok(reader.join().ok().flatten())
     });
+    let judged = match judged {
+        Ok(judged) => judged,
+        Err(src) => return framed_stream(f, *src, source),
+    };
     match judged {
-        Ok(Judged::Ended(v, shown)) => Ok((v, shown)),
-        Ok(Judged::Cancelled(v, stop)) => {
+        Some(Judged::Ended(v, shown)) => Ok((v, shown)),
+        Some(Judged::Cancelled(v, stop)) => {
             f.sinks.consumed(&v);
             Err(stop)
         }
-        Err(_) => Err(Stop::Failed(std::io::Error::other(
+        None => Err(Stop::Failed(std::io::Error::other(
             "the judge's thread failed",
         ))),
     }
