@@ -101,8 +101,8 @@ fn threads_text(name: &str, text: &str) -> String {
                 ONE_JUDGES,
                 "one reads and judges lines and the others run the program on chunks of events \
                  in turn, with the same results as one thread (`.` and a plain path such as \
-                 `.title`, written from the line's own bytes, are read as check reads: one \
-                 thread reads and validates lines, one judges them and runs the program).",
+                 `.title`, written from the line's own bytes, keep two threads: one reads \
+                 and validates lines, one judges them and runs the program).",
             )
             .replace(MOST_USED, "(or more: three at most run the program)"),
         _ => text,
