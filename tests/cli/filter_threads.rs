@@ -139,11 +139,11 @@ fn filter_on_several_threads_writes_like_one() {
 /// the writer's thread, live, as one thread writes them.
 #[test]
 fn results_past_a_workers_room_come_out_alike() {
-    let input = s().hits(3_000).bytes();
+    let input = s().hits(1_500).bytes();
     alike(
         "wide.jsonl",
         &input,
-        &[&["range(60) as $i | {i: $i, rank}"]],
+        &[&["range(200) as $i | {i: $i, rank}"]],
         &[],
     );
 }
