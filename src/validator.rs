@@ -10,7 +10,6 @@
 //! `$id`, or the schema is refused), and one problem per value, the most
 //! specific one, in words (§ 10.4: no opaque "oneOf matched zero schemas").
 
-#[cfg(feature = "cli")]
 use boon::{CompileError, Compiler, ErrorKind, Schemas, UrlLoader, ValidationError};
 use serde_json::Value;
 use std::fmt;
