@@ -655,6 +655,11 @@ pub struct FilterArgs {
     /// Bind $NAME to an array of the JSON values in FILE.
     #[arg(long, num_args = 2, value_names = ["NAME", "FILE"], action = clap::ArgAction::Append)]
     pub slurpfile: Vec<String>,
+    /// The bytes of each --rawfile FILE, then of each --slurpfile FILE, read once before
+    /// the filter runs: every thread's variables are made of them (a FIFO or a pipe is read
+    /// once). Not an argument.
+    #[arg(skip)]
+    pub(crate) file_texts: Vec<Vec<u8>>,
     /// $ARGS.positional: the positional arguments after the filter with --args or
     /// --jsonargs (set by aoi, not a flag).
     #[arg(skip)]

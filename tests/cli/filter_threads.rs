@@ -221,3 +221,45 @@ proptest! {
         alike("random.jsonl", &st.bytes(), &[PROGRAMS[program]], &[("AOI_HOLD_LINE_BYTES", "5000")]);
     }
 }
+
+/// `--rawfile` and `--slurpfile` are read once, before the filter runs:
+/// every thread's variables hold the same text, from a file, a pipe (read
+/// only once) and a FIFO alike. Workers that read the files again saw an
+/// empty pipe and waited forever on the FIFO.
+#[test]
+fn variables_from_files_are_read_once_for_every_thread() {
+    let dir = scratch("filter-threads-files");
+    let input = write_file(&dir, "in.jsonl", &s().hits(20_000).bytes());
+    let text = write_file(&dir, "t.txt", b"hi\n");
+    let program = "select(.rank % 2500 == 0) | [.rank, $s, $t]";
+    let mut outs = Vec::new();
+    for threads in ["1", "2", "3"] {
+        let args = [
+            "filter",
+            "--threads",
+            threads,
+            "--slurpfile",
+            "s",
+            "/dev/stdin",
+            "--rawfile",
+            "t",
+            &text,
+            program,
+            &input,
+        ];
+        let out = crate::util::aoi(&args, br#"{"k":1}"#);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        let results: Vec<String> = out
+            .stdout
+            .split(|&b| b == b'\n')
+            .map(stable)
+            .filter(|l| l.contains("\"value\""))
+            .collect();
+        assert_eq!(results.len(), 8, "{args:?}");
+        for r in &results {
+            assert!(r.contains(r#"[{"k":1}],"hi\n""#), "{args:?}: {r}");
+        }
+        outs.push(results);
+    }
+    assert!(outs.windows(2).all(|w| w[0] == w[1]));
+}

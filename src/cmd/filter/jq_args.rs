@@ -33,6 +33,23 @@ pub(super) fn normalize(args: &FilterArgs) -> Result<FilterArgs, String> {
     Ok(a)
 }
 
+/// Reads every --rawfile and --slurpfile FILE into `args.file_texts`, once:
+/// each thread that runs the filter makes its variables of these bytes
+/// ([`globals`]), and a FIFO or a pipe can be read only once.
+pub(super) fn read_files(args: &mut FilterArgs) -> Result<(), String> {
+    let raw = args.rawfile.chunks(2).map(|p| ("--rawfile", p));
+    let slurp = args.slurpfile.chunks(2).map(|p| ("--slurpfile", p));
+    let mut texts = Vec::new();
+    for (flag, pair) in raw.chain(slurp) {
+        if let [name, file] = pair {
+            let text = std::fs::read(file).map_err(|e| format!("{flag} {name} {file}: {e}"))?;
+            texts.push(text);
+        }
+    }
+    args.file_texts = texts;
+    Ok(())
+}
+
 fn string(s: &str) -> Val {
     Val::utf8_str(s.as_bytes().to_vec())
 }
@@ -74,17 +91,15 @@ pub(super) fn globals(args: &FilterArgs) -> Result<(Vec<String>, Vec<Val>), Stri
             bind(name, vs.remove(0), &mut names, &mut values);
         }
     }
+    let mut texts = args.file_texts.iter();
     for pair in args.rawfile.chunks(2) {
-        if let [name, file] = pair {
-            let text = std::fs::read(file).map_err(|e| format!("--rawfile {name} {file}: {e}"))?;
-            bind(name, Val::utf8_str(text), &mut names, &mut values);
+        if let ([name, _], Some(text)) = (pair, texts.next()) {
+            bind(name, Val::utf8_str(text.clone()), &mut names, &mut values);
         }
     }
     for pair in args.slurpfile.chunks(2) {
-        if let [name, file] = pair {
-            let text =
-                std::fs::read(file).map_err(|e| format!("--slurpfile {name} {file}: {e}"))?;
-            let vs = json(&text, &format!("--slurpfile {name} {file}"))?;
+        if let ([name, file], Some(text)) = (pair, texts.next()) {
+            let vs = json(text, &format!("--slurpfile {name} {file}"))?;
             bind(name, Val::Arr(vs.into()), &mut names, &mut values);
         }
     }

@@ -55,13 +55,17 @@ pub fn run(args: &FilterArgs) -> i32 {
         Err(code) => return code,
     };
     let args = args.as_ref();
-    let args = match jq_args::normalize(args) {
+    let mut args = match jq_args::normalize(args) {
         Ok(a) => a,
         Err(msg) => {
             eprint_line(false, &format!("aoi filter: {msg}"));
             return exit::NOINPUT;
         }
     };
+    if let Err(msg) = jq_args::read_files(&mut args) {
+        eprint_line(false, &format!("aoi filter: {msg}"));
+        return exit::USAGE;
+    }
     let args = &args;
     jq::install_logger();
     // jaq recurses (parser, evaluation, dropping values): everything runs

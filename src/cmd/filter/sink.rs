@@ -82,15 +82,19 @@ pub(super) enum Rec {
 
 /// What an item error is counted as, in bytes, against a worker's room.
 const ITEM_ERROR_BYTES: usize = 512;
+/// What any record costs besides its bytes (the mark, the allocations):
+/// a million tiny results are not free.
+const RECORD_BYTES: usize = 64;
 
 impl Weighed for Rec {
     fn weight(&self) -> usize {
-        match self {
-            Rec::Event(ty, body) => ty.len() + body.len(),
-            Rec::Forward(_, body) | Rec::Stderr(body) => body.len(),
-            Rec::ItemError(_, _, said) => ITEM_ERROR_BYTES + said.len(),
-            Rec::Halt(_) => 0,
-        }
+        RECORD_BYTES
+            + match self {
+                Rec::Event(ty, body) => ty.len() + body.len(),
+                Rec::Forward(_, body) | Rec::Stderr(body) => body.len(),
+                Rec::ItemError(_, _, said) => ITEM_ERROR_BYTES + said.len(),
+                Rec::Halt(_) => 0,
+            }
     }
 }
 

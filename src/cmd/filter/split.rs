@@ -182,9 +182,17 @@ fn work(rx: &Mutex<mpsc::Receiver<Job>>, args: &FilterArgs, filter: &Filter) {
             },
             Err(_) => return,
         };
-        let rec = w
-            .as_mut()
-            .and_then(|w| filter_chunk(w, &data, &mut peeker, &job));
+        // A panic in the filter is answered too (the writing thread then
+        // filters the chunk itself, and panics as one thread does), never
+        // left for the writing thread to wait on forever.
+        let rec = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            w.as_mut()
+                .and_then(|w| filter_chunk(w, &data, &mut peeker, &job))
+        }));
+        let rec = rec.unwrap_or_else(|_| {
+            w = None;
+            None
+        });
         let _ = job.done.send((job.chunk.k, rec));
     }
 }
