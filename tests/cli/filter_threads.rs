@@ -118,13 +118,16 @@ fn filter_on_several_threads_writes_like_one() {
     let input = busy_stream(60_000);
     assert!(input.len() > 2 << 20, "spans many chunks");
     alike("busy.jsonl", &input, PROGRAMS, &[]);
-    // Lines past the hold reach the filter as the judge's reduced copy
-    // (an item error of their own).
+    // Lines past --max-line-bytes (filter's hold) reach the filter as the
+    // judge's reduced copy: an item error of their own.
     alike(
         "held.jsonl",
         &input,
-        &[&["select(true)"], &["{rank}"]],
-        &[("AOI_HOLD_LINE_BYTES", "4096")],
+        &[
+            &["--max-line-bytes", "4096", "select(true)"],
+            &["--max-line-bytes", "4096", "--continue-on-error", "{rank}"],
+        ],
+        &[],
     );
     alike(
         "clean.jsonl",
@@ -218,7 +221,9 @@ proptest! {
         if tail {
             st = st.unterminated();
         }
-        alike("random.jsonl", &st.bytes(), &[PROGRAMS[program]], &[("AOI_HOLD_LINE_BYTES", "5000")]);
+        let mut args = vec!["--max-line-bytes", "5000"];
+        args.extend_from_slice(PROGRAMS[program]);
+        alike("random.jsonl", &st.bytes(), &[&args], &[]);
     }
 }
 
