@@ -724,6 +724,9 @@ struct Capture {
     room: usize,
     kept: usize,
     full: bool,
+    /// Called once, when the capture passes its room: a filter that goes on
+    /// writing to stderr may never come back to say so.
+    on_full: Option<Box<dyn FnOnce()>>,
 }
 
 thread_local! {
@@ -734,11 +737,18 @@ thread_local! {
 /// to `room` bytes (for [`take_captured`]), instead of written: a worker's
 /// file is said in its turn.
 pub fn capture_stderr(room: usize) {
+    capture_stderr_then(room, None);
+}
+
+/// [`capture_stderr`], calling `on_full` the moment the capture passes its
+/// room (from inside the filter, which may never end).
+pub fn capture_stderr_then(room: usize, on_full: Option<Box<dyn FnOnce()>>) {
     let capture = Capture {
         text: Vec::new(),
         room,
         kept: 0,
         full: false,
+        on_full,
     };
     CAPTURED.with(|c| *c.borrow_mut() = Some(capture));
 }
@@ -769,6 +779,9 @@ fn captured(record: &log::Record<'_>) -> bool {
             if c.kept > c.room {
                 c.full = true;
                 c.text = Vec::new();
+                if let Some(on_full) = c.on_full.take() {
+                    on_full();
+                }
             }
             true
         }

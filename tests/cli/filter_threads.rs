@@ -268,3 +268,41 @@ fn variables_from_files_are_read_once_for_every_thread() {
     }
     assert!(outs.windows(2).all(|w| w[0] == w[1]));
 }
+
+/// A filter that, on an event in a worker's chunk, writes to stderr and
+/// never ends: one thread writes that stderr live, and so must two (the
+/// worker's capture hands the chunk back the moment it passes its room,
+/// not at a result the filter never reaches). The test reads stderr until
+/// 2 MB have come, then stops the run.
+#[test]
+fn a_never_ending_stderr_writer_on_a_worker_is_written_live() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let dir = scratch("filter-threads-stderr");
+    let input = write_file(&dir, "in.jsonl", &s().hits(20_000).bytes());
+    let program = r#"if .rank == 15000 then (repeat(.) | ("x\n" | stderr) | empty) else .rank end"#;
+    let mut child = crate::util::command(crate::util::AOI)
+        .args(["filter", "--threads", "2", program, &input])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn aoi");
+    let mut err = child.stderr.take().expect("stderr");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = vec![0u8; 64 << 10];
+        let mut got = 0usize;
+        while got < 2 << 20 {
+            match err.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => got += n,
+            }
+        }
+        let _ = tx.send(got);
+    });
+    let got = rx.recv_timeout(crate::waits::HANG);
+    let _ = child.kill();
+    let _ = child.wait();
+    let got = got.expect("no stderr while the filter ran on a worker");
+    assert!(got >= 2 << 20, "only {got} bytes on stderr");
+}

@@ -8,11 +8,13 @@
 //! (but for aoi's run id and times).
 //!
 //! This thread filters its share of the chunks itself, live, in their
-//! turn; so is a chunk whose results outgrow a worker's room, as one
-//! thread would have (a filter that never ends included). After a halt nothing waits for the workers any more:
-//! one thread never ran the filter on the events after it, so their
-//! results are dropped and the upstream's errors in them forwarded from
-//! the chunk itself; the run then ends with the process ([`Split::end`]).
+//! turn; so is a chunk whose results or stderr outgrow a worker's room, as
+//! one thread would have (a filter that never ends included: stderr past
+//! the room hands the chunk back at once). After a halt nothing waits for
+//! the workers any more: one thread never ran the filter on the events
+//! after it, so their results are dropped and the upstream's errors in
+//! them forwarded from the chunk itself; the run then ends with the
+//! process ([`Split::end`]).
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -185,15 +187,19 @@ fn work(rx: &Mutex<mpsc::Receiver<Job>>, args: &FilterArgs, filter: &Filter) {
         // A panic in the filter is answered too (the writing thread then
         // filters the chunk itself, and panics as one thread does), never
         // left for the writing thread to wait on forever.
+        let answered = std::rc::Rc::new(std::cell::Cell::new(false));
         let rec = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             w.as_mut()
-                .and_then(|w| filter_chunk(w, &data, &mut peeker, &job))
+                .and_then(|w| filter_chunk(w, &data, &mut peeker, &job, &answered))
         }));
         let rec = rec.unwrap_or_else(|_| {
             w = None;
             None
         });
-        let _ = job.done.send((job.chunk.k, rec));
+        // A capture past its room may have handed the chunk back already.
+        if !answered.get() {
+            let _ = job.done.send((job.chunk.k, rec));
+        }
     }
 }
 
@@ -203,11 +209,19 @@ fn filter_chunk<'d>(
     data: &'d Data<'d>,
     peeker: &mut Peeker,
     job: &Job,
+    answered: &std::rc::Rc<std::cell::Cell<bool>>,
 ) -> Option<Record<super::sink::Rec>> {
     w.sinks = Recording(Record::new(ROOM));
     w.source.clear();
     w.source.push_str(&job.source);
-    jq::capture_stderr(ROOM);
+    // Past its room, stderr hands the chunk back at once: a filter that
+    // only writes to stderr may never reach a result that would.
+    let (done, k, answered) = (job.done.clone(), job.chunk.k, answered.clone());
+    let on_full = Box::new(move || {
+        answered.set(true);
+        let _ = done.send((k, None));
+    });
+    jq::capture_stderr_then(ROOM, Some(on_full));
     for item in &job.chunk.items {
         let put = match item {
             Item::Forward(ty, body) => w.sinks.forward(ty, body),
