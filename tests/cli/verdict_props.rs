@@ -384,8 +384,22 @@ const FLAGS: &[&[&str]] = &[
     &["errors", "-q", "--count", "--threads", "1"],
     &["merge-report", "-q", "--threads", "2"],
     // The filter on workers (the judge on its own thread): the same exit.
-    &["filter", "-q", "--continue-on-error", "--threads", "2", "select(true)"],
-    &["filter", "-q", "--continue-on-error", "--threads", "3", "{title}"],
+    &[
+        "filter",
+        "-q",
+        "--continue-on-error",
+        "--threads",
+        "2",
+        "select(true)",
+    ],
+    &[
+        "filter",
+        "-q",
+        "--continue-on-error",
+        "--threads",
+        "3",
+        "{title}",
+    ],
 ];
 
 proptest! {
