@@ -7,10 +7,9 @@
 //! `--framework`, lines past the hold, results past a worker's room, and
 //! a halt after which a worker is still busy.
 
+use crate::parallel::stable;
+use crate::util::{s, scratch, write_file};
 use proptest::prelude::*;
-use serde_json::Value;
-
-use crate::util::{RUN, s, scratch, write_file};
 
 /// Programs that take each of the filter's ways through an event.
 const PROGRAMS: &[&[&str]] = &[
@@ -30,23 +29,6 @@ const PROGRAMS: &[&[&str]] = &[
     &["--framework", "{t: .type, seq: .aoi.seq}"],
     &["--arg", "x", "y", "{x: $x, rank}"],
 ];
-
-/// A report line without aoi's own run id and time stamps.
-fn stable(line: &[u8]) -> String {
-    match serde_json::from_slice::<Value>(line) {
-        Ok(Value::Object(mut m)) => {
-            if let Some(Value::Object(env)) = m.get_mut("aoi") {
-                if env.get("run").and_then(Value::as_str) != Some(RUN) {
-                    env.remove("run");
-                }
-                env.remove("t");
-            }
-            m.remove("elapsed_ms");
-            Value::Object(m).to_string()
-        }
-        _ => String::from_utf8_lossy(line).into_owned(),
-    }
-}
 
 fn run(program: &[&str], file: &str, threads: &str, env: &[(&str, &str)]) -> crate::util::Out {
     let mut c = crate::util::command(crate::util::AOI);

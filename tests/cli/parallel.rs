@@ -47,7 +47,7 @@ const LOG_COMMANDS: &[&[&str]] = &[
 
 /// A report line without what differs between two runs: aoi's own run id,
 /// the time stamps.
-fn stable(line: &[u8]) -> String {
+pub fn stable(line: &[u8]) -> String {
     match serde_json::from_slice::<Value>(line) {
         Ok(Value::Object(mut m)) => {
             if let Some(Value::Object(env)) = m.get_mut("aoi") {
