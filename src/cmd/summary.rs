@@ -7,6 +7,7 @@
 //! one field raw (`--field`). The exit status is the outcome's, from the
 //! shared table, so `if producer | aoi summary -q; then …` works.
 
+use std::fmt::Write as _;
 use std::io::{self, Read, Write};
 
 use serde_json::{Map, Value};
@@ -15,7 +16,7 @@ use crate::cli::{SummaryArgs, SummaryFormat};
 use crate::drive::drive_source;
 use crate::judge::{Judge, Outcome, Verdict};
 use crate::out::{
-    Record, Sinks, Stop, Taking, Weighed, budget, cancelled, cause_json, eprint_line,
+    Record, Sinks, Stop, Taking, Text, Weighed, budget, cancelled, cause_json, eprint_line,
     finish_report, install_cancel, sanitize, source_for, unreadable_error, upstream_identity,
     verdict_line,
 };
@@ -183,53 +184,59 @@ fn outcome_json(v: &Verdict, source: &str) -> Value {
     Value::Object(m)
 }
 
-/// One readable line for a terminal.
+/// One readable line for a terminal, made safe as it is written.
 fn human(v: &Verdict, name: Option<&str>) -> String {
     let id = upstream_identity(v);
-    let mut s = String::new();
+    let mut s = Text::default();
     if let Some(n) = name {
-        s.push_str(&format!("{}: ", sanitize(n)));
+        let _ = write!(s, "{n}: ");
     }
     match (&id.tool, &id.tool_version) {
-        (Some(t), Some(tv)) => s.push_str(&format!("{} {}", sanitize(t), sanitize(tv))),
-        (Some(t), None) => s.push_str(&sanitize(t)),
-        _ => s.push_str("(unnamed tool)"),
+        (Some(t), Some(tv)) => {
+            let _ = write!(s, "{t} {tv}");
+        }
+        (Some(t), None) => s.push(t),
+        _ => s.push("(unnamed tool)"),
     }
     if let Some(r) = &v.run {
         // The random end of a ULID tells runs apart (runs of one log
         // often share the time prefix), as merge-report's table does.
         let n = r.chars().count();
         let short: String = r.chars().skip(n.saturating_sub(8)).collect();
-        s.push_str(&format!(" run {}", sanitize(&short)));
+        let _ = write!(s, " run {short}");
     }
     let verdict = match v.outcome {
         Outcome::Ok => "ok".to_string(),
         o => format!("{} (exit {})", o.name(), v.exit_code),
     };
-    s.push_str(&format!(
+    let _ = write!(
+        s,
         ": {verdict}: {} domain event(s), {} warning(s), {} error(s), {} line(s)",
         v.domain_events, v.warnings, v.errors, v.lines
-    ));
+    );
     if let Some(ms) = v.summary.as_ref().and_then(|s| s.elapsed_ms) {
-        s.push_str(&format!(", {:.1} s", ms / 1000.0));
+        let _ = write!(s, ", {:.1} s", ms / 1000.0);
     }
     if v.exit_code != 0 {
-        s.push_str(&format!("; {}", sanitize(&v.reason)));
+        let _ = write!(s, "; {}", v.reason);
         if let Some(c) = &v.cause {
-            s.push_str(&format!(
+            let _ = write!(
+                s,
                 "; cause {} {}",
-                sanitize(c.category.as_deref().unwrap_or("?")),
-                sanitize(c.code.as_deref().unwrap_or("?"))
-            ));
+                c.category.as_deref().unwrap_or("?"),
+                c.code.as_deref().unwrap_or("?")
+            );
             match (c.retryable, c.retry_after_ms) {
                 // In ms, as the verdict line on stderr says it.
-                (Some(true), Some(ms)) => s.push_str(&format!(", retry after {ms} ms")),
-                (Some(true), None) => s.push_str(", retry may help"),
-                _ => s.push_str(", retry will not help"),
+                (Some(true), Some(ms)) => {
+                    let _ = write!(s, ", retry after {ms} ms");
+                }
+                (Some(true), None) => s.push(", retry may help"),
+                _ => s.push(", retry will not help"),
             }
         }
     }
-    s
+    s.into_string()
 }
 
 /// Whether stdout and stderr are one file or pipe (`> log 2>&1`, a CI
@@ -386,7 +393,7 @@ impl<'a> Outcomes<'a> {
         let label = if args.files.is_empty() {
             String::new()
         } else {
-            format!("{}: ", sanitize(source))
+            format!("{source}: ")
         };
         let (judged, past_cap, notes) = match end {
             InputEnd::Stopped => return false,

@@ -104,7 +104,7 @@ pub(crate) fn say_upstream_errors(
         return;
     };
     let first = worst.as_ref().map_or(String::new(), |c| {
-        let s = |v: &Option<String>| v.as_deref().map(sanitize).unwrap_or_default();
+        let s = |v: &Option<String>| v.clone().unwrap_or_default();
         let retry = match c.retryable {
             Some(true) => "retryable",
             _ => "not retryable",

@@ -2,10 +2,23 @@
 
 use crate::out::sanitize;
 
-/// `s` sanitised, cut to `w` characters (with `…`) and padded to `w`.
-pub(crate) fn cell(s: &str, w: usize) -> String {
+/// `s` made safe and the terminal columns it then takes: the one
+/// boundary of a table's cells (a control character takes no column,
+/// its replacement one).
+fn shown(s: &str) -> (String, usize) {
     let clean = sanitize(s);
     let n = width(&clean);
+    (clean, n)
+}
+
+/// The columns a cell of `s` takes before it is cut or padded.
+pub(crate) fn cell_width(s: &str) -> usize {
+    shown(s).1
+}
+
+/// `s` sanitised, cut to `w` characters (with `…`) and padded to `w`.
+pub(crate) fn cell(s: &str, w: usize) -> String {
+    let (clean, n) = shown(s);
     if n <= w {
         return format!("{clean}{}", " ".repeat(w - n));
     }
@@ -17,8 +30,7 @@ pub(crate) fn cell(s: &str, w: usize) -> String {
 /// [`cell`] for a path: cut at the front (`…/examples/run.jsonl`), since
 /// the end names the file and the front is the same on every row.
 pub(crate) fn cell_tail(s: &str, w: usize) -> String {
-    let clean = sanitize(s);
-    let n = width(&clean);
+    let (clean, n) = shown(s);
     if n <= w {
         return format!("{clean}{}", " ".repeat(w - n));
     }

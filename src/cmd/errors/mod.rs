@@ -24,6 +24,7 @@
 //! `aoi:summary` accounting for the input). The exit status is the worst
 //! stream's, from the shared table.
 
+use std::fmt::Write as _;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::Path;
 
@@ -35,9 +36,9 @@ use crate::emit::ErrorEvent;
 use crate::judge::fields::{Ev, bool_value, str_ref, whole_value};
 use crate::judge::{Cause, Outcome};
 use crate::out::{
-    AsFdFile, Closing, EventKind, Found, Output, Record, Sinks, Stop, Weighed, budget, cell,
+    AsFdFile, Closing, EventKind, Found, Output, Record, Sinks, Stop, Text, Weighed, budget, cell,
     close_report, eprint_line, event_kind, finding_line, forwarded_body, install_cancel, origin,
-    paint, sanitize, source_for, stop_code, unreadable_error, verdict_line, write_err,
+    paint, source_for, stop_code, unreadable_error, verdict_line, write_err,
 };
 use crate::peek::unescape;
 use crate::pool::{Input, Keeps, Workers, each_input};
@@ -379,7 +380,7 @@ fn no_matching_run(ctx: &mut Ctx<'_>, want: &str, t: &mut Tally) -> Result<(), S
     let msg = format!(
         "no run matching --run {want} (a run id's start, or its last characters as tables show it); the runs read: {runs}"
     );
-    eprint_line(ctx.args.quiet, &format!("aoi errors: {}", sanitize(&msg)));
+    eprint_line(ctx.args.quiet, &format!("aoi errors: {msg}"));
     t.own(exit::NOINPUT, "not_found", "NO_MATCHING_RUN");
     if let Sink::Report(sinks) = &mut ctx.sink {
         let event = ErrorEvent::new("not_found", "NO_MATCHING_RUN", msg).retryable(false);
@@ -436,7 +437,7 @@ fn judge_input(
     let label = if args.files.is_empty() {
         String::new()
     } else {
-        format!("{}: ", sanitize(source))
+        format!("{source}: ")
     };
     for (msg, ecode) in own_problems(args, &input, judged, lines_read) {
         eprint_line(args.quiet, &format!("aoi errors: {label}{msg}"));
@@ -794,14 +795,16 @@ fn table_row(ctx: &Shape<'_>, found: &Found<'_, '_>) -> String {
     } else {
         found.line_no.to_string()
     };
-    let mut s = format!("{:>w$}  ", sanitize(&at), w = ctx.line_width);
+    // The row through Text: upstream text made safe as it is written.
+    let mut s = Text::default();
+    let _ = write!(s, "{:>w$}  ", at, w = ctx.line_width);
     if ctx.args.warnings {
         let k = match kind {
             EventKind::Error => "error",
             EventKind::Warning => "warning",
         };
-        s.push_str(&cell(k, W_KIND));
-        s.push_str("  ");
+        s.push(&cell(k, W_KIND));
+        s.push("  ");
     }
     // The run's last characters: a ULID's random part, which tells
     // concurrent runs apart (its first ten are the start time).
@@ -814,16 +817,16 @@ fn table_row(ctx: &Shape<'_>, found: &Found<'_, '_>) -> String {
             id.chars().skip(n.saturating_sub(W_RUN)).collect::<String>()
         })
         .unwrap_or_else(|| "-".to_string());
-    s.push_str(&cell(&run_text, W_RUN));
-    s.push_str("  ");
-    s.push_str(&cell(&origin(ev, found.tool), W_ORIGIN));
-    s.push_str("  ");
+    s.push(&cell(&run_text, W_RUN));
+    s.push("  ");
+    s.push(&cell(&origin(ev, found.tool), W_ORIGIN));
+    s.push("  ");
     let cat = field("category").unwrap_or_else(|| "-".to_string());
     let cat_cell = cell(&cat, W_CATEGORY);
-    s.push_str(&paint(ctx.color, category_color(&cat, kind), &cat_cell));
-    s.push_str("  ");
-    s.push_str(&cell(&field("code").unwrap_or_else(|| "-".into()), W_CODE));
-    s.push_str("  ");
+    s.painted(ctx.color, category_color(&cat, kind), &cat_cell);
+    s.push("  ");
+    s.push(&cell(&field("code").unwrap_or_else(|| "-".into()), W_CODE));
+    s.push("  ");
     let after = ev
         .get("retry_after_ms")
         .and_then(|m| whole_value(ev.line, m))
@@ -834,12 +837,12 @@ fn table_row(ctx: &Shape<'_>, found: &Found<'_, '_>) -> String {
         (Some(false), _) => "no".to_string(),
         (None, _) => "-".to_string(),
     };
-    s.push_str(&cell(&retry, W_RETRY));
-    s.push_str("  ");
-    s.push_str(&sanitize(&field("message").unwrap_or_default()));
+    s.push(&cell(&retry, W_RETRY));
+    s.push("  ");
+    s.push(&field("message").unwrap_or_default());
     if let Some(t) = field("target") {
-        s.push_str(&format!(" [{}]", sanitize(&t)));
+        let _ = write!(s, " [{t}]");
     }
-    s.push('\n');
-    s
+    s.line_break();
+    s.into_string()
 }

@@ -2,24 +2,25 @@
 //! commands matrix, the failures with their evidence, the verdict), or
 //! with `--output jsonl` a conforming stream of `aoi:check` events (§ 8.3);
 //! and on stderr, why the exit is not 0. The tool's text (its command,
-//! its output in the evidence, its messages) is made safe here, where it
-//! is written, once per format: the table's cells, the events' strings,
-//! the stderr line ([`say`]).
+//! its output in the evidence, its messages) is made safe where it is
+//! written, once per format: the table as [`Text`], each event's fields
+//! at once, the stderr line ([`say`]).
 
+use std::fmt::Write as _;
 use std::io::{self, IsTerminal};
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::catalog::{FACTORS, check_factors, check_name};
 use super::result::{CheckResult, Status};
 use crate::cli::{Format, LintArgs};
 use crate::emit::{Reason, Summary};
-use crate::out::{Sinks, Stop, eprint_line, sanitize};
+use crate::out::{Sinks, Stop, Text, eprint_line, safe_json};
 
 /// One line on stderr, made safe for a terminal (the tool's words and
-/// output may be in it), unless `quiet`.
+/// output may be in it) by [`eprint_line`], unless `quiet`.
 pub(super) fn say(quiet: bool, line: &str) {
-    eprint_line(quiet, &sanitize(line));
+    eprint_line(quiet, line);
 }
 use crate::spec::exit;
 use crate::spec::types;
@@ -66,17 +67,14 @@ pub(super) fn report(args: &LintArgs, linted: &Linted, sinks: Option<Sinks>) -> 
     }
 }
 
-fn paint(s: &str, status: Status, color: bool) -> String {
-    if !color {
-        return s.to_string();
-    }
-    let c = match status {
+/// The colour of a status.
+fn sgr(status: Status) -> &'static str {
+    match status {
         Status::Pass => "32",
         Status::Fail => "31;1",
         Status::NotTested => "33",
         Status::NotApplicable => "2",
-    };
-    format!("\u{1b}[{c}m{s}\u{1b}[0m")
+    }
 }
 
 /// The human report: every check, the factors × commands matrix, the
@@ -88,48 +86,60 @@ fn table(linted: &Linted, color: bool) -> String {
         &linted.commands,
         linted.runs,
     );
-    let mut s = format!("aoi lint: {}\n\n", sanitize(title));
-    s.push_str(&format!(
-        "  {:>2}  {:<22} {:<14} {:<11} {}\n",
-        "#", "check", "command", "result", "detail"
-    ));
+    let mut s = Text::default();
+    let _ = write!(s, "aoi lint: {title}");
+    s.line_break();
+    s.line_break();
+    let _ = write!(
+        s,
+        "  {:>2}  {:<22} {:<14} {:<11} detail",
+        "#", "check", "command", "result"
+    );
+    s.line_break();
     for o in results {
         let status = format!("{:<11}", o.status.name());
-        s.push_str(&format!(
-            "  {:>2}  {:<22} {:<14} {} {}\n",
+        let _ = write!(
+            s,
+            "  {:>2}  {:<22} {:<14} ",
             o.number,
             check_name(o.number),
-            sanitize(&o.command),
-            paint(&status, o.status, color),
-            sanitize(&o.detail)
-        ));
+            o.command
+        );
+        s.painted(color, sgr(o.status), &status);
+        let _ = write!(s, " {}", o.detail);
+        s.line_break();
     }
     factor_matrix(&mut s, results, commands, color);
     failures(&mut s, results);
     let count = |st: Status| results.iter().filter(|o| o.status == st).count();
-    s.push_str(&format!(
-        "\naoi lint: {} check(s) failed, {} passed, {} not tested, {} not applicable; the tool ran {} time(s)\n",
+    s.line_break();
+    let _ = write!(
+        s,
+        "aoi lint: {} check(s) failed, {} passed, {} not tested, {} not applicable; the tool ran {} time(s)",
         count(Status::Fail),
         count(Status::Pass),
         count(Status::NotTested),
         count(Status::NotApplicable),
         runs
-    ));
-    s
+    );
+    s.line_break();
+    s.into_string()
 }
 
 /// The factors × commands matrix: a factor shows the highest status of
 /// its checks for the command ([`Status::rank`]).
-fn factor_matrix(s: &mut String, results: &[CheckResult], commands: &[String], color: bool) {
-    s.push_str("\nfactors × commands (a factor holds for a command when one of its checks ran and passed, and none failed)\n");
+fn factor_matrix(s: &mut Text, results: &[CheckResult], commands: &[String], color: bool) {
+    s.line_break();
+    s.push("factors × commands (a factor holds for a command when one of its checks ran and passed, and none failed)");
+    s.line_break();
     let width = commands.iter().map(|c| c.len()).max().unwrap_or(0).max(10);
-    s.push_str(&format!("  {:<13}", "factor"));
+    let _ = write!(s, "  {:<13}", "factor");
     for c in commands {
-        s.push_str(&format!(" {:<width$}", sanitize(c)));
+        let _ = write!(s, " {c:<width$}");
     }
-    s.push('\n');
+    s.line_break();
     for f in FACTORS {
-        s.push_str(&format!("  {f:<13}"));
+        let _ = write!(s, "  {f:<13}");
         for c in commands {
             let st = results
                 .iter()
@@ -140,14 +150,15 @@ fn factor_matrix(s: &mut String, results: &[CheckResult], commands: &[String], c
                 .max_by_key(|s| s.rank())
                 .unwrap_or(Status::NotApplicable);
             let cell = format!("{:<width$}", st.name());
-            s.push_str(&format!(" {}", paint(&cell, st, color)));
+            s.push(" ");
+            s.painted(color, sgr(st), &cell);
         }
-        s.push('\n');
+        s.line_break();
     }
 }
 
 /// The failed checks with up to five lines of evidence each.
-fn failures(s: &mut String, results: &[CheckResult]) {
+fn failures(s: &mut Text, results: &[CheckResult]) {
     let failures: Vec<&CheckResult> = results
         .iter()
         .filter(|o| o.status == Status::Fail)
@@ -155,17 +166,22 @@ fn failures(s: &mut String, results: &[CheckResult]) {
     if failures.is_empty() {
         return;
     }
-    s.push_str("\nfailed checks\n");
+    s.line_break();
+    s.push("failed checks");
+    s.line_break();
     for o in &failures {
-        s.push_str(&format!(
-            "  {} {} ({}): {}\n",
+        let _ = write!(
+            s,
+            "  {} {} ({}): {}",
             o.number,
             check_name(o.number),
-            sanitize(&o.command),
-            sanitize(&o.detail)
-        ));
+            o.command,
+            o.detail
+        );
+        s.line_break();
         for e in o.evidence.iter().take(5) {
-            s.push_str(&format!("      {}\n", sanitize(e)));
+            let _ = write!(s, "      {e}");
+            s.line_break();
         }
     }
 }
@@ -217,26 +233,26 @@ fn check_event(sinks: &mut Sinks, o: &CheckResult) -> Result<(), Stop> {
         Status::NotApplicable => "not_applicable",
         Status::NotTested => "not_tested",
     };
-    sinks.out.event(
-        types::CHECK,
-        &[
-            (
-                "name",
-                format!("{}.{}", o.number, check_name(o.number)).into(),
-            ),
-            ("ok", (o.status != Status::Fail).into()),
-            ("severity", severity.into()),
-            ("detail", sanitize(&o.detail).into()),
-            (
-                "properties",
-                json!({
-                    "check": o.number,
-                    "factors": check_factors(o.number),
-                    "command": sanitize(&o.command),
-                    "status": status,
-                    "evidence": o.evidence.iter().map(|e| sanitize(e)).collect::<Vec<_>>(),
-                }),
-            ),
-        ],
-    )
+    // The tool's words, made safe for every reader at once.
+    let mut fields: [(&str, Value); 5] = [
+        (
+            "name",
+            format!("{}.{}", o.number, check_name(o.number)).into(),
+        ),
+        ("ok", (o.status != Status::Fail).into()),
+        ("severity", severity.into()),
+        ("detail", o.detail.as_str().into()),
+        (
+            "properties",
+            json!({
+                "check": o.number,
+                "factors": check_factors(o.number),
+                "command": o.command,
+                "status": status,
+                "evidence": o.evidence,
+            }),
+        ),
+    ];
+    fields.iter_mut().for_each(|(_, v)| safe_json(v));
+    sinks.out.event(types::CHECK, &fields)
 }

@@ -20,7 +20,7 @@ use serde_json::{Map, Value, json};
 use super::entry::{Entry, Own};
 use super::junit::suite_name;
 use super::standing::Standing;
-use crate::out::sanitize;
+use crate::out::safe_json;
 
 /// When aoi started, for the summary's `start` (ms since the epoch).
 pub(super) fn now_ms() -> u64 {
@@ -48,7 +48,7 @@ pub(super) fn ctrf(
             "name": "aoi --log: lines read as a log",
             "status": "skipped",
             "duration": 0,
-            "message": sanitize(n),
+            "message": n,
         })
     }));
     let count = |status: &str| tests.iter().filter(|t| t["status"] == status).count();
@@ -66,7 +66,7 @@ pub(super) fn ctrf(
         extra.insert("log".into(), n.into());
     }
     let version = env!("CARGO_PKG_VERSION");
-    let doc = json!({
+    let mut doc = json!({
         "reportFormat": "CTRF",
         "specVersion": "0.0.0",
         "generatedBy": format!("aoi {version}"),
@@ -87,6 +87,17 @@ pub(super) fn ctrf(
             "tests": tests,
         },
     });
+    // The one boundary: every string made safe at once, then each trace
+    // (kept as its lines until here) joined, one finding a line.
+    safe_json(&mut doc);
+    if let Some(tests) = doc["results"]["tests"].as_array_mut() {
+        for t in tests {
+            if let Some(Value::Array(lines)) = t.get("trace") {
+                let lines: Vec<&str> = lines.iter().filter_map(Value::as_str).collect();
+                t["trace"] = lines.join("\n").into();
+            }
+        }
+    }
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
     s.push('\n');
     s
@@ -96,7 +107,7 @@ pub(super) fn ctrf(
 fn test(e: &Entry) -> Value {
     let passed = e.exit_code == 0;
     let mut t = Map::new();
-    t.insert("name".into(), sanitize(&suite_name(e)).into());
+    t.insert("name".into(), suite_name(e).into());
     t.insert(
         "status".into(),
         if passed { "passed" } else { "failed" }.into(),
@@ -106,13 +117,13 @@ fn test(e: &Entry) -> Value {
     let ms = e.elapsed_ms.map_or(0, |ms| ms.max(0.0).round() as u64);
     t.insert("duration".into(), ms.into());
     t.insert("rawStatus".into(), e.outcome.name().into());
-    t.insert("filePath".into(), sanitize(&e.source).into());
-    t.insert("suite".into(), json!([sanitize(&e.source)]));
+    t.insert("filePath".into(), e.source.as_str().into());
+    t.insert("suite".into(), json!([e.source]));
     if !passed {
-        t.insert("message".into(), sanitize(&message(e)).into());
+        t.insert("message".into(), message(e).into());
         if !e.findings.is_empty() {
-            let trace: Vec<String> = e.findings.iter().map(|f| sanitize(f)).collect();
-            t.insert("trace".into(), trace.join("\n").into());
+            // Its lines, joined where the document is made safe.
+            t.insert("trace".into(), json!(e.findings));
         }
     }
     t.insert("extra".into(), extra(e));
@@ -140,11 +151,11 @@ fn message(e: &Entry) -> String {
 fn extra(e: &Entry) -> Value {
     let mut x = Map::new();
     if let Some(r) = &e.run {
-        x.insert("run".into(), sanitize(r).into());
+        x.insert("run".into(), r.as_str().into());
     }
     for (k, v) in &e.identity {
         if let Some(v) = v {
-            x.insert((*k).into(), sanitize(v).into());
+            x.insert((*k).into(), v.as_str().into());
         }
     }
     x.insert("exit_code".into(), e.exit_code.into());
@@ -159,7 +170,7 @@ fn extra(e: &Entry) -> Value {
         x.insert("retry_after_ms".into(), ms.clone());
     }
     if let Some(c) = &e.caused_by {
-        x.insert("caused_by".into(), clean(c));
+        x.insert("caused_by".into(), c.clone());
     }
     x.insert("lines".into(), e.lines.into());
     x.insert("warning_count".into(), e.warnings.into());
@@ -174,21 +185,11 @@ fn extra(e: &Entry) -> Value {
 /// aoi's own failure as a failed test: it decided the exit too.
 fn own_test(o: &Own) -> Value {
     json!({
-        "name": format!("aoi: {}", sanitize(&o.target)),
+        "name": format!("aoi: {}", o.target),
         "status": "failed",
         "duration": 0,
-        "rawStatus": sanitize(&o.code),
-        "message": format!("{} {} (exit {}): {}", sanitize(&o.category), sanitize(&o.code), o.exit, sanitize(&o.message)),
+        "rawStatus": o.code,
+        "message": format!("{} {} (exit {}): {}", o.category, o.code, o.exit, o.message),
         "extra": {"exit_code": o.exit, "retryable": false},
     })
-}
-
-/// Upstream JSON with every string sanitised: dashboards print them.
-fn clean(v: &Value) -> Value {
-    match v {
-        Value::String(s) => sanitize(s).into(),
-        Value::Array(a) => a.iter().map(clean).collect(),
-        Value::Object(m) => m.iter().map(|(k, v)| (sanitize(k), clean(v))).collect(),
-        other => other.clone(),
-    }
 }

