@@ -4,9 +4,10 @@
 
 use super::fields::{
     Ev, bool_value, duplicate_key, keep, plain, preview, str_ref, str_value, whole_value,
+    wrapped_protocol,
 };
 use super::{Cause, Judge};
-use crate::peek::{Kind, Member, key_is, object_members, span};
+use crate::peek::{Kind, Member, object_members, span};
 use crate::rules::RuleId;
 use crate::spec;
 
@@ -351,8 +352,7 @@ impl Judge {
             return self.field_type(ev, "wrapped", m, "an object {protocol, status?, code?}");
         }
         let obj = ev.raw(m);
-        let protocol =
-            object_members(obj).find(|p| key_is(span(obj, &p.key), p.key_escaped, "protocol"));
+        let protocol = wrapped_protocol(obj);
         let msg = match protocol.as_ref() {
             None => "wrapped has no protocol (http, grpc or exit)".to_string(),
             Some(p) => match str_ref(obj, p) {

@@ -84,6 +84,12 @@ pub(crate) fn str_ref<'a>(line: &'a [u8], m: &Member) -> Option<std::borrow::Cow
     }
 }
 
+/// `wrapped`'s `protocol` member (§ 9.1): the first, as the judge reads
+/// it, so what the judge accepts a forwarded copy keeps.
+pub(crate) fn wrapped_protocol(obj: &[u8]) -> Option<Member> {
+    crate::peek::object_members(obj).find(|p| key_is(span(obj, &p.key), p.key_escaped, "protocol"))
+}
+
 /// The string value of a member, decoded and owned (capped for keeping).
 pub(crate) fn str_value(line: &[u8], m: &Member) -> Option<String> {
     str_ref(line, m).map(|v| keep(&v))

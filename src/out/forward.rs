@@ -3,10 +3,13 @@
 //! written, `origin` set, unknown members kept under `properties`), for
 //! `aoi errors --output jsonl` and `aoi filter`.
 
+use std::borrow::Cow;
+use std::collections::HashSet;
+
 use serde_json::Value;
 
 use crate::emit::push_json;
-use crate::judge::fields::{Ev, bool_value, str_ref, whole_value};
+use crate::judge::fields::{Ev, bool_value, str_ref, whole_value, wrapped_protocol};
 use crate::peek::{Kind, Peeker, key_is, object_members, span, unescape};
 use crate::spec::{self, types};
 
@@ -77,14 +80,14 @@ pub(crate) fn forwarded_body(found: &Found<'_, '_>) -> Vec<u8> {
     let retryable_true = ev.get("retryable").and_then(bool_value).is_some_and(|b| b);
     // Decide, member by member: kept at the top level or moved.
     // Each key decoded once; the checks below compare these names.
-    let names: Vec<std::borrow::Cow<'_, str>> = ev
+    let names: Vec<Cow<'_, str>> = ev
         .members
         .iter()
         .map(|m| unescape(span(line, &m.key)))
         .collect();
+    let firsts = first_occurrences(&names);
     let mut keep = Vec::with_capacity(ev.members.len());
-    for (i, (m, name)) in ev.members.iter().zip(&names).enumerate() {
-        let first = !names.get(..i).unwrap_or_default().contains(name);
+    for ((m, name), first) in ev.members.iter().zip(&names).zip(firsts) {
         let spec_field = known.contains(&name.as_ref());
         let well_formed = match name.as_ref() {
             "properties" => m.kind == Kind::Object,
@@ -246,9 +249,23 @@ pub(crate) fn origin(ev: &Ev<'_>, tool: Option<&str>) -> String {
 /// `wrapped` as § 9.1 has it: an object whose `protocol` is http, grpc or
 /// exit.
 fn wrapped_ok(raw: &[u8]) -> bool {
-    serde_json::from_slice::<Value>(raw).is_ok_and(|v| {
-        v.get("protocol")
-            .and_then(Value::as_str)
-            .is_some_and(|p| spec::WRAPPED_PROTOCOLS.contains(&p))
-    })
+    wrapped_protocol(raw)
+        .and_then(|p| str_ref(raw, &p))
+        .is_some_and(|p| spec::WRAPPED_PROTOCOLS.contains(&p.as_ref()))
+}
+
+/// For each name, whether it is its first occurrence. Most events have a
+/// dozen members, compared pairwise; a line may hold millions, where
+/// pairwise comparison would take hours, so many go through a set.
+fn first_occurrences(names: &[Cow<'_, str>]) -> Vec<bool> {
+    if names.len() <= 32 {
+        return (0..names.len())
+            .map(|i| match names.get(..i) {
+                Some(before) => names.get(i).is_some_and(|n| !before.contains(n)),
+                None => false,
+            })
+            .collect();
+    }
+    let mut seen = HashSet::with_capacity(names.len());
+    names.iter().map(|n| seen.insert(n.as_ref())).collect()
 }
