@@ -501,36 +501,39 @@ pub fn valid_code(code: &[u8]) -> bool {
         && b.all(|c| matches!(c, b'A'..=b'Z' | b'0'..=b'9' | b'_'))
 }
 
-/// Exit statuses (§ 6, and aoi's table in the README).
+/// Exit statuses (§ 6, and aoi's table in the README): [`exit::Code`]s;
+/// the bare `i32` constants are their numbers, for code that has not
+/// taken the type yet.
 pub mod exit {
-    /// Complete, conforming, ok:true.
-    pub const OK: i32 = 0;
-    /// The upstream failed; retry will not help.
-    pub const FAILED: i32 = 1;
-    /// Usage error (`EX_USAGE`).
-    pub const USAGE: i32 = 64;
-    /// The stream breaks the contract (`EX_DATAERR`).
-    pub const DATAERR: i32 = 65;
-    /// An input file cannot be opened (`EX_NOINPUT`).
-    pub const NOINPUT: i32 = 66;
-    /// Internal error (`EX_SOFTWARE`).
-    pub const SOFTWARE: i32 = 70;
-    /// An output file cannot be created (`EX_CANTCREAT`).
-    pub const CANTCREAT: i32 = 73;
-    /// Incomplete stream or I/O error (`EX_IOERR`).
-    pub const IOERR: i32 = 74;
-    /// Temporary failure, retry may help (`EX_TEMPFAIL`).
-    pub const TEMPFAIL: i32 = 75;
-    /// Denied (`EX_NOPERM`).
-    pub const NOPERM: i32 = 77;
-    /// Timeout.
-    pub const TIMEOUT: i32 = 124;
-    /// Cancelled (SIGINT: 128 + 2).
-    pub const CANCELLED: i32 = 130;
-    /// The reader closed the pipe (SIGPIPE: 128 + 13).
-    pub const PIPE: i32 = 141;
-    /// Stopped by SIGTERM (128 + 15, § 7).
-    pub const SIGTERM: i32 = 143;
+
+    /// [`Code::OK`].
+    pub const OK: i32 = Code::OK.0;
+    /// [`Code::FAILED`].
+    pub const FAILED: i32 = Code::FAILED.0;
+    /// [`Code::USAGE`].
+    pub const USAGE: i32 = Code::USAGE.0;
+    /// [`Code::DATAERR`].
+    pub const DATAERR: i32 = Code::DATAERR.0;
+    /// [`Code::NOINPUT`].
+    pub const NOINPUT: i32 = Code::NOINPUT.0;
+    /// [`Code::SOFTWARE`].
+    pub const SOFTWARE: i32 = Code::SOFTWARE.0;
+    /// [`Code::CANTCREAT`].
+    pub const CANTCREAT: i32 = Code::CANTCREAT.0;
+    /// [`Code::IOERR`].
+    pub const IOERR: i32 = Code::IOERR.0;
+    /// [`Code::TEMPFAIL`].
+    pub const TEMPFAIL: i32 = Code::TEMPFAIL.0;
+    /// [`Code::NOPERM`].
+    pub const NOPERM: i32 = Code::NOPERM.0;
+    /// [`Code::TIMEOUT`].
+    pub const TIMEOUT: i32 = Code::TIMEOUT.0;
+    /// [`Code::CANCELLED`].
+    pub const CANCELLED: i32 = Code::CANCELLED.0;
+    /// [`Code::PIPE`].
+    pub const PIPE: i32 = Code::PIPE.0;
+    /// [`Code::SIGTERM`].
+    pub const SIGTERM: i32 = Code::SIGTERM.0;
 
     /// The exit-status table every stream-judging command shares, as
     /// (code, meaning): what `aoi capabilities` publishes.
@@ -566,31 +569,133 @@ pub mod exit {
         (PIPE, "stdout closed by the reader (quiet exit)"),
     ];
 
-    /// Severity rank for combining several results: higher wins. Operational
-    /// errors of aoi itself rank above any stream verdict (70, 64, 66, 73),
-    /// then the stream order 65, 74, 77, 1, 124, 130, 75, 0. 141 and 143
-    /// end aoi at once and are never combined.
-    pub fn rank(code: i32) -> u8 {
-        match code {
-            SOFTWARE => 12,
-            USAGE => 11,
-            NOINPUT => 10,
-            CANTCREAT => 9,
-            DATAERR => 8,
-            IOERR => 7,
-            NOPERM => 6,
-            FAILED => 5,
-            TIMEOUT => 4,
-            CANCELLED => 3,
-            TEMPFAIL => 2,
-            OK => 0,
-            _ => 1,
+    /// An exit status with its precedence: `Ord` and [`Code::worst`]
+    /// follow the documented order (aoi's own failures, 70, 64, 66, 73,
+    /// then the stream verdicts 65, 74, 77, 1, 124, 130, 75, 0), and
+    /// [`Code::code`] is what the process exits with.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub struct Code(i32);
+
+    impl Code {
+        /// Complete, conforming, ok:true.
+        pub const OK: Code = Code(0);
+        /// The upstream failed; retry will not help.
+        pub const FAILED: Code = Code(1);
+        /// Usage error (`EX_USAGE`).
+        pub const USAGE: Code = Code(64);
+        /// The stream breaks the contract (`EX_DATAERR`).
+        pub const DATAERR: Code = Code(65);
+        /// An input file cannot be opened (`EX_NOINPUT`).
+        pub const NOINPUT: Code = Code(66);
+        /// Internal error (`EX_SOFTWARE`).
+        pub const SOFTWARE: Code = Code(70);
+        /// An output file cannot be created (`EX_CANTCREAT`).
+        pub const CANTCREAT: Code = Code(73);
+        /// Incomplete stream or I/O error (`EX_IOERR`).
+        pub const IOERR: Code = Code(74);
+        /// Temporary failure, retry may help (`EX_TEMPFAIL`).
+        pub const TEMPFAIL: Code = Code(75);
+        /// Denied (`EX_NOPERM`).
+        pub const NOPERM: Code = Code(77);
+        /// Timeout.
+        pub const TIMEOUT: Code = Code(124);
+        /// Cancelled (SIGINT: 128 + 2).
+        pub const CANCELLED: Code = Code(130);
+        /// The reader closed the pipe (SIGPIPE: 128 + 13).
+        pub const PIPE: Code = Code(141);
+        /// Stopped by SIGTERM (128 + 15, § 7).
+        pub const SIGTERM: Code = Code(143);
+
+        /// Any status (128 + a signal, a filter's own `halt_error`).
+        pub const fn of(code: i32) -> Code {
+            Code(code)
+        }
+
+        /// The status for the process.
+        pub const fn code(self) -> i32 {
+            self.0
+        }
+
+        /// Exit 0.
+        pub const fn is_ok(self) -> bool {
+            self.0 == 0
+        }
+
+        /// Severity rank for combining several results: higher wins. 141
+        /// and 143 end aoi at once and are never combined.
+        pub const fn rank(self) -> u8 {
+            match self {
+                Code::SOFTWARE => 12,
+                Code::USAGE => 11,
+                Code::NOINPUT => 10,
+                Code::CANTCREAT => 9,
+                Code::DATAERR => 8,
+                Code::IOERR => 7,
+                Code::NOPERM => 6,
+                Code::FAILED => 5,
+                Code::TIMEOUT => 4,
+                Code::CANCELLED => 3,
+                Code::TEMPFAIL => 2,
+                Code::OK => 0,
+                _ => 1,
+            }
+        }
+
+        /// The more severe of the two (`self` when they rank alike).
+        pub fn worst(self, other: Code) -> Code {
+            if other.rank() > self.rank() {
+                other
+            } else {
+                self
+            }
         }
     }
 
-    /// The more severe of two exit codes.
+    /// By precedence, then by number among statuses that rank alike.
+    impl Ord for Code {
+        fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+            (self.rank(), self.0).cmp(&(other.rank(), other.0))
+        }
+    }
+
+    impl PartialOrd for Code {
+        fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+            Some(self.cmp(other))
+        }
+    }
+
+    impl std::fmt::Display for Code {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            self.0.fmt(f)
+        }
+    }
+
+    impl serde::Serialize for Code {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_i32(self.0)
+        }
+    }
+
+    impl From<Code> for serde_json::Value {
+        fn from(c: Code) -> Self {
+            c.0.into()
+        }
+    }
+
+    impl PartialEq<i32> for Code {
+        fn eq(&self, code: &i32) -> bool {
+            self.0 == *code
+        }
+    }
+
+    /// [`Code::rank`] of a bare status.
+    pub fn rank(code: i32) -> u8 {
+        Code(code).rank()
+    }
+
+    /// The more severe of two bare statuses ([`Code::worst`]).
     pub fn worst(a: i32, b: i32) -> i32 {
-        if rank(b) > rank(a) { b } else { a }
+        Code(a).worst(Code(b)).0
     }
 }
 
@@ -617,5 +722,11 @@ mod tests {
             assert_eq!(exit::worst(w[0], w[1]), w[0]);
             assert_eq!(exit::worst(w[1], w[0]), w[0]);
         }
+        let codes: Vec<exit::Code> = order.iter().rev().map(|&c| exit::Code::of(c)).collect();
+        assert!(
+            codes.windows(2).all(|w| w[0] < w[1]),
+            "Ord is the precedence"
+        );
+        assert_eq!(codes.iter().copied().max(), Some(exit::Code::of(70)));
     }
 }

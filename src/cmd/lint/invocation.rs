@@ -7,7 +7,7 @@
 
 use super::report::say;
 use crate::cli::LintArgs;
-use crate::spec::exit;
+use crate::spec::exit::Code;
 use crate::spec::types;
 
 /// An invocation to lint, as read from the command line.
@@ -25,13 +25,13 @@ pub(super) struct Target {
 
 /// Reads the invocation of `args`; an error is the exit status, its
 /// message already on stderr.
-pub(super) fn target(args: &LintArgs) -> Result<Target, i32> {
+pub(super) fn target(args: &LintArgs) -> Result<Target, Code> {
     if args.invocation.is_empty() {
         say(
             false,
             "aoi lint: give the invocation to check after `--` (e.g. `aoi lint -- mytool search x`), or --self",
         );
-        return Err(exit::USAGE);
+        return Err(Code::USAGE);
     }
     let prefix = tool_words(args)?;
     let stdin = read_stdin(args)?;
@@ -58,7 +58,7 @@ pub(super) fn target(args: &LintArgs) -> Result<Target, i32> {
                 program
             ),
         );
-        return Err(exit::NOINPUT);
+        return Err(Code::NOINPUT);
     }
     Ok(Target {
         prefix,
@@ -70,7 +70,7 @@ pub(super) fn target(args: &LintArgs) -> Result<Target, i32> {
 
 /// The words that run the tool: `--tool`, or an interpreter and its
 /// script, or the program alone; they must begin the invocation.
-fn tool_words(args: &LintArgs) -> Result<Vec<String>, i32> {
+fn tool_words(args: &LintArgs) -> Result<Vec<String>, Code> {
     // An interpreter runs the tool's script: the tool is both words
     // (`node cli.js`), not `node`.
     let found = match &args.tool {
@@ -96,13 +96,13 @@ fn tool_words(args: &LintArgs) -> Result<Vec<String>, i32> {
             false,
             "aoi lint: --tool must be the first words of the invocation",
         );
-        return Err(exit::USAGE);
+        return Err(Code::USAGE);
     }
     Ok(prefix)
 }
 
 /// The file `--stdin` names, read whole.
-fn read_stdin(args: &LintArgs) -> Result<Option<Vec<u8>>, i32> {
+fn read_stdin(args: &LintArgs) -> Result<Option<Vec<u8>>, Code> {
     let Some(p) = &args.stdin else {
         return Ok(None);
     };
@@ -113,7 +113,7 @@ fn read_stdin(args: &LintArgs) -> Result<Option<Vec<u8>>, i32> {
                 false,
                 &format!("aoi lint: cannot read {}: {e}", p.display()),
             );
-            Err(exit::NOINPUT)
+            Err(Code::NOINPUT)
         }
     }
 }
@@ -203,11 +203,11 @@ pub(super) fn with_words<S: AsRef<str>>(
 /// Splits `--tool` or `--machine-flag` words as a POSIX shell would
 /// (quotes group, a backslash escapes); unbalanced quotes are a usage
 /// error (64), said on stderr.
-fn split_words(option: &str, s: &str) -> Result<Vec<String>, i32> {
+fn split_words(option: &str, s: &str) -> Result<Vec<String>, Code> {
     shlex::split(s).ok_or_else(|| {
         let msg = format!("aoi lint: {option} {s}: unbalanced quotes");
         say(false, &msg);
-        exit::USAGE
+        Code::USAGE
     })
 }
 
@@ -262,7 +262,7 @@ mod tests {
             Ok(vec!["--format".into(), "jsonl".into()])
         );
         assert_eq!(split(""), Ok(vec![]));
-        assert_eq!(split("python3 'my tool.py"), Err(exit::USAGE));
+        assert_eq!(split("python3 'my tool.py"), Err(Code::USAGE));
     }
 
     #[test]

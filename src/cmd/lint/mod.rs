@@ -23,7 +23,7 @@
 //! [`Judge`]: crate::judge::Judge
 
 use crate::cli::LintArgs;
-use crate::spec::exit;
+use crate::spec::exit::Code;
 
 mod caps;
 mod catalog;
@@ -45,7 +45,7 @@ use discover::discover;
 use report::Linted;
 
 /// Runs `aoi lint`; returns the exit status.
-pub fn run(args: &LintArgs) -> i32 {
+pub fn run(args: &LintArgs) -> Code {
     let target = match args.lint_self {
         true => None,
         false => match invocation::target(args) {
@@ -60,7 +60,7 @@ pub fn run(args: &LintArgs) -> i32 {
         (args.output == Some(crate::cli::Format::Jsonl)).then(crate::out::Sinks::report_to_stdout);
     if let Some(s) = &mut sinks {
         if let Err(stop) = s.out.meta("lint", Vec::new()) {
-            return sinks.map_or(exit::IOERR, |s| s.end("lint", stop));
+            return sinks.map_or(Code::IOERR, |s| Code::of(s.end("lint", stop)));
         }
     }
     let linted = match target {
@@ -75,7 +75,7 @@ pub fn run(args: &LintArgs) -> i32 {
 
 /// `--self`: aoi's own binary, discovered once, then every command of it
 /// that writes a stream, fed the example search.
-fn lint_self(args: &LintArgs) -> Result<Linted, i32> {
+fn lint_self(args: &LintArgs) -> Result<Linted, Code> {
     let exe = match std::env::current_exe() {
         Ok(p) => p.display().to_string(),
         Err(e) => {
@@ -83,7 +83,7 @@ fn lint_self(args: &LintArgs) -> Result<Linted, i32> {
                 false,
                 &format!("aoi lint: cannot find aoi's own binary: {e}"),
             );
-            return Err(exit::SOFTWARE);
+            return Err(Code::SOFTWARE);
         }
     };
     let d = discover(std::slice::from_ref(&exe), args);

@@ -22,7 +22,7 @@ use crate::out::{Sinks, Stop, Text, eprint_line, safe_json};
 pub(super) fn say(quiet: bool, line: &str) {
     eprint_line(quiet, line);
 }
-use crate::spec::exit;
+use crate::spec::exit::Code;
 use crate::spec::types;
 
 /// What was linted: the title, every result, the commands in order.
@@ -35,10 +35,10 @@ pub(super) struct Linted {
 }
 
 /// Writes the report of `linted`; returns the exit status.
-pub(super) fn report(args: &LintArgs, linted: &Linted, sinks: Option<Sinks>) -> i32 {
+pub(super) fn report(args: &LintArgs, linted: &Linted, sinks: Option<Sinks>) -> Code {
     let results = &linted.results;
     let failed = results.iter().filter(|o| o.status == Status::Fail).count();
-    let code = if failed > 0 { exit::FAILED } else { exit::OK };
+    let code = if failed > 0 { Code::FAILED } else { Code::OK };
     let tty = io::stdout().is_terminal();
     // Every non-zero exit says why on stderr, where the report may be in a
     // file; the table on a terminal already ends with it.
@@ -61,8 +61,8 @@ pub(super) fn report(args: &LintArgs, linted: &Linted, sinks: Option<Sinks>) -> 
     }
     let color = args.color.enabled(tty);
     let text = table(linted, color);
-    match crate::out::print_stdout("lint", &text) {
-        exit::OK => code,
+    match Code::of(crate::out::print_stdout("lint", &text)) {
+        Code::OK => code,
         other => other,
     }
 }
@@ -188,14 +188,14 @@ fn failures(s: &mut Text, results: &[CheckResult]) {
 
 /// `--output jsonl`: a conforming stream of `aoi:check` events (§ 8.3),
 /// one per (check × command), and a summary.
-fn write_jsonl(linted: &Linted, code: i32, mut sinks: Sinks) -> i32 {
+fn write_jsonl(linted: &Linted, code: Code, mut sinks: Sinks) -> Code {
     let results = &linted.results;
     let r = (|| -> Result<(), Stop> {
         for o in results {
             check_event(&mut sinks, o)?;
         }
         let count = |st: Status| results.iter().filter(|o| o.status == st).count();
-        let summary = if code == exit::OK {
+        let summary = if code.is_ok() {
             Summary::ok()
         } else {
             Summary::failed(Reason::Failed)
@@ -215,7 +215,7 @@ fn write_jsonl(linted: &Linted, code: i32, mut sinks: Sinks) -> i32 {
     })();
     match r {
         Ok(()) => code,
-        Err(stop) => sinks.end("lint", stop),
+        Err(stop) => Code::of(sinks.end("lint", stop)),
     }
 }
 

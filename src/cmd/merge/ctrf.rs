@@ -21,6 +21,7 @@ use super::entry::{Entry, Own};
 use super::junit::suite_name;
 use super::standing::Standing;
 use crate::out::safe_json;
+use crate::spec::exit::Code;
 
 /// When aoi started, for the summary's `start` (ms since the epoch).
 pub(super) fn now_ms() -> u64 {
@@ -35,7 +36,7 @@ pub(super) fn ctrf(
     entries: &[Entry],
     standing: &Standing,
     own: &[Own],
-    code: i32,
+    code: Code,
     note: Option<&str>,
     start: u64,
 ) -> String {
@@ -105,7 +106,7 @@ pub(super) fn ctrf(
 
 /// One run's test: named by file, run and tool (unique in the report).
 fn test(e: &Entry) -> Value {
-    let passed = e.exit_code == 0;
+    let passed = e.exit_code.is_ok();
     let mut t = Map::new();
     t.insert("name".into(), suite_name(e).into());
     t.insert(

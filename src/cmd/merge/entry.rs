@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::judge::{Cause, Finding, Outcome, Verdict};
 use crate::out::{cause_json, upstream_identity};
-use crate::spec::exit;
+use crate::spec::exit::Code;
 
 /// Findings kept per stream (shown on stderr, carried into JUnit/TAP).
 pub(super) const SHOWN: usize = 5;
@@ -76,7 +76,7 @@ pub(super) struct Entry {
     pub(super) run: Option<String>,
     pub(super) identity: [(&'static str, Option<String>); 4],
     pub(super) outcome: Outcome,
-    pub(super) exit_code: i32,
+    pub(super) exit_code: Code,
     pub(super) reason: String,
     pub(super) lines: u64,
     pub(super) domain: u64,
@@ -113,7 +113,7 @@ impl Entry {
                 ("schema_version", id.schema_version),
             ],
             outcome: v.outcome,
-            exit_code: v.exit_code,
+            exit_code: Code::of(v.exit_code),
             reason: v.reason.clone(),
             lines: v.lines,
             domain: v.domain_events,
@@ -219,7 +219,7 @@ impl Entry {
         }
         f.push(("outcome", self.outcome.name().into()));
         f.push(("exit_code", self.exit_code.into()));
-        f.push(("ok", (self.exit_code == 0).into()));
+        f.push(("ok", self.exit_code.is_ok().into()));
         f.push(("reason", self.reason.clone().into()));
         f.push(("lines", self.lines.into()));
         f.push(("domain_count", self.domain.into()));
@@ -285,7 +285,7 @@ impl Entry {
                 run: s("run"),
                 identity: IDENTITY.map(|k| (k, s(k))),
                 outcome,
-                exit_code: outcome.exit_code(),
+                exit_code: Code::of(outcome.exit_code()),
                 reason: format!("a carried report event does not hold together: {why}"),
                 lines: 0,
                 domain: 0,
@@ -356,7 +356,7 @@ impl Entry {
             run: s("run"),
             identity: IDENTITY.map(|k| (k, s(k))),
             outcome,
-            exit_code,
+            exit_code: Code::of(exit_code),
             reason: s("reason").unwrap_or_default(),
             lines: n("lines")?,
             domain: n("domain_count")?,
@@ -399,7 +399,7 @@ pub(super) struct Own {
     pub(super) code: String,
     pub(super) message: String,
     pub(super) target: String,
-    pub(super) exit: i32,
+    pub(super) exit: Code,
 }
 
 impl Own {
@@ -408,7 +408,7 @@ impl Own {
         code: &str,
         message: String,
         target: String,
-        exit: i32,
+        exit: Code,
     ) -> Self {
         Own {
             category: category.to_string(),
@@ -425,8 +425,8 @@ impl Own {
         let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
         let code = s("code")?;
         let exit = match code.as_str() {
-            "INPUT_UNREADABLE" => exit::NOINPUT,
-            "NO_AOI_STREAM" | "TOO_MANY_RUNS" => exit::IOERR,
+            "INPUT_UNREADABLE" => Code::NOINPUT,
+            "NO_AOI_STREAM" | "TOO_MANY_RUNS" => Code::IOERR,
             _ => return None,
         };
         Some(Own {
@@ -461,13 +461,13 @@ pub(super) fn cap(s: &str, n: usize) -> String {
 /// first), in order of input among equals; passing runs last.
 pub(super) fn worst_first(entries: &[Entry]) -> Vec<&Entry> {
     let mut sorted: Vec<&Entry> = entries.iter().collect();
-    sorted.sort_by_key(|e| std::cmp::Reverse(crate::spec::exit::rank(e.exit_code)));
+    sorted.sort_by_key(|e| std::cmp::Reverse(e.exit_code.rank()));
     sorted
 }
 
 /// A one-line description of why a stream failed.
 pub(super) fn cause_text(e: &Entry) -> String {
-    if e.exit_code == 0 {
+    if e.exit_code.is_ok() {
         return String::new();
     }
     let Some(c) = &e.caused_by else {

@@ -10,7 +10,7 @@ use crate::demux;
 use crate::emit::{ErrorEvent, Summary};
 use crate::judge::{Cause, Outcome};
 use crate::out::{Sinks, Stop, cause_json, reason_for, unreadable_error};
-use crate::spec::exit;
+use crate::spec::exit::Code;
 
 /// The report written as aoi's own stream, an entry at a time as runs
 /// end: only the [`Standing`] is kept.
@@ -56,18 +56,18 @@ impl JsonlReport {
         mut self,
         args: &MergeArgs,
         own: &[Own],
-        code: i32,
+        code: Code,
         standing: &Standing,
         log: &demux::Counts,
-    ) -> i32 {
+    ) -> Code {
         let r = match self.stop.take() {
             Some(stop) => Err(stop),
             None => report_end(&mut self.sinks, standing, own, code, args.logs.log, log),
         };
         match r {
-            Ok(()) if args.no_fail && code != exit::NOINPUT => exit::OK,
+            Ok(()) if args.no_fail && code != Code::NOINPUT => Code::OK,
             Ok(()) => code,
-            Err(stop) => self.sinks.end("merge-report", stop),
+            Err(stop) => Code::of(self.sinks.end("merge-report", stop)),
         }
     }
 }
@@ -77,7 +77,7 @@ fn report_end(
     sinks: &mut Sinks,
     standing: &Standing,
     own: &[Own],
-    code: i32,
+    code: Code,
     read_as_log: bool,
     log: &demux::Counts,
 ) -> Result<(), Stop> {
@@ -94,7 +94,7 @@ fn report_end(
         out.error(&e)?;
     }
     crate::out::cancelled()?;
-    let ok = code == exit::OK;
+    let ok = code == Code::OK;
     let worst = standing.worst().filter(|w| w.1 == code);
     let mut summary = if ok {
         Summary::ok()
@@ -103,7 +103,7 @@ fn report_end(
             Outcome::Denied | Outcome::Timeout | Outcome::Cancelled => Some(w.0),
             _ => None,
         });
-        Summary::failed(reason_for(code, outcome))
+        Summary::failed(reason_for(code.code(), outcome))
     };
     summary = summary.input_count(domain).consumed(warnings, errors);
     if !ok {

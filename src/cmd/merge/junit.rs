@@ -208,7 +208,7 @@ fn outcome_case(cases: &mut String, e: &Entry, classname: &str, who: &str, time:
 /// job exactly when the exit does (see DECISIONS).
 fn check_cases(cases: &mut String, e: &Entry, classname: &str, who: &str) -> Counts {
     let mut n = Counts::default();
-    let run_failed = e.exit_code != 0;
+    let run_failed = !e.exit_code.is_ok();
     for (c, name) in e.checks.iter().zip(check_names(&e.checks)) {
         n.tests += 1;
         let _ = write!(

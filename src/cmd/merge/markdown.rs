@@ -13,6 +13,7 @@ use std::fmt::Write as _;
 use super::standing::Standing;
 use super::{Entry, Own, short_run, summary_line, verdict_word};
 use crate::out::sanitize;
+use crate::spec::exit::Code;
 
 /// Characters kept of upstream text in a field (with `…`).
 const CELL: usize = 80;
@@ -30,17 +31,17 @@ pub(super) fn markdown(
     entries: &[Entry],
     standing: &Standing,
     own: &[Own],
-    code: i32,
+    code: Code,
     note: Option<&str>,
 ) -> String {
     let mut s = String::new();
-    let icon = if code == 0 { "✅" } else { "❌" };
+    let icon = if code.is_ok() { "✅" } else { "❌" };
     let _ = writeln!(s, "### {icon} AOI merge report: {}\n", verdict_word(code));
     // Failed runs worst first (the exit table's order), in order of input
     // among equals.
     let (failed, passed): (Vec<&Entry>, Vec<&Entry>) = super::entry::worst_first(entries)
         .into_iter()
-        .partition(|e| e.exit_code != 0);
+        .partition(|e| !e.exit_code.is_ok());
     let _ = writeln!(
         s,
         "**{} of {} run(s) failed.** {}\n",

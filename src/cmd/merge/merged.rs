@@ -17,7 +17,7 @@ use super::{Taken, junit, markdown, table, tap};
 use crate::cli::{MergeArgs, MergeFormat};
 use crate::demux;
 use crate::out::{Taking, budget, eprint_line, stop_code};
-use crate::spec::exit;
+use crate::spec::exit::Code;
 
 pub(super) struct Merged {
     /// Kept for the formats written at the end (not jsonl), when asked.
@@ -69,7 +69,7 @@ impl Merged {
             FileRead::Stopped => return true,
             FileRead::Unreadable(msg) => {
                 eprint_line(args.quiet, &format!("aoi merge-report: {msg}"));
-                let own = Own::new("not_found", "INPUT_UNREADABLE", msg, source, exit::NOINPUT);
+                let own = Own::new("not_found", "INPUT_UNREADABLE", msg, source, Code::NOINPUT);
                 self.own.push(own);
                 return true;
             }
@@ -126,7 +126,7 @@ impl Merged {
                 "TOO_MANY_RUNS",
                 msg,
                 source.to_string(),
-                exit::IOERR,
+                Code::IOERR,
             ));
         } else if !any {
             let msg = format!("no AOI stream in {source}");
@@ -136,27 +136,27 @@ impl Merged {
                 "NO_AOI_STREAM",
                 msg,
                 source.to_string(),
-                exit::IOERR,
+                Code::IOERR,
             ));
         }
     }
 
     /// The most severe exit of every stream and of aoi's own failures.
-    fn code(&self) -> i32 {
-        let worst = self.standing.worst().map_or(exit::OK, |w| w.1);
-        self.own.iter().map(|o| o.exit).fold(worst, exit::worst)
+    fn code(&self) -> Code {
+        let worst = self.standing.worst().map_or(Code::OK, |w| w.1);
+        self.own.iter().map(|o| o.exit).fold(worst, Code::worst)
     }
 
     /// Ends the report in every format asked for: jsonl (written as runs
     /// ended) first, then the others in the order given; returns the one
     /// exit status.
-    pub(super) fn write(mut self, args: &MergeArgs, targets: Vec<Target>, tty: bool) -> i32 {
+    pub(super) fn write(mut self, args: &MergeArgs, targets: Vec<Target>, tty: bool) -> Code {
         let code = self.code();
         if let Some(line) = budget::closing("merge-report", "--format jsonl") {
             eprint_line(args.quiet, &line);
         }
-        let good = match args.no_fail && code != exit::NOINPUT {
-            true => exit::OK,
+        let good = match args.no_fail && code != Code::NOINPUT {
+            true => Code::OK,
             false => code,
         };
         // The first write that failed decides the exit (a closed stdout
@@ -174,7 +174,7 @@ impl Merged {
             let text = self.text(args, t.format, tty && t.on_stdout(), code);
             on_terminal_table |= tty && t.on_stdout() && t.format == MergeFormat::Table;
             if let Err(stop) = t.write(&text) {
-                failed.get_or_insert_with(|| stop_code("merge-report", &stop));
+                failed.get_or_insert_with(|| Code::of(stop_code("merge-report", &stop)));
             }
         }
         match failed {
@@ -191,7 +191,7 @@ impl Merged {
 
     /// The whole report in one of the formats written at the end;
     /// `tty`: for a terminal.
-    fn text(&self, args: &MergeArgs, format: MergeFormat, tty: bool, code: i32) -> String {
+    fn text(&self, args: &MergeArgs, format: MergeFormat, tty: bool, code: Code) -> String {
         let (entries, own) = (&self.entries, &self.own);
         // Stated in every format whenever lines were read as a log, here or
         // by a report merged in (leniency shows).
@@ -215,8 +215,8 @@ impl Merged {
 
 /// Why the exit is non-zero, in one line on stderr, where the report may
 /// be in a file (every non-zero exit says why).
-fn say_why(args: &MergeArgs, standing: &Standing, code: i32) {
-    if code != exit::OK && !args.quiet {
+fn say_why(args: &MergeArgs, standing: &Standing, code: Code) {
+    if code != Code::OK && !args.quiet {
         eprint_line(
             false,
             &format!("aoi merge-report: {}", why_line(standing, code)),

@@ -42,6 +42,7 @@ mod words;
 use crate::emit::SCHEMA_NAME;
 use crate::judge::Outcome;
 use crate::peek::span;
+use crate::spec::exit::Code;
 use crate::spec::types;
 use entry::cap;
 use entry::{Check, Checks, Entry, MAX_CHECKS, Own, SHOWN};
@@ -125,12 +126,12 @@ impl crate::out::Weighed for Taken {
 }
 
 /// Runs `aoi merge-report`; returns the exit status.
-pub fn run(args: &MergeArgs) -> i32 {
-    crate::out::judging("merge-report", args).map_or_else(|code| code, |args| merge(args.as_ref()))
+pub fn run(args: &MergeArgs) -> Code {
+    crate::out::judging("merge-report", args).map_or_else(Code::of, |args| merge(args.as_ref()))
 }
 
 /// `aoi merge-report` with the `--schema` file compiled.
-fn merge(args: &MergeArgs) -> i32 {
+fn merge(args: &MergeArgs) -> Code {
     crate::out::budget::set_show(args.logs.show);
     let tty = io::stdout().is_terminal();
     let mut targets = match targets::resolve(args, tty) {
@@ -146,7 +147,7 @@ fn merge(args: &MergeArgs) -> i32 {
         Ok(inputs) => inputs,
         Err((code, msg)) => {
             eprint_line(false, &format!("aoi merge-report: {msg}"));
-            return code;
+            return Code::of(code);
         }
     };
     let named = !args.files.is_empty() || args.list.files_from.is_some();

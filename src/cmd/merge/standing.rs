@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::entry::{Entry, cause_text};
 use crate::judge::Outcome;
-use crate::spec::exit;
+use crate::spec::exit::Code;
 
 type Identity = [(&'static str, Option<String>); 4];
 
@@ -21,11 +21,11 @@ pub(super) struct Standing {
     pub(super) totals: (u64, u64, u64, u64, u64),
     /// Outcomes, how many streams had each, and the first one's exit, in
     /// order of first appearance.
-    tally: Vec<(Outcome, u64, i32)>,
+    tally: Vec<(Outcome, u64, Code)>,
     /// The first entry at each exit, in words: "who: outcome cause".
-    first_at: Vec<(i32, String)>,
+    first_at: Vec<(Code, String)>,
     /// The last entry of the most severe exit: outcome, exit, caused_by.
-    worst: Option<(Outcome, i32, Option<Value>)>,
+    worst: Option<(Outcome, Code, Option<Value>)>,
     /// The upstream identity every entry named, while they all agree.
     upstream: Option<Identity>,
     /// An entry without one, or one that differed, was seen.
@@ -51,8 +51,8 @@ impl Standing {
         if !self.first_at.iter().any(|(c, _)| *c == e.exit_code) {
             self.first_at.push((e.exit_code, who(e)));
         }
-        let rank = exit::rank(e.exit_code);
-        if self.worst.as_ref().is_none_or(|w| rank >= exit::rank(w.1)) {
+        let rank = e.exit_code.rank();
+        if self.worst.as_ref().is_none_or(|w| rank >= w.1.rank()) {
             self.worst = Some((e.outcome, e.exit_code, e.caused_by.clone()));
         }
         self.identity(&e.identity);
@@ -72,14 +72,14 @@ impl Standing {
     }
 
     /// The outcomes and how many streams had each, worst first.
-    pub(super) fn tally(&self) -> Vec<(Outcome, u64, i32)> {
+    pub(super) fn tally(&self) -> Vec<(Outcome, u64, Code)> {
         let mut t = self.tally.clone();
-        t.sort_by_key(|(_, _, c)| std::cmp::Reverse(exit::rank(*c)));
+        t.sort_by_key(|(_, _, c)| std::cmp::Reverse(c.rank()));
         t
     }
 
     /// The first entry at exit `code`, in words.
-    pub(super) fn first_at(&self, code: i32) -> Option<&str> {
+    pub(super) fn first_at(&self, code: Code) -> Option<&str> {
         self.first_at
             .iter()
             .find(|(c, _)| *c == code)
@@ -87,7 +87,7 @@ impl Standing {
     }
 
     /// The last entry of the most severe exit: outcome, exit, caused_by.
-    pub(super) fn worst(&self) -> Option<&(Outcome, i32, Option<Value>)> {
+    pub(super) fn worst(&self) -> Option<&(Outcome, Code, Option<Value>)> {
         self.worst.as_ref()
     }
 

@@ -6,12 +6,13 @@ use super::entry::{Entry, Own, worst_first};
 use super::standing::Standing;
 use super::words::{short_run, summary_line, verdict_word};
 use crate::out::{Text, cell, cell_tail, cell_width};
+use crate::spec::exit::Code;
 
 pub(super) fn table(
     entries: &[Entry],
     standing: &Standing,
     own: &[Own],
-    code: i32,
+    code: Code,
     color: bool,
     note: Option<&str>,
 ) -> String {
@@ -43,9 +44,9 @@ pub(super) fn table(
     for e in worst_first(entries) {
         let outcome = cell(e.outcome.name(), 10);
         let sgr = match e.exit_code {
-            0 => "32",
-            75 => "33",
-            65 | 74 => "31;1",
+            Code::OK => "32",
+            Code::TEMPFAIL => "33",
+            Code::DATAERR | Code::IOERR => "31;1",
             _ => "31",
         };
         let _ = write!(

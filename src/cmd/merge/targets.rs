@@ -11,7 +11,7 @@ use std::path::Path;
 
 use crate::cli::{FormatTarget, MergeArgs, MergeFormat};
 use crate::out::{Stop, eprint_line, stdout_writer, write_err};
-use crate::spec::exit;
+use crate::spec::exit::Code;
 
 /// One output: a format and its writer, a file or stdout.
 pub(super) struct Target {
@@ -45,7 +45,7 @@ impl Target {
 /// The outputs `--format` asks for, their files created; the default is
 /// a table on a terminal, jsonl otherwise. Two on stdout, or a format
 /// twice, is a usage error (64); a file that cannot be created is 73.
-pub(super) fn resolve(args: &MergeArgs, tty: bool) -> Result<Vec<Target>, i32> {
+pub(super) fn resolve(args: &MergeArgs, tty: bool) -> Result<Vec<Target>, Code> {
     let default = FormatTarget {
         format: if tty {
             MergeFormat::Table
@@ -60,7 +60,7 @@ pub(super) fn resolve(args: &MergeArgs, tty: bool) -> Result<Vec<Target>, i32> {
     };
     let usage = |msg: &str| {
         eprint_line(false, &format!("aoi merge-report: {msg}"));
-        exit::USAGE
+        Code::USAGE
     };
     if asked.iter().filter(|t| t.path.is_none()).count() > 1 {
         return Err(usage(
@@ -87,14 +87,14 @@ pub(super) fn resolve(args: &MergeArgs, tty: bool) -> Result<Vec<Target>, i32> {
     Ok(targets)
 }
 
-fn create(p: &Path) -> Result<BufWriter<File>, i32> {
+fn create(p: &Path) -> Result<BufWriter<File>, Code> {
     File::create(p).map(BufWriter::new).map_err(|e| {
         let msg = format!(
             "aoi merge-report: cannot create report {}: {e}",
             p.display()
         );
         eprint_line(false, &msg);
-        exit::CANTCREAT
+        Code::CANTCREAT
     })
 }
 

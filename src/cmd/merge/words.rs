@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use super::standing::Standing;
+use crate::spec::exit::Code;
 
 /// The last 8 characters of a run id (a ULID's random part).
 pub(super) fn short_run(run: &Option<String>) -> String {
@@ -16,8 +17,8 @@ pub(super) fn short_run(run: &Option<String>) -> String {
     }
 }
 
-pub(super) fn verdict_word(code: i32) -> String {
-    if code == 0 {
+pub(super) fn verdict_word(code: Code) -> String {
+    if code.is_ok() {
         "ok".to_string()
     } else {
         format!("FAIL (exit {code})")
@@ -26,7 +27,7 @@ pub(super) fn verdict_word(code: i32) -> String {
 
 /// The verdict and the stream that decided it, in one line for stderr
 /// (which makes it safe).
-pub(super) fn why_line(standing: &Standing, code: i32) -> String {
+pub(super) fn why_line(standing: &Standing, code: Code) -> String {
     let mut s = format!("{}: {}", verdict_word(code), summary_line(standing));
     if let Some(who) = standing.first_at(code) {
         let _ = write!(s, "; first at exit {code}: {who}");
