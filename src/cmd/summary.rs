@@ -393,7 +393,7 @@ impl<'a> Outcomes<'a> {
         let label = if args.files.is_empty() {
             String::new()
         } else {
-            format!("{source}: ")
+            format!("{}: ", sanitize(source))
         };
         let (judged, past_cap, notes) = match end {
             InputEnd::Stopped => return false,

@@ -115,7 +115,7 @@ pub(crate) fn say_upstream_errors(
             s(&c.code)
         )
     });
-    eprint_line(
+    eprint_safe(
         quiet,
         &format!(
             "aoi {command}: exit {upstream_code}: the input carries upstream aoi:error events{first}, \

@@ -101,13 +101,19 @@ pub(crate) fn safe_json(v: &mut Value) {
     }
 }
 
-/// One line on stderr, made safe whole (a message often names a file or
-/// carries upstream words), unless `quiet`.
+/// aoi's own words on stderr, unless `quiet`: they may run over lines
+/// (a filter's compile error shows its caret), so upstream text in them
+/// is the caller's to make safe, or the line's, by [`eprint_safe`].
 pub(crate) fn eprint_line(quiet: bool, s: &str) {
     if !quiet {
         let mut e = io::stderr().lock();
-        let _ = writeln!(e, "{}", sanitize(s));
+        let _ = writeln!(e, "{s}");
     }
+}
+
+/// One line on stderr that carries upstream words, made safe whole.
+pub(crate) fn eprint_safe(quiet: bool, s: &str) {
+    eprint_line(quiet, &sanitize(s));
 }
 
 /// Says, the same way for every command, that stdin is a terminal and is

@@ -37,8 +37,9 @@ use crate::judge::fields::{Ev, bool_value, str_ref, whole_value};
 use crate::judge::{Cause, Outcome};
 use crate::out::{
     AsFdFile, Closing, EventKind, Found, Output, Record, Sinks, Stop, Text, Weighed, budget, cell,
-    close_report, eprint_line, event_kind, finding_line, forwarded_body, install_cancel, origin,
-    paint, source_for, stop_code, unreadable_error, verdict_line, write_err,
+    close_report, eprint_line, eprint_safe, event_kind, finding_line, forwarded_body,
+    install_cancel, origin, paint, sanitize, source_for, stop_code, unreadable_error, verdict_line,
+    write_err,
 };
 use crate::peek::unescape;
 use crate::pool::{Input, Keeps, Workers, each_input};
@@ -380,7 +381,7 @@ fn no_matching_run(ctx: &mut Ctx<'_>, want: &str, t: &mut Tally) -> Result<(), S
     let msg = format!(
         "no run matching --run {want} (a run id's start, or its last characters as tables show it); the runs read: {runs}"
     );
-    eprint_line(ctx.args.quiet, &format!("aoi errors: {msg}"));
+    eprint_safe(ctx.args.quiet, &format!("aoi errors: {msg}"));
     t.own(exit::NOINPUT, "not_found", "NO_MATCHING_RUN");
     if let Sink::Report(sinks) = &mut ctx.sink {
         let event = ErrorEvent::new("not_found", "NO_MATCHING_RUN", msg).retryable(false);
@@ -437,7 +438,7 @@ fn judge_input(
     let label = if args.files.is_empty() {
         String::new()
     } else {
-        format!("{source}: ")
+        format!("{}: ", sanitize(source))
     };
     for (msg, ecode) in own_problems(args, &input, judged, lines_read) {
         eprint_line(args.quiet, &format!("aoi errors: {label}{msg}"));

@@ -252,7 +252,8 @@ pub(super) fn say_own_errors<O: Emit>(f: &Framed<'_, O>, exit_code: i32, upstrea
         &format!(
             "aoi filter: exit 1: the filter failed on {} event(s), the first {}; \
              --continue-on-error to go on",
-            f.item_errors, first
+            f.item_errors,
+            crate::out::sanitize(first)
         ),
     );
 }

@@ -15,12 +15,12 @@ use super::catalog::{FACTORS, check_factors, check_name};
 use super::result::{CheckResult, Status};
 use crate::cli::{Format, LintArgs};
 use crate::emit::{Reason, Summary};
-use crate::out::{Sinks, Stop, Text, eprint_line, safe_json};
+use crate::out::{Sinks, Stop, Text, eprint_safe, safe_json};
 
 /// One line on stderr, made safe for a terminal (the tool's words and
-/// output may be in it) by [`eprint_line`], unless `quiet`.
+/// output may be in it), unless `quiet`.
 pub(super) fn say(quiet: bool, line: &str) {
-    eprint_line(quiet, line);
+    eprint_safe(quiet, line);
 }
 use crate::spec::exit::Code;
 use crate::spec::types;

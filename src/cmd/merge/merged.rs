@@ -16,7 +16,7 @@ use super::words::why_line;
 use super::{Taken, junit, markdown, table, tap};
 use crate::cli::{MergeArgs, MergeFormat};
 use crate::demux;
-use crate::out::{Taking, budget, eprint_line, stop_code};
+use crate::out::{Taking, budget, eprint_line, eprint_safe, stop_code};
 use crate::spec::exit::Code;
 
 pub(super) struct Merged {
@@ -217,7 +217,7 @@ impl Merged {
 /// be in a file (every non-zero exit says why).
 fn say_why(args: &MergeArgs, standing: &Standing, code: Code) {
     if code != Code::OK && !args.quiet {
-        eprint_line(
+        eprint_safe(
             false,
             &format!("aoi merge-report: {}", why_line(standing, code)),
         );

@@ -26,7 +26,7 @@ pub(super) fn verdict_word(code: Code) -> String {
 }
 
 /// The verdict and the stream that decided it, in one line for stderr
-/// (which makes it safe).
+/// (made safe there, whole).
 pub(super) fn why_line(standing: &Standing, code: Code) -> String {
     let mut s = format!("{}: {}", verdict_word(code), summary_line(standing));
     if let Some(who) = standing.first_at(code) {
