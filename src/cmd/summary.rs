@@ -17,8 +17,8 @@ use crate::drive::drive_source;
 use crate::judge::{Judge, Outcome, Verdict};
 use crate::out::{
     Halt, Output, Sinks, Stop, Taking, Weighed, budget, cancelled, cause_json, eprint_line,
-    finish_report, install_cancel, sanitize, source_for, unreadable_error, upstream_identity,
-    verdict_line,
+    finish_report, install_cancel, sanitize, source_for, taker, unreadable_error,
+    upstream_identity, verdict_line,
 };
 use crate::pool::{Engine, Keeps, Opened, Turned, each_turn};
 use crate::rules::RuleId;
@@ -302,11 +302,7 @@ impl Engine for Judging<'_> {
         O: Output<Verdict, Error = E>,
         E: Into<Halt>,
     {
-        let mut put = |v: Option<Verdict>| match v {
-            Some(v) => out.put(v).is_ok(),
-            None => out.flush().is_ok(),
-        };
-        match read_stream(src, self.0, &mut put) {
+        match read_stream(src, self.0, &mut taker(out)) {
             InputEnd::Stopped => Err(Halt),
             end => Ok(end),
         }

@@ -79,6 +79,16 @@ impl<T, F: FnMut(Option<T>) -> bool> Output<T> for Taking<F> {
     }
 }
 
+/// `out` as a taker of items and block ends (`None`), the reverse of
+/// [`Taking`], for an engine that gives them to a callback; false once a
+/// write failed.
+pub(crate) fn taker<T, O: Output<T> + ?Sized>(out: &mut O) -> impl FnMut(Option<T>) -> bool {
+    move |item| match item {
+        Some(item) => out.put(item).is_ok(),
+        None => out.flush().is_ok(),
+    }
+}
+
 /// The taker said stop: nothing more is to be read.
 #[derive(Debug)]
 pub(crate) struct Halt;

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use super::{Gathered, SHOWN, Taken, gather};
 use crate::cli::{JudgeArgs, MergeArgs};
 use crate::demux;
-use crate::out::{Halt, Output, Taking};
+use crate::out::{Halt, Output, Taking, taker};
 use crate::pool::{Engine, Keeps, Opened, Turned, each_turn};
 
 /// One input, read and judged, not yet in the report.
@@ -86,10 +86,7 @@ impl Engine for Judging<'_> {
         O: Output<Taken, Error = E>,
         E: Into<Halt>,
     {
-        let mut release = |t: Option<Taken>| match t {
-            Some(t) => out.put(t).is_ok(),
-            None => out.flush().is_ok(),
-        };
+        let mut release = taker(out);
         Ok(judge_file(src, path, self.judge, &self.opts, &mut release))
     }
 }
