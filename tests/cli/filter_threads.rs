@@ -7,8 +7,7 @@
 //! `--framework`, lines past the hold, results past a worker's room, and
 //! a halt after which a worker is still busy.
 
-use crate::parallel::stable;
-use crate::util::{s, scratch, write_file};
+use crate::util::{s, scratch, stable, write_file};
 use proptest::prelude::*;
 
 /// Programs that take each of the filter's ways through an event.
