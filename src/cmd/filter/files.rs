@@ -16,13 +16,13 @@ use jaq_json::Val;
 
 use super::framed::{Framed, Taken, close_framed, framed_stream, take_verdict, unreadable};
 use super::jq_args::globals;
-use super::sink::{Rec, Recording, halt_report};
+use super::sink::{ItemError, Rec, Recording, Replayed, halt_report};
 use super::split::{Split, split_stream};
 use super::{STACK, inputs_of};
 use crate::cli::FilterArgs;
 use crate::jq::{self, Filter};
 use crate::judge::{Finding, Verdict};
-use crate::out::{Output, Record, Sinks, Stop, install_cancel, source_holding};
+use crate::out::{Sinks, Stop, install_cancel, source_holding};
 use crate::pool::{Input, Keeps, Workers, each_input};
 use crate::spec::exit;
 
@@ -113,7 +113,7 @@ fn take_input(
 /// A small file filtered whole: what it wrote, its verdict and first
 /// findings.
 struct Whole {
-    recs: Record<Rec>,
+    recs: Recording,
     verdict: Verdict,
     shown: Vec<Finding>,
 }
@@ -123,28 +123,29 @@ struct Whole {
 /// counted, nothing of the filter's after a halt).
 pub(super) struct Replay<'f, 'a>(pub(super) &'f mut Framed<'a, Sinks>);
 
-impl Output<Rec> for Replay<'_, '_> {
-    type Error = Stop;
-    fn text(&mut self, _: &[u8]) -> Result<(), Stop> {
-        Ok(())
-    }
+impl Replayed for Replay<'_, '_> {
     fn flush(&mut self) -> Result<(), Stop> {
         self.0.sinks.out.flush()
     }
-    fn put(&mut self, rec: Rec) -> Result<(), Stop> {
+    fn put(&mut self, rec: Rec, bytes: &[u8]) -> Result<(), Stop> {
         let f = &mut *self.0;
         let live = f.halted.is_none();
         match rec {
-            Rec::Forward(ty, body) => f.sinks.out.forward(ty, &body)?,
-            Rec::Event(ty, body) if live => f.sinks.out.raw_event(&ty, &body)?,
-            Rec::ItemError(code, fields, said) if live => {
+            Rec::Forward(ty, _) => f.sinks.out.forward(ty, bytes)?,
+            Rec::Event(ty, _) if live => {
+                let (ty, body) = bytes.split_at(ty.min(bytes.len()));
+                let ty = std::str::from_utf8(ty).unwrap_or_default();
+                f.sinks.out.raw_event(ty, body)?;
+            }
+            Rec::ItemError(e) if live => {
+                let ItemError { code, fields, said } = *e;
                 f.item_errors += 1;
                 f.first_item_code.get_or_insert(code);
                 f.first_item.get_or_insert(said);
                 f.sinks.out.event(crate::spec::types::ERROR, &fields)?;
             }
-            Rec::Stderr(bytes) if live => {
-                let _ = io::stderr().lock().write_all(&bytes);
+            Rec::Stderr(_) if live => {
+                let _ = io::stderr().lock().write_all(bytes);
             }
             Rec::Halt(h) if live => {
                 f.halted = Some(h);
@@ -168,12 +169,7 @@ fn filter_whole(
     let Some(values) = thread_globals(args) else {
         return (None, 0);
     };
-    let mut w = Framed::new(
-        args,
-        filter,
-        Vars::new(values),
-        Recording(Record::new(room)),
-    );
+    let mut w = Framed::new(args, filter, Vars::new(values), Recording::new(room, 0));
     jq::capture_stderr(room);
     let source = path.display().to_string();
     let src = source_holding(file, &args.judge, args.max_line_bytes);
@@ -189,10 +185,10 @@ fn filter_whole(
     // where the filter no longer runs (one that never ends included).
     let held = match w.halted {
         Some(_) => room,
-        None => w.sinks.0.held(),
+        None => w.sinks.held(),
     };
     let whole = Whole {
-        recs: w.sinks.0,
+        recs: w.sinks,
         verdict,
         shown,
     };
