@@ -374,13 +374,8 @@ impl Dispatch {
     /// order. Err: the writer stopped.
     fn send(&self, chunk: &mut Chunk) -> Result<(), ()> {
         let k = chunk.k;
-        let chunk = Arc::new(std::mem::replace(
-            chunk,
-            Chunk {
-                k: k + 1,
-                ..Chunk::default()
-            },
-        ));
+        let next = chunk.next();
+        let chunk = Arc::new(std::mem::replace(chunk, next));
         let job = Job {
             chunk: Arc::clone(&chunk),
             source: Arc::clone(&self.source),
@@ -455,7 +450,24 @@ fn judge_stream<R: Read + Send>(
     Judged::Ended(v, shown)
 }
 
+/// What a chunk's lists are made for: as many as the last chunk held, up
+/// to these (a very wide line is not a reason to keep room for another).
+const ROOM_ITEMS: usize = 1024;
+const ROOM_MEMBERS: usize = 8192;
+
 impl Chunk {
+    /// The chunk after this one, its room made at once: grown line by
+    /// line, its lists were copied over and over (half the split's cost
+    /// in instructions), and the text ended in a buffer twice its size.
+    fn next(&self) -> Chunk {
+        Chunk {
+            k: self.k + 1,
+            text: Vec::with_capacity(CHUNK_BYTES + CHUNK_BYTES / 4),
+            members: Vec::with_capacity(self.members.len().min(ROOM_MEMBERS)),
+            items: Vec::with_capacity(self.items.len().min(ROOM_ITEMS)),
+        }
+    }
+
     /// Adds the event the judge just read, on `line`.
     fn push(&mut self, judge: &Judge, line: &[u8], item_index: Option<u64>) {
         let long = judge.last_long();
