@@ -8,15 +8,15 @@
 //! their workers' results are dropped at replay, as one thread never made
 //! them.
 
-use std::io::{self, Write};
 use std::path::Path;
 
 use jaq_core::Vars;
 use jaq_json::Val;
 
 use super::framed::{Framed, Taken, close_framed, framed_stream, take_verdict, unreadable};
-use super::jq_args::globals;
-use super::sink::{ItemError, Rec, Recording, Replayed, halt_report};
+use super::jq_args::thread_globals;
+use super::replay::Replay;
+use super::sink::Recording;
 use super::split::{Split, split_stream};
 use super::{STACK, inputs_of};
 use crate::cli::FilterArgs;
@@ -118,45 +118,6 @@ struct Whole {
     shown: Vec<Finding>,
 }
 
-/// Where a worker's record is replayed: the report, as this thread would
-/// have written it (its events numbered in the report, its item errors
-/// counted, nothing of the filter's after a halt).
-pub(super) struct Replay<'f, 'a>(pub(super) &'f mut Framed<'a, Sinks>);
-
-impl Replayed for Replay<'_, '_> {
-    fn flush(&mut self) -> Result<(), Stop> {
-        self.0.sinks.out.flush()
-    }
-    fn put(&mut self, rec: Rec, bytes: &[u8]) -> Result<(), Stop> {
-        let f = &mut *self.0;
-        let live = f.halted.is_none();
-        match rec {
-            Rec::Forward(ty, _) => f.sinks.out.forward(ty, bytes)?,
-            Rec::Event(ty, _) if live => {
-                let (ty, body) = bytes.split_at(ty.min(bytes.len()));
-                let ty = std::str::from_utf8(ty).unwrap_or_default();
-                f.sinks.out.raw_event(ty, body)?;
-            }
-            Rec::ItemError(e) if live => {
-                let ItemError { code, fields, said } = *e;
-                f.item_errors += 1;
-                f.first_item_code.get_or_insert(code);
-                f.first_item.get_or_insert(said);
-                f.sinks.out.event(crate::spec::types::ERROR, &fields)?;
-            }
-            Rec::Stderr(_) if live => {
-                let _ = io::stderr().lock().write_all(bytes);
-            }
-            Rec::Halt(h) if live => {
-                f.halted = Some(h);
-                halt_report();
-            }
-            _ => {}
-        }
-        Ok(())
-    }
-}
-
 /// Filters `file` into memory, in at most `room` bytes; nothing is
 /// written or said. Returns what it made and the bytes it keeps.
 fn filter_whole(
@@ -193,21 +154,4 @@ fn filter_whole(
         shown,
     };
     (Some(Box::new(whole)), held)
-}
-
-thread_local! {
-    /// The filter's global variables on this worker: jaq's values stay on
-    /// their thread, and `$ENV` is made once, not per file.
-    static GLOBALS: std::cell::RefCell<Option<Vec<Val>>> = const { std::cell::RefCell::new(None) };
-}
-
-/// The global variables' values for a filter run on this thread.
-pub(super) fn thread_globals(args: &FilterArgs) -> Option<Vec<Val>> {
-    GLOBALS.with(|g| {
-        let mut g = g.borrow_mut();
-        if g.is_none() {
-            *g = Some(globals(args).ok()?.1);
-        }
-        g.clone()
-    })
 }

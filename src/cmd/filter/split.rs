@@ -24,8 +24,9 @@ use std::thread::Scope;
 use jaq_core::Vars;
 use jaq_std::input::RcIter;
 
-use super::files::{Replay, thread_globals};
 use super::framed::{Framed, Seen, forward_of, framed_stream};
+use super::jq_args::thread_globals;
+use super::replay::Replay;
 use super::sink::{Emit, Recording, halted_in_report};
 use super::{BoxedInputs, STACK};
 use crate::cli::FilterArgs;
