@@ -240,7 +240,7 @@ bench_file() {
         add 'cat FILE | aoi errors -q --output jsonl > /dev/null' aoi "{T}cat $f | {T}$a errors -q --no-fail --log --output jsonl > /dev/null" errors
         # The run's verdict as a report, against jq -e on its summary.
         add 'aoi merge-report --format jsonl FILE > /dev/null' aoi "{T}$a merge-report -q --no-fail --log --format jsonl $f > /dev/null" check
-        # aoi filter against jaq and jq on the same filter (issue 5's three).
+        # aoi filter against jaq and jq on the same filters (FILTERS).
         local fi=0 flt q
         [[ $NO_FILTER == 1 ]] || for flt in "${FILTERS[@]}"; do
             fi=$((fi + 1))

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 29: many run files judged at once (--threads). Writes N small run
+# Many run files judged at once (--threads). Writes N small run
 # files (four lines each: aoi:meta, two domain events, aoi:summary) in 100
 # directories and L large ones (one run of E events each), then times
 # check, errors, summary, strip (plain and --log), filter (framed and --raw) and merge-report over each set on one

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 29: a log of many short runs, interleaved, read by the log reader.
+# A log of many short runs, interleaved, read by the log reader.
 # Writes N two-line runs (aoi:meta, aoi:summary) with W runs open at once
 # (run i's meta, then run i-W's summary), and measures merge-report,
 # errors and summary over it: seconds and peak RSS (GNU time).

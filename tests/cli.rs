@@ -22,10 +22,10 @@
 //!   open ones,
 //! - `help_texts`: each command's help says what applies to it, its own
 //!   example and its own exit codes; the rule catalog as a stream,
-//! - `jq_suite`: jq's own test file through `filter --raw` (issue 43),
+//! - `jq_suite`: jq's own test file through `filter --raw`,
 //! - `lint`: § 18 against fixture tools and aoi itself,
 //! - `lint_zoo`: § 18 against a zoo of tools, one planted defect each, held
-//!   to the tables a reviewer wrote by hand (issue 41),
+//!   to the tables a reviewer wrote by hand,
 //! - `live`: output goes on while a live producer's pipe stays open,
 //! - `merge`: many runs, one verdict; JUnit, TAP, Markdown; associativity,
 //! - `quiet`: `-q` silences stderr, never stdout, in every command,

@@ -1,7 +1,7 @@
 //! Where the targets' oracle, serde_json, reads JSON differently from aoi
 //! by design, the input is brought to what aoi reads before serde_json
 //! sees it, so the targets compare everything else instead of excusing
-//! serde_json's error messages (issue 39: an excuse by message text went
+//! serde_json's error messages (an excuse by message text went
 //! stale and failed the fuzzer in minutes). Each target includes this
 //! file and uses what it needs of it.
 #![allow(dead_code)]

@@ -71,7 +71,7 @@ fuzz_target!(|data: &[u8]| {
             "--control changed a line"
         );
     }
-    // A line's length changes nothing (issue 25).
+    // A line's length changes nothing.
     for plane in [Plane::Data, Plane::Control] {
         let (whole, v) = strip_bytes(data, plane);
         let (pieces, w) = strip_bytes_holding(data, plane, 64);

@@ -9,6 +9,7 @@
 
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};
+use std::path::Path;
 
 use serde_json::{Map, Value};
 
@@ -16,11 +17,11 @@ use crate::cli::{SummaryArgs, SummaryFormat};
 use crate::drive::drive_source;
 use crate::judge::{Judge, Outcome, Verdict};
 use crate::out::{
-    Record, Sinks, Stop, Taking, Text, Weighed, budget, cancelled, cause_json, eprint_line,
-    finish_report, install_cancel, sanitize, source_for, unreadable_error, upstream_identity,
-    verdict_line,
+    Halt, Output, Sinks, Stop, Taking, Text, Weighed, budget, cancelled, cause_json, eprint_line,
+    finish_report, install_cancel, sanitize, source_for, taker, unreadable_error,
+    upstream_identity, verdict_line,
 };
-use crate::pool::{Input, Keeps, Opened, Workers, each_input};
+use crate::pool::{Engine, Keeps, Opened, Turned, each_turn};
 use crate::rules::RuleId;
 use crate::spec::exit;
 
@@ -272,39 +273,47 @@ fn summary(args: &SummaryArgs) -> i32 {
     }
     let mut o = Outcomes::new(args, jsonl, inputs.len() > 1);
     // Files may be judged N at once, each on one thread, the outcomes
-    // going out in input order. A log's verdicts wait for their turn: a
-    // large log is read in its turn instead. What a worker keeps
-    // (verdicts, and where blocks ended) stays within its room, past
-    // which the file is read in its turn.
-    let keeps = match args.logs.log {
-        true => Keeps::Small,
-        false => Keeps::Bounded,
-    };
-    let whole = |_, file, room| {
-        let mut kept = Record::new(room);
-        let end = read_stream(file, args, &mut |v| kept.took(v));
-        match end {
-            InputEnd::Stopped => (None, 0),
-            end => {
-                let held = kept.held();
-                (Some((kept, end)), held)
-            }
-        }
-    };
-    each_input(
-        &inputs,
-        Workers::new(args.judge.threads, keeps),
-        whole,
-        |i, input| {
-            let source = inputs[i].display().to_string();
-            match input {
-                Input::Read(src) => o.judge_input(src, &source),
-                Input::Unreadable(msg) => o.end_input(InputEnd::Unreadable(msg), &source),
-                Input::Whole((kept, end)) => o.take_judged(kept, end, &source),
-            }
-        },
-    );
+    // going out in input order.
+    each_turn(&inputs, args.judge.threads, &Judging(args), |i, turn| {
+        let source = inputs[i].display().to_string();
+        let end = match turn.read_into(&mut Taking(|v| o.took(v, &source))) {
+            Ok(Turned::Read(end)) => end,
+            Ok(Turned::Unreadable(msg)) => InputEnd::Unreadable(msg),
+            Err(Halt) => InputEnd::Stopped,
+        };
+        o.end_input(end, &source)
+    });
     o.finish()
+}
+
+/// How `summary` reads each input: its verdicts, and where blocks ended.
+struct Judging<'a>(&'a SummaryArgs);
+
+impl Engine for Judging<'_> {
+    type Item = Verdict;
+    type Done = InputEnd;
+    type Error = Halt;
+
+    /// A log's verdicts wait for their turn: a large log is read in its
+    /// turn instead. What a worker keeps stays within its room, past which
+    /// the file is read in its turn.
+    fn keeps(&self) -> Keeps {
+        match self.0.logs.log {
+            true => Keeps::Small,
+            false => Keeps::Bounded,
+        }
+    }
+
+    fn read<O, E>(&self, src: Opened, _: &Path, out: &mut O) -> Result<InputEnd, Halt>
+    where
+        O: Output<Verdict, Error = E>,
+        E: Into<Halt>,
+    {
+        match read_stream(src, self.0, &mut taker(out)) {
+            InputEnd::Stopped => Err(Halt),
+            end => Ok(end),
+        }
+    }
 }
 
 impl Weighed for Verdict {
@@ -361,20 +370,6 @@ impl<'a> Outcomes<'a> {
             stop,
             verdicts: crate::out::Verdicts::default(),
         }
-    }
-
-    /// Judges the input `src`: one stream, or one per run of a log
-    /// with `--log`; false when nothing more is to be read (a stop).
-    fn judge_input(&mut self, src: Opened, source: &str) -> bool {
-        let end = read_stream(src, self.args, &mut |v| self.took(v, source));
-        self.end_input(end, source)
-    }
-
-    /// An input judged by a worker: its verdicts and block ends, then its
-    /// end.
-    fn take_judged(&mut self, kept: Record<Verdict>, end: InputEnd, source: &str) -> bool {
-        let mut live = Taking(|v| self.took(v, source));
-        kept.replay(&mut live).is_ok() && self.end_input(end, source)
     }
 
     /// A verdict of the input, or the end of a block read (`None`); false

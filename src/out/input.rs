@@ -5,6 +5,7 @@ use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
+use super::resolve::Reading;
 use super::text::*;
 
 /// Installs the SIGINT/SIGTERM handlers of a command that writes a stream
@@ -24,37 +25,38 @@ pub(crate) fn install_cancel(cmd: &str) {
 /// alike on one thread and on two.
 pub(crate) fn source_for<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     src: R,
-    judge: &crate::cli::JudgeArgs,
+    reading: impl Into<Reading>,
 ) -> crate::drive::Source<Box<dyn Read + Send>> {
-    source_holding(src, judge, crate::lines::hold())
+    source_holding(src, reading, crate::lines::hold())
 }
 
 /// [`source_for`], holding lines of up to `hold` bytes whole (`aoi
 /// filter` needs whole events; longer lines come in pieces).
 pub(crate) fn source_holding<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     src: R,
-    judge: &crate::cli::JudgeArgs,
+    reading: impl Into<Reading>,
     hold: usize,
 ) -> crate::drive::Source<Box<dyn Read + Send>> {
     use crate::parallel::{Threads, threads_for};
     use std::os::fd::AsRawFd;
+    let reading = reading.into();
     match dup_of(&src) {
         Some(file) => {
-            let threads = match judge.idle_timeout {
+            let threads = match reading.idle_timeout {
                 Some(_) => Threads::One,
                 None if crate::pool::on_worker() => Threads::One,
-                None => threads_for(&file, judge.threads),
+                None => threads_for(&file, reading.threads),
             };
             let fd = file.as_raw_fd();
             crate::drive::Source {
-                reader: with_idle_timeout(Box::new(file), fd, judge, hold),
+                reader: with_idle_timeout(Box::new(file), fd, reading, hold),
                 threads,
             }
         }
         // No duplicate (a descriptor limit): `src` itself, on one thread.
         None => {
             let fd = src.as_raw_fd();
-            crate::drive::Source::one(with_idle_timeout(Box::new(src), fd, judge, hold))
+            crate::drive::Source::one(with_idle_timeout(Box::new(src), fd, reading, hold))
         }
     }
 }
@@ -72,13 +74,13 @@ fn dup_of<R: std::os::fd::AsRawFd>(src: &R) -> Option<File> {
 fn with_idle_timeout(
     inner: Box<dyn Read + Send>,
     fd: std::os::fd::RawFd,
-    judge: &crate::cli::JudgeArgs,
+    reading: Reading,
     hold: usize,
 ) -> crate::lines::LineReader<Box<dyn Read + Send>> {
     let r = crate::lines::LineReader::new(inner, hold);
     // Either way the reader knows its descriptor (an idle timeout records
     // it too).
-    match judge.idle_timeout {
+    match reading.idle_timeout {
         Some(d) => r.idle_timeout(fd, d),
         None => r.reading(fd),
     }

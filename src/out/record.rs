@@ -67,16 +67,36 @@ where
 pub(crate) struct Taking<F>(pub(crate) F);
 
 impl<T, F: FnMut(Option<T>) -> bool> Output<T> for Taking<F> {
-    /// The taker said stop.
-    type Error = ();
-    fn text(&mut self, _: &[u8]) -> Result<(), ()> {
+    type Error = Halt;
+    fn text(&mut self, _: &[u8]) -> Result<(), Halt> {
         Ok(())
     }
-    fn flush(&mut self) -> Result<(), ()> {
-        (self.0)(None).then_some(()).ok_or(())
+    fn flush(&mut self) -> Result<(), Halt> {
+        (self.0)(None).then_some(()).ok_or(Halt)
     }
-    fn put(&mut self, item: T) -> Result<(), ()> {
-        (self.0)(Some(item)).then_some(()).ok_or(())
+    fn put(&mut self, item: T) -> Result<(), Halt> {
+        (self.0)(Some(item)).then_some(()).ok_or(Halt)
+    }
+}
+
+/// `out` as a taker of items and block ends (`None`), the reverse of
+/// [`Taking`], for an engine that gives them to a callback; false once a
+/// write failed.
+pub(crate) fn taker<T, O: Output<T> + ?Sized>(out: &mut O) -> impl FnMut(Option<T>) -> bool {
+    move |item| match item {
+        Some(item) => out.put(item).is_ok(),
+        None => out.flush().is_ok(),
+    }
+}
+
+/// The taker said stop: nothing more is to be read.
+#[derive(Debug)]
+pub(crate) struct Halt;
+
+/// A record past its room is read again in its turn: to a worker, a halt.
+impl From<Full> for Halt {
+    fn from(_: Full) -> Self {
+        Halt
     }
 }
 
@@ -174,18 +194,6 @@ impl<T> Record<T> {
         self.hold(bytes)?;
         self.marks.push(Mark::Put(item));
         Ok(())
-    }
-
-    /// Keeps `item`, or a block end (`None`), as [`Taking`] is given them;
-    /// false past its room.
-    pub(crate) fn took(&mut self, item: Option<T>) -> bool
-    where
-        T: Weighed,
-    {
-        match item {
-            Some(item) => self.put(item).is_ok(),
-            None => Output::flush(self).is_ok(),
-        }
     }
 
     /// Writes what was recorded to `out`, in the order it came: what the

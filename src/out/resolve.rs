@@ -30,6 +30,24 @@ impl JudgeArgs {
     }
 }
 
+/// How each input is read, as the judge's arguments resolve it: with an
+/// idle timeout or none, on the threads `--threads` allows.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Reading {
+    pub(crate) idle_timeout: Option<std::time::Duration>,
+    /// `--threads`: 0 is one per CPU.
+    pub(crate) threads: usize,
+}
+
+impl From<&JudgeArgs> for Reading {
+    fn from(judge: &JudgeArgs) -> Self {
+        Reading {
+            idle_timeout: judge.idle_timeout,
+            threads: judge.threads,
+        }
+    }
+}
+
 impl LogArgs {
     /// How the log reader reads each input: as these arguments ask, each
     /// run judged as `judge` asks (all runs; `errors --run` narrows it).

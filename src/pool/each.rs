@@ -1,15 +1,117 @@
 //! The one driver of a command's inputs: each is read here in its turn,
 //! or, when several regular files are given and threads allow, by a
-//! worker into a record ([`crate::out::Record`]) that the command replays
-//! in input order. The command sees each input once, in order, as
-//! [`Input`]: the bytes it writes are one thread's either way.
+//! worker into a record ([`crate::out::Record`]) that is replayed in
+//! input order. A command supplies its [`Engine`], which writes to an
+//! [`Output`] without knowing which: the bytes it writes are one
+//! thread's either way.
 
 use std::fs::File;
 use std::io::{self, Read};
 use std::os::fd::{AsRawFd, RawFd};
 use std::path::Path;
 
-use crate::out::open_input;
+use crate::out::{Full, Output, Record, Weighed, open_input};
+
+/// What a command makes of one input, written to an [`Output`]: the live
+/// one in the input's turn, or a worker's [`Record`], alike.
+pub(crate) trait Engine: Sync {
+    /// What it writes besides text: a finding, a run that ended.
+    type Item: Weighed + Send;
+    /// What reading an input gave besides what it wrote: a verdict.
+    type Done: Send;
+    /// Why reading stopped short: a failed write, a record past its room.
+    type Error: From<Full>;
+    /// Which files a worker may take.
+    fn keeps(&self) -> Keeps;
+    /// The workers' stack size, when not the default (jq recurses).
+    fn stack(&self) -> Option<usize> {
+        None
+    }
+    /// Reads the input at `path`, opened as `src`, to its end into `out`.
+    fn read<O, E>(&self, src: Opened, path: &Path, out: &mut O) -> Result<Self::Done, Self::Error>
+    where
+        O: Output<Self::Item, Error = E>,
+        E: Into<Self::Error>;
+    /// Bytes a worker's record keeps of `done`, besides what was written
+    /// (the runs still open at a log's end).
+    fn weight(&self, _done: &Self::Done) -> usize {
+        0
+    }
+}
+
+/// What one input gave in its turn.
+pub(crate) enum Turned<D> {
+    /// Read to its end (or by a worker): what reading it gave.
+    Read(D),
+    /// It could not be opened: why.
+    Unreadable(String),
+}
+
+/// One input in its turn: to be read now, or what a worker read of it.
+pub(crate) struct Turn<'e, E: Engine> {
+    engine: &'e E,
+    path: &'e Path,
+    input: Input<(Record<E::Item>, E::Done)>,
+}
+
+impl<E: Engine> Turn<'_, E> {
+    /// Reads the input into `out`, or replays into it what a worker wrote
+    /// of it, as one thread writes it.
+    pub(crate) fn read_into<O: Output<E::Item>>(
+        self,
+        out: &mut O,
+    ) -> Result<Turned<E::Done>, E::Error>
+    where
+        O::Error: Into<E::Error>,
+    {
+        match self.input {
+            Input::Read(src) => self.engine.read(src, self.path, out).map(Turned::Read),
+            Input::Unreadable(msg) => Ok(Turned::Unreadable(msg)),
+            Input::Whole((rec, done)) => {
+                rec.replay(out).map_err(Into::into)?;
+                Ok(Turned::Read(done))
+            }
+        }
+    }
+}
+
+/// Hands every input, in input order, to `take` as a [`Turn`] of
+/// `engine`'s, until it says stop (false). With several regular files
+/// and `threads` (`--threads`) to spare, workers read them first, each
+/// into a record within its room (past it, the file is read in its turn).
+pub(crate) fn each_turn<E: Engine, P: AsRef<Path> + Sync>(
+    inputs: &[P],
+    threads: usize,
+    engine: &E,
+    mut take: impl FnMut(usize, Turn<'_, E>) -> bool,
+) {
+    let workers = Workers {
+        threads,
+        keeps: engine.keeps(),
+        stack: engine.stack(),
+    };
+    let whole = |i: usize, file, room| {
+        let mut rec = Record::new(room);
+        match engine.read(Opened::File(file), inputs[i].as_ref(), &mut rec) {
+            Ok(done) if rec.hold(engine.weight(&done)).is_ok() => {
+                let held = rec.held();
+                (Some((rec, done)), held)
+            }
+            _ => (None, 0),
+        }
+    };
+    each_input(inputs, workers, whole, |i, input| {
+        let path = inputs[i].as_ref();
+        take(
+            i,
+            Turn {
+                engine,
+                path,
+                input,
+            },
+        )
+    });
+}
 
 /// One input, as the command takes it.
 pub(crate) enum Input<W> {

@@ -1,5 +1,5 @@
 //! merge-report's TAP, JUnit, Markdown and CTRF, read by the programs that read
-//! them in CI (issue 26): Perl's TAP::Parser and `prove`, tap-parser (npm,
+//! them in CI: Perl's TAP::Parser and `prove`, tap-parser (npm,
 //! strict), `xmllint` with the Jenkins xUnit `junit-10.xsd`, xunit-viewer, and GitHub's
 //! Markdown renderer (cmark-gfm, from PyPI's cmarkgfm), the `ctrf` reference
 //! implementation (npm) for CTRF. `.ci/run` installs
@@ -461,7 +461,7 @@ fn in_browser(dir: &Path, md: &[u8], width: u32) -> Option<Value> {
     Some(serde_json::from_str(&facts).unwrap_or_else(|e| panic!("{e}: {facts}")))
 }
 
-/// Issue 26, point 5: the job summary, rendered as GitHub shows it, reads
+/// The job summary, rendered as GitHub shows it, reads
 /// at a glance: the verdict first, failed runs next in a list that fits
 /// the column (no horizontal scroll, whatever the tool names and paths),
 /// passing runs folded away, nothing upstream turned into markup.
@@ -506,7 +506,7 @@ fn markdown_reads_at_a_glance_in_a_browser() {
 }
 
 /// No control character of the hostile inputs reaches any format, the
-/// terminal table and JSON Lines included (issue 26: one sanitising
+/// terminal table and JSON Lines included (one sanitising
 /// boundary per format, no field forgotten).
 #[test]
 fn no_format_carries_a_control_character() {

@@ -1,4 +1,4 @@
-//! The documentation's shell examples run as written (issue 27).
+//! The documentation's shell examples run as written.
 //!
 //! Every fenced ```` ```sh ```` block of README.md, docs/guide.md and
 //! AGENTS.md is run against a copy of `examples/`; a command that exits
@@ -452,7 +452,7 @@ fn block_convention() {
 }
 
 /// The guide's Layout lists every file under `src/`, one line each, and
-/// nothing that is gone (issue 28).
+/// nothing that is gone.
 #[test]
 fn layout_names_every_source_file() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

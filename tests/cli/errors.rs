@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use serde_json::Value;
 
 use crate::util::{
-    RUN, aoi, assert_conforming_report, assert_quiet_on_early_close, check, fed_back_code,
+    RUN, aoi, assert_conforming_report, assert_quiet_on_early_close, check, fed_back_code, lines,
     parse_jsonl, s, scratch, write_file,
 };
 
@@ -21,13 +21,6 @@ fn example(name: &str) -> String {
 
 fn messy() -> Vec<u8> {
     std::fs::read(example("messy.log")).expect("examples/messy.log")
-}
-
-fn lines(b: &[u8]) -> Vec<String> {
-    String::from_utf8_lossy(b)
-        .lines()
-        .map(str::to_string)
-        .collect()
 }
 
 /// The `aoi:error` of a second run, interleaved into the builder's stream.
@@ -191,7 +184,7 @@ fn filters() {
     );
 }
 
-/// What aoi shows, aoi accepts (issue 40): every run id as `summary
+/// What aoi shows, aoi accepts: every run id as `summary
 /// --log` and the merge table show it (its last 8 characters) selects
 /// that run in `errors --run`, with that run's exit and errors alone.
 #[test]
@@ -527,7 +520,7 @@ fn origin_falls_back_to_domain_then_unknown() {
 /// `aoi:error` keeps that outcome through every producer output: the exit
 /// code `check` gives it and the summary's `reason` (§ 8.3, § 13.1). The
 /// error did not overrule the outcome it came with (`errors --output
-/// jsonl` said 1 and `reason:"failed"` where `check` says 124; issue 24).
+/// jsonl` said 1 and `reason:"failed"` where `check` says 124).
 #[test]
 fn an_upstream_outcome_survives_its_errors_in_every_output() {
     let fatal =
@@ -724,7 +717,7 @@ fn runs_past_max_runs_are_searched_but_not_judged() {
             .into_bytes(),
     ]
     .concat();
-    // A run ends at its summary (issue 29): the cap is on runs open at
+    // A run ends at its summary: the cap is on runs open at
     // once, so runs one after another are all judged under any cap.
     let out = errors(&["--log", "--max-runs", "1"], &ok_then_ok);
     assert_eq!(out.code, 0, "both runs judged: {}", out.stderr);
@@ -1011,7 +1004,7 @@ fn trailing_prose_after_finished_runs_is_just_prose() {
 
 #[test]
 fn a_long_error_line_is_extracted_as_a_short_one() {
-    // Past a 1 KiB hold the line is read in pieces (issue 25); its error
+    // Past a 1 KiB hold the line is read in pieces; its error
     // is found, its message kept (up to a long line's copy of it).
     let big = format!(
         r#"{{"type":"aoi:error","category":"io","code":"XLONG","message":"{}","retryable":false}}"#,

@@ -1,4 +1,4 @@
-//! Faults and hostile inputs (issue 9): closed and full outputs, odd
+//! Faults and hostile inputs: closed and full outputs, odd
 //! inputs, stops and resumes, huge and deep lines, many runs. aoi never
 //! crashes, never hangs, never presents a cut line as whole, and keeps
 //! memory bounded. Big inputs are generated on the fly, never committed.
@@ -203,7 +203,7 @@ fn a_huge_line_is_relayed_whole_in_bounded_memory() {
         }
         f.write_all(b"\"}\n").expect("write");
     }
-    // Valid at any length (issue 25): the only finding is the missing
+    // Valid at any length: the only finding is the missing
     // summary.
     let o = crate::util::command(AOI)
         .args(["check", "--output", "jsonl"])
@@ -411,7 +411,7 @@ fn upstream_text_cannot_drive_the_terminal() {
     }
 }
 
-/// Issue 9: stdout gone before anything is written, for the commands whose
+/// Stdout gone before anything is written, for the commands whose
 /// output comes at the end (a summary, a merged report, a lint table): a
 /// quiet end, 141 or 0, never a message or a panic.
 #[test]

@@ -1,4 +1,4 @@
-//! Issue 29: `--threads` over many files for `check`, `errors`,
+//! `--threads` over many files for `check`, `errors`,
 //! `summary` and `strip`, `--log` included (merge-report's is in `merge.rs`). Small files are judged N
 //! at once, a larger one in its turn; stdout, stderr and the exit status
 //! are one thread's, byte for byte (a jsonl report but for aoi's run id

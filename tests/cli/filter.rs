@@ -537,7 +537,7 @@ fn fromjson_and_tonumber_on_bad_text_end_with_an_error() {
     ] {
         let (code, out, err) = run(&["--raw", f], b"1\n");
         assert_eq!(code, 5, "{f}: {out} {err}");
-        // jq's message for tonumber (issue 43), jaq's parse error for fromjson
+        // jq's message for tonumber, jaq's parse error for fromjson
         assert!(
             err.contains("cannot parse") || err.contains("cannot be parsed as a number"),
             "{f}: {err}"
@@ -582,7 +582,7 @@ fn caused_by_names_what_decided_the_status() {
     assert_eq!(sum["caused_by"]["code"], "INPUT_UNREADABLE", "{sum}");
 }
 
-// --- jq's flags keep the judge (issue 40) -----------------------------------
+// --- jq's flags keep the judge -----------------------------------
 
 /// The run id of [`s`]'s streams.
 const RUN: &str = "01JZQ7X4TQ9KZ8V6R2M3N4P5Q7";

@@ -1,4 +1,4 @@
-//! `aoi filter` for jq users (issue 43): jq's options as jq 1.7 has
+//! `aoi filter` for jq users: jq's options as jq 1.7 has
 //! them, and jq's semantics where jaq's differ, each run on the real
 //! binary. In plain-jq mode (`--raw`) they follow jq; on an AOI stream
 //! they print without the framing and the verdict is kept.

@@ -7,8 +7,7 @@
 //! `--framework`, lines past the hold, results past a worker's room, and
 //! a halt after which a worker is still busy.
 
-use crate::parallel::stable;
-use crate::util::{s, scratch, write_file};
+use crate::util::{s, scratch, stable, write_file};
 use proptest::prelude::*;
 
 /// Programs that take each of the filter's ways through an event.
@@ -28,6 +27,9 @@ const PROGRAMS: &[&[&str]] = &[
     &["(.rank // 0) as $r | if $r % 1999 == 3 then debug else empty end"],
     &["--framework", "{t: .type, seq: .aoi.seq}"],
     &["--arg", "x", "y", "{x: $x, rank}"],
+    // The whole event read: its envelope, every key, an escaped one.
+    &["[.aoi.seq, .aoi.run, (keys | length), .ab, .rank]"],
+    &["del(.rank)"],
 ];
 
 fn run(program: &[&str], file: &str, threads: &str, env: &[(&str, &str)]) -> crate::util::Out {
@@ -88,6 +90,11 @@ fn busy_stream(hits: usize) -> Vec<u8> {
             )),
             5 => st.ev(r#"{"type":"aoi:progress","done":1}"#),
             6 => st.raw(r#"{"type":"hit","s":"\ud800 lone","rank":6}"#),
+            // An escaped key, a repeated one, an envelope out of its usual
+            // order: what the judge's peek says of them is what the
+            // workers read.
+            7 => st.raw(r#"{"type":"hit","a\u0062":"x","rank":8,"rank":9}"#),
+            8 => st.raw(r#"{"type":"hit","aoi":{"run":"R","seq":5},"rank":10}"#),
             _ => st,
         }
         .hits(100);

@@ -1,4 +1,4 @@
-//! The fan-out examples of `examples/fleet/` (issue 29): a directory of
+//! The fan-out examples of `examples/fleet/`: a directory of
 //! run files judged shard by shard on GNU `parallel` and on Apache Spark's
 //! `RDD.pipe`, then merged once more, gives what one `aoi merge-report` of
 //! every file gives: the same exit, and the same jsonl report byte for byte

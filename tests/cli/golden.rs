@@ -1,5 +1,5 @@
 //! Golden outputs: every report format and machine-mode output of the
-//! commands on `examples/`, byte for byte (issue 28: a reshaping of the
+//! commands on `examples/`, byte for byte (a reshaping of the
 //! code must not change a byte of what it writes). aoi's own run id, its
 //! envelope times and its elapsed time vary per run and are normalised;
 //! nothing else is. `AOI_REGENERATE=1 cargo test --test cli golden::`

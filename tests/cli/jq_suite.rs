@@ -1,6 +1,6 @@
 //! jq's own test file (jqlang/jq `tests/jq.test`, in the shared folder
 //! with the modules it imports) through `aoi filter --raw -c`, as
-//! JSONTestSuite is run (issue 43): each case is PROGRAM, an input line
+//! JSONTestSuite is run: each case is PROGRAM, an input line
 //! and the expected results, compared value by value (numbers as
 //! numbers: `2.0` is `2`). A `%%FAIL` case passes when the program does
 //! not compile. The count is printed (`--nocapture`); docs/filter.md lists

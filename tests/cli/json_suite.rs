@@ -184,8 +184,8 @@ fn i_documents_never_crash() {
             "{name}: {verdicts:?}"
         );
         // The documented choice (docs/rules.md): a `\u` escape of a lone
-        // or mis-ordered surrogate is JSON, flagged by an advisory
-        // (issue 25); a surrogate encoded in UTF-8 bytes is invalid UTF-8.
+        // or mis-ordered surrogate is JSON, flagged by an advisory; a
+        // surrogate encoded in UTF-8 bytes is invalid UTF-8.
         if name.contains("surrogate") && !name.contains("UTF8_surrogate") {
             assert_eq!(verdicts[0], "accepted", "{name}");
             assert!(
@@ -259,7 +259,7 @@ fn unbalanced_deep_nesting_is_a_clean_violation() {
 }
 
 /// Every document, embedded and as the whole line, judged the same when
-/// each line is past the reader's hold and read in pieces (issue 25): the
+/// each line is past the reader's hold and read in pieces: the
 /// same findings, messages and byte offsets included.
 #[test]
 fn documents_read_in_pieces_are_judged_alike() {

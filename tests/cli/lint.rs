@@ -35,8 +35,7 @@ fn lint(name: &str, extra: &[&str]) -> (Vec<u64>, Vec<Value>, i32) {
 /// the tool mid-run: lint signals it once it wrote its first line, and the
 /// fixture runs for about 0.3 s after that, so a busy machine may still
 /// let it end first, which lint reports as not tested. The last result,
-/// and whether check 10 was tested; when it never was, a note says so
-/// (issue 23).
+/// and whether check 10 was tested; when it never was, a note says so.
 fn lint_signalled(name: &str, extra: &[&str]) -> (Vec<u64>, Vec<Value>, i32, bool) {
     for _ in 0..3 {
         let (failed, events, code) = lint(name, extra);
@@ -90,7 +89,7 @@ fn a_conforming_tool_passes_every_check_it_can_run() {
         assert_eq!(status_of(&events, n), "not_applicable", "check {n}");
     }
     // Its capabilities do not say whether it reads JSON Lines: not
-    // tested, never "not applicable" on a guess (issue 41).
+    // tested, never "not applicable" on a guess.
     for n in [12, 16] {
         assert_eq!(status_of(&events, n), "not_tested", "check {n}");
         assert!(detail_of(&events, n).contains("do not say"), "check {n}");
@@ -139,7 +138,7 @@ fn each_broken_tool_fails_exactly_its_check() {
 /// A tool whose `capabilities` prints no JSON fails check 1 for that
 /// alone: the schema, which is fine, is still used (check 4, not "no
 /// usable schema"), and the checks that need the capabilities are not
-/// tested rather than "n/a per the capabilities" (issue 25).
+/// tested rather than "n/a per the capabilities".
 #[test]
 fn failed_capabilities_leave_their_checks_untested() {
     let (failed, events, code) = lint("bad-caps", &[]);
@@ -160,7 +159,7 @@ fn failed_capabilities_leave_their_checks_untested() {
 /// A tool of another AOI version (`aoi_version:"0.2"`) gets one finding,
 /// in check 2; check 13 passes on its reported `schema_version`, and the
 /// checks that read its streams are not tested rather than failed on
-/// another version's meanings (issue 25).
+/// another version's meanings.
 #[test]
 fn another_aoi_version_is_one_finding() {
     let (failed, events, code) = lint("v02", &[]);
@@ -214,8 +213,7 @@ fn a_flag_that_breaks_a_wrapper_is_said_not_failed() {
 }
 
 /// An interpreter and its script (`sh path/to/tool search`): the tool is
-/// both words, so discovery runs `sh path/to/tool schema`, not `sh schema`
-/// (issue 25).
+/// both words, so discovery runs `sh path/to/tool schema`, not `sh schema`.
 #[test]
 fn an_interpreter_invocation_finds_the_tool() {
     let tool = fixture("good");
@@ -234,7 +232,7 @@ fn an_interpreter_invocation_finds_the_tool() {
 
 /// A tool that had written its whole run, summary included, when the
 /// signal came (it was still cleaning up) is not failed by check 10: § 7
-/// does not judge a run that had finished (issue 25). The whole run comes
+/// does not judge a run that had finished. The whole run comes
 /// in one write, so the summary is there before lint can signal.
 #[test]
 fn a_run_that_had_finished_is_not_failed_on_signals() {
@@ -293,7 +291,7 @@ fn the_table_names_factors_commands_and_evidence() {
 #[test]
 fn aoi_passes_its_own_lint() {
     // A long stop grace: a loaded machine must not turn check 10's
-    // signalled probes into a forced exit before their summary (issue 23).
+    // signalled probes into a forced exit before their summary.
     let grace = [("AOI_STOP_GRACE", "600")];
     let out = aoi_env(&["lint", "--self", "--output", "jsonl"], b"", &grace);
     assert_conforming_report(&out.stdout, 0);
@@ -311,7 +309,7 @@ fn aoi_passes_its_own_lint() {
     );
     // The checks that concern a stream-reading producer ran and passed;
     // `errors` writes no domain events for the malformed input, so
-    // whether it went on past the bad line does not show (issue 41).
+    // whether it went on past the bad line does not show.
     for n in [10, 12, 16] {
         for e in events.iter().filter(|e| e["properties"]["check"] == n) {
             let unseen = n == 12 && e["properties"]["command"] == "errors";
@@ -405,7 +403,7 @@ fn details_describe_the_stream_seen() {
 }
 
 /// A failing lint says why on stderr in one line when its report is not a
-/// table on a terminal (issue 24: every non-zero exit says why); `-q`
+/// table on a terminal (every non-zero exit says why); `-q`
 /// silences it.
 #[test]
 fn a_failing_lint_says_why_on_stderr() {
@@ -437,7 +435,7 @@ fn a_failing_lint_says_why_on_stderr() {
 }
 
 /// A tool that is not there is one line and exit 66, not sixteen rows of
-/// "could not run" (issue 25).
+/// "could not run".
 #[test]
 fn a_missing_tool_is_one_message_and_66() {
     for missing in ["aoi-no-such-tool-here", "./no/such/tool"] {
@@ -466,7 +464,7 @@ fn logged_runs(words: &[&str], extra: &[&str]) -> (Vec<String>, String) {
     (runs.lines().map(String::from).collect(), out.stdout_str())
 }
 
-/// Issue 41, found by review: a command whose line says it changes state
+/// Found by review: a command whose line says it changes state
 /// (a verb in a hyphenated name or an option, after an option's value, a
 /// confirmation flag) runs once, as given, without --allow-side-effects;
 /// each ran seven times.

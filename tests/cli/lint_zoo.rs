@@ -1,4 +1,4 @@
-//! The lint zoo (issue 41, point 6): `aoi lint` against small tools in
+//! The lint zoo: `aoi lint` against small tools in
 //! `tests/fixtures/lint-zoo/`, each conforming but for the one defect its
 //! name plants (three of them conforming: `search`, `delete`, `enrich`),
 //! and for each the table a careful reviewer writes by hand. The zoo is the
@@ -18,7 +18,7 @@
 //! The tables' cells, for checks 1 to 16: `pass`, `fail`, `nt` (not
 //! tested), `na` (not applicable), `-` (nt or na: lint's choice, never pass
 //! or fail), or alternatives a reviewer accepts alike, `a|b` (never a pass
-//! where the table has none). The principles (issue 41): a check passes only
+//! where the table has none). The principles: a check passes only
 //! on evidence it observed for that behaviour; what a black box cannot
 //! observe is not tested, with why; one cause fails one check; a usage
 //! refusal before the stream is allowed (§ 2); what the manifest does not
@@ -123,7 +123,7 @@ const ZOO: &[Case] = &[
     // The dry run as given: it plans, and whether it changed anything is not observable.
     case("delete", DRY_RUN, false,              "pass pass pass pass nt   nt   nt   nt   nt   nt   -    -    nt   pass pass -"),
     // The dry run as given, with consent: lint probes it without the flag (the refusal) and
-    // may signal it; both 6 and 10 tested in one lint (issue 41, point 3).
+    // may signal it; both 6 and 10 tested in one lint.
     case("delete", DRY_RUN, true,               "pass pass pass pass pass pass nt   nt   pass pass -    -    pass pass pass -"),
     // A confirmed delete as given: the user's own run deletes res-1; nothing is run again.
     case("delete", CONFIRMED, false,            "pass pass pass pass nt   nt   nt   nt   nt   nt   -    -    nt   pass pass -"),

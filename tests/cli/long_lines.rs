@@ -1,4 +1,4 @@
-//! Lines of any length (issue 25): the spec sets no limit, so a line longer
+//! Lines of any length: the spec sets no limit, so a line longer
 //! than aoi holds in memory is validated as its pieces pass and judged as a
 //! short line is, by every command, in memory that does not grow with it.
 
@@ -172,8 +172,8 @@ fn a_bom_line_that_is_not_utf8_is_judged_alike_in_pieces() {
     }
 }
 
-/// Lines whose first 4 KiB tell another story than the whole (issue 25
-/// review): read whole or in pieces, the same findings. A byte order mark
+/// Lines whose first 4 KiB tell another story than the whole: read
+/// whole or in pieces, the same findings. A byte order mark
 /// before a complete object that garbage follows far in; pretty-printed
 /// JSON whose bracket and first value are kilobytes of whitespace apart.
 #[test]
@@ -217,8 +217,8 @@ fn a_long_lines_start_does_not_decide_for_the_whole() {
 }
 
 /// Megabytes of whitespace between an object's tokens: valid, and its
-/// members judged (the reduced copy once lost the first one, issue 25
-/// review).
+/// members judged (the reduced copy once lost the first
+/// one).
 #[test]
 fn megabytes_of_whitespace_between_members_are_valid() {
     let pad = " ".repeat(3 << 20);
@@ -264,7 +264,7 @@ fn a_reserved_name_repeated_is_one_finding() {
     }
 }
 
-/// A log read whole or in pieces reads alike (issue 25 review): an event
+/// A log read whole or in pieces reads alike: an event
 /// after a prefix longer than a piece; a lone surrogate in a value long
 /// enough to get a stand-in; a long tail of colour codes (decoration) and
 /// one that ends in prose (not); a CR-ended line (decorated); prose that

@@ -1,4 +1,4 @@
-//! Issue 29: a log of many runs, every run judged. A run ends at its
+//! A log of many runs, every run judged. A run ends at its
 //! `aoi:summary` and its judge is freed there; `--max-runs` guards only
 //! the runs open at once. Memory stays bounded by the open runs.
 

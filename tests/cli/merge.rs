@@ -176,7 +176,7 @@ fn one_log_of_three_concurrent_runs_is_three_streams() {
 #[test]
 fn empty_input_is_a_failure_not_a_success() {
     // Read as logs, neither holds an AOI stream (74); read as a stream,
-    // prose is the violation `aoi check` calls it (65, issue 24).
+    // prose is the violation `aoi check` calls it (65).
     for (input, args, code) in [
         (&b""[..], &[][..], 74),
         (b"", &["--log"], 74),
@@ -331,7 +331,7 @@ fn junit_is_xml_with_totals_that_match_its_testcases() {
 
 /// A run that passed with failed `aoi:check` events passes in every format
 /// (JUnit said failures="1", and "334" of 1,500 past the cap, where the
-/// exit code, TAP and Markdown said passed; issue 24); the checks past the
+/// exit code, TAP and Markdown said passed); the checks past the
 /// cap are stated in every format, not only in JSON Lines.
 #[test]
 fn failed_checks_of_a_run_that_passed_fail_no_format() {
@@ -547,7 +547,7 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 10, ..ProptestConfig::default() })]
 
-    /// Issue 29: any contiguous partition into shards, merged, and the
+    /// Any contiguous partition into shards, merged, and the
     /// shards' reports partitioned and merged again, gives merging at once
     /// byte for byte but for run ids and times.
     #[test]
@@ -738,7 +738,7 @@ fn markdown_and_table_name_own_failures_and_keep_upstream_text_inert() {
         .lines()
         .find(|l| l.contains("h.jsonl"))
         .expect("the stream's row");
-    // Upstream text in a code span (issue 26: nothing in one is read as
+    // Upstream text in a code span (nothing in one is read as
     // HTML, a link or emphasis; consumers.rs renders it with cmark-gfm),
     // fenced past the backticks it holds; a list item, not a table cell,
     // so `|` stays as written (a code span would show a backslash).
@@ -844,7 +844,7 @@ fn carried_reports_that_do_not_hold_together_fail_the_merge() {
     assert_eq!(sum["input_count"].as_u64(), Some(u64::MAX), "{sum}");
 }
 
-/// The table measures names in terminal columns (issue 26): a name in CJK
+/// The table measures names in terminal columns: a name in CJK
 /// is not cut when it fits, and the columns after it line up.
 #[test]
 fn the_table_measures_wide_names_in_columns() {
@@ -878,7 +878,7 @@ fn the_table_measures_wide_names_in_columns() {
 
 /// The Markdown report stays under GitHub's 1 MiB step-summary limit
 /// whatever the number of runs, failed runs first, and says what it left
-/// out and where to find it (issue 26).
+/// out and where to find it.
 #[test]
 fn markdown_stays_under_a_step_summary_limit() {
     let mut log = String::new();
@@ -921,7 +921,7 @@ fn markdown_stays_under_a_step_summary_limit() {
 }
 
 /// `-q` and `--color` before the command apply to it, as after it
-/// (issue 27: options every command shares are accepted in one place).
+/// (options every command shares are accepted in one place).
 #[test]
 fn shared_options_before_the_command_apply_to_it() {
     let file = format!("{}/examples/rate-limited.jsonl", env!("CARGO_MANIFEST_DIR"));
@@ -965,7 +965,7 @@ fn shared_options_before_the_command_apply_to_it() {
     assert!(!own.contains('\u{1b}'), "{own}");
 }
 
-/// `--files-from` (issue 29): names read from a list or stdin, after the
+/// `--files-from`: names read from a list or stdin, after the
 /// FILEs, give the report those names as arguments give; an empty or
 /// unreadable list is 66, never an empty report that passes.
 #[test]
@@ -1031,7 +1031,7 @@ fn files_from_lists_the_inputs() {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
 
-    /// Issue 29: files judged on several threads give one thread's output,
+    /// Files judged on several threads give one thread's output,
     /// byte for byte, in every format and on stderr, whatever the sizes
     /// and the scheduling (the jsonl report but for aoi's run id and times).
     #[test]

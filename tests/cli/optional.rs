@@ -1,4 +1,4 @@
-//! What a fresh machine may lack (issue 39): the programs some tests read
+//! What a fresh machine may lack: the programs some tests read
 //! aoi's output with (report readers, GNU time, Python, fleet engines)
 //! and the shared folder beside the clone. Each is asked for here, never
 //! assumed: a test whose program or data is missing says so with a

@@ -7,9 +7,8 @@
 //! interleaved runs.
 
 use proptest::prelude::*;
-use serde_json::Value;
 
-use crate::util::{RUN, s, scratch, write_file};
+use crate::util::{RUN, s, scratch, stable, write_file};
 
 /// The commands that read a file on two threads, each as it is run.
 const COMMANDS: &[&[&str]] = &[
@@ -44,24 +43,6 @@ const LOG_COMMANDS: &[&[&str]] = &[
     &["merge-report", "--no-fail", "--format", "jsonl"],
     &["errors", "--no-fail", "--count"],
 ];
-
-/// A report line without what differs between two runs: aoi's own run id,
-/// the time stamps.
-pub fn stable(line: &[u8]) -> String {
-    match serde_json::from_slice::<Value>(line) {
-        Ok(Value::Object(mut m)) => {
-            if let Some(Value::Object(env)) = m.get_mut("aoi") {
-                if env.get("run").and_then(Value::as_str) != Some(RUN) {
-                    env.remove("run");
-                }
-                env.remove("t");
-            }
-            m.remove("elapsed_ms");
-            Value::Object(m).to_string()
-        }
-        _ => String::from_utf8_lossy(line).into_owned(),
-    }
-}
 
 fn normalised(stdout: &[u8], report: bool) -> Vec<String> {
     if report {

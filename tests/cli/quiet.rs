@@ -1,4 +1,4 @@
-//! `-q` silences stderr, never stdout (issue 40): in every command that
+//! `-q` silences stderr, never stdout: in every command that
 //! has it, given after the command or before it (`aoi -q CMD`), stdout
 //! and the exit status are what they are without it, and stderr is empty.
 //! A script that reads a field (`ms=$(aoi summary -q --field
@@ -85,7 +85,7 @@ fn quiet_silences_stderr_never_stdout() {
             let mut before = plain.clone();
             before.insert(0, "-q");
             let (code, stdout, stderr) = run(&plain);
-            // Every non-zero exit says why, unless -q (issue 40).
+            // Every non-zero exit says why, unless -q.
             assert!(
                 code == 0 || !stderr.is_empty(),
                 "{plain:?}: exit {code}, nothing on stderr"

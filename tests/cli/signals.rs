@@ -415,7 +415,7 @@ fn a_stop_reaches_a_second_thread_waiting_on_a_silent_pipe() {
 /// the whole process group. The producer (§ 7) answers with its
 /// `reason:"cancelled"` summary; aoi goes on reading to the end of its
 /// input (AOI_STOP_DRAIN), relays it and gives that stream's verdict, so
-/// the summary is not lost to a relay that stopped first (issue 25). With
+/// the summary is not lost to a relay that stopped first. With
 /// a producer that never ends, the drain's end stops aoi (130).
 #[test]
 fn ctrl_c_to_the_pipeline_keeps_the_producers_cancelled_summary() {

@@ -3,19 +3,12 @@
 use proptest::prelude::*;
 use serde_json::Value;
 
-use crate::util::{aoi, s};
+use crate::util::{aoi, lines, s};
 
 fn strip(args: &[&str], input: &[u8]) -> crate::util::Out {
     let mut a = vec!["strip"];
     a.extend_from_slice(args);
     aoi(&a, input)
-}
-
-fn lines(b: &[u8]) -> Vec<String> {
-    String::from_utf8_lossy(b)
-        .lines()
-        .map(str::to_string)
-        .collect()
 }
 
 #[test]
@@ -188,7 +181,7 @@ fn a_duplicate_reserved_member_drops_the_line() {
     assert_eq!(crate::util::aoi(&["strip"], &input).code, 65);
 }
 
-/// `--log` (issue 24): a CI log's events go to their planes after their
+/// `--log`: a CI log's events go to their planes after their
 /// prefixes; each run is judged, the worst exit wins, and the skipped
 /// lines are stated. Without it, the same log is the violation it is in
 /// `aoi check`.

@@ -30,7 +30,7 @@ fn exits_with_the_outcome_and_says_it_in_one_line() {
     }
 }
 
-/// `-q` silences stderr only (issue 40): the retry idiom
+/// `-q` silences stderr only: the retry idiom
 /// `ms=$(aoi summary -q --field retry_after_ms run.jsonl)` gets the field.
 #[test]
 fn quiet_prints_nothing_on_stderr() {

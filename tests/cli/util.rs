@@ -70,7 +70,7 @@ pub fn spawn_fed(
 /// action. A test run from a background job (`cargo test &`, `nohup`, a CI
 /// runner's shell) inherits them ignored, aoi keeps a signal it inherited
 /// as ignored (§ 7), and a test of cancellation would wait for a stop that
-/// never comes (issue 23). Every process a test starts is made here.
+/// never comes. Every process a test starts is made here.
 pub fn command(program: impl AsRef<std::ffi::OsStr>) -> Command {
     use std::os::unix::process::CommandExt;
     let mut c = Command::new(program);
@@ -879,7 +879,7 @@ pub fn assert_quiet_when_stdout_is_gone(args: &[&str], input: Vec<u8>) {
 
 /// A jsonl report with what differs from one merge to the next taken out:
 /// aoi's own run id, its envelope's `t` and its summary's `elapsed_ms`
-/// (issue 29: associative byte for byte apart from run ids and times).
+/// (associative byte for byte apart from run ids and times).
 pub fn normalized(report: &[u8]) -> String {
     let text = String::from_utf8(report.to_vec()).expect("UTF-8");
     // The meta is the report's first line; under 2>&1 stderr lines may
@@ -913,4 +913,30 @@ fn cut_number(line: &str, key: &str) -> String {
         .find(|c: char| !(c.is_ascii_digit() || ".eE+-".contains(c)))
         .unwrap_or(rest.len());
     format!("{}{}", &line[..at], &rest[n..])
+}
+
+/// The lines of `b`, as text.
+pub fn lines(b: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(b)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// A report line without what differs between two runs: aoi's own run id,
+/// the time stamps.
+pub fn stable(line: &[u8]) -> String {
+    match serde_json::from_slice::<Value>(line) {
+        Ok(Value::Object(mut m)) => {
+            if let Some(Value::Object(env)) = m.get_mut("aoi") {
+                if env.get("run").and_then(Value::as_str) != Some(RUN) {
+                    env.remove("run");
+                }
+                env.remove("t");
+            }
+            m.remove("elapsed_ms");
+            Value::Object(m).to_string()
+        }
+        _ => String::from_utf8_lossy(line).into_owned(),
+    }
 }

@@ -1,4 +1,4 @@
-//! One verdict (issue 24): the same bytes get the same outcome and exit
+//! One verdict: the same bytes get the same outcome and exit
 //! code from every command and every output format, unless the user asked
 //! for leniency (`--log`).
 
@@ -176,7 +176,7 @@ fn every_non_zero_exit_says_why_on_stderr() {
 }
 
 /// aoi's own failures outrank every stream verdict, alike in every command
-/// (issue 40; the order is `cli::EXIT_TABLE`'s last line): an input that
+/// (the order is `cli::EXIT_TABLE`'s last line): an input that
 /// cannot be opened (66) over a broken (65) and a cut (74) stream in
 /// either order, a usage error (64) before anything is read, and check's
 /// `--report` file that cannot be created (73) before any input.

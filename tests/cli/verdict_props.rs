@@ -1,4 +1,4 @@
-//! One verdict, as a property (issue 24): streams built from the pieces
+//! One verdict, as a property: streams built from the pieces
 //! real producers and pipelines make (garbage lines, prose, colour, BOMs,
 //! cut tails, duplicate summaries, seq gaps, interleaved runs, failed
 //! checks, upstream errors, every summary `reason`) get the exit code of
@@ -8,7 +8,7 @@
 //! so that nearly every line is a long line validated in pieces (issue
 //! 25): the verdict, the relay and strip's output stay the same.
 //! jq's flags on `filter` (`-r`, `-n`, `-s`, `-c`) keep that verdict too
-//! (issue 40): they change what is printed, never whether the stream is
+//!: they change what is printed, never whether the stream is
 //! judged.
 
 use proptest::prelude::*;
@@ -163,7 +163,7 @@ const BY_EXIT: &[&[&str]] = &[
     &["filter", "-q", "--continue-on-error", "."],
 ];
 
-/// jq's flags on `filter` (issue 40): each prints as jq does and keeps
+/// jq's flags on `filter`: each prints as jq does and keeps
 /// the judge. With `--continue-on-error` the exit is `aoi check`'s; without
 /// it, the framed filter's on the same program, whose § 13.1 producer exit
 /// may only be stricter than check's.
@@ -183,7 +183,7 @@ const JQ_MODES: &[&[&str]] = &[
     &["-M", "."],
 ];
 
-/// `-e` (issue 43): its exit joins the verdict, the more severe winning;
+/// `-e`: its exit joins the verdict, the more severe winning;
 /// it may make the exit more severe than check's, never more lenient.
 const EXIT_STATUS_MODES: &[&[&str]] = &[&["-e", ".title"], &["-e", "-r", "false"]];
 
@@ -287,7 +287,7 @@ proptest! {
             prop_assert_eq!(aoi::spec::exit::worst(want, out.code), out.code, "{:?}: {}", args, out.stderr);
             prop_assert!(out.code != 0 || want == 0, "{:?} 0 for check's {}", args, want);
         }
-        // The same bytes as two files judged at once (issue 29): each
+        // The same bytes as two files judged at once: each
         // command's exit is still check's (the worst of two equal verdicts).
         let dir = scratch("verdict-files");
         let file = write_file(&dir, "a.jsonl", &input);
@@ -346,7 +346,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(40))]
 
     /// Leniency is asked for and only where there is something to be
-    /// lenient about (issues 24, 29): on a stream without prose, foreign
+    /// lenient about: on a stream without prose, foreign
     /// lines or other runs, reading it as a log, where a run ends at its
     /// summary and a line after that is its tail, gives `check`'s exit in
     /// every command and format.
@@ -369,7 +369,7 @@ proptest! {
 }
 
 /// Flags that change what is printed or how it is read, never whether
-/// the stream is judged (issue 40): each gives `aoi check`'s exit.
+/// the stream is judged: each gives `aoi check`'s exit.
 const FLAGS: &[&[&str]] = &[
     &["check", "--no-relay"],
     &["check", "-q", "--no-relay", "--output", "jsonl"],
@@ -428,7 +428,7 @@ proptest! {
     }
 }
 
-/// Issue 40's cases (a process-scope error before `ok:true`, an unbounded
+/// The cases of one cause (a process-scope error before `ok:true`, an unbounded
 /// stream ended by one, an empty unbounded input, two swapped lines): every
 /// command, every merge-report format and every `--log` reader gives the
 /// exit of `aoi check`, which is the one written here.
@@ -441,7 +441,7 @@ fn first_two_swapped() -> Vec<u8> {
 }
 
 #[test]
-fn issue_40_cases_agree_across_commands() {
+fn one_cause_cases_agree_across_commands() {
     let authn = r#"{"type":"aoi:error","category":"authn","code":"TOKEN_EXPIRED","message":"expired","retryable":false}"#;
     let down = r#"{"type":"aoi:error","scope":"process","category":"unavailable","code":"DOWN","message":"down","retryable":true,"retry_after_ms":900}"#;
     let item = r#"{"type":"aoi:error","scope":"item","category":"not_found","code":"GONE","message":"gone","retryable":false,"item_index":0}"#;
@@ -514,13 +514,13 @@ fn issue_40_cases_agree_across_commands() {
     agree_across_commands(cases);
 }
 
-/// Issue 42's statements, each a violation (65) or a near miss that
+/// The spec's checkable statements, each a violation (65) or a near miss that
 /// conforms (0), agree across every command and format: an item error's
 /// `item_index` as a string, `properties` not an object, a cursor with
 /// `truncated:false`, `partial:true` without errors; an integer written
 /// `0.0` is only an advisory.
 #[test]
-fn issue_42_cases_agree_across_commands() {
+fn checkable_statements_agree_across_commands() {
     let item = |index: &str| {
         format!(
             r#"{{"type":"aoi:error","scope":"item","category":"not_found","code":"GONE","message":"gone","retryable":false,"item_index":{index}}}"#
@@ -585,7 +585,7 @@ fn agree_across_commands(cases: Vec<(Vec<u8>, &[&str], i32)>) {
     }
 }
 
-/// `--schema FILE` (issue 48): an event the schema rejects is 65 from
+/// `--schema FILE`: an event the schema rejects is 65 from
 /// every command and format, a stream it accepts keeps its verdict
 /// (0, or the upstream's 75), with and without `--log`.
 #[test]

@@ -1,5 +1,5 @@
 //! Waiting for a condition of a running aoi, never for a length of time
-//! (issue 23: CI runs on a loaded 2-core machine).
+//! (CI runs on a loaded 2-core machine).
 //!
 //! A test that needs aoi in some state (blocked on a silent input, blocked
 //! in a write, a signal taken) waits until `/proc` shows that state, not

@@ -21,7 +21,7 @@ use crate::rules::Severity;
 use crate::spec::exit;
 
 mod hint;
-use crate::pool::{Input, Keeps, Workers, each_input};
+use crate::pool::{Engine, Keeps, Opened, Turn, Turned, each_turn};
 
 fn finding_event(e: &mut Producer<Tee>, f: &Finding, source: &str) -> Result<(), Stop> {
     let r = f.rule.rule();
@@ -197,80 +197,87 @@ fn finish_stream<O: Output<Finding>>(judge: Judge, out: &mut O) -> Result<Verdic
     Ok(v)
 }
 
-/// Judges one stream live, relaying it and reporting findings as they
-/// come.
-fn judge_live<R: Read + Send>(
-    reader: crate::drive::Source<R>,
-    sinks: &mut Sinks,
-    found: &mut Findings<'_>,
-) -> Result<Verdict, Stop> {
-    let args = found.args;
-    let mut live = Live { sinks, found };
-    let judge = judge_stream(reader, args, &mut live)?;
-    // A stream stopped by SIGINT/SIGTERM before its summary is not judged
-    // to its end; what was read of it still counts as consumed. One whose
-    // summary came while the relay drained (the producer's own cancelled
-    // summary, § 7) is judged as it is.
-    if let Err(stop) = cancelled() {
-        if !judge.summary_seen() {
-            live.sinks.add_consumed(&judge.finish().0);
-            return Err(stop);
-        }
-    }
-    finish_stream(judge, &mut live)
-}
-
-/// A worker's record of one stream: its bytes when they are relayed,
-/// and its first findings (all when they are reported).
-struct Kept {
-    rec: Record<Finding>,
+/// How `check` judges each input: its bytes written when they are
+/// relayed, and its first findings (all when they are reported).
+struct Checking<'a> {
+    args: &'a CheckArgs,
     relay: bool,
     findings: usize,
 }
 
-impl Output<Finding> for Kept {
-    type Error = Full;
-    fn text(&mut self, bytes: &[u8]) -> Result<(), Full> {
+/// A stream judged.
+enum Checked {
+    /// To its end: its verdict.
+    Judged(Verdict),
+    /// Stopped by SIGINT/SIGTERM before its summary: what was read of it
+    /// still counts as consumed.
+    Cut(Verdict, Stop),
+}
+
+impl Engine for Checking<'_> {
+    type Item = Finding;
+    type Done = Checked;
+    type Error = Stop;
+
+    /// Without a relay, a file of any size may go to a worker: what it
+    /// keeps is bounded by its room, past which it is read in its turn.
+    fn keeps(&self) -> Keeps {
         match self.relay {
-            true => self.rec.text(bytes),
+            true => Keeps::Small,
+            false => Keeps::Bounded,
+        }
+    }
+
+    fn read<O, E>(&self, src: Opened, _: &Path, out: &mut O) -> Result<Checked, Stop>
+    where
+        O: Output<Finding, Error = E>,
+        E: Into<Stop>,
+    {
+        let mut kept = Kept {
+            out,
+            relay: self.relay,
+            findings: self.findings,
+        };
+        let judge = judge_stream(source_for(src, &self.args.judge), self.args, &mut kept);
+        let judge = judge.map_err(Into::into)?;
+        // A stream stopped before its summary is not judged to its end.
+        // One whose summary came while the relay drained (the producer's
+        // own cancelled summary, § 7) is judged as it is.
+        if let Err(stop) = cancelled() {
+            if !judge.summary_seen() {
+                return Ok(Checked::Cut(judge.finish().0, stop));
+            }
+        }
+        let v = finish_stream(judge, &mut kept).map_err(Into::into)?;
+        Ok(Checked::Judged(v))
+    }
+}
+
+/// What `check` writes of a stream: its bytes when they are relayed, its
+/// first `findings`.
+struct Kept<'o, O> {
+    out: &'o mut O,
+    relay: bool,
+    findings: usize,
+}
+
+impl<O: Output<Finding>> Output<Finding> for Kept<'_, O> {
+    type Error = O::Error;
+    fn text(&mut self, bytes: &[u8]) -> Result<(), O::Error> {
+        match self.relay {
+            true => self.out.text(bytes),
             false => Ok(()),
         }
     }
-    fn flush(&mut self) -> Result<(), Full> {
-        self.rec.flush()
+    fn flush(&mut self) -> Result<(), O::Error> {
+        self.out.flush()
     }
-    fn put(&mut self, f: Finding) -> Result<(), Full> {
+    fn put(&mut self, f: Finding) -> Result<(), O::Error> {
         if self.findings == 0 {
             return Ok(());
         }
         self.findings -= 1;
-        self.rec.put(f)
-    }
-}
-
-/// Reads and judges `file` on this thread into a record of at most
-/// `room` bytes; nothing is said. Returns the record and verdict (none:
-/// past its room, to be judged in its turn) and the bytes it keeps.
-fn judge_whole(
-    file: std::fs::File,
-    args: &CheckArgs,
-    relay: bool,
-    findings: usize,
-    room: usize,
-) -> (Option<(Record<Finding>, Verdict)>, usize) {
-    let mut kept = Kept {
-        rec: Record::new(room),
-        relay,
-        findings,
-    };
-    let judged = judge_stream(source_for(file, &args.judge), args, &mut kept)
-        .and_then(|judge| finish_stream(judge, &mut kept));
-    match judged {
-        Ok(v) => {
-            let held = kept.rec.held();
-            (Some((kept.rec, v)), held)
-        }
-        Err(Full) => (None, 0),
+        self.out.put(f)
     }
 }
 
@@ -292,7 +299,7 @@ impl Tally {
         args: &CheckArgs,
         sinks: &mut Sinks,
         path: &Path,
-        input: Input<(Record<Finding>, Verdict)>,
+        turn: Turn<'_, Checking<'_>>,
     ) -> Result<(), Stop> {
         let source = path.display().to_string();
         let mut found = Findings {
@@ -301,17 +308,17 @@ impl Tally {
             shown: Vec::new(),
             reported: &mut self.reported,
         };
-        let result = match input {
-            Input::Read(src) => judge_live(source_for(src, &args.judge), sinks, &mut found),
-            Input::Unreadable(msg) => return self.unreadable(args, sinks, &msg, &source),
-            Input::Whole((rec, v)) => rec
-                .replay(&mut Live {
-                    sinks,
-                    found: &mut found,
-                })
-                .map(|()| v),
+        let v = match turn.read_into(&mut Live {
+            sinks,
+            found: &mut found,
+        })? {
+            Turned::Read(Checked::Judged(v)) => v,
+            Turned::Read(Checked::Cut(v, stop)) => {
+                sinks.add_consumed(&v);
+                return Err(stop);
+            }
+            Turned::Unreadable(msg) => return self.unreadable(args, sinks, &msg, &source),
         };
-        let v = result?;
         let shown = found.shown;
         self.streams += 1;
         if sinks.has_report() {
@@ -458,24 +465,17 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
         true => usize::MAX,
         false => args.show,
     };
-    // Without a relay, a file of any size may go to a worker: what it
-    // keeps is bounded by its room, past which it is read in its turn.
-    let keeps = match relay {
-        true => Keeps::Small,
-        false => Keeps::Bounded,
+    let engine = Checking {
+        args,
+        relay,
+        findings,
     };
-    let whole = |_, file, room| judge_whole(file, args, relay, findings, room);
     let mut result = Ok(());
-    each_input(
-        &inputs,
-        Workers::new(args.judge.threads, keeps),
-        whole,
-        |i, input| {
-            // No new input after a stop request.
-            result = cancelled().and_then(|()| t.take(args, sinks, inputs[i], input));
-            result.is_ok()
-        },
-    );
+    each_turn(&inputs, args.judge.threads, &engine, |i, turn| {
+        // No new input after a stop request.
+        result = cancelled().and_then(|()| t.take(args, sinks, inputs[i], turn));
+        result.is_ok()
+    });
     result?;
     let Tally {
         code,

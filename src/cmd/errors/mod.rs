@@ -36,13 +36,13 @@ use crate::emit::ErrorEvent;
 use crate::judge::fields::{Ev, bool_value, str_ref, whole_value};
 use crate::judge::{Cause, Outcome};
 use crate::out::{
-    AsFdFile, Closing, EventKind, Found, Output, Record, Sinks, Stop, Text, Weighed, budget, cell,
+    AsFdFile, Closing, EventKind, Found, Output, Sinks, Stop, Text, Weighed, budget, cell,
     close_report, eprint_line, eprint_safe, event_kind, finding_line, forwarded_body,
     install_cancel, origin, paint, sanitize, source_for, stop_code, unreadable_error, verdict_line,
     write_err,
 };
 use crate::peek::unescape;
-use crate::pool::{Input, Keeps, Workers, each_input};
+use crate::pool::{Engine, Keeps, Opened, Turn, Turned, each_turn};
 use crate::spec::{self, exit, types};
 
 /// Findings kept per stream for stderr.
@@ -208,25 +208,12 @@ impl Tally {
 
 fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
     let mut t = Tally::default();
-    // What a worker keeps grows with the events written and the runs of
-    // a log: then only small files go to workers. What it keeps stays
-    // within its room, past which the file is read in its turn.
-    let keeps = match ctx.shape.format.is_some() || ctx.args.logs.log {
-        true => Keeps::Small,
-        false => Keeps::Bounded,
-    };
     let shape = ctx.shape;
-    let whole = |i: usize, file, room| read_whole(shape, file, inputs[i], room);
     let mut result = Ok(());
-    each_input(
-        inputs,
-        Workers::new(ctx.args.judge.threads, keeps),
-        whole,
-        |i, input| {
-            result = take_input(ctx, inputs[i], input, &mut t);
-            result.is_ok()
-        },
-    );
+    each_turn(inputs, ctx.args.judge.threads, &shape, |i, turn| {
+        result = take_input(ctx, inputs[i], turn, &mut t);
+        result.is_ok()
+    });
     result?;
     if let Some(want) = &ctx.args.run {
         if t.streams == 0 && !t.log.other_run_ids.is_empty() {
@@ -246,30 +233,18 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
 fn take_input(
     ctx: &mut Ctx<'_>,
     path: &Path,
-    input: Input<Box<Whole>>,
+    turn: Turn<'_, Shape<'_>>,
     t: &mut Tally,
 ) -> Result<(), Stop> {
     let source = path.display().to_string();
-    let input = match input {
-        Input::Unreadable(msg) => return unreadable(ctx, &msg, &source, t),
-        Input::Read(src) => {
-            let shape = ctx.shape;
-            let mut live = Live {
-                ctx,
-                source: &source,
-                t,
-            };
-            read_input(shape, src, &source, &mut live)?
-        }
-        Input::Whole(w) => {
-            let Whole { recs, read } = *w;
-            recs.replay(&mut Live {
-                ctx,
-                source: &source,
-                t,
-            })?;
-            read
-        }
+    let mut live = Live {
+        ctx,
+        source: &source,
+        t,
+    };
+    let input = match turn.read_into(&mut live)? {
+        Turned::Unreadable(msg) => return unreadable(ctx, &msg, &source, t),
+        Turned::Read(input) => input,
     };
     ctx.matched += input.matched;
     // Stopped by SIGINT/SIGTERM: the input was not read to its end;
@@ -306,34 +281,33 @@ struct Extracted {
     matched: u64,
 }
 
-/// A file a worker read whole: what it wrote, and what reading it gave.
-struct Whole {
-    recs: Record<Kept>,
-    read: Extracted,
-}
+impl Engine for Shape<'_> {
+    type Item = Kept;
+    type Done = Extracted;
+    type Error = Stop;
 
-/// Reads the `file` into a record of at most `room` bytes; nothing is
-/// said. Returns what it made (none: past its room, to be read in its
-/// turn) and the bytes it keeps.
-fn read_whole(
-    shape: Shape<'_>,
-    file: std::fs::File,
-    path: &Path,
-    room: usize,
-) -> (Option<Box<Whole>>, usize) {
-    let mut recs = Record::new(room);
-    let source = path.display().to_string();
-    let Ok(read) = read_input(shape, file, &source, &mut recs) else {
-        return (None, 0);
-    };
-    if recs
-        .hold(read.open.iter().map(Weighed::weight).sum())
-        .is_err()
-    {
-        return (None, 0);
+    /// What a worker keeps grows with the events written and the runs of
+    /// a log: then only small files go to workers. What it keeps stays
+    /// within its room, past which the file is read in its turn.
+    fn keeps(&self) -> Keeps {
+        match self.format.is_some() || self.args.logs.log {
+            true => Keeps::Small,
+            false => Keeps::Bounded,
+        }
     }
-    let held = recs.held();
-    (Some(Box::new(Whole { recs, read })), held)
+
+    fn read<O, E>(&self, src: Opened, path: &Path, out: &mut O) -> Result<Extracted, Stop>
+    where
+        O: Output<Kept, Error = E>,
+        E: Into<Stop>,
+    {
+        let source = path.display().to_string();
+        read_input(*self, src, &source, out).map_err(Into::into)
+    }
+
+    fn weight(&self, read: &Extracted) -> usize {
+        read.open.iter().map(Weighed::weight).sum()
+    }
 }
 
 /// The live output of one input: stdout or aoi's report, its ended runs

@@ -8,21 +8,21 @@
 //! their workers' results are dropped at replay, as one thread never made
 //! them.
 
-use std::io::{self, Write};
 use std::path::Path;
 
 use jaq_core::Vars;
 use jaq_json::Val;
 
 use super::framed::{Framed, Taken, close_framed, framed_stream, take_verdict, unreadable};
-use super::jq_args::globals;
-use super::sink::{Rec, Recording, halt_report};
+use super::jq_args::thread_globals;
+use super::replay::Replay;
+use super::sink::Recording;
 use super::split::{Split, split_stream};
 use super::{STACK, inputs_of};
 use crate::cli::FilterArgs;
 use crate::jq::{self, Filter};
 use crate::judge::{Finding, Verdict};
-use crate::out::{Output, Record, Sinks, Stop, install_cancel, source_holding};
+use crate::out::{Sinks, Stop, install_cancel, source_holding};
 use crate::pool::{Input, Keeps, Workers, each_input};
 use crate::spec::exit;
 
@@ -113,47 +113,9 @@ fn take_input(
 /// A small file filtered whole: what it wrote, its verdict and first
 /// findings.
 struct Whole {
-    recs: Record<Rec>,
+    recs: Recording,
     verdict: Verdict,
     shown: Vec<Finding>,
-}
-
-/// Where a worker's record is replayed: the report, as this thread would
-/// have written it (its events numbered in the report, its item errors
-/// counted, nothing of the filter's after a halt).
-pub(super) struct Replay<'f, 'a>(pub(super) &'f mut Framed<'a, Sinks>);
-
-impl Output<Rec> for Replay<'_, '_> {
-    type Error = Stop;
-    fn text(&mut self, _: &[u8]) -> Result<(), Stop> {
-        Ok(())
-    }
-    fn flush(&mut self) -> Result<(), Stop> {
-        self.0.sinks.out.flush()
-    }
-    fn put(&mut self, rec: Rec) -> Result<(), Stop> {
-        let f = &mut *self.0;
-        let live = f.halted.is_none();
-        match rec {
-            Rec::Forward(ty, body) => f.sinks.out.forward(ty, &body)?,
-            Rec::Event(ty, body) if live => f.sinks.out.raw_event(&ty, &body)?,
-            Rec::ItemError(code, fields, said) if live => {
-                f.item_errors += 1;
-                f.first_item_code.get_or_insert(code);
-                f.first_item.get_or_insert(said);
-                f.sinks.out.event(crate::spec::types::ERROR, &fields)?;
-            }
-            Rec::Stderr(bytes) if live => {
-                let _ = io::stderr().lock().write_all(&bytes);
-            }
-            Rec::Halt(h) if live => {
-                f.halted = Some(h);
-                halt_report();
-            }
-            _ => {}
-        }
-        Ok(())
-    }
 }
 
 /// Filters `file` into memory, in at most `room` bytes; nothing is
@@ -168,12 +130,7 @@ fn filter_whole(
     let Some(values) = thread_globals(args) else {
         return (None, 0);
     };
-    let mut w = Framed::new(
-        args,
-        filter,
-        Vars::new(values),
-        Recording(Record::new(room)),
-    );
+    let mut w = Framed::new(args, filter, Vars::new(values), Recording::new(room, 0));
     jq::capture_stderr(room);
     let source = path.display().to_string();
     let src = source_holding(file, &args.judge, args.max_line_bytes);
@@ -189,29 +146,12 @@ fn filter_whole(
     // where the filter no longer runs (one that never ends included).
     let held = match w.halted {
         Some(_) => room,
-        None => w.sinks.0.held(),
+        None => w.sinks.held(),
     };
     let whole = Whole {
-        recs: w.sinks.0,
+        recs: w.sinks,
         verdict,
         shown,
     };
     (Some(Box::new(whole)), held)
-}
-
-thread_local! {
-    /// The filter's global variables on this worker: jaq's values stay on
-    /// their thread, and `$ENV` is made once, not per file.
-    static GLOBALS: std::cell::RefCell<Option<Vec<Val>>> = const { std::cell::RefCell::new(None) };
-}
-
-/// The global variables' values for a filter run on this thread.
-pub(super) fn thread_globals(args: &FilterArgs) -> Option<Vec<Val>> {
-    GLOBALS.with(|g| {
-        let mut g = g.borrow_mut();
-        if g.is_none() {
-            *g = Some(globals(args).ok()?.1);
-        }
-        g.clone()
-    })
 }

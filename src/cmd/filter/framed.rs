@@ -581,7 +581,10 @@ impl<O: Emit> Framed<'_, O> {
 
     /// Encodes one result as a domain event of aoi's stream: its members
     /// go into `buf`, its type is returned.
-    pub(super) fn encode_result(&mut self, v: &Val) -> Result<String, jq::NotJson> {
+    pub(super) fn encode_result<'v>(
+        &mut self,
+        v: &'v Val,
+    ) -> Result<std::borrow::Cow<'v, str>, jq::NotJson> {
         self.buf.clear();
         let ty = match v {
             Val::Obj(o) => o.get(&self.type_key).and_then(|t| match t {
@@ -616,12 +619,12 @@ impl<O: Emit> Framed<'_, O> {
                     self.buf.push(b':');
                     jq::write_json(&mut self.buf, x)?;
                 }
-                ty.to_string()
+                std::borrow::Cow::Borrowed(ty)
             }
             _ => {
                 self.buf.extend_from_slice(b",\"value\":");
                 jq::write_json(&mut self.buf, v)?;
-                "value".to_string()
+                std::borrow::Cow::Borrowed("value")
             }
         };
         Ok(ty)

@@ -125,3 +125,20 @@ pub(super) fn globals(args: &FilterArgs) -> Result<(Vec<String>, Vec<Val>), Stri
     values.push(jq::loc_value(&args.filter));
     Ok((names, values))
 }
+
+thread_local! {
+    /// The filter's global variables on this worker: jaq's values stay on
+    /// their thread, and `$ENV` is made once, not per file.
+    static GLOBALS: std::cell::RefCell<Option<Vec<Val>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The global variables' values for a filter run on this thread.
+pub(super) fn thread_globals(args: &FilterArgs) -> Option<Vec<Val>> {
+    GLOBALS.with(|g| {
+        let mut g = g.borrow_mut();
+        if g.is_none() {
+            *g = Some(globals(args).ok()?.1);
+        }
+        g.clone()
+    })
+}

@@ -38,6 +38,7 @@ mod plain;
 mod print;
 mod raw;
 mod raw_files;
+mod replay;
 mod sink;
 mod split;
 

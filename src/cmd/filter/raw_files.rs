@@ -15,7 +15,7 @@ use std::path::Path;
 use jaq_core::Vars;
 use jaq_json::Val;
 
-use super::files::thread_globals;
+use super::jq_args::thread_globals;
 use super::raw::{Live, Ran, RawOut, filter_paths, finish};
 use super::{STACK, inputs_of};
 use crate::cli::FilterArgs;

@@ -70,14 +70,27 @@ pub(super) fn halted_in_report() -> bool {
 }
 
 /// One thing a worker's filter would have written besides a block end,
-/// in order.
+/// in order. The bytes of an event, a forward and stderr are kept one
+/// after another in the recording's one buffer ([`Recording::bytes`]):
+/// a record holds their lengths, and no allocation of its own.
 pub(super) enum Rec {
-    Event(String, Vec<u8>),
-    Forward(&'static str, Vec<u8>),
-    ItemError(String, Vec<(&'static str, Value)>, String),
+    /// A domain event: its type's length, then its members'.
+    Event(usize, usize),
+    /// An upstream error or warning passed on: its body's length.
+    Forward(&'static str, usize),
+    ItemError(Box<ItemError>),
     Halt(i32),
-    /// What the filter wrote to stderr (`debug`, `stderr`, `halt_error`).
-    Stderr(Vec<u8>),
+    /// What the filter wrote to stderr (`debug`, `stderr`, `halt_error`):
+    /// its length.
+    Stderr(usize),
+}
+
+/// aoi's own item-level error: its code, its members, and how stderr
+/// says it when it is the first.
+pub(super) struct ItemError {
+    pub(super) code: String,
+    pub(super) fields: Vec<(&'static str, Value)>,
+    pub(super) said: String,
 }
 
 /// What an item error is counted as, in bytes, against a worker's room.
@@ -90,26 +103,45 @@ impl Weighed for Rec {
     fn weight(&self) -> usize {
         RECORD_BYTES
             + match self {
-                Rec::Event(ty, body) => ty.len() + body.len(),
-                Rec::Forward(_, body) | Rec::Stderr(body) => body.len(),
-                Rec::ItemError(_, _, said) => ITEM_ERROR_BYTES + said.len(),
+                Rec::Event(ty, body) => ty + body,
+                Rec::Forward(_, n) | Rec::Stderr(n) => *n,
+                Rec::ItemError(e) => ITEM_ERROR_BYTES + e.said.len(),
                 Rec::Halt(_) => 0,
             }
     }
 }
 
-/// A worker's record of one file, within the room it may keep (past it,
-/// recording fails and the file is filtered in its turn), with what the
-/// filter wrote to stderr where it wrote it.
-pub(super) struct Recording(pub(super) Record<Rec>);
+/// A worker's record of one file or chunk, within the room it may keep
+/// (past it, recording fails and the input is filtered in its turn), with
+/// what the filter wrote to stderr where it wrote it.
+pub(super) struct Recording {
+    rec: Record<Rec>,
+    /// The bytes of the records, in their order.
+    bytes: Vec<u8>,
+}
 
 impl Recording {
+    /// An empty recording of at most `room` bytes, its buffer made for
+    /// about `bytes` of them.
+    pub(super) fn new(room: usize, bytes: usize) -> Self {
+        Recording {
+            rec: Record::new(room),
+            bytes: Vec::with_capacity(bytes),
+        }
+    }
+
+    /// The bytes it keeps (as counted against its room).
+    pub(super) fn held(&self) -> usize {
+        self.rec.held()
+    }
+
     /// Keeps what the filter wrote to stderr so far; fails past the room
     /// (the capture itself stops there).
     pub(super) fn said(&mut self) -> Result<(), Stop> {
         let said = jq::take_captured();
         if !said.is_empty() {
-            self.0.put(Rec::Stderr(said))?;
+            self.bytes.extend_from_slice(&said);
+            self.rec.put(Rec::Stderr(said.len()))?;
         }
         match jq::capture_full() {
             true => Err(crate::out::Full.into()),
@@ -120,16 +152,62 @@ impl Recording {
     /// Keeps `rec`, after what the filter wrote to stderr before it.
     fn keep(&mut self, rec: Rec) -> Result<(), Stop> {
         self.said()?;
-        Ok(self.0.put(rec)?)
+        Ok(self.rec.put(rec)?)
+    }
+
+    /// Writes what was recorded to `out`, in the order it came.
+    pub(super) fn replay<O: Replayed>(self, out: &mut O) -> Result<(), Stop> {
+        let Recording { rec, bytes } = self;
+        rec.replay(&mut Bytes { out, bytes: &bytes })
+    }
+}
+
+/// Where a [`Recording`] is replayed: each record with its bytes.
+pub(super) trait Replayed {
+    /// A record; `bytes` are its own (for an event, its type's and then
+    /// its members').
+    fn put(&mut self, rec: Rec, bytes: &[u8]) -> Result<(), Stop>;
+    /// A block end.
+    fn flush(&mut self) -> Result<(), Stop>;
+}
+
+/// A replay's place in the recording's bytes.
+struct Bytes<'o, 'b, O> {
+    out: &'o mut O,
+    bytes: &'b [u8],
+}
+
+impl<O: Replayed> Output<Rec> for Bytes<'_, '_, O> {
+    type Error = Stop;
+    fn text(&mut self, _: &[u8]) -> Result<(), Stop> {
+        Ok(())
+    }
+    fn flush(&mut self) -> Result<(), Stop> {
+        self.out.flush()
+    }
+    fn put(&mut self, rec: Rec) -> Result<(), Stop> {
+        let n = match &rec {
+            Rec::Event(ty, body) => ty + body,
+            Rec::Forward(_, n) | Rec::Stderr(n) => *n,
+            Rec::ItemError(_) | Rec::Halt(_) => 0,
+        };
+        let (own, rest) = self.bytes.split_at(n.min(self.bytes.len()));
+        self.bytes = rest;
+        self.out.put(rec, own)
     }
 }
 
 impl Emit for Recording {
     fn raw_event(&mut self, ty: &str, body: &[u8]) -> Result<(), Stop> {
-        self.keep(Rec::Event(ty.to_string(), body.to_vec()))
+        self.said()?;
+        self.bytes.extend_from_slice(ty.as_bytes());
+        self.bytes.extend_from_slice(body);
+        Ok(self.rec.put(Rec::Event(ty.len(), body.len()))?)
     }
     fn forward(&mut self, ty: &'static str, body: &[u8]) -> Result<(), Stop> {
-        self.keep(Rec::Forward(ty, body.to_vec()))
+        self.said()?;
+        self.bytes.extend_from_slice(body);
+        Ok(self.rec.put(Rec::Forward(ty, body.len()))?)
     }
     fn item_error(
         &mut self,
@@ -137,21 +215,21 @@ impl Emit for Recording {
         fields: &[(&'static str, Value)],
         said: &str,
     ) -> Result<(), Stop> {
-        self.keep(Rec::ItemError(
-            code.to_string(),
-            fields.to_vec(),
-            said.to_string(),
-        ))
+        self.keep(Rec::ItemError(Box::new(ItemError {
+            code: code.to_string(),
+            fields: fields.to_vec(),
+            said: said.to_string(),
+        })))
     }
     fn flush(&mut self) -> Result<(), Stop> {
         self.said()?;
-        Ok(self.0.flush()?)
+        Ok(self.rec.flush()?)
     }
     fn halted(&mut self, h: i32) {
         // What halt_error said goes before it (the room is checked at
         // the end).
         let _ = self.said();
-        let _ = self.0.keep(Rec::Halt(h), 0);
+        let _ = self.rec.keep(Rec::Halt(h), 0);
     }
     fn consumed(&mut self, _v: &Verdict) {}
 }

@@ -24,17 +24,18 @@ use std::thread::Scope;
 use jaq_core::Vars;
 use jaq_std::input::RcIter;
 
-use super::files::{Replay, thread_globals};
 use super::framed::{Framed, Seen, forward_of, framed_stream};
+use super::jq_args::thread_globals;
+use super::replay::Replay;
 use super::sink::{Emit, Recording, halted_in_report};
 use super::{BoxedInputs, STACK};
 use crate::cli::FilterArgs;
 use crate::drive::{Source, drive_source};
 use crate::jq::{self, Data, Filter};
 use crate::judge::{Finding, Judge, LineClass, Verdict};
-use crate::out::{Record, Sinks, Stop, cancelled};
+use crate::out::{Sinks, Stop, cancelled};
 use crate::parallel::Threads;
-use crate::peek::Peeker;
+use crate::peek::{Envelope, Member, Peeker};
 
 /// The event bytes a chunk gathers before it goes to a worker: small
 /// enough that the chunks in flight stay within a few MiB (and below the
@@ -59,16 +60,18 @@ pub(super) struct Split<'scope, 'env> {
 struct Job {
     chunk: Arc<Chunk>,
     source: Arc<str>,
-    done: mpsc::Sender<(u64, Option<Record<super::sink::Rec>>)>,
+    done: mpsc::Sender<(u64, Option<Recording>)>,
 }
 
 /// Consecutive lines of one stream, as the filter takes them: the events
-/// it runs on (their bytes in `text`) and the upstream errors and
-/// warnings it forwards, in stream order.
+/// it runs on (their bytes in `text`, the members the judge's peek found
+/// in `members`) and the upstream errors and warnings it forwards, in
+/// stream order.
 #[derive(Default)]
 struct Chunk {
     k: u64,
     text: Vec<u8>,
+    members: Vec<Member>,
     items: Vec<Item>,
 }
 
@@ -77,8 +80,8 @@ enum Item {
     Forward(&'static str, Vec<u8>),
 }
 
-/// An event the filter runs on: its bytes in the chunk's text, and what
-/// the judge said of its line.
+/// An event the filter runs on: its bytes in the chunk's text, what the
+/// judge said of its line, and what its peek found there.
 struct Event {
     start: usize,
     end: usize,
@@ -86,6 +89,45 @@ struct Event {
     item_index: Option<u64>,
     domain: bool,
     long: bool,
+    peek: Peeked,
+}
+
+/// What the judge's peek of an event found that the filter reads: its
+/// members (in the chunk's `members`), which of them are `type` and
+/// `aoi`, the envelope, a lone surrogate. The worker takes it as it is
+/// rather than peeking the same bytes again.
+struct Peeked {
+    members: std::ops::Range<usize>,
+    type_member: Option<usize>,
+    aoi_member: Option<usize>,
+    envelope: Option<Envelope>,
+    lone_surrogate: bool,
+}
+
+impl Peeked {
+    /// Keeps what `peek` found, its members in `members`.
+    fn of(peek: &Peeker, members: &mut Vec<Member>) -> Self {
+        let start = members.len();
+        members.extend_from_slice(&peek.members);
+        Peeked {
+            members: start..members.len(),
+            type_member: peek.type_member,
+            aoi_member: peek.aoi_member,
+            envelope: peek.envelope.clone(),
+            lone_surrogate: peek.lone_surrogate,
+        }
+    }
+
+    /// Makes `peek` what the judge's peek was (`members`: the chunk's).
+    fn fill(&self, members: &[Member], peek: &mut Peeker) {
+        peek.members.clear();
+        peek.members
+            .extend_from_slice(members.get(self.members.clone()).unwrap_or_default());
+        peek.type_member = self.type_member;
+        peek.aoi_member = self.aoi_member;
+        peek.envelope.clone_from(&self.envelope);
+        peek.lone_surrogate = self.lone_surrogate;
+    }
 }
 
 impl<'scope, 'env> Split<'scope, 'env> {
@@ -168,7 +210,7 @@ fn workers(threads: usize) -> usize {
 /// record (none: past its room, or it could not run the filter).
 fn work(rx: &Mutex<mpsc::Receiver<Job>>, args: &FilterArgs, filter: &Filter) {
     let values = thread_globals(args);
-    let mut w = values.map(|v| Framed::new(args, filter, Vars::new(v), Recording(Record::new(0))));
+    let mut w = values.map(|v| Framed::new(args, filter, Vars::new(v), Recording::new(0, 0)));
     let empty: BoxedInputs<'_> = Box::new(std::iter::empty());
     let inputs = RcIter::new(empty);
     let data = Data {
@@ -210,8 +252,8 @@ fn filter_chunk<'d>(
     peeker: &mut Peeker,
     job: &Job,
     answered: &std::rc::Rc<std::cell::Cell<bool>>,
-) -> Option<Record<super::sink::Rec>> {
-    w.sinks = Recording(Record::new(ROOM));
+) -> Option<Recording> {
+    w.sinks = Recording::new(ROOM, job.chunk.text.len());
     w.source.clear();
     w.source.push_str(&job.source);
     // Past its room, stderr hands the chunk back at once: a filter that
@@ -225,30 +267,24 @@ fn filter_chunk<'d>(
     for item in &job.chunk.items {
         let put = match item {
             Item::Forward(ty, body) => w.sinks.forward(ty, body),
-            Item::Filter(e) => apply_event(w, data, peeker, &job.chunk.text, e),
+            Item::Filter(e) => apply_event(w, data, peeker, &job.chunk, e),
         };
         put.ok()?;
     }
     w.sinks.said().ok()?;
-    let Recording(rec) = std::mem::replace(&mut w.sinks, Recording(Record::new(0)));
-    Some(rec)
+    Some(std::mem::replace(&mut w.sinks, Recording::new(0, 0)))
 }
 
-/// Runs the filter on one event of a chunk, peeked again on this thread.
+/// Runs the filter on one event of a chunk, with the judge's peek of it.
 fn apply_event<'d, O: Emit>(
     w: &mut Framed<'_, O>,
     data: &'d Data<'d>,
     peeker: &mut Peeker,
-    text: &[u8],
+    chunk: &Chunk,
     e: &Event,
 ) -> Result<(), Stop> {
-    let line = text.get(e.start..e.end).unwrap_or_default();
-    // A long line's event is the judge's reduced copy, which the filter
-    // does not read (it says so); any other was peeked whole by the judge,
-    // and the same bytes peek the same.
-    if !e.long && peeker.peek_checked(line, true).is_err() {
-        peeker.members.clear();
-    }
+    let line = chunk.text.get(e.start..e.end).unwrap_or_default();
+    e.peek.fill(&chunk.members, peeker);
     let seen = Seen {
         line,
         peek: peeker,
@@ -329,7 +365,7 @@ struct Dispatch {
     /// One chunk in `share` is this thread's, the others the workers'.
     share: u64,
     order: mpsc::SyncSender<(Arc<Chunk>, bool)>,
-    done: mpsc::Sender<(u64, Option<Record<super::sink::Rec>>)>,
+    done: mpsc::Sender<(u64, Option<Recording>)>,
     source: Arc<str>,
 }
 
@@ -339,13 +375,8 @@ impl Dispatch {
     /// order. Err: the writer stopped.
     fn send(&self, chunk: &mut Chunk) -> Result<(), ()> {
         let k = chunk.k;
-        let chunk = Arc::new(std::mem::replace(
-            chunk,
-            Chunk {
-                k: k + 1,
-                ..Chunk::default()
-            },
-        ));
+        let next = chunk.next();
+        let chunk = Arc::new(std::mem::replace(chunk, next));
         let job = Job {
             chunk: Arc::clone(&chunk),
             source: Arc::clone(&self.source),
@@ -420,14 +451,37 @@ fn judge_stream<R: Read + Send>(
     Judged::Ended(v, shown)
 }
 
+/// What a chunk's lists are made for: as many as the last chunk held, up
+/// to these (a very wide line is not a reason to keep room for another).
+const ROOM_ITEMS: usize = 1024;
+const ROOM_MEMBERS: usize = 8192;
+
 impl Chunk {
+    /// The chunk after this one, its room made at once: grown line by
+    /// line, its lists were copied over and over (half the split's cost
+    /// in instructions), and the text ended in a buffer twice its size.
+    fn next(&self) -> Chunk {
+        Chunk {
+            k: self.k + 1,
+            text: Vec::with_capacity(CHUNK_BYTES + CHUNK_BYTES / 4),
+            members: Vec::with_capacity(self.members.len().min(ROOM_MEMBERS)),
+            items: Vec::with_capacity(self.items.len().min(ROOM_ITEMS)),
+        }
+    }
+
     /// Adds the event the judge just read, on `line`.
     fn push(&mut self, judge: &Judge, line: &[u8], item_index: Option<u64>) {
         let long = judge.last_long();
         let start = self.text.len();
-        if !long {
-            self.text.extend_from_slice(line);
-        }
+        // A long line's event is the judge's reduced copy, which the
+        // filter does not read (it says so).
+        let peek = match long {
+            true => Peeked::of(&Peeker::default(), &mut self.members),
+            false => {
+                self.text.extend_from_slice(line);
+                Peeked::of(judge.last_peek(), &mut self.members)
+            }
+        };
         self.items.push(Item::Filter(Event {
             start,
             end: self.text.len(),
@@ -435,6 +489,7 @@ impl Chunk {
             item_index,
             domain: judge.last_class() == LineClass::Domain,
             long,
+            peek,
         }));
     }
 }
@@ -444,10 +499,10 @@ impl Chunk {
 fn replay_all(
     f: &mut Framed<'_, Sinks>,
     order: &mpsc::Receiver<(Arc<Chunk>, bool)>,
-    done: &mpsc::Receiver<(u64, Option<Record<super::sink::Rec>>)>,
+    done: &mpsc::Receiver<(u64, Option<Recording>)>,
     source: &str,
 ) -> Result<(), Stop> {
-    let mut ready: BTreeMap<u64, Option<Record<super::sink::Rec>>> = BTreeMap::new();
+    let mut ready: BTreeMap<u64, Option<Recording>> = BTreeMap::new();
     let mut here = Here::default();
     f.source = source.to_string();
     for (chunk, sent) in order {
@@ -467,9 +522,9 @@ fn replay_all(
 /// The record of chunk `k`, once a worker sent it (none: filter it here).
 fn record_of(
     k: u64,
-    ready: &mut BTreeMap<u64, Option<Record<super::sink::Rec>>>,
-    done: &mpsc::Receiver<(u64, Option<Record<super::sink::Rec>>)>,
-) -> Option<Record<super::sink::Rec>> {
+    ready: &mut BTreeMap<u64, Option<Recording>>,
+    done: &mpsc::Receiver<(u64, Option<Recording>)>,
+) -> Option<Recording> {
     loop {
         if let Some(rec) = ready.remove(&k) {
             return rec;
@@ -504,7 +559,7 @@ impl Here {
         for item in &chunk.items {
             match item {
                 Item::Forward(ty, body) => f.sinks.forward(ty, body)?,
-                Item::Filter(e) => apply_event(f, &data, &mut self.peeker, &chunk.text, e)?,
+                Item::Filter(e) => apply_event(f, &data, &mut self.peeker, chunk, e)?,
             }
         }
         Ok(())

@@ -4,7 +4,6 @@
 //! strictly in input order. What is
 //! written and said on stderr is therefore one thread's, byte for byte.
 
-use std::fs::File;
 use std::io::Read;
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
@@ -12,8 +11,8 @@ use std::path::{Path, PathBuf};
 use super::{Gathered, SHOWN, Taken, gather};
 use crate::cli::{JudgeArgs, MergeArgs};
 use crate::demux;
-use crate::out::Record;
-use crate::pool::{Input, Keeps, Workers, each_input};
+use crate::out::{Halt, Output, Taking, taker};
+use crate::pool::{Engine, Keeps, Opened, Turned, each_turn};
 
 /// One input, read and judged, not yet in the report.
 pub(super) enum FileRead {
@@ -27,12 +26,6 @@ pub(super) enum FileRead {
     /// A block of the input being read ended: what was written goes out
     /// (a live log's reader is not kept waiting).
     BlockEnd,
-    /// Read whole by a worker: the parts and block ends one thread would
-    /// have taken as it read, then the rest.
-    Whole {
-        parts: Record<Taken>,
-        rest: Box<FileRead>,
-    },
     /// Its streams reduced to their report, in order of first
     /// appearance (after its parts), what it carried, and what reading it
     /// passed over.
@@ -50,40 +43,51 @@ pub(super) fn each_judged(
     args: &MergeArgs,
     mut take: impl FnMut(&Path, FileRead) -> bool,
 ) {
-    let opts = args.logs.reading(&args.judge, SHOWN as u64, SHOWN);
-    // A file's entries are the report's, kept whatever the format: they
-    // take no room of the batch.
-    let workers = Workers::new(args.judge.threads, Keeps::Free);
-    let whole = |i: usize, file, _| (Some(judge_whole(file, &inputs[i], &args.judge, &opts)), 0);
-    each_input(inputs, workers, whole, |i, input| {
+    let judging = Judging {
+        judge: &args.judge,
+        opts: args.logs.reading(&args.judge, SHOWN as u64, SHOWN),
+    };
+    each_turn(inputs, args.judge.threads, &judging, |i, turn| {
         let path = inputs[i].as_path();
-        let read = match input {
-            Input::Whole(read) => read,
-            Input::Unreadable(msg) => FileRead::Unreadable(msg),
-            Input::Read(src) => {
-                // In its turn: a log's runs go into the report as they end.
-                let mut part = |t: Option<Taken>| match t {
-                    Some(t) => take(path, FileRead::Part(Box::new(t))),
-                    None => take(path, FileRead::BlockEnd),
-                };
-                judge_file(src, path, &args.judge, &opts, &mut part)
-            }
+        // A log's runs go into the report as they end.
+        let mut part = |t: Option<Taken>| match t {
+            Some(t) => take(path, FileRead::Part(Box::new(t))),
+            None => take(path, FileRead::BlockEnd),
+        };
+        let read = match turn.read_into(&mut Taking(&mut part)) {
+            Ok(Turned::Read(read)) => read,
+            Ok(Turned::Unreadable(msg)) => FileRead::Unreadable(msg),
+            Err(Halt) => return false,
         };
         take(path, read)
     });
 }
 
-/// Reads and judges `file`; nothing is said (that is the taker's).
-/// [`judge_file`] with the runs that ended and the block ends kept in
-/// order (a worker's file waits for the files before it), so the taker
-/// says and flushes them where one thread would have.
-fn judge_whole(file: File, path: &Path, judge: &JudgeArgs, opts: &demux::Options) -> FileRead {
-    // A file's entries take no room of the batch ([`Keeps::Free`]).
-    let mut parts = Record::new(usize::MAX);
-    let rest = judge_file(file, path, judge, opts, &mut |t| parts.took(t));
-    FileRead::Whole {
-        parts,
-        rest: Box::new(rest),
+/// How `merge-report` reads each input; nothing is said (that is the
+/// taker's).
+struct Judging<'a> {
+    judge: &'a JudgeArgs,
+    opts: demux::Options,
+}
+
+impl Engine for Judging<'_> {
+    type Item = Taken;
+    type Done = FileRead;
+    type Error = Halt;
+
+    /// A file's entries are the report's, kept whatever the format: they
+    /// take no room of the batch.
+    fn keeps(&self) -> Keeps {
+        Keeps::Free
+    }
+
+    fn read<O, E>(&self, src: Opened, path: &Path, out: &mut O) -> Result<FileRead, Halt>
+    where
+        O: Output<Taken, Error = E>,
+        E: Into<Halt>,
+    {
+        let mut release = taker(out);
+        Ok(judge_file(src, path, self.judge, &self.opts, &mut release))
     }
 }
 

@@ -16,7 +16,7 @@ use super::words::why_line;
 use super::{Taken, junit, markdown, table, tap};
 use crate::cli::{MergeArgs, MergeFormat};
 use crate::demux;
-use crate::out::{Taking, budget, eprint_line, eprint_safe, stop_code};
+use crate::out::{budget, eprint_line, eprint_safe, stop_code};
 use crate::spec::exit::Code;
 
 pub(super) struct Merged {
@@ -57,13 +57,6 @@ impl Merged {
         let source = path.display().to_string();
         let (g, taken, counts) = match read {
             FileRead::Part(t) => return self.add(*t, args),
-            FileRead::Whole { parts, rest } => {
-                let mut live = Taking(|t: Option<Taken>| match t {
-                    Some(t) => self.take(path, FileRead::Part(Box::new(t)), args),
-                    None => self.take(path, FileRead::BlockEnd, args),
-                });
-                return parts.replay(&mut live).is_ok() && self.take(path, *rest, args);
-            }
             FileRead::BlockEnd => return self.jsonl.as_mut().is_none_or(JsonlReport::flush),
             FileRead::Judged { g, taken, counts } => (g, taken, counts),
             FileRead::Stopped => return true,

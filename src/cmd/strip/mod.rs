@@ -19,11 +19,9 @@ use crate::cli::StripArgs;
 use crate::demux::Judged;
 use crate::drive::drive_source;
 use crate::judge::{Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict};
-use crate::out::{
-    AsFdFile, Io, Output, Record, Weighed, budget, eprint_line, finding_line, verdict_line,
-};
+use crate::out::{AsFdFile, Io, Output, Weighed, budget, eprint_line, finding_line, verdict_line};
 use crate::peek::without_member;
-use crate::pool::{Input, Keeps, Workers, each_input};
+use crate::pool::{Engine, Keeps, Opened, Turn, Turned, each_turn};
 use crate::spec::exit;
 
 /// Runs `aoi strip`; returns the exit status.
@@ -51,18 +49,10 @@ fn strip(args: &StripArgs) -> i32 {
     let inputs = crate::out::inputs_of(&args.files);
     let mut code = exit::OK;
     let mut result = Ok(());
-    // Files up to 1 MiB are stripped at once, each by a worker into
-    // memory: a larger one's plane grows with it.
-    let workers = Workers::new(args.judge.threads, Keeps::Small);
-    each_input(
-        &inputs,
-        workers,
-        |_, file, room| strip_whole(file, args, room),
-        |i, input| {
-            result = take_input(args, &mut out, inputs[i], input, &mut code);
-            result.is_ok()
-        },
-    );
+    each_turn(&inputs, args.judge.threads, &Stripping(args), |i, turn| {
+        result = take_input(args, &mut out, inputs[i], turn, &mut code);
+        result.is_ok()
+    });
     if let Err(e) = result {
         return write_failed(&e);
     }
@@ -88,34 +78,50 @@ fn write_failed(e: &io::Error) -> i32 {
     exit::IOERR
 }
 
-/// What a worker made of one file: its plane (with the runs of a log
-/// as they ended), and a stream's verdict and first findings, or the runs
+/// What stripping one input gave besides its plane (and the runs of a
+/// log as they ended): a stream's verdict and first findings, or the runs
 /// held at a log's end and what its reading passed over.
 enum Stripped {
-    Stream(Record<Judged>, Box<Verdict>, Vec<Finding>),
-    Log(Record<Judged>, Vec<Judged>, crate::demux::Counts),
+    Stream(Box<Verdict>, Vec<Finding>),
+    Log(Vec<Judged>, crate::demux::Counts),
 }
 
-/// Strips the `file` into memory, in at most `room` bytes; nothing is
-/// said. Past its room, or when a long line's temporary file failed, the
-/// file is stripped again in its turn (where such a failure is said).
-fn strip_whole(file: std::fs::File, args: &StripArgs, room: usize) -> (Option<Stripped>, usize) {
-    let mut plane = Record::new(room);
-    if !args.logs.log {
-        let Ok((v, shown)) = strip_stream(source_for(file, &args.judge), args, &mut plane) else {
-            return (None, 0);
-        };
-        let held = plane.held();
-        return (Some(Stripped::Stream(plane, Box::new(v), shown)), held);
+/// How `strip` reads each input. On a worker, past its room or when a
+/// long line's temporary file failed, the file is stripped again in its
+/// turn (where such a failure is said).
+struct Stripping<'a>(&'a StripArgs);
+
+impl Engine for Stripping<'_> {
+    type Item = Judged;
+    type Done = Stripped;
+    type Error = io::Error;
+
+    /// Files up to 1 MiB are stripped at once, each by a worker into
+    /// memory: a larger one's plane grows with it.
+    fn keeps(&self) -> Keeps {
+        Keeps::Small
     }
-    let Ok((rest, counts)) = read_log(file, args, &mut plane) else {
-        return (None, 0);
-    };
-    if plane.hold(rest.iter().map(Weighed::weight).sum()).is_err() {
-        return (None, 0);
+
+    fn read<O, E>(&self, src: Opened, _: &Path, out: &mut O) -> io::Result<Stripped>
+    where
+        O: Output<Judged, Error = E>,
+        E: Into<io::Error>,
+    {
+        let args = self.0;
+        if args.logs.log {
+            let (rest, counts) = read_log(src, args, out)?;
+            return Ok(Stripped::Log(rest, counts));
+        }
+        let (v, shown) = strip_stream(source_for(src, &args.judge), args, out)?;
+        Ok(Stripped::Stream(Box::new(v), shown))
     }
-    let held = plane.held();
-    (Some(Stripped::Log(plane, rest, counts)), held)
+
+    fn weight(&self, done: &Stripped) -> usize {
+        match done {
+            Stripped::Log(rest, _) => rest.iter().map(Weighed::weight).sum(),
+            Stripped::Stream(..) => 0,
+        }
+    }
 }
 
 /// Strips the input (or writes what a worker stripped of it) into `out`,
@@ -125,7 +131,7 @@ fn take_input(
     args: &StripArgs,
     out: &mut Box<dyn Write>,
     path: &Path,
-    input: Input<Stripped>,
+    turn: Turn<'_, Stripping<'_>>,
     code: &mut i32,
 ) -> io::Result<()> {
     let source = path.display().to_string();
@@ -134,27 +140,13 @@ fn take_input(
         out,
         said: Said::new(args, name),
     };
-    let c = match input {
-        Input::Unreadable(msg) => {
+    let c = match turn.read_into(&mut live)? {
+        Turned::Unreadable(msg) => {
             eprint_line(args.quiet, &format!("aoi strip: {msg}"));
             exit::NOINPUT
         }
-        Input::Read(src) if args.logs.log => {
-            let (rest, counts) = read_log(src, args, &mut live)?;
-            end_log(live.said, rest, &counts)
-        }
-        Input::Read(src) => {
-            let (v, shown) = strip_stream(source_for(src, &args.judge), args, &mut live)?;
-            stream_code(args, &v, &shown, name)
-        }
-        Input::Whole(Stripped::Stream(plane, v, shown)) => {
-            plane.replay(&mut live)?;
-            stream_code(args, &v, &shown, name)
-        }
-        Input::Whole(Stripped::Log(plane, rest, counts)) => {
-            plane.replay(&mut live)?;
-            end_log(live.said, rest, &counts)
-        }
+        Turned::Read(Stripped::Stream(v, shown)) => stream_code(args, &v, &shown, name),
+        Turned::Read(Stripped::Log(rest, counts)) => end_log(live.said, rest, &counts),
     };
     *code = exit::worst(*code, c);
     Ok(())

@@ -67,7 +67,7 @@ fn partial_is_0_and_1_with_fail_on_partial() {
     );
 }
 
-/// `--fail-on-partial` keeps the cause's disposition (§ 9.3, issue 40): a
+/// `--fail-on-partial` keeps the cause's disposition (§ 9.3): a
 /// partial run whose item error says retry may help is 75, with the wait
 /// it asks for, and its verdict line never says both "not retryable" and
 /// "retryable after".
@@ -338,7 +338,7 @@ fn help_and_version_are_0() {
 
 /// The verdict line names one error and quotes that error's message, never
 /// another's: a summary whose caused_by is an upstream UP_THROTTLED beside
-/// a local LOCAL_FLAKY error is described by UP_THROTTLED alone (issue 25).
+/// a local LOCAL_FLAKY error is described by UP_THROTTLED alone.
 #[test]
 fn the_cause_is_described_by_its_own_fields_only() {
     let input = s()
@@ -368,7 +368,7 @@ fn the_cause_is_described_by_its_own_fields_only() {
 }
 
 /// An empty stream (a usage error's empty stdout) is said to be empty, not
-/// a crash (issue 25); it is still incomplete, exit 74.
+/// a crash; it is still incomplete, exit 74.
 #[test]
 fn an_empty_stream_is_called_empty() {
     let out = check(&[], b"");
@@ -389,7 +389,7 @@ fn an_empty_stream_is_called_empty() {
 }
 
 /// A failed doctor run (§ 19.3) names the check it failed on, in `check`,
-/// `errors` and `summary` (issue 25).
+/// `errors` and `summary`.
 #[test]
 fn a_failed_doctor_run_names_its_failed_check() {
     let input = s()
@@ -420,7 +420,7 @@ fn a_failed_doctor_run_names_its_failed_check() {
     assert_eq!(summary["properties"]["checks_failed"], 1, "{summary}");
 }
 
-/// § 9.1 with § 4.2 (issue 40): an unbounded stream that ends after a
+/// § 9.1 with § 4.2: an unbounded stream that ends after a
 /// process-scope error of its own takes the error's disposition, 1 or
 /// 75 (§ 9.3: `retryable` decides), with or without events after it;
 /// item-scope and forwarded errors leave the clean end clean.
@@ -451,7 +451,7 @@ fn unbounded_ends_after_a_process_scope_error() {
     assert_eq!(exit_of(&s().ev(authn).no_summary(), &[]), 74);
 }
 
-/// § 9.1 (issue 40): `ok:true` after a process-scope error is no success,
+/// § 9.1: `ok:true` after a process-scope error is no success,
 /// with or without events after the error; partial success with
 /// item-scope errors is unchanged.
 #[test]
@@ -479,7 +479,7 @@ fn ok_true_after_a_process_scope_error_is_a_violation() {
     assert_eq!(exit_of(&partial, &[]), 0);
 }
 
-/// § 4.2, § 2 (issue 40): an empty input is incomplete with --unbounded as
+/// § 4.2, § 2: an empty input is incomplete with --unbounded as
 /// without it, and says why.
 #[test]
 fn an_empty_unbounded_stream_is_incomplete() {

@@ -54,7 +54,7 @@ fn unterminated_final_line_is_relayed_and_74() {
 #[test]
 fn long_lines_are_relayed_whole() {
     // 1 MiB and 300 KiB lines past a 1 KiB hold: relayed in full, and
-    // valid (the spec sets no line length limit, issue 25).
+    // valid (the spec sets no line length limit).
     let hold = [("AOI_HOLD_LINE_BYTES", "1024")];
     let big = format!(r#"{{"type":"hit","t":"{}"}}"#, "x".repeat(1 << 20));
     let mid = format!(r#"{{"type":"hit","t":"{}"}}"#, "y".repeat(300_000));

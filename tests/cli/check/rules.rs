@@ -167,7 +167,7 @@ cases! {
     crlf_line_ends_are_json_whitespace: good("line.not-json", 0, &*s().hits(2).bytes().iter().flat_map(|&b| if b == b'\n' { vec![b'\r', b'\n'] } else { vec![b] }).collect::<Vec<u8>>());
     prose: bad("line.not-json", 2, 65, s().raw("Searching 3 indexes..."));
     // RFC 8259's grammar allows a lone surrogate escape; JSON.stringify
-    // writes one for a string cut mid-pair (issue 25).
+    // writes one for a string cut mid-pair.
     lone_surrogate: bad("line.lone-surrogate", 2, 0, &*hit_with(s().hits(1), r"rocket \ud83d"));
     lone_low_surrogate: bad("line.lone-surrogate", 2, 0, &*hit_with(s().hits(1), r"\ude80 after"));
     surrogate_pair: good("line.lone-surrogate", 0, &*hit_with(s().hits(1), r"rocket \ud83d\ude80"));
@@ -175,7 +175,7 @@ cases! {
     stack_trace: bad("line.not-json", 2, 65, s().raw("thread 'main' panicked at src/main.rs:3:5:"));
     trailing_comma: bad("line.not-json", 2, 65, s().raw(j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN"},}"#)));
     two_objects_on_a_line: bad("line.not-json", 2, 65, s().raw(j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN"}}{"type":"hit"}"#)));
-    // One cause, one finding (issue 25): the mark, not the meta or seq.
+    // One cause, one finding: the mark, not the meta or seq.
     utf8_bom: bad("line.bom", 1, 65, &*[b"\xEF\xBB\xBF".as_slice(), &s().bytes()].concat());
     utf8_bom_no_derived_findings: good("seq.gap", 65, &*[b"\xEF\xBB\xBF".as_slice(), &s().bytes()].concat());
     utf8_bom_meta_is_read: good("meta.missing", 65, &*[b"\xEF\xBB\xBF".as_slice(), &s().bytes()].concat());
@@ -210,12 +210,12 @@ cases! {
     unterminated_no_summary: bad("line.unterminated", 2, 74, s().hits(1).no_summary().unterminated());
     unterminated_good: good("line.unterminated", 0, s().hits(1));
     framework_duplicate_among_many_keys: bad("event.duplicate-framework-key", 2, 65, s().raw(j(&format!(r#"{{"type":"aoi:progress","aoi":{{"seq":1,"run":"$RUN"}},{}"k7":1}}"#, (0..20_000).map(|i| format!(r#""k{i}":0,"#)).collect::<String>()))));
-    // Issue 25: no line length limit; a line past the reader's hold is read in pieces.
+    // No line length limit; a line past the reader's hold is read in pieces.
     long_line_good: good("line.not-json", 0, s().raw(hit_of_len(2_100_000)));
 
     // § 2, § 8.1: type.
     type_missing: bad("event.type-missing", 2, 65, s().ev(r#"{"rank":1}"#));
-    // One cause (issue 42): the type was put inside the envelope.
+    // One cause: the type was put inside the envelope.
     type_only_inside_envelope: bad("envelope.type", 2, 65, s().ev(&j(r#"{"aoi":{"seq":1,"run":"$RUN","type":"hit"}}"#)));
     type_good: good("event.type-missing", 0, s().ev(r#"{"type":"hit","rank":1}"#));
     type_number: bad("event.type-not-string", 2, 65, s().ev(r#"{"type":1}"#));
@@ -258,7 +258,7 @@ cases! {
     envelope_all_fields_good: good("envelope.duplicate-key", 0, s().ev(&j(r#"{"type":"hit","aoi":{"seq":1,"run":"$RUN","t":12.5,"trace_id":"4bf92f3577b34da6"}}"#)));
     seq_string: bad("envelope.field-type", 2, 65, s().ev(&j(r#"{"type":"hit","aoi":{"seq":"1","run":"$RUN"}}"#)));
     seq_negative: bad("envelope.field-type", 2, 65, s().ev(&j(r#"{"type":"hit","aoi":{"seq":-1,"run":"$RUN"}}"#)));
-    // JSON Schema 2020-12 counts 1.0 and 1e0 as the integer 1 (issue 42).
+    // JSON Schema 2020-12 counts 1.0 and 1e0 as the integer 1.
     seq_float: bad("number.integer-form", 2, 0, s().ev(&j(r#"{"type":"hit","aoi":{"seq":1.0,"run":"$RUN"}}"#)));
     seq_exponent: bad("number.integer-form", 2, 0, s().raw(j(r#"{"type":"hit","aoi":{"seq":1e0,"run":"$RUN"}}"#)).summary(&j(r#"{"aoi":{"seq":2,"run":"$RUN"}}"#)));
     seq_fraction: bad("envelope.field-type", 2, 65, s().ev(&j(r#"{"type":"hit","aoi":{"seq":1.5,"run":"$RUN"}}"#)));
@@ -313,7 +313,7 @@ cases! {
     version_v02: bad("version.unsupported", 1, 65, s().meta(r#"{"aoi_version":"0.2"}"#));
     version_2: bad("version.unsupported", 1, 65, s().meta(r#"{"aoi_version":"2.0"}"#));
     version_minor_good: good("version.unsupported", 0, s().meta(r#"{"aoi_version":"1.1"}"#));
-    // § 11 (issue 42): a value that is a secret by its form fails the
+    // § 11: a value that is a secret by its form fails the
     // stream; one known only by its flag's name is advised on.
     args_secret_flag_value: bad("meta.args-secret-flag", 1, 0, s().meta(r#"{"args":["search","--token","abc123"]}"#));
     args_secret_flag_equals: bad("meta.args-secret-flag", 1, 0, s().meta(r#"{"args":["--password=hunter2"]}"#));
@@ -348,7 +348,7 @@ cases! {
     schema_unchecked: bad("schema.unchecked", 2, 0, &*long_note()).with(SCHEMA_ARGS);
     schema_unchecked_good: good("schema.unchecked", 0, s().ev(r#"{"type":"note","text":"short"}"#)).with(SCHEMA_ARGS);
     summary_missing_unbounded_good: good("summary.missing", 0, s().hits(1).no_summary()).with(&["--unbounded"]);
-    // § 4.2, issue 40: --unbounded waives the summary of a stream that
+    // § 4.2: --unbounded waives the summary of a stream that
     // began; an empty input began nothing.
     summary_missing_empty_unbounded: bad("summary.missing", 0, 74, &b""[..]).with(&["--unbounded"]);
     summary_present_good: good("summary.missing", 0, s().hits(1));
@@ -397,7 +397,7 @@ cases! {
     count_string: bad("summary.field-type", 2, 65, s().summary(r#"{"count":"0"}"#));
     event_count_string: bad("summary.field-type", 2, 65, s().summary(r#"{"event_count":"2"}"#));
     input_count_negative: bad("summary.field-type", 2, 65, s().summary(r#"{"input_count":-1}"#));
-    // § 8.3 gives elapsed_ms no type: performance.now() has fractions (issue 25).
+    // § 8.3 gives elapsed_ms no type: performance.now() has fractions.
     elapsed_float_good: good("summary.field-type", 0, s().summary(r#"{"elapsed_ms":12.5}"#));
     elapsed_exponent_good: good("summary.field-type", 0, s().summary(r#"{"elapsed_ms":1.25e3}"#));
     elapsed_negative: bad("summary.field-type", 2, 65, s().summary(r#"{"elapsed_ms":-0.5}"#));
@@ -429,7 +429,7 @@ cases! {
     truncated_with_cursor_good: good("summary.truncated-no-cursor", 0, s().summary(r#"{"truncated":true,"next_cursor":"opaque-token"}"#));
     not_truncated_good: good("summary.truncated-no-cursor", 0, s().summary(r#"{"truncated":false}"#));
 
-    // § 9.1 with § 4 (issue 40): a process-scope error ends the run, so a
+    // § 9.1 with § 4: a process-scope error ends the run, so a
     // summary that says ok:true after it contradicts the stream.
     ok_after_process_error: bad("summary.ok-after-process-error", 3, 65, s().ev(INTERNAL));
     ok_after_process_error_and_hits: bad("summary.ok-after-process-error", 5, 65, s().ev(INTERNAL).hits(2));
@@ -479,7 +479,7 @@ cases! {
     scope_number: bad("error.scope", 2, 65, s().ev(&err(r#"{"scope":1}"#)));
     scope_good: good("error.scope", 1, s().ev(&err(r#"{"scope":"item"}"#)).ev(&err(r#"{"scope":"process"}"#)).ev(&err_minus("scope")).summary(r#"{"ok":false,"reason":"failed"}"#));
 
-    // Issue 42, the audit's cases: each checkable statement, a stream that
+    // An audit's cases: each checkable statement, a stream that
     // breaks it and the nearest one that keeps it.
     // § 9.1: the optional fields in their types.
     item_index_string: bad("error.field-type", 2, 65, s().ev(&err(r#"{"item_index":"17"}"#)));
@@ -630,8 +630,7 @@ fn version_v02_message_carries_the_migration_hint() {
 
 /// A whole v0.2 stream (flat envelope, `temporary`, no `retryable`, no
 /// `reason`) is one finding, `version.unsupported`, and the verdict says
-/// whether the run finished; a cut one adds only `summary.missing` (§ 5.2,
-/// issue 25).
+/// whether the run finished; a cut one adds only `summary.missing` (§ 5.2).
 #[test]
 fn a_v02_stream_is_one_finding_and_says_whether_it_finished() {
     let stream = [
@@ -710,7 +709,7 @@ fn seq_gap_resynchronises() {
     assert_eq!(r.of("seq.gap").len(), 1, "{}", r.brief());
 }
 
-/// § 8.1, issue 40: two swapped lines (seq 0,1,3,2,4) are one "out of
+/// § 8.1: two swapped lines (seq 0,1,3,2,4) are one "out of
 /// order" finding at the line where the order broke, not three that say
 /// lines are missing; a real gap is still "missing".
 #[test]
@@ -756,7 +755,7 @@ fn a_swap_is_one_out_of_order_finding() {
 
 /// Interleaved runs without `--log` are one finding, `run.changed`, whose
 /// hint names `--log`; with `--log`, `merge-report` and `summary` judge
-/// each run on its own (issue 40).
+/// each run on its own.
 #[test]
 fn interleaved_runs_are_one_finding_that_names_log() {
     let a = s().hits(1).bytes();
@@ -821,7 +820,7 @@ fn max_per_rule_caps_findings_not_counts() {
 ///
 /// Whether they came in time is measured on this side of the pipe; when
 /// the machine was too slow for that (a gap of 1 s or more), the run says
-/// so and proves nothing rather than fail (issue 23).
+/// so and proves nothing rather than fail.
 #[test]
 fn idle_timeout_turns_silence_into_a_timeout() {
     use std::io::Write;

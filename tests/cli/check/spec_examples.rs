@@ -35,7 +35,7 @@ const EX_19_3: &str = r#"{"type":"aoi:meta","aoi":{"seq":0,"run":"01JZQ7X4TQ9"},
 /// seq.gap at line 3 (expected 2, found 31): exit 65. The counters that
 /// differ by exactly the lost lines (event_count 32 vs 3 lines, count 29
 /// vs 0 domain events) are that cause's effect, not findings of their own
-/// (issue 40: one cause, one finding). Also
+/// (one cause, one finding). Also
 /// advisories: aoi:meta carries only `tool` (meta.identity) and the summary
 /// no identity (summary.identity).
 const EX_19_4: &str = r#"{"type":"aoi:meta","aoi":{"seq":0,"run":"01JZQ7X4TQ9"},"tool":"outline","command":"import","properties":{"input_mode":"jsonl","continue_on_error":true}}
