@@ -154,6 +154,30 @@ fn a_halt_ends_the_run_as_on_one_thread() {
     alike("halts.jsonl", &input, programs, &[]);
 }
 
+/// A halt whose message, after a chunk's worth of big results, passes
+/// what a worker keeps of its chunk: the halt must not be lost (it was:
+/// the worker's record went back whole without it, exit 0, `ok:true`,
+/// and that worker's later chunks empty). A chunk a worker halted in is
+/// filtered again by the writing thread, which halts as one thread does.
+#[test]
+fn a_halt_past_a_workers_room_is_not_lost() {
+    let input = s().hits(3_000).bytes();
+    let halt = |rank: usize, how: &str| {
+        format!(
+            r#"if .rank == {rank} then ("E" * 600000 | {how}) else {{type: "o", p: ("y" * 3000)}} end"#
+        )
+    };
+    let programs = [
+        halt(450, "halt_error"),
+        halt(520, "halt_error"),
+        halt(1500, "halt_error"),
+        halt(1500, "stderr | halt"),
+    ];
+    let programs: Vec<[&str; 1]> = programs.iter().map(|p| [p.as_str()]).collect();
+    let programs: Vec<&[&str]> = programs.iter().map(|p| &p[..]).collect();
+    alike("halt-room.jsonl", &input, &programs, &[]);
+}
+
 /// Two threads for one input: the judge's thread and a filter worker
 /// start beside the filter's (and the process's first, which waits for
 /// it): four; with `--threads 1` the filter's thread reads alone: two;

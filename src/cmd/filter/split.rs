@@ -254,6 +254,7 @@ fn filter_chunk<'d>(
     answered: &std::rc::Rc<std::cell::Cell<bool>>,
 ) -> Option<Recording> {
     w.sinks = Recording::new(ROOM, job.chunk.text.len());
+    w.halted = None;
     w.source.clear();
     w.source.push_str(&job.source);
     // Past its room, stderr hands the chunk back at once: a filter that
@@ -270,6 +271,12 @@ fn filter_chunk<'d>(
             Item::Filter(e) => apply_event(w, data, peeker, &job.chunk, e),
         };
         put.ok()?;
+    }
+    // A halt goes back to the writing thread, which filters the chunk
+    // again and halts as one thread does: its message (however long) and
+    // what it ends are then never a record's to lose.
+    if w.halted.is_some() {
+        return None;
     }
     w.sinks.said().ok()?;
     Some(std::mem::replace(&mut w.sinks, Recording::new(0, 0)))
