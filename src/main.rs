@@ -38,17 +38,17 @@ fn main() -> ExitCode {
     }
     let command = cli.resolved();
     let result = std::panic::catch_unwind(|| match &command {
-        Command::Check(a) => cmd::check::run(a),
-        Command::Errors(a) => cmd::errors::run(a),
-        Command::Filter(a) => cmd::filter::run(a),
+        Command::Check(a) => cmd::check::run(a).code(),
+        Command::Errors(a) => cmd::errors::run(a).code(),
+        Command::Filter(a) => cmd::filter::run(a).code(),
         Command::MergeReport(a) => cmd::merge::run(a).code(),
-        Command::Capabilities(a) => cmd::capabilities::run(a),
-        Command::Schema(a) => cmd::schema::run(a),
-        Command::InputSchema(a) => cmd::input_schema::run(a),
+        Command::Capabilities(a) => cmd::capabilities::run(a).code(),
+        Command::Schema(a) => cmd::schema::run(a).code(),
+        Command::InputSchema(a) => cmd::input_schema::run(a).code(),
         Command::Lint(a) => cmd::lint::run(a).code(),
-        Command::Rules(a) => cmd::rules::run(a),
-        Command::Strip(a) => cmd::strip::run(a),
-        Command::Summary(a) => cmd::summary::run(a),
+        Command::Rules(a) => cmd::rules::run(a).code(),
+        Command::Strip(a) => cmd::strip::run(a).code(),
+        Command::Summary(a) => cmd::summary::run(a).code(),
     });
     let code = result.unwrap_or(exit::SOFTWARE);
     ExitCode::from(code.clamp(0, 255) as u8)

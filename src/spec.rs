@@ -573,7 +573,7 @@ pub mod exit {
     /// follow the documented order (aoi's own failures, 70, 64, 66, 73,
     /// then the stream verdicts 65, 74, 77, 1, 124, 130, 75, 0), and
     /// [`Code::code`] is what the process exits with.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
     pub struct Code(i32);
 
     impl Code {
@@ -685,6 +685,12 @@ pub mod exit {
     impl PartialEq<i32> for Code {
         fn eq(&self, code: &i32) -> bool {
             self.0 == *code
+        }
+    }
+
+    impl PartialEq<Code> for i32 {
+        fn eq(&self, code: &Code) -> bool {
+            *self == code.0
         }
     }
 

@@ -4,6 +4,7 @@
 //! man pages and completions come from); what each command does is stated
 //! here, once, and a test checks that the two lists are the same.
 
+use crate::spec::exit::Code;
 use clap::CommandFactory;
 use serde_json::{Value, json};
 
@@ -53,7 +54,7 @@ pub fn manifest() -> Value {
                     c["cancellation"] = json!({
                         "signals": ["SIGINT", "SIGTERM"],
                         "summary_reason": "cancelled",
-                        "exit_codes": [exit::CANCELLED, exit::SIGTERM],
+                        "exit_codes": [Code::CANCELLED, Code::SIGTERM],
                         "applies_to": "machine output (--output jsonl, and check's --report)",
                     });
                     if name == "check" {
@@ -83,7 +84,7 @@ pub fn manifest() -> Value {
 }
 
 /// Prints the manifest; returns the exit status.
-pub fn run(_args: &CapabilitiesArgs) -> i32 {
+pub fn run(_args: &CapabilitiesArgs) -> Code {
     let text = format!("{}\n", manifest());
     crate::out::print_stdout("capabilities", &text)
 }

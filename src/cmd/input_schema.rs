@@ -7,11 +7,12 @@
 //! strictness § 10.3 recommends for inputs cannot reach payloads aoi does
 //! not own; the judge's rules are the strict part, `aoi rules`).
 
+use crate::spec::exit::Code;
 use serde_json::{Value, json};
 
 use crate::cli::InputSchemaArgs;
 use crate::cli::commands::COMMANDS;
-use crate::spec::{AOI_VERSION, exit};
+use crate::spec::AOI_VERSION;
 
 /// The input schema of `command`, or `None` if it reads no JSON Lines.
 pub fn input_schema(command: &str) -> Option<Value> {
@@ -47,7 +48,7 @@ pub fn input_schema(command: &str) -> Option<Value> {
 }
 
 /// Prints the input schema of the command asked for; returns the exit status.
-pub fn run(args: &InputSchemaArgs) -> i32 {
+pub fn run(args: &InputSchemaArgs) -> Code {
     let Some(schema) = input_schema(&args.command) else {
         let readers: Vec<&str> = COMMANDS
             .iter()
@@ -59,7 +60,7 @@ pub fn run(args: &InputSchemaArgs) -> i32 {
             args.command,
             readers.join(", ")
         );
-        return exit::USAGE;
+        return Code::USAGE;
     };
     let text = format!("{schema}\n");
     crate::out::print_stdout("input-schema", &text)

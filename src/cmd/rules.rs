@@ -2,16 +2,16 @@
 //! AOI stream (`--output jsonl`: aoi:meta, one `rule` event per rule, an
 //! aoi:summary), which `aoi check` judges as it judges any stream.
 
+use crate::spec::exit::Code;
 use serde_json::json;
 
 use crate::cli::{Format, RulesArgs};
 use crate::emit::Summary;
 use crate::out::{Sinks, Stop};
 use crate::rules::{RULES, Rule, catalog_markdown};
-use crate::spec::exit;
 
 /// Prints the catalog; returns the exit status.
-pub fn run(args: &RulesArgs) -> i32 {
+pub fn run(args: &RulesArgs) -> Code {
     if args.output == Some(Format::Jsonl) {
         return jsonl();
     }
@@ -40,7 +40,7 @@ fn table() -> String {
 
 /// The catalog as a conforming stream; exit 0, or the stop's on a closed
 /// or failing stdout.
-fn jsonl() -> i32 {
+fn jsonl() -> Code {
     let mut sinks = Sinks::report_to_stdout();
     let r = (|| -> Result<(), Stop> {
         sinks.out.meta("rules", Vec::new())?;
@@ -60,7 +60,7 @@ fn jsonl() -> i32 {
         sinks.out.finish(&summary)
     })();
     match r {
-        Ok(()) => exit::OK,
+        Ok(()) => Code::OK,
         Err(stop) => sinks.end("rules", stop),
     }
 }

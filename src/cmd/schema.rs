@@ -7,12 +7,12 @@
 //! not meant to be fetched (§ 5: the identity is `schema_name` and
 //! `schema_version`).
 
+use crate::spec::exit::Code;
 use serde_json::{Map, Value, json};
 
 use crate::cli::SchemaArgs;
 use crate::emit::framework::{count, event, framework_defs, identity, string, strings};
 use crate::emit::{SCHEMA_NAME, SCHEMA_VERSION};
-use crate::spec::exit;
 use crate::spec::types;
 
 /// The schema's `$id`.
@@ -162,18 +162,18 @@ fn counts(extra: &[(&str, Value)]) -> Value {
 }
 
 /// Prints the schema; returns the exit status.
-pub fn run(args: &SchemaArgs) -> i32 {
+pub fn run(args: &SchemaArgs) -> Code {
     if let Some(name) = &args.name {
         if name != SCHEMA_NAME {
             eprintln!("aoi schema: no schema named {name}; aoi has {SCHEMA_NAME}");
-            return exit::USAGE;
+            return Code::USAGE;
         }
     }
     if let Some(v) = &args.schema_version {
         let major = SCHEMA_VERSION.split('.').next().unwrap_or("1");
         if v != SCHEMA_VERSION && v != major {
             eprintln!("aoi schema: no version {v} of {SCHEMA_NAME}; aoi has {SCHEMA_VERSION}");
-            return exit::USAGE;
+            return Code::USAGE;
         }
     }
     let text = format!("{}\n", schema());

@@ -7,6 +7,7 @@
 //! one field raw (`--field`). The exit status is the outcome's, from the
 //! shared table, so `if producer | aoi summary -q; then …` works.
 
+use crate::spec::exit::Code;
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};
 use std::path::Path;
@@ -23,7 +24,6 @@ use crate::out::{
 };
 use crate::pool::{Engine, Keeps, Opened, Turned, each_turn};
 use crate::rules::RuleId;
-use crate::spec::exit;
 
 /// Judges one stream to its verdict (nothing is relayed).
 fn judge<R: Read + Send>(reader: crate::drive::Source<R>, args: &SummaryArgs) -> Verdict {
@@ -256,12 +256,12 @@ fn stdout_is_stderr() -> bool {
 }
 
 /// Runs `aoi summary`; returns the exit status.
-pub fn run(args: &SummaryArgs) -> i32 {
+pub fn run(args: &SummaryArgs) -> Code {
     crate::out::resolving("summary", args, summary)
 }
 
 /// `aoi summary` on its resolved arguments.
-fn summary(args: &SummaryArgs) -> i32 {
+fn summary(args: &SummaryArgs) -> Code {
     budget::set_show(args.logs.show);
     let inputs = crate::out::inputs_of(&args.files);
     crate::out::say_reading_terminal("summary", !args.files.is_empty(), args.quiet);
@@ -331,7 +331,7 @@ struct Outcomes<'a> {
     /// Every non-zero exit says why on stderr, unless the
     /// readable line on a terminal already does.
     said: bool,
-    code: i32,
+    code: Code,
     /// `--output jsonl`: aoi's report, its `aoi:meta` written first.
     report: Option<Sinks>,
     /// The other outputs.
@@ -364,7 +364,7 @@ impl<'a> Outcomes<'a> {
             args,
             named,
             said,
-            code: exit::OK,
+            code: Code::OK,
             report,
             text: io::BufWriter::new(io::stdout()),
             stop,
@@ -394,7 +394,7 @@ impl<'a> Outcomes<'a> {
             InputEnd::Stopped => return false,
             InputEnd::Unreadable(msg) => {
                 eprint_line(false, &format!("aoi summary: {msg}"));
-                self.code = exit::worst(self.code, exit::NOINPUT);
+                self.code = self.code.worst(Code::NOINPUT);
                 if let (Some(sinks), None) = (&mut self.report, &self.stop) {
                     self.stop = sinks.out.error(&unreadable_error(&msg, source)).err();
                 }
@@ -412,7 +412,7 @@ impl<'a> Outcomes<'a> {
         if let Some(past_cap) = past_cap {
             // Runs not judged: nothing unverified passes (74, said in
             // the report as aoi's own error, as errors says it).
-            self.code = exit::worst(self.code, exit::IOERR);
+            self.code = self.code.worst(Code::IOERR);
             if let (Some(sinks), None) = (&mut self.report, &self.stop) {
                 let e = crate::emit::ErrorEvent::new("io", "TOO_MANY_RUNS", past_cap)
                     .retryable(false)
@@ -428,7 +428,7 @@ impl<'a> Outcomes<'a> {
                 args.quiet,
                 &format!("aoi summary: {label}no AOI stream in the log"),
             );
-            self.code = exit::worst(self.code, exit::IOERR);
+            self.code = self.code.worst(Code::IOERR);
         }
         true
     }
@@ -445,10 +445,10 @@ impl<'a> Outcomes<'a> {
             }
             return false;
         }
-        self.code = exit::worst(self.code, v.exit_code);
+        self.code = self.code.worst(Code::of(v.exit_code));
         // A failed run is said while the --show cap lasts, then counted;
         // in a log, by its run.
-        if !args.quiet && v.exit_code != exit::OK && !self.said && budget::take(0).is_some() {
+        if !args.quiet && v.exit_code != Code::OK && !self.said && budget::take(0).is_some() {
             let file = (!args.files.is_empty()).then_some(source);
             let name = match (&v.run, args.logs.log) {
                 (Some(r), true) => Some(match file {
@@ -503,7 +503,7 @@ impl<'a> Outcomes<'a> {
     }
 
     /// Ends the output; returns the exit status.
-    fn finish(mut self) -> i32 {
+    fn finish(mut self) -> Code {
         if let Some(line) = budget::closing("summary", "--output jsonl") {
             eprint_line(self.args.quiet, &line);
         }

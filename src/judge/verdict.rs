@@ -4,7 +4,7 @@
 //! judge's families fill them in.
 
 use crate::rules::RuleId;
-use crate::spec::exit;
+use crate::spec::exit::Code;
 
 /// One finding: a rule broken (or advised) at a line.
 #[derive(Debug, Clone, PartialEq)]
@@ -174,15 +174,20 @@ impl Outcome {
 
     /// The exit status of the shared table (§ 6).
     pub fn exit_code(self) -> i32 {
+        self.code().code()
+    }
+
+    /// [`Outcome::exit_code`] as a [`Code`], which knows its precedence.
+    pub fn code(self) -> Code {
         match self {
-            Outcome::Ok => exit::OK,
-            Outcome::Failed => exit::FAILED,
-            Outcome::Retryable => exit::TEMPFAIL,
-            Outcome::Denied => exit::NOPERM,
-            Outcome::Timeout => exit::TIMEOUT,
-            Outcome::Cancelled => exit::CANCELLED,
-            Outcome::Incomplete => exit::IOERR,
-            Outcome::Violation => exit::DATAERR,
+            Outcome::Ok => Code::OK,
+            Outcome::Failed => Code::FAILED,
+            Outcome::Retryable => Code::TEMPFAIL,
+            Outcome::Denied => Code::NOPERM,
+            Outcome::Timeout => Code::TIMEOUT,
+            Outcome::Cancelled => Code::CANCELLED,
+            Outcome::Incomplete => Code::IOERR,
+            Outcome::Violation => Code::DATAERR,
         }
     }
 }

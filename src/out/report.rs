@@ -2,11 +2,11 @@
 //! the cause and identity objects, an unreadable input's error, and the
 //! closing summary that accounts for the upstream (§ 13.1).
 
+use crate::spec::exit::Code;
 use serde_json::{Map, Value};
 
 use crate::emit::{ErrorEvent, Reason, Summary};
 use crate::judge::{Cause, Identity, Outcome, Verdict};
-use crate::spec::exit;
 
 use super::sinks::*;
 use super::text::*;
@@ -66,7 +66,7 @@ pub(crate) fn unreadable_error(msg: &str, source: &str) -> ErrorEvent {
 pub(crate) fn finish_report(
     sinks: &mut Sinks,
     verdicts: &Verdicts,
-    code: i32,
+    code: Code,
     properties: Value,
 ) -> Result<(), Stop> {
     let closing = Closing {
@@ -97,8 +97,8 @@ pub(crate) fn counted_upstream(v: &Verdict) -> bool {
 pub(crate) fn say_upstream_errors(
     command: &str,
     quiet: bool,
-    code: i32,
-    upstream: Option<&(i32, Option<Cause>)>,
+    code: Code,
+    upstream: Option<&(Code, Option<Cause>)>,
 ) {
     let Some((upstream_code, worst)) = upstream.filter(|(c, _)| *c == code) else {
         return;
@@ -128,7 +128,7 @@ pub(crate) fn say_upstream_errors(
 /// own errors) the [`Emitter`] has counted.
 pub(crate) struct Closing {
     /// The exit status; the summary is `ok:true` only for 0.
-    pub code: i32,
+    pub code: Code,
     pub properties: Value,
     /// The error to reproduce as `caused_by` when no stream's verdict
     /// explains `code`: an upstream `aoi:error` the upstream itself survived
@@ -141,11 +141,11 @@ pub(crate) struct Closing {
 
 /// The summary's reason for a failing exit status, from the outcome that
 /// decided it (§ 8.3: `denied`, `timeout`, `cancelled`, else `failed`).
-pub(crate) fn reason_for(code: i32, outcome: Option<Outcome>) -> Reason {
+pub(crate) fn reason_for(code: Code, outcome: Option<Outcome>) -> Reason {
     match outcome {
-        Some(Outcome::Denied) if code == exit::NOPERM => Reason::Denied,
-        Some(Outcome::Timeout) if code == exit::TIMEOUT => Reason::Timeout,
-        Some(Outcome::Cancelled) if code == exit::CANCELLED => Reason::Cancelled,
+        Some(Outcome::Denied) if code == Code::NOPERM => Reason::Denied,
+        Some(Outcome::Timeout) if code == Code::TIMEOUT => Reason::Timeout,
+        Some(Outcome::Cancelled) if code == Code::CANCELLED => Reason::Cancelled,
         _ => Reason::Failed,
     }
 }
@@ -163,7 +163,7 @@ pub(crate) fn close_report(
         extra,
     } = closing;
     let worst = verdicts.worst();
-    let ok = code == exit::OK;
+    let ok = code == Code::OK;
     let own = worst.and_then(|v| v.outcome.own_failure());
     // The error `caused_by` reproduces (§ 13.1): the failing stream's
     // cause, else aoi's own error for a stream that broke the contract or

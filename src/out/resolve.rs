@@ -4,6 +4,7 @@
 //! options and how logs are read. `cli` parses; this turns its low-level
 //! arguments into high-level ones.
 
+use crate::spec::exit::Code;
 use std::borrow::Cow;
 use std::io::{self, Read};
 use std::os::unix::ffi::OsStrExt;
@@ -13,7 +14,6 @@ use crate::cli::{
     CheckArgs, ErrorsArgs, FilesFrom, FilterArgs, JudgeArgs, LogArgs, MergeArgs, StripArgs,
     SummaryArgs,
 };
-use crate::spec::exit;
 
 use super::text::eprint_line;
 
@@ -107,7 +107,7 @@ listed!(
 
 /// Runs `f` on `args` [`resolved`], or returns the exit status of why
 /// they cannot be.
-pub(crate) fn resolving<A: Listed>(cmd: &str, args: &A, f: impl FnOnce(&A) -> i32) -> i32 {
+pub(crate) fn resolving<A: Listed>(cmd: &str, args: &A, f: impl FnOnce(&A) -> Code) -> Code {
     match resolved(cmd, args) {
         Ok(args) => f(args.as_ref()),
         Err(code) => code,
@@ -118,7 +118,7 @@ pub(crate) fn resolving<A: Listed>(cmd: &str, args: &A, f: impl FnOnce(&A) -> i3
 /// `--files-from` list names added to its FILEs and the list taken
 /// (unchanged when there is no list), or, after saying why on stderr,
 /// the exit status ([`listed_inputs`]).
-pub(crate) fn resolved<'a, A: Listed>(cmd: &str, args: &'a A) -> Result<Cow<'a, A>, i32> {
+pub(crate) fn resolved<'a, A: Listed>(cmd: &str, args: &'a A) -> Result<Cow<'a, A>, Code> {
     let mut listed = judging(cmd, args)?;
     if args.list().files_from.is_none() {
         return Ok(listed);
@@ -141,7 +141,7 @@ pub(crate) fn resolved<'a, A: Listed>(cmd: &str, args: &'a A) -> Result<Cow<'a, 
 /// any input is read (§ 10), or, after saying why on stderr, the exit
 /// status: a usage error (not JSON, not a valid schema) is 64, a file
 /// that cannot be read 66.
-pub(crate) fn judging<'a, A: Listed>(cmd: &str, args: &'a A) -> Result<Cow<'a, A>, i32> {
+pub(crate) fn judging<'a, A: Listed>(cmd: &str, args: &'a A) -> Result<Cow<'a, A>, Code> {
     let mut judging = Cow::Borrowed(args);
     let Some(path) = &args.judge().schema else {
         return Ok(judging);
@@ -154,8 +154,8 @@ pub(crate) fn judging<'a, A: Listed>(cmd: &str, args: &'a A) -> Result<Cow<'a, A
         }
         Err(e) => {
             let (code, msg) = match e {
-                LoadError::Usage(m) => (exit::USAGE, m),
-                LoadError::NoInput(m) => (exit::NOINPUT, m),
+                LoadError::Usage(m) => (Code::USAGE, m),
+                LoadError::NoInput(m) => (Code::NOINPUT, m),
             };
             eprint_line(false, &format!("aoi {cmd}: {msg}"));
             Err(code)
@@ -178,7 +178,7 @@ pub(crate) fn inputs_of(files: &[PathBuf]) -> Vec<&Path> {
 pub(crate) fn listed_inputs(
     files: &[PathBuf],
     list: &FilesFrom,
-) -> Result<Vec<PathBuf>, (i32, String)> {
+) -> Result<Vec<PathBuf>, (Code, String)> {
     let mut inputs = files.to_vec();
     if let Some(list) = &list.files_from {
         let text = if list == Path::new("-") {
@@ -189,7 +189,7 @@ pub(crate) fn listed_inputs(
         };
         let text = text.map_err(|e| {
             let msg = format!("cannot read --files-from {}: {e}", list.display());
-            (exit::NOINPUT, msg)
+            (Code::NOINPUT, msg)
         })?;
         let names = text
             .split(|&b| b == b'\n')
@@ -202,12 +202,12 @@ pub(crate) fn listed_inputs(
         // stdin is read once: as the list, it cannot also be an input.
         if list == Path::new("-") && inputs.iter().any(|p| p == Path::new("-")) {
             let msg = "stdin (-) is the --files-from list; it cannot also be an input";
-            return Err((exit::USAGE, msg.into()));
+            return Err((Code::USAGE, msg.into()));
         }
         // An empty list is no input, never an empty report that passes.
         if inputs.is_empty() {
             return Err((
-                exit::NOINPUT,
+                Code::NOINPUT,
                 format!("--files-from {} names no file", list.display()),
             ));
         }

@@ -2,12 +2,12 @@
 //! (the [`Sinks`]), how a write that fails stops it, and plain printing.
 //! Commands import this; they do not import each other.
 
+use crate::spec::exit::Code;
 use std::fs::File;
 use std::io::{self, Write};
 
 use crate::emit::{Emitter, Ended, Producer};
 use crate::judge::Verdict;
-use crate::spec::exit;
 
 use super::text::*;
 use crate::emit::stdout_writer;
@@ -36,14 +36,14 @@ pub(crate) fn write_err(e: io::Error, what: &str) -> Stop {
 
 /// The exit status for a command stopped by `stop`, printing the message
 /// of a write failure or a cancellation (a closed pipe is quiet, § 7).
-pub(crate) fn stop_code(cmd: &str, stop: &Stop) -> i32 {
+pub(crate) fn stop_code(cmd: &str, stop: &Stop) -> Code {
     match stop {
         Ended::Closed => {}
         Ended::Cancelled(_) => eprint_line(false, &format!("aoi {cmd}: {stop}")),
         Ended::Failed(e) => eprint_line(false, &format!("aoi {cmd}: {e}")),
         Ended::Refused(r) => eprint_line(false, &format!("aoi {cmd}: {r}")),
     }
-    stop.exit_code()
+    Code::of(stop.exit_code())
 }
 
 /// The stop, if SIGINT or SIGTERM asked for one ([`crate::cancel`]).
@@ -141,7 +141,7 @@ impl Sinks {
 
     /// Ends the report for `stop` (see [`Producer::end`]) and returns the
     /// exit status, printing what went wrong.
-    pub(crate) fn end(self, cmd: &str, stop: Stop) -> i32 {
+    pub(crate) fn end(self, cmd: &str, stop: Stop) -> Code {
         let code = stop_code(cmd, &stop);
         self.out.end(stop);
         code
@@ -150,13 +150,13 @@ impl Sinks {
 
 /// Writes a command's whole output to stdout: exit 0, or 141 quietly when
 /// the reader went away, or 74 with a message.
-pub(crate) fn print_stdout(cmd: &str, text: &str) -> i32 {
+pub(crate) fn print_stdout(cmd: &str, text: &str) -> Code {
     match io::stdout().lock().write_all(text.as_bytes()) {
-        Ok(()) => exit::OK,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::PIPE,
+        Ok(()) => Code::OK,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Code::PIPE,
         Err(e) => {
             eprint_line(false, &format!("aoi {cmd}: cannot write stdout: {e}"));
-            exit::IOERR
+            Code::IOERR
         }
     }
 }

@@ -3,7 +3,7 @@
 //! is not kept run by run).
 
 use crate::judge::{Cause, Identity, Verdict};
-use crate::spec::exit;
+use crate::spec::exit::Code;
 
 use super::report::{counted_upstream, upstream_identity};
 
@@ -33,7 +33,7 @@ impl Verdicts {
     /// Folds one verdict in.
     pub(crate) fn add(&mut self, v: Verdict) {
         self.streams += 1;
-        self.failed += u64::from(v.exit_code != exit::OK);
+        self.failed += u64::from(Code::of(v.exit_code) != Code::OK);
         let c = &mut self.consumed;
         *c = (
             c.0.saturating_add(v.domain_events),
@@ -60,11 +60,11 @@ impl Verdicts {
                 Some(_) => {}
             }
         }
-        let rank = exit::rank(v.exit_code);
+        let rank = Code::of(v.exit_code).rank();
         if self
             .worst
             .as_ref()
-            .is_none_or(|w| rank >= exit::rank(w.exit_code))
+            .is_none_or(|w| rank >= Code::of(w.exit_code).rank())
         {
             self.worst = Some(v);
         }
@@ -79,11 +79,11 @@ impl Verdicts {
     /// (unless `--continue-on-error`). `None` when no stream had one; else
     /// the exit status they call for (75 when the most severe is
     /// retryable, else 1) and that error, for `caused_by`.
-    pub(crate) fn upstream_errors(&self) -> Option<(i32, Option<Cause>)> {
+    pub(crate) fn upstream_errors(&self) -> Option<(Code, Option<Cause>)> {
         let worst = self.upstream.clone()?;
         let code = match &worst {
-            Some(c) if c.retryable == Some(true) => exit::TEMPFAIL,
-            _ => exit::FAILED,
+            Some(c) if c.retryable == Some(true) => Code::TEMPFAIL,
+            _ => Code::FAILED,
         };
         Some((code, worst))
     }

@@ -6,6 +6,7 @@
 //! report instead, itself a conforming AOI stream (a producer, § 13.1);
 //! `--report FILE` writes the same report while relaying.
 
+use crate::spec::exit::Code;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::Path;
@@ -18,7 +19,6 @@ use crate::emit::{Ended, ErrorEvent, Producer, Reason, Summary};
 use crate::judge::{Finding, Judge, Outcome, Verdict};
 use crate::out::*;
 use crate::rules::Severity;
-use crate::spec::exit;
 
 mod hint;
 use crate::pool::{Engine, Keeps, Opened, Turn, Turned, each_turn};
@@ -284,7 +284,7 @@ impl<O: Output<Finding>> Output<Finding> for Kept<'_, O> {
 /// What the inputs judged so far add up to.
 #[derive(Default)]
 struct Tally {
-    code: i32,
+    code: Code,
     verdicts: crate::out::Verdicts,
     streams: u64,
     /// Violation and advisory events reported.
@@ -328,7 +328,7 @@ impl Tally {
             let name = (!args.files.is_empty()).then_some(source.as_str());
             say_verdict(&v, &shown, name);
         }
-        self.code = exit::worst(self.code, v.exit_code);
+        self.code = self.code.worst(Code::of(v.exit_code));
         sinks.add_consumed(&v);
         self.verdicts.add(v);
         Ok(())
@@ -343,7 +343,7 @@ impl Tally {
         source: &str,
     ) -> Result<(), Stop> {
         eprint_line(args.quiet, &format!("aoi check: {msg}"));
-        self.code = exit::worst(self.code, exit::NOINPUT);
+        self.code = self.code.worst(Code::NOINPUT);
         if sinks.has_report() {
             sinks.out.error(&unreadable_error(msg, source))?;
         }
@@ -373,12 +373,12 @@ fn say_verdict(v: &Verdict, shown: &[Finding], name: Option<&str>) {
 }
 
 /// Runs `aoi check`; returns the exit status.
-pub fn run(args: &CheckArgs) -> i32 {
+pub fn run(args: &CheckArgs) -> Code {
     crate::out::resolving("check", args, check)
 }
 
 /// `aoi check` on its resolved arguments.
-fn check(args: &CheckArgs) -> i32 {
+fn check(args: &CheckArgs) -> Code {
     let stdout = io::stdout();
     let to_tty = stdout.is_terminal();
     let report_stdout = args.output == Some(Format::Jsonl);
@@ -388,7 +388,7 @@ fn check(args: &CheckArgs) -> i32 {
             Ok(f) => Some(f),
             Err(e) => {
                 eprint_line(false, &format!("aoi check: cannot use stdout: {e}"));
-                return exit::IOERR;
+                return Code::IOERR;
             }
         }
     } else {
@@ -401,7 +401,7 @@ fn check(args: &CheckArgs) -> i32 {
                 false,
                 "aoi check: --report takes a file; for the report on stdout use --output jsonl (it replaces the relay)",
             );
-            return exit::USAGE;
+            return Code::USAGE;
         }
         if let Some(input) = same_file_as_input(p, &args.files) {
             eprint_line(
@@ -411,7 +411,7 @@ fn check(args: &CheckArgs) -> i32 {
                     p.display()
                 ),
             );
-            return exit::USAGE;
+            return Code::USAGE;
         }
     }
     let report_file = match &args.report {
@@ -422,7 +422,7 @@ fn check(args: &CheckArgs) -> i32 {
                     false,
                     &format!("aoi check: cannot create report {}: {e}", p.display()),
                 );
-                return exit::CANTCREAT;
+                return Code::CANTCREAT;
             }
         },
         None => None,
@@ -451,7 +451,7 @@ fn check(args: &CheckArgs) -> i32 {
     }
 }
 
-fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
+fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<Code, Stop> {
     if sinks.has_report() {
         sinks.out.meta("check", Vec::new())?;
     }
@@ -490,7 +490,7 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<i32, Stop> {
     // only before the summary is written: a signal after it meets a run
     // that has finished.
     if let Some(sig) = crate::cancel::requested() {
-        if exit::rank(code) < exit::rank(exit::CANCELLED) {
+        if code.rank() < Code::CANCELLED.rank() {
             return Err(Stop::Cancelled(sig));
         }
     }

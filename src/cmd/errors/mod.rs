@@ -24,6 +24,7 @@
 //! `aoi:summary` accounting for the input). The exit status is the worst
 //! stream's, from the shared table.
 
+use crate::spec::exit::Code;
 use std::fmt::Write as _;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::Path;
@@ -43,7 +44,7 @@ use crate::out::{
 };
 use crate::peek::unescape;
 use crate::pool::{Engine, Keeps, Opened, Turn, Turned, each_turn};
-use crate::spec::{self, exit, types};
+use crate::spec::{self, types};
 
 /// Findings kept per stream for stderr.
 const SHOWN: usize = 10;
@@ -106,12 +107,12 @@ impl Ctx<'_> {
 }
 
 /// Runs `aoi errors`; returns the exit status.
-pub fn run(args: &ErrorsArgs) -> i32 {
+pub fn run(args: &ErrorsArgs) -> Code {
     crate::out::resolving("errors", args, errors)
 }
 
 /// `aoi errors` on its resolved arguments.
-fn errors(args: &ErrorsArgs) -> i32 {
+fn errors(args: &ErrorsArgs) -> Code {
     budget::set_show(args.logs.show);
     let stdout = io::stdout();
     let tty = stdout.is_terminal();
@@ -138,7 +139,7 @@ fn errors(args: &ErrorsArgs) -> i32 {
             Ok(f) => Sink::Text(Box::new(BufWriter::with_capacity(64 * 1024, f))),
             Err(e) => {
                 eprint_line(false, &format!("aoi errors: cannot use stdout: {e}"));
-                return exit::IOERR;
+                return Code::IOERR;
             }
         }
     };
@@ -183,7 +184,7 @@ fn errors(args: &ErrorsArgs) -> i32 {
 struct Tally {
     /// The report's code is the streams' verdict; --no-fail changes only
     /// the process exit status, never what the report says (§ 13.1).
-    code: i32,
+    code: Code,
     verdicts: crate::out::Verdicts,
     log: demux::Counts,
     /// Events of runs past `--max-runs`: (domain, warnings, errors).
@@ -199,14 +200,14 @@ struct Tally {
 
 impl Tally {
     /// One of aoi's own failures: the exit it sets and the cause it names.
-    fn own(&mut self, exit_code: i32, category: &str, code: &str) {
-        self.code = exit::worst(self.code, exit_code);
+    fn own(&mut self, exit_code: Code, category: &str, code: &str) {
+        self.code = self.code.worst(exit_code);
         self.own_cause
             .get_or_insert_with(|| Cause::own(category, code));
     }
 }
 
-fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
+fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<Code, Stop> {
     let mut t = Tally::default();
     let shape = ctx.shape;
     let mut result = Ok(());
@@ -221,8 +222,8 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<i32, Stop> {
         }
     }
     let code = close(ctx, t)?;
-    Ok(if ctx.args.no_fail && code != exit::NOINPUT {
-        exit::OK
+    Ok(if ctx.args.no_fail && code != Code::NOINPUT {
+        Code::OK
     } else {
         code
     })
@@ -356,7 +357,7 @@ fn no_matching_run(ctx: &mut Ctx<'_>, want: &str, t: &mut Tally) -> Result<(), S
         "no run matching --run {want} (a run id's start, or its last characters as tables show it); the runs read: {runs}"
     );
     eprint_safe(ctx.args.quiet, &format!("aoi errors: {msg}"));
-    t.own(exit::NOINPUT, "not_found", "NO_MATCHING_RUN");
+    t.own(Code::NOINPUT, "not_found", "NO_MATCHING_RUN");
     if let Sink::Report(sinks) = &mut ctx.sink {
         let event = ErrorEvent::new("not_found", "NO_MATCHING_RUN", msg).retryable(false);
         sinks.out.error(&event)?;
@@ -367,7 +368,7 @@ fn no_matching_run(ctx: &mut Ctx<'_>, want: &str, t: &mut Tally) -> Result<(), S
 /// An input that could not be opened: 66, said and reported.
 fn unreadable(ctx: &mut Ctx<'_>, msg: &str, source: &str, t: &mut Tally) -> Result<(), Stop> {
     eprint_line(ctx.args.quiet, &format!("aoi errors: {msg}"));
-    t.own(exit::NOINPUT, "not_found", "INPUT_UNREADABLE");
+    t.own(Code::NOINPUT, "not_found", "INPUT_UNREADABLE");
     if let Sink::Report(sinks) = &mut ctx.sink {
         sinks.out.error(&unreadable_error(msg, source))?;
     }
@@ -416,7 +417,7 @@ fn judge_input(
     };
     for (msg, ecode) in own_problems(args, &input, judged, lines_read) {
         eprint_line(args.quiet, &format!("aoi errors: {label}{msg}"));
-        t.own(exit::IOERR, "io", ecode);
+        t.own(Code::IOERR, "io", ecode);
         if let Sink::Report(sinks) = &mut ctx.sink {
             let event = ErrorEvent::new("io", ecode, msg).retryable(false);
             sinks
@@ -463,7 +464,7 @@ fn judge_stream(args: &ErrorsArgs, source: &str, stream: demux::Judged, t: &mut 
         }
         let _ = writeln!(err, "{}", verdict_line("errors", &v, n.as_deref()));
     }
-    t.code = exit::worst(t.code, v.exit_code);
+    t.code = t.code.worst(Code::of(v.exit_code));
     t.verdicts.add(v);
 }
 
@@ -505,7 +506,7 @@ fn own_problems(
 
 /// Ends the output: the count and a flush for text, the closing summary
 /// for the report; returns the verdict's code.
-fn close(ctx: &mut Ctx<'_>, t: Tally) -> Result<i32, Stop> {
+fn close(ctx: &mut Ctx<'_>, t: Tally) -> Result<Code, Stop> {
     let args = ctx.args;
     let mut code = t.code;
     match &mut ctx.sink {
@@ -524,7 +525,7 @@ fn close(ctx: &mut Ctx<'_>, t: Tally) -> Result<i32, Stop> {
                 .upstream_errors()
                 .filter(|_| !args.continue_on_error);
             if let Some((upstream_code, worst)) = &upstream {
-                code = exit::worst(code, *upstream_code);
+                code = code.worst(*upstream_code);
                 // Only when they decide the status: an input aoi could not
                 // read (66) or a cut stream (74) outranks them.
                 if code == *upstream_code {

@@ -8,6 +8,7 @@
 //! their workers' results are dropped at replay, as one thread never made
 //! them.
 
+use crate::spec::exit::Code;
 use std::path::Path;
 
 use jaq_core::Vars;
@@ -24,9 +25,8 @@ use crate::jq::{self, Filter};
 use crate::judge::{Finding, Verdict};
 use crate::out::{Sinks, Stop, install_cancel, source_holding};
 use crate::pool::{Input, Keeps, Workers, each_input};
-use crate::spec::exit;
 
-pub(super) fn run_framed(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i32 {
+pub(super) fn run_framed(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> Code {
     let mut f = Framed::new(args, filter, vars, Sinks::report_to_stdout());
     install_cancel("filter");
     std::thread::scope(|scope| {
@@ -42,11 +42,14 @@ pub(super) fn run_framed(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) ->
 /// Filters every input into the report, in input order. A stop (closed
 /// stdout, Ctrl-C) or a halt with files left ends the report and the
 /// process from there, without waiting for workers.
-pub(super) fn framed_inputs(f: &mut Framed<'_, Sinks>, split: &Split<'_, '_>) -> Result<i32, Stop> {
+pub(super) fn framed_inputs(
+    f: &mut Framed<'_, Sinks>,
+    split: &Split<'_, '_>,
+) -> Result<Code, Stop> {
     let args = f.args;
     f.sinks.out.meta("filter", Vec::new())?;
     let mut t = Taken {
-        code: exit::OK,
+        code: Code::OK,
         verdicts: crate::out::Verdicts::default(),
         own_cause: None,
     };

@@ -3,6 +3,7 @@
 //! stream, the upstream's errors forwarded, and the closing summary that
 //! accounts for the upstream (§ 13, § 13.1).
 
+use crate::spec::exit::Code;
 use std::io::{self, Read, Write};
 
 use jaq_core::{Ctx, Vars};
@@ -23,7 +24,7 @@ use crate::out::{
     verdict_line,
 };
 use crate::out::{EventKind, Found, event_kind, forwarded_body, one_line_of, push_member};
-use crate::spec::{exit, types};
+use crate::spec::types;
 
 /// The transformer's state across its inputs.
 pub(super) struct Framed<'a, O: Emit> {
@@ -147,13 +148,13 @@ impl<'a, O: Emit> Framed<'a, O> {
 /// What the inputs made of the run so far.
 #[derive(Default)]
 pub(super) struct Taken {
-    pub(super) code: i32,
+    pub(super) code: Code,
     pub(super) verdicts: crate::out::Verdicts,
     pub(super) own_cause: Option<Cause>,
 }
 
 /// Ends the report once every input is taken; returns the exit status.
-pub(super) fn close_framed(f: &mut Framed<'_, Sinks>, t: Taken) -> Result<i32, Stop> {
+pub(super) fn close_framed(f: &mut Framed<'_, Sinks>, t: Taken) -> Result<Code, Stop> {
     let args = f.args;
     let Taken {
         mut code,
@@ -166,10 +167,10 @@ pub(super) fn close_framed(f: &mut Framed<'_, Sinks>, t: Taken) -> Result<i32, S
         .upstream_errors()
         .filter(|_| !args.continue_on_error);
     if let Some((upstream_code, _)) = &upstream {
-        code = exit::worst(code, *upstream_code);
+        code = code.worst(*upstream_code);
     }
     if f.item_errors > 0 && !args.continue_on_error {
-        code = exit::worst(code, exit::FAILED);
+        code = code.worst(Code::FAILED);
         let first = f.first_item_code.as_deref().unwrap_or("FILTER_ERROR");
         own_cause.get_or_insert_with(|| Cause::own("validation", first));
     }
@@ -190,11 +191,11 @@ pub(super) fn close_framed(f: &mut Framed<'_, Sinks>, t: Taken) -> Result<i32, S
             format!("the filter halted with exit code {h}"),
         ))?;
         own_cause = Some(Cause::own("validation", "FILTER_HALTED"));
-        code = exit::worst(code, exit::FAILED);
+        code = code.worst(Code::FAILED);
         // As a process status (jq's `& 0xff`), never 0 for a failed run.
         exit_code = match h.rem_euclid(256) {
-            0 => exit::FAILED,
-            c => c,
+            0 => Code::FAILED,
+            c => Code::of(c),
         };
     }
     say_own_errors(f, exit_code, upstream_said);
@@ -230,7 +231,7 @@ pub(super) fn take_verdict(
         }
         let _ = writeln!(err, "{}", verdict_line("filter", &v, name));
     }
-    t.code = exit::worst(t.code, v.exit_code);
+    t.code = t.code.worst(Code::of(v.exit_code));
     f.sinks.add_consumed(&v);
     t.verdicts.add(v);
 }
@@ -239,8 +240,8 @@ pub(super) fn take_verdict(
 /// (§ 13.1 counts them as a transformer's errors): every non-zero exit
 /// says why in one line. A halt says nothing of aoi's: as in
 /// jq, `halt_error`'s message is the why.
-pub(super) fn say_own_errors<O: Emit>(f: &Framed<'_, O>, exit_code: i32, upstream_said: bool) {
-    if f.item_errors == 0 || f.args.continue_on_error || exit_code != exit::FAILED {
+pub(super) fn say_own_errors<O: Emit>(f: &Framed<'_, O>, exit_code: Code, upstream_said: bool) {
+    if f.item_errors == 0 || f.args.continue_on_error || exit_code != Code::FAILED {
         return;
     }
     if upstream_said || f.halted.is_some_and(|h| h != 0) {
@@ -266,7 +267,7 @@ pub(super) fn unreadable(
     source: &str,
 ) -> Result<(), Stop> {
     eprint_line(f.args.quiet, &format!("aoi filter: {msg}"));
-    t.code = exit::worst(t.code, exit::NOINPUT);
+    t.code = t.code.worst(Code::NOINPUT);
     t.own_cause
         .get_or_insert_with(|| Cause::own("not_found", "INPUT_UNREADABLE"));
     f.sinks.out.error(&unreadable_error(msg, source))
@@ -516,7 +517,7 @@ impl<O: Emit> Framed<'_, O> {
                             self.item_error("FILTER_ERROR", &msg, line_no, item_index)?;
                         }
                         Err(exn) => {
-                            self.halt(exn.get_halt().unwrap_or(exit::SOFTWARE));
+                            self.halt(exn.get_halt().unwrap_or(Code::SOFTWARE.code()));
                         }
                     }
                     // Like jq: an error ends the outputs for this input.

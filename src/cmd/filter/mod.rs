@@ -17,6 +17,7 @@
 //! (`plain.rs`). Only `--raw` is plain jq over any JSON Lines
 //! input: no framing, no judge, output as `jq -c` prints it.
 
+use crate::spec::exit::Code;
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -26,7 +27,6 @@ use jaq_json::Val;
 use crate::cli::FilterArgs;
 use crate::jq;
 use crate::out::{Sinks, Stop, eprint_line};
-use crate::spec::exit;
 use files::run_framed;
 use framed::Framed;
 
@@ -50,7 +50,7 @@ const STACK: usize = 256 << 20;
 type BoxedInputs<'a> = Box<dyn Iterator<Item = Result<Val, String>> + 'a>;
 
 /// Runs `aoi filter`; returns the exit status.
-pub fn run(args: &FilterArgs) -> i32 {
+pub fn run(args: &FilterArgs) -> Code {
     let args = match crate::out::resolved("filter", args) {
         Ok(args) => args,
         Err(code) => return code,
@@ -60,12 +60,12 @@ pub fn run(args: &FilterArgs) -> i32 {
         Ok(a) => a,
         Err(msg) => {
             eprint_line(false, &format!("aoi filter: {msg}"));
-            return exit::NOINPUT;
+            return Code::NOINPUT;
         }
     };
     if let Err(msg) = jq_args::read_files(&mut args) {
         eprint_line(false, &format!("aoi filter: {msg}"));
-        return exit::USAGE;
+        return Code::USAGE;
     }
     let args = &args;
     jq::install_logger();
@@ -80,13 +80,13 @@ pub fn run(args: &FilterArgs) -> i32 {
         // SIGINT/SIGTERM go to the worker, whose reads they interrupt.
         let _ = crate::cancel::block_in_this_thread();
         match worker {
-            Ok(handle) => handle.join().unwrap_or(exit::SOFTWARE),
+            Ok(handle) => handle.join().unwrap_or(Code::SOFTWARE),
             Err(e) => {
                 eprint_line(
                     false,
                     &format!("aoi filter: cannot start the filter thread: {e}"),
                 );
-                exit::SOFTWARE
+                Code::SOFTWARE
             }
         }
     })
@@ -96,14 +96,14 @@ pub fn run(args: &FilterArgs) -> i32 {
 /// be deep in a later file's filter (even one that never ends) that one
 /// thread would never have run, and waiting for them would change when
 /// aoi exits, or whether.
-fn exit_now(code: i32) -> ! {
+fn exit_now(code: Code) -> ! {
     let _ = io::stdout().flush();
-    std::process::exit(code)
+    std::process::exit(code.code())
 }
 
 /// Ends the report with `result`, or as the stop that cut it ends it, and
 /// then the process ([`exit_now`]).
-fn end_now(f: &mut Framed<'_, Sinks>, result: Result<i32, Stop>) -> ! {
+fn end_now(f: &mut Framed<'_, Sinks>, result: Result<Code, Stop>) -> ! {
     let code = match result {
         Ok(code) => code,
         Err(stop) => {
@@ -114,12 +114,12 @@ fn end_now(f: &mut Framed<'_, Sinks>, result: Result<i32, Stop>) -> ! {
     exit_now(code)
 }
 
-fn compile_and_run(args: &FilterArgs) -> i32 {
+fn compile_and_run(args: &FilterArgs) -> Code {
     let (names, values) = match jq_args::globals(args) {
         Ok(globals) => globals,
         Err(msg) => {
             eprint_line(false, &format!("aoi filter: {msg}"));
-            return exit::USAGE;
+            return Code::USAGE;
         }
     };
     let filter = match jq::compile(&args.filter, &names, &args.library_path) {
@@ -129,7 +129,7 @@ fn compile_and_run(args: &FilterArgs) -> i32 {
                 false,
                 &format!("aoi filter: the filter does not compile: {msg}"),
             );
-            return exit::USAGE;
+            return Code::USAGE;
         }
     };
     let vars = Vars::new(values);

@@ -9,6 +9,7 @@
 //! The inputs are read in turn on this thread (`--threads` changes
 //! nothing here): the program may read from one input into the next.
 
+use crate::spec::exit::Code;
 use std::cell::RefCell;
 use std::io::{self, Write};
 use std::rc::Rc;
@@ -24,10 +25,9 @@ use super::{BoxedInputs, error_text, inputs_of};
 use crate::cli::FilterArgs;
 use crate::jq::{Data, Filter, Kind};
 use crate::out::{Sinks, Stop, cancelled, install_cancel, stdout_writer, stop_code};
-use crate::spec::exit;
 
 /// Runs `aoi filter` with `-r`, `-c`, `-n` or `-s`; returns the exit status.
-pub(super) fn run_plain(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i32 {
+pub(super) fn run_plain(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> Code {
     install_cancel("filter");
     let shared = Rc::new(RefCell::new(Shared::new(args.quiet)));
     let events: BoxedInputs<'_> =
@@ -121,7 +121,7 @@ impl Printer<'_> {
                         self.shared.borrow_mut().item_error("FILTER_ERROR", &msg);
                         return Ok(None);
                     }
-                    Err(exn) => return Ok(Some(exn.get_halt().unwrap_or(exit::SOFTWARE))),
+                    Err(exn) => return Ok(Some(exn.get_halt().unwrap_or(Code::SOFTWARE.code()))),
                 },
             };
             self.buf.clear();
@@ -145,9 +145,9 @@ impl Printer<'_> {
 /// The exit of `-e` on a judged stream: the verdict's, or the last
 /// result's where that is more severe (said on stderr: a non-zero exit
 /// says why).
-fn exit_status(verdict: i32, last: Option<bool>, quiet: bool) -> i32 {
+fn exit_status(verdict: Code, last: Option<bool>, quiet: bool) -> Code {
     let mine = super::raw::last_result_code(last);
-    let code = exit::worst(verdict, mine);
+    let code = verdict.worst(mine);
     if code != verdict {
         let why = match last {
             None => "there was no result",
@@ -172,7 +172,7 @@ fn close_plain(
     filter: &Filter,
     shared: judged::Shared,
     halted: Option<i32>,
-) -> i32 {
+) -> Code {
     let mut f = Framed::new(
         args,
         filter,

@@ -2,6 +2,7 @@
 //! output as `jq -c` prints it (`-r` as `jq -r`): the engine, which
 //! [`super::raw_files`] runs on the inputs.
 
+use crate::spec::exit::Code;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::io::{self, Read, Write};
@@ -19,10 +20,9 @@ use crate::cli::FilterArgs;
 use crate::jq::{self, Data, Filter, Kind};
 use crate::lines::{Chunk, LineReader};
 use crate::out::{eprint_line, open_input};
-use crate::spec::exit;
 
 /// Exit status of `--raw` when the filter failed on an input (jq's).
-const RAW_FILTER_ERROR: i32 = 5;
+const RAW_FILTER_ERROR: Code = Code::of(5);
 
 /// Where the value being filtered came from, for error messages.
 #[derive(Clone, Default)]
@@ -52,7 +52,7 @@ struct RawInputs<'a> {
     max_line: usize,
     at: std::rc::Rc<std::cell::RefCell<Origin>>,
     /// The worst input failure (66 unreadable, 65 invalid JSON, 74 read).
-    failure: std::rc::Rc<std::cell::Cell<i32>>,
+    failure: std::rc::Rc<std::cell::Cell<Code>>,
     /// `-R`: each line is a string, not JSON.
     text_lines: bool,
     /// The only members the filter reads, when it reads its input only
@@ -98,7 +98,7 @@ impl Iterator for RawInputs<'_> {
                     at.partial = false;
                 }
                 if jq::too_deep(text) {
-                    self.fail(exit::DATAERR);
+                    self.fail(Code::DATAERR);
                     let msg = format!(
                         "{source}:{}: nests deeper than {} levels",
                         self.line,
@@ -120,7 +120,7 @@ impl Iterator for RawInputs<'_> {
                     match v {
                         Ok(v) => self.queue.push_back(Ok(v)),
                         Err(e) => {
-                            self.fail(exit::DATAERR);
+                            self.fail(Code::DATAERR);
                             let msg = format!("{source}:{}: invalid JSON: {e}", self.line);
                             self.queue.push_back(Err(msg));
                             break;
@@ -141,7 +141,7 @@ impl Iterator for RawInputs<'_> {
                     match open_input(path) {
                         Ok(f) => Box::new(f),
                         Err(msg) => {
-                            self.fail(exit::NOINPUT);
+                            self.fail(Code::NOINPUT);
                             return Some(Err(msg));
                         }
                     }
@@ -164,14 +164,14 @@ impl Iterator for RawInputs<'_> {
                             "{source}:{}: line longer than --max-line-bytes {}",
                             self.line, self.max_line
                         );
-                        self.fail(exit::DATAERR);
+                        self.fail(Code::DATAERR);
                         return Some(Err(msg));
                     }
                 }
                 Err(e) => {
                     let msg = format!("{source}: read error: {e}");
                     self.reader = None;
-                    self.fail(exit::IOERR);
+                    self.fail(Code::IOERR);
                     return Some(Err(msg));
                 }
             }
@@ -180,8 +180,8 @@ impl Iterator for RawInputs<'_> {
 }
 
 impl RawInputs<'_> {
-    fn fail(&self, code: i32) {
-        self.failure.set(exit::worst(self.failure.get(), code));
+    fn fail(&self, code: Code) {
+        self.failure.set(self.failure.get().worst(code));
     }
 }
 
@@ -252,7 +252,7 @@ pub(super) struct Ran {
     pub(super) halted: Option<i32>,
     /// The worst of the filter's failures (5) and the inputs' (66
     /// unreadable, 65 invalid JSON, 74 read).
-    pub(super) code: i32,
+    pub(super) code: Code,
     /// Whether the last result was true (neither `false` nor `null`), for
     /// `-e`; `None` before any.
     pub(super) last: Option<bool>,
@@ -263,7 +263,7 @@ impl Ran {
     pub(super) fn then(self, next: Ran) -> Ran {
         Ran {
             halted: self.halted.or(next.halted),
-            code: exit::worst(self.code, next.code),
+            code: self.code.worst(next.code),
             last: next.last.or(self.last),
         }
     }
@@ -271,30 +271,30 @@ impl Ran {
 
 /// The exit status of `--raw` once its inputs are filtered, or it halted
 /// or could not write, with stdout flushed.
-pub(super) fn finish(result: io::Result<Ran>, live: &mut Live, exit_status: bool) -> i32 {
+pub(super) fn finish(result: io::Result<Ran>, live: &mut Live, exit_status: bool) -> Code {
     let ran = match result.and_then(|ran| live.out.flush().map(|()| ran)) {
         Ok(ran) => ran,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return exit::PIPE,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Code::PIPE,
         Err(e) => {
             eprint_line(false, &format!("aoi filter: cannot write stdout: {e}"));
-            return exit::IOERR;
+            return Code::IOERR;
         }
     };
     match ran.halted {
-        Some(h) => h.rem_euclid(256),
+        Some(h) => Code::of(h.rem_euclid(256)),
         // jq -e: a failure's status first, then the last result's.
-        None if exit_status && ran.code == exit::OK => last_result_code(ran.last),
+        None if exit_status && ran.code == Code::OK => last_result_code(ran.last),
         None => ran.code,
     }
 }
 
 /// jq's `-e` status: 0 when the last result was true, 1 when it was
 /// `false` or `null`, 4 when there was none.
-pub(super) fn last_result_code(last: Option<bool>) -> i32 {
+pub(super) fn last_result_code(last: Option<bool>) -> Code {
     match last {
-        Some(true) => exit::OK,
-        Some(false) => 1,
-        None => 4,
+        Some(true) => Code::OK,
+        Some(false) => Code::FAILED,
+        None => Code::of(4),
     }
 }
 
@@ -308,7 +308,7 @@ pub(super) fn filter_paths<O: RawOut>(
     out: &mut O,
 ) -> io::Result<Ran> {
     let at = Rc::new(RefCell::new(Origin::default()));
-    let failure = Rc::new(Cell::new(exit::OK));
+    let failure = Rc::new(Cell::new(Code::OK));
     let raw_inputs: BoxedInputs<'_> = Box::new(RawInputs {
         paths: paths.into_iter(),
         reader: None,
@@ -337,7 +337,7 @@ pub(super) fn filter_paths<O: RawOut>(
         print: JqPrint::of(args),
         at: &at,
         buf: Vec::with_capacity(4096),
-        code: exit::OK,
+        code: Code::OK,
         last: None,
     };
     let halted = if args.null_input {
@@ -366,7 +366,7 @@ pub(super) fn filter_paths<O: RawOut>(
     };
     Ok(Ran {
         halted,
-        code: exit::worst(f.code, failure.get()),
+        code: f.code.worst(failure.get()),
         last: f.last,
     })
 }
@@ -380,7 +380,7 @@ struct OneByOne<'a> {
     at: &'a RefCell<Origin>,
     buf: Vec<u8>,
     /// 5 once the filter failed on a value.
-    code: i32,
+    code: Code,
     /// Whether the last result was true (for `-e`).
     last: Option<bool>,
 }
@@ -430,7 +430,7 @@ impl OneByOne<'_> {
                 Ok(v) => v,
                 Err(exn) => match exn.get_err() {
                     Ok(err) => return self.failed(&error_text(err), out),
-                    Err(exn) => return Ok(Some(exn.get_halt().unwrap_or(exit::SOFTWARE))),
+                    Err(exn) => return Ok(Some(exn.get_halt().unwrap_or(Code::SOFTWARE.code()))),
                 },
             };
             self.buf.clear();
@@ -446,7 +446,7 @@ impl OneByOne<'_> {
     /// The filter failed on the value being read: said with where it came
     /// from, and the exit will be 5.
     fn failed<O: RawOut>(&mut self, msg: &str, out: &mut O) -> io::Result<Option<i32>> {
-        self.code = exit::worst(self.code, RAW_FILTER_ERROR);
+        self.code = self.code.worst(RAW_FILTER_ERROR);
         let at = self.at.borrow();
         let place = match at.source.is_empty() {
             true => String::new(),

@@ -9,6 +9,7 @@
 //! filtered in its turn. After a halt nothing more is written, as on one
 //! thread.
 
+use crate::spec::exit::Code;
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -24,7 +25,7 @@ use crate::out::{Output, Record, Weighed, eprint_line, stdout_writer};
 use crate::pool::{Input, Keeps, Workers, each_input};
 
 /// Runs `filter --raw` (or `-r`, `-n`, `-s`); returns the exit status.
-pub(super) fn run_raw(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> i32 {
+pub(super) fn run_raw(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> Code {
     let paths = inputs_of(args);
     // Without input/inputs (and -n, -s) each input is filtered alone, so
     // files may be filtered at once; the check is on the text, erring

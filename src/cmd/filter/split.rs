@@ -16,6 +16,7 @@
 //! them forwarded from the chunk itself; the run then ends with the
 //! process ([`Split::end`]).
 
+use crate::spec::exit::Code;
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::sync::{Arc, Mutex, OnceLock, mpsc};
@@ -160,7 +161,7 @@ impl<'scope, 'env> Split<'scope, 'env> {
     /// Ends a run that was split: after a halt a worker may still be in
     /// the filter of an event one thread never reached, so the process
     /// ends here, its output flushed, instead of waiting for it.
-    pub(super) fn end(&self, code: i32, halted: bool) -> i32 {
+    pub(super) fn end(&self, code: Code, halted: bool) -> Code {
         if halted && self.jobs.get().is_some() {
             super::exit_now(code);
         }

@@ -60,7 +60,7 @@ pub fn run(args: &LintArgs) -> Code {
         (args.output == Some(crate::cli::Format::Jsonl)).then(crate::out::Sinks::report_to_stdout);
     if let Some(s) = &mut sinks {
         if let Err(stop) = s.out.meta("lint", Vec::new()) {
-            return sinks.map_or(Code::IOERR, |s| Code::of(s.end("lint", stop)));
+            return sinks.map_or(Code::IOERR, |s| s.end("lint", stop));
         }
     }
     let linted = match target {

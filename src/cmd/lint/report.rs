@@ -61,7 +61,7 @@ pub(super) fn report(args: &LintArgs, linted: &Linted, sinks: Option<Sinks>) -> 
     }
     let color = args.color.enabled(tty);
     let text = table(linted, color);
-    match Code::of(crate::out::print_stdout("lint", &text)) {
+    match crate::out::print_stdout("lint", &text) {
         Code::OK => code,
         other => other,
     }
@@ -215,7 +215,7 @@ fn write_jsonl(linted: &Linted, code: Code, mut sinks: Sinks) -> Code {
     })();
     match r {
         Ok(()) => code,
-        Err(stop) => Code::of(sinks.end("lint", stop)),
+        Err(stop) => sinks.end("lint", stop),
     }
 }
 

@@ -67,7 +67,7 @@ impl JsonlReport {
         match r {
             Ok(()) if args.no_fail && code != Code::NOINPUT => Code::OK,
             Ok(()) => code,
-            Err(stop) => Code::of(self.sinks.end("merge-report", stop)),
+            Err(stop) => self.sinks.end("merge-report", stop),
         }
     }
 }
@@ -103,7 +103,7 @@ fn report_end(
             Outcome::Denied | Outcome::Timeout | Outcome::Cancelled => Some(w.0),
             _ => None,
         });
-        Summary::failed(reason_for(code.code(), outcome))
+        Summary::failed(reason_for(code, outcome))
     };
     summary = summary.input_count(domain).consumed(warnings, errors);
     if !ok {

@@ -167,7 +167,7 @@ impl Merged {
             let text = self.text(args, t.format, tty && t.on_stdout(), code);
             on_terminal_table |= tty && t.on_stdout() && t.format == MergeFormat::Table;
             if let Err(stop) = t.write(&text) {
-                failed.get_or_insert_with(|| Code::of(stop_code("merge-report", &stop)));
+                failed.get_or_insert_with(|| stop_code("merge-report", &stop));
             }
         }
         match failed {

@@ -127,7 +127,7 @@ impl crate::out::Weighed for Taken {
 
 /// Runs `aoi merge-report`; returns the exit status.
 pub fn run(args: &MergeArgs) -> Code {
-    crate::out::judging("merge-report", args).map_or_else(Code::of, |args| merge(args.as_ref()))
+    crate::out::judging("merge-report", args).map_or_else(|c| c, |args| merge(args.as_ref()))
 }
 
 /// `aoi merge-report` with the `--schema` file compiled.
@@ -147,7 +147,7 @@ fn merge(args: &MergeArgs) -> Code {
         Ok(inputs) => inputs,
         Err((code, msg)) => {
             eprint_line(false, &format!("aoi merge-report: {msg}"));
-            return Code::of(code);
+            return code;
         }
     };
     let named = !args.files.is_empty() || args.list.files_from.is_some();

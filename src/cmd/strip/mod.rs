@@ -12,6 +12,7 @@
 //! the exit status of the shared table and one line on stderr.
 
 use crate::out::source_for;
+use crate::spec::exit::Code;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::Path;
 
@@ -22,15 +23,14 @@ use crate::judge::{Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict};
 use crate::out::{AsFdFile, Io, Output, Weighed, budget, eprint_line, finding_line, verdict_line};
 use crate::peek::without_member;
 use crate::pool::{Engine, Keeps, Opened, Turn, Turned, each_turn};
-use crate::spec::exit;
 
 /// Runs `aoi strip`; returns the exit status.
-pub fn run(args: &StripArgs) -> i32 {
+pub fn run(args: &StripArgs) -> Code {
     crate::out::resolving("strip", args, strip)
 }
 
 /// `aoi strip` on its resolved arguments.
-fn strip(args: &StripArgs) -> i32 {
+fn strip(args: &StripArgs) -> Code {
     budget::set_show(args.logs.show);
     crate::out::say_reading_terminal("strip", !args.files.is_empty(), args.quiet);
     let stdout = io::stdout();
@@ -41,13 +41,13 @@ fn strip(args: &StripArgs) -> i32 {
             Ok(f) => Box::new(BufWriter::with_capacity(256 * 1024, f)),
             Err(e) => {
                 eprint_line(false, &format!("aoi strip: cannot use stdout: {e}"));
-                return exit::IOERR;
+                return Code::IOERR;
             }
         }
     };
     let mut out = out;
     let inputs = crate::out::inputs_of(&args.files);
-    let mut code = exit::OK;
+    let mut code = Code::OK;
     let mut result = Ok(());
     each_turn(&inputs, args.judge.threads, &Stripping(args), |i, turn| {
         result = take_input(args, &mut out, inputs[i], turn, &mut code);
@@ -70,12 +70,12 @@ fn strip(args: &StripArgs) -> i32 {
 
 /// The exit status after a failed write on stdout: quiet on a closed
 /// pipe (§ 7), said otherwise.
-fn write_failed(e: &io::Error) -> i32 {
+fn write_failed(e: &io::Error) -> Code {
     if e.kind() == io::ErrorKind::BrokenPipe {
-        return exit::PIPE;
+        return Code::PIPE;
     }
     eprint_line(false, &format!("aoi strip: cannot write stdout: {e}"));
-    exit::IOERR
+    Code::IOERR
 }
 
 /// What stripping one input gave besides its plane (and the runs of a
@@ -132,7 +132,7 @@ fn take_input(
     out: &mut Box<dyn Write>,
     path: &Path,
     turn: Turn<'_, Stripping<'_>>,
-    code: &mut i32,
+    code: &mut Code,
 ) -> io::Result<()> {
     let source = path.display().to_string();
     let name = (!args.files.is_empty()).then_some(source.as_str());
@@ -143,19 +143,23 @@ fn take_input(
     let c = match turn.read_into(&mut live)? {
         Turned::Unreadable(msg) => {
             eprint_line(args.quiet, &format!("aoi strip: {msg}"));
-            exit::NOINPUT
+            Code::NOINPUT
         }
         Turned::Read(Stripped::Stream(v, shown)) => stream_code(args, &v, &shown, name),
         Turned::Read(Stripped::Log(rest, counts)) => end_log(live.said, rest, &counts),
     };
-    *code = exit::worst(*code, c);
+    *code = code.worst(c);
     Ok(())
 }
 
 /// Says a stream's verdict; its exit status.
-fn stream_code(args: &StripArgs, v: &Verdict, shown: &[Finding], name: Option<&str>) -> i32 {
+fn stream_code(args: &StripArgs, v: &Verdict, shown: &[Finding], name: Option<&str>) -> Code {
     say_verdict(args, v, shown, name);
-    if args.no_fail { exit::OK } else { v.exit_code }
+    if args.no_fail {
+        Code::OK
+    } else {
+        Code::of(v.exit_code)
+    }
 }
 
 /// A stream's verdict on stderr: its first findings and the verdict line
@@ -333,7 +337,7 @@ pub(super) struct Said<'a> {
     args: &'a StripArgs,
     /// The input's name, when files were given.
     name: Option<&'a str>,
-    code: i32,
+    code: Code,
     streams: u64,
 }
 
@@ -342,7 +346,7 @@ impl<'a> Said<'a> {
         Said {
             args,
             name,
-            code: exit::OK,
+            code: Code::OK,
             streams: 0,
         }
     }
@@ -355,7 +359,7 @@ impl<'a> Said<'a> {
             (None, n) => n.map(str::to_string),
         };
         say_verdict(self.args, &st.verdict, &st.findings, who.as_deref());
-        self.code = exit::worst(self.code, st.verdict.exit_code);
+        self.code = self.code.worst(Code::of(st.verdict.exit_code));
         self.streams += 1;
     }
 }
@@ -391,7 +395,7 @@ fn end_log(
     mut said: Said<'_>,
     rest: Vec<crate::demux::Judged>,
     counts: &crate::demux::Counts,
-) -> i32 {
+) -> Code {
     for run in rest {
         said.say(&run);
     }
@@ -400,18 +404,18 @@ fn end_log(
     let label = said.name.map(|n| format!("{n}: ")).unwrap_or_default();
     if let Some(msg) = counts.past_cap(args.logs.max_runs, "stripped") {
         eprint_line(args.quiet, &format!("aoi strip: {label}{msg}"));
-        code = exit::worst(code, exit::IOERR);
+        code = code.worst(Code::IOERR);
     } else if said.streams == 0 {
         eprint_line(
             args.quiet,
             &format!("aoi strip: {label}no AOI stream in the log"),
         );
-        code = exit::worst(code, exit::IOERR);
+        code = code.worst(Code::IOERR);
     }
     if let Some(note) = counts.passed_over() {
         eprint_line(args.quiet, &format!("aoi strip: {label}{note}"));
     }
-    if args.no_fail { exit::OK } else { code }
+    if args.no_fail { Code::OK } else { code }
 }
 
 /// Reads a log into `out`: the plane kept, and its runs as they end.
