@@ -178,6 +178,47 @@ fn a_halt_past_a_workers_room_is_not_lost() {
     alike("halt-room.jsonl", &input, &programs, &[]);
 }
 
+/// The same for many files, each filtered whole by a worker: a file
+/// whose halt message passes the worker's room was replayed without the
+/// halt (exit 0, `ok:true`, the later files filtered, where one thread
+/// exits 5). A file that halted is filtered again in its turn.
+#[test]
+fn a_halt_past_a_workers_room_is_not_lost_among_files() {
+    let program = r#"if .halt then ("E" * 600000 | halt_error) else {p: ("y" * 50)} end"#;
+    for at in [1_000, 2_990] {
+        let dir = scratch("filter-threads-files");
+        let files: Vec<String> = (0..4)
+            .map(|k| {
+                let st = match k {
+                    1 => s()
+                        .hits(at)
+                        .ev(r#"{"type":"hit","halt":true}"#)
+                        .hits(3_000 - at),
+                    _ => s().hits(3_000),
+                };
+                write_file(&dir, &format!("f{k}.jsonl"), &st.bytes())
+            })
+            .collect();
+        let run = |threads: &str| {
+            let mut c = crate::util::command(crate::util::AOI);
+            c.args(["filter", program, "--threads", threads])
+                .args(&files);
+            let o = c.output().expect("run aoi");
+            (crate::util::code_of(o.status), o.stdout, o.stderr)
+        };
+        let one = run("1");
+        assert_eq!(one.0, 5, "one thread halts");
+        for threads in ["2", "3"] {
+            let more = run(threads);
+            let what = format!("halt after {at}, --threads {threads}");
+            assert_eq!(one.0, more.0, "{what}: exit codes differ");
+            let lines = |o: &[u8]| o.split(|&b| b == b'\n').map(stable).collect::<Vec<_>>();
+            assert!(lines(&one.1) == lines(&more.1), "{what}: stdout differs");
+            assert!(one.2 == more.2, "{what}: stderr differs");
+        }
+    }
+}
+
 /// Two threads for one input: the judge's thread and a filter worker
 /// start beside the filter's (and the process's first, which waits for
 /// it): four; with `--threads 1` the filter's thread reads alone: two;

@@ -142,15 +142,14 @@ fn filter_whole(
     let Ok((verdict, shown)) = framed_stream(&mut w, src, &source) else {
         return (None, room);
     };
-    if w.sinks.said().is_err() {
+    // A file that halted is filtered again in its turn, and so are the
+    // rest of its batch: the halt, its message however long, and the
+    // files after it (where the filter no longer runs, one that never
+    // ends included) are then one thread's, never a record's to lose.
+    if w.halted.is_some() || w.sinks.said().is_err() {
         return (None, room);
     }
-    // After a halt the batch's later files are filtered in their turn,
-    // where the filter no longer runs (one that never ends included).
-    let held = match w.halted {
-        Some(_) => room,
-        None => w.sinks.held(),
-    };
+    let held = w.sinks.held();
     let whole = Whole {
         recs: w.sinks,
         verdict,

@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 
 use super::framed::Framed;
-use super::sink::{ItemError, Rec, Replayed, halt_report};
+use super::sink::{ItemError, Rec, Replayed};
 use crate::out::{Sinks, Stop};
 
 /// Where a worker's record is replayed: the report, as this thread would
@@ -35,10 +35,6 @@ impl Replayed for Replay<'_, '_> {
             }
             Rec::Stderr(_) if live => {
                 let _ = io::stderr().lock().write_all(bytes);
-            }
-            Rec::Halt(h) if live => {
-                f.halted = Some(h);
-                halt_report();
             }
             _ => {}
         }

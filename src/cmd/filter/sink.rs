@@ -79,7 +79,6 @@ pub(super) enum Rec {
     /// An upstream error or warning passed on: its body's length.
     Forward(&'static str, usize),
     ItemError(Box<ItemError>),
-    Halt(i32),
     /// What the filter wrote to stderr (`debug`, `stderr`, `halt_error`):
     /// its length.
     Stderr(usize),
@@ -106,7 +105,6 @@ impl Weighed for Rec {
                 Rec::Event(ty, body) => ty + body,
                 Rec::Forward(_, n) | Rec::Stderr(n) => *n,
                 Rec::ItemError(e) => ITEM_ERROR_BYTES + e.said.len(),
-                Rec::Halt(_) => 0,
             }
     }
 }
@@ -189,7 +187,7 @@ impl<O: Replayed> Output<Rec> for Bytes<'_, '_, O> {
         let n = match &rec {
             Rec::Event(ty, body) => ty + body,
             Rec::Forward(_, n) | Rec::Stderr(n) => *n,
-            Rec::ItemError(_) | Rec::Halt(_) => 0,
+            Rec::ItemError(_) => 0,
         };
         let (own, rest) = self.bytes.split_at(n.min(self.bytes.len()));
         self.bytes = rest;
@@ -225,16 +223,10 @@ impl Emit for Recording {
         self.said()?;
         Ok(self.rec.flush()?)
     }
-    fn halted(&mut self, h: i32) {
-        // What halt_error said goes before it (the room is checked at
-        // the end).
-        let _ = self.said();
-        let _ = self.rec.keep(Rec::Halt(h), 0);
+    fn halted(&mut self, _h: i32) {
+        // Nothing to record: a worker that halted hands its chunk or
+        // file back (`split::filter_chunk`, `files::filter_whole`), and
+        // the writing thread filters it again and halts as one thread.
     }
     fn consumed(&mut self, _v: &Verdict) {}
-}
-
-/// Marks aoi's report halted.
-pub(super) fn halt_report() {
-    HALTED.store(true, Ordering::Relaxed);
 }
