@@ -321,8 +321,10 @@ pub(super) fn split_stream<R: Read + Send>(
 ) -> Result<(Verdict, Vec<Finding>), Stop> {
     let (jobs, workers) = split.jobs();
     let (done_tx, done_rx) = mpsc::channel();
-    // Chunks in flight: each waits here in order for its record.
-    let (order_tx, order_rx) = mpsc::sync_channel::<(Arc<Chunk>, bool)>(2 * workers as usize + 1);
+    // Chunks in flight: each waits here in order for its record. One per
+    // worker and one more: twice that held 0.5–1 MiB more at the peak
+    // (16.2 -> 15.4 MiB on 100 MB `control`) for no speed.
+    let (order_tx, order_rx) = mpsc::sync_channel::<(Arc<Chunk>, bool)>(workers as usize + 1);
     // The stream goes to the judge's thread once it runs: a thread the
     // system will not start leaves it here, filtered on this one.
     let (src_tx, src_rx) = mpsc::sync_channel::<Source<R>>(1);
