@@ -14,23 +14,28 @@ use std::path::Path;
 use jaq_core::Vars;
 use jaq_json::Val;
 
+use super::STACK;
 use super::framed::{Framed, Taken, close_framed, framed_stream, take_verdict, unreadable};
 use super::jq_args::thread_globals;
 use super::replay::Replay;
 use super::sink::Recording;
 use super::split::{Split, split_stream};
-use super::{STACK, inputs_of};
 use crate::cli::FilterArgs;
 use crate::jq::{self, Filter};
 use crate::judge::{Finding, Verdict};
-use crate::out::{Sinks, Stop, install_cancel, source_holding};
+use crate::out::{Judging, Sinks, Stop, install_cancel, source_holding};
 use crate::pool::{Input, Keeps, Workers, each_input};
 
-pub(super) fn run_framed(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> Code {
-    let mut f = Framed::new(args, filter, vars, Sinks::report_to_stdout());
+pub(super) fn run_framed(
+    args: &FilterArgs,
+    judging: &Judging,
+    filter: &Filter,
+    vars: Vars<Val>,
+) -> Code {
+    let mut f = Framed::new(args, judging, filter, vars, Sinks::report_to_stdout());
     install_cancel("filter");
     std::thread::scope(|scope| {
-        let split = Split::new(scope, args, filter);
+        let split = Split::new(scope, args, judging, filter);
         let code = match framed_inputs(&mut f, &split) {
             Ok(code) => code,
             Err(stop) => f.sinks.end("filter", stop),
@@ -46,20 +51,20 @@ pub(super) fn framed_inputs(
     f: &mut Framed<'_, Sinks>,
     split: &Split<'_, '_>,
 ) -> Result<Code, Stop> {
-    let args = f.args;
+    let (args, judging) = (f.args, f.judging);
     f.sinks.out.meta("filter", Vec::new())?;
     let mut t = Taken {
         code: Code::OK,
         verdicts: crate::out::Verdicts::default(),
         own_cause: None,
     };
-    let inputs = inputs_of(args);
+    let inputs = judging.inputs();
     let filter = f.filter;
     let workers = Workers {
         stack: Some(STACK),
-        ..Workers::new(args.judge.threads, Keeps::Small)
+        ..Workers::new(judging.reading.threads, Keeps::Small)
     };
-    let whole = |i: usize, file, room| filter_whole(file, inputs[i], args, filter, room);
+    let whole = |i: usize, file, room| filter_whole(file, inputs[i], args, judging, filter, room);
     each_input(&inputs, workers, whole, |i, input| {
         let mut taken = take_input(f, split, &mut t, inputs[i], input);
         let rest = inputs.get(i + 1..).unwrap_or_default();
@@ -92,7 +97,7 @@ fn take_input(
     let source = path.display().to_string();
     let (v, shown) = match input {
         Input::Read(src) => {
-            let src = source_holding(src, &f.args.judge, f.args.max_line_bytes);
+            let src = source_holding(src, f.judging.reading, f.args.max_line_bytes);
             match split.wanted(&src) {
                 true => split_stream(split, f, src, &source)?,
                 false => framed_stream(f, src, &source)?,
@@ -127,16 +132,18 @@ fn filter_whole(
     file: std::fs::File,
     path: &Path,
     args: &FilterArgs,
+    judging: &Judging,
     filter: &Filter,
     room: usize,
 ) -> (Option<Box<Whole>>, usize) {
     let Some(values) = thread_globals(args) else {
         return (None, 0);
     };
-    let mut w = Framed::new(args, filter, Vars::new(values), Recording::new(room, 0));
+    let sinks = Recording::new(room, 0);
+    let mut w = Framed::new(args, judging, filter, Vars::new(values), sinks);
     jq::capture_stderr(room);
     let source = path.display().to_string();
-    let src = source_holding(file, &args.judge, args.max_line_bytes);
+    let src = source_holding(file, judging.reading, args.max_line_bytes);
     // Past its room (or stopped), the file is filtered again in its turn,
     // and so are the rest of its batch: the room counts as used.
     let Ok((verdict, shown)) = framed_stream(&mut w, src, &source) else {

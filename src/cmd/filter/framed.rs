@@ -20,8 +20,8 @@ use crate::jq::{self, Data, Filter, Kind};
 use crate::judge::fields::Ev;
 use crate::judge::{Cause, Finding, Judge, LineClass, Outcome, Verdict, envelope_run};
 use crate::out::{
-    Closing, Sinks, Stop, cancelled, close_report, eprint_line, finding_line, unreadable_error,
-    verdict_line,
+    Closing, Judging, Sinks, Stop, cancelled, close_report, eprint_line, finding_line,
+    unreadable_error, verdict_line,
 };
 use crate::out::{EventKind, Found, event_kind, forwarded_body, one_line_of, push_member};
 use crate::spec::types;
@@ -29,6 +29,7 @@ use crate::spec::types;
 /// The transformer's state across its inputs.
 pub(super) struct Framed<'a, O: Emit> {
     pub(super) args: &'a FilterArgs,
+    pub(super) judging: &'a Judging,
     pub(super) filter: &'a Filter,
     pub(super) vars: Vars<Val>,
     /// aoi's report, or a worker's record of what it would write.
@@ -126,9 +127,16 @@ pub(super) fn path_value<'a>(
 }
 
 impl<'a, O: Emit> Framed<'a, O> {
-    pub(super) fn new(args: &'a FilterArgs, filter: &'a Filter, vars: Vars<Val>, sinks: O) -> Self {
+    pub(super) fn new(
+        args: &'a FilterArgs,
+        judging: &'a Judging,
+        filter: &'a Filter,
+        vars: Vars<Val>,
+        sinks: O,
+    ) -> Self {
         Framed {
             args,
+            judging,
             filter,
             vars,
             sinks,
@@ -223,7 +231,7 @@ pub(super) fn take_verdict(
     v: Verdict,
     shown: &[Finding],
 ) {
-    let name = (!f.args.files.is_empty()).then_some(source);
+    let name = f.judging.named().then_some(source);
     if !f.args.quiet && v.outcome != Outcome::Ok {
         let mut err = io::stderr().lock();
         for finding in shown {
@@ -355,7 +363,7 @@ pub(super) fn framed_stream<R: Read + Send, O: Emit>(
     reader: crate::drive::Source<R>,
     source: &str,
 ) -> Result<(Verdict, Vec<Finding>), Stop> {
-    let mut judge = Judge::new(f.args.judge.options(10));
+    let mut judge = Judge::new(f.judging.options(10));
     let empty: BoxedInputs<'_> = Box::new(std::iter::empty());
     let inputs = RcIter::new(empty);
     let data = Data {

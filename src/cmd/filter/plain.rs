@@ -21,17 +21,26 @@ use jaq_std::input::RcIter;
 use super::framed::{Framed, Taken, close_framed, take_verdict, unreadable};
 use super::judged::{self, JudgedEvents, Shared};
 use super::print::JqPrint;
-use super::{BoxedInputs, error_text, inputs_of};
+use super::{BoxedInputs, error_text};
 use crate::cli::FilterArgs;
 use crate::jq::{Data, Filter, Kind};
-use crate::out::{Sinks, Stop, cancelled, install_cancel, stdout_writer, stop_code};
+use crate::out::{Judging, Sinks, Stop, cancelled, install_cancel, stdout_writer, stop_code};
 
 /// Runs `aoi filter` with `-r`, `-c`, `-n` or `-s`; returns the exit status.
-pub(super) fn run_plain(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> Code {
+pub(super) fn run_plain(
+    args: &FilterArgs,
+    judging: &Judging,
+    filter: &Filter,
+    vars: Vars<Val>,
+) -> Code {
     install_cancel("filter");
     let shared = Rc::new(RefCell::new(Shared::new(args.quiet)));
-    let events: BoxedInputs<'_> =
-        Box::new(JudgedEvents::new(args, inputs_of(args), shared.clone()));
+    let events: BoxedInputs<'_> = Box::new(JudgedEvents::new(
+        args,
+        judging,
+        judging.inputs(),
+        shared.clone(),
+    ));
     let inputs = RcIter::new(events);
     let data = Data {
         lut: &filter.lut,
@@ -61,10 +70,10 @@ pub(super) fn run_plain(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> 
         // jq's -e and the stream's verdict: the more severe exit wins,
         // never the more lenient (a wrong 0 is the worst answer).
         None if args.exit_status && halted.is_none() => {
-            let verdict = close_plain(args, filter, shared, halted);
+            let verdict = close_plain(args, judging, filter, shared, halted);
             exit_status(verdict, last, args.quiet)
         }
-        None => close_plain(args, filter, shared, halted),
+        None => close_plain(args, judging, filter, shared, halted),
     }
 }
 
@@ -169,12 +178,14 @@ fn write_stop(e: io::Error) -> Stop {
 /// lines, aoi's report written nowhere.
 fn close_plain(
     args: &FilterArgs,
+    judging: &Judging,
     filter: &Filter,
     shared: judged::Shared,
     halted: Option<i32>,
 ) -> Code {
     let mut f = Framed::new(
         args,
+        judging,
         filter,
         Vars::new(Vec::new()),
         Sinks::new(None, None, None),

@@ -16,17 +16,22 @@ use std::path::Path;
 use jaq_core::Vars;
 use jaq_json::Val;
 
+use super::STACK;
 use super::jq_args::thread_globals;
 use super::raw::{Live, Ran, RawOut, filter_paths, finish};
-use super::{STACK, inputs_of};
 use crate::cli::FilterArgs;
 use crate::jq::{self, Filter};
-use crate::out::{Output, Record, Weighed, eprint_line, stdout_writer};
+use crate::out::{Judging, Output, Record, Weighed, eprint_line, stdout_writer};
 use crate::pool::{Input, Keeps, Workers, each_input};
 
 /// Runs `filter --raw` (or `-r`, `-n`, `-s`); returns the exit status.
-pub(super) fn run_raw(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> Code {
-    let paths = inputs_of(args);
+pub(super) fn run_raw(
+    args: &FilterArgs,
+    judging: &Judging,
+    filter: &Filter,
+    vars: Vars<Val>,
+) -> Code {
+    let paths = judging.inputs();
     // Without input/inputs (and -n, -s) each input is filtered alone, so
     // files may be filtered at once; the check is on the text, erring
     // towards reading in turn (a string or a name containing "input").
@@ -37,13 +42,13 @@ pub(super) fn run_raw(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> Co
         out: stdout_writer(),
         quiet: args.quiet,
     };
-    if !apart || crate::pool::plan(args.judge.threads, &paths).is_none() {
+    if !apart || crate::pool::plan(judging.reading.threads, &paths).is_none() {
         let ran = filter_paths(args, filter, vars, paths, &mut live);
         return finish(ran, &mut live, args.exit_status);
     }
     let workers = Workers {
         stack: Some(STACK),
-        ..Workers::new(args.judge.threads, Keeps::Small)
+        ..Workers::new(judging.reading.threads, Keeps::Small)
     };
     // jq's reader opens each file itself (and says why it cannot).
     let whole = |i: usize, _, room| record(args, filter, paths[i], room);

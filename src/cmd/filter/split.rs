@@ -34,7 +34,7 @@ use crate::cli::FilterArgs;
 use crate::drive::{Source, drive_source};
 use crate::jq::{self, Data, Filter};
 use crate::judge::{Finding, Judge, LineClass, Verdict};
-use crate::out::{Sinks, Stop, cancelled};
+use crate::out::{Judging, Sinks, Stop, cancelled};
 use crate::parallel::Threads;
 use crate::peek::{Envelope, Member, Peeker};
 
@@ -52,6 +52,7 @@ const ROOM: usize = 1 << 20;
 pub(super) struct Split<'scope, 'env> {
     scope: &'scope Scope<'scope, 'env>,
     args: &'env FilterArgs,
+    judging: &'env Judging,
     filter: &'env Filter,
     /// Their queue, and how many took it.
     jobs: OnceLock<(mpsc::Sender<Job>, u64)>,
@@ -135,11 +136,13 @@ impl<'scope, 'env> Split<'scope, 'env> {
     pub(super) fn new(
         scope: &'scope Scope<'scope, 'env>,
         args: &'env FilterArgs,
+        judging: &'env Judging,
         filter: &'env Filter,
     ) -> Self {
         Split {
             scope,
             args,
+            judging,
             filter,
             jobs: OnceLock::new(),
         }
@@ -175,13 +178,13 @@ impl<'scope, 'env> Split<'scope, 'env> {
             let (tx, rx) = mpsc::channel::<Job>();
             let rx = Arc::new(Mutex::new(rx));
             let mut started = 0;
-            for _ in 0..workers(self.args.judge.threads) {
+            for _ in 0..workers(self.judging.reading.threads) {
                 let rx = Arc::clone(&rx);
-                let (args, filter) = (self.args, self.filter);
+                let (args, judging, filter) = (self.args, self.judging, self.filter);
                 let spawned = std::thread::Builder::new()
                     .name("filter-worker".into())
                     .stack_size(STACK)
-                    .spawn_scoped(self.scope, move || work(&rx, args, filter));
+                    .spawn_scoped(self.scope, move || work(&rx, args, judging, filter));
                 // A worker the system will not start is one fewer; with
                 // none, every chunk is filtered here.
                 match spawned {
@@ -209,9 +212,10 @@ fn workers(threads: usize) -> usize {
 
 /// A worker: takes chunks until the queue closes, each filtered into a
 /// record (none: past its room, or it could not run the filter).
-fn work(rx: &Mutex<mpsc::Receiver<Job>>, args: &FilterArgs, filter: &Filter) {
+fn work(rx: &Mutex<mpsc::Receiver<Job>>, args: &FilterArgs, judging: &Judging, filter: &Filter) {
     let values = thread_globals(args);
-    let mut w = values.map(|v| Framed::new(args, filter, Vars::new(v), Recording::new(0, 0)));
+    let framed = |v| Framed::new(args, judging, filter, Vars::new(v), Recording::new(0, 0));
+    let mut w = values.map(framed);
     let empty: BoxedInputs<'_> = Box::new(std::iter::empty());
     let inputs = RcIter::new(empty);
     let data = Data {
@@ -328,7 +332,7 @@ pub(super) fn split_stream<R: Read + Send>(
     // The stream goes to the judge's thread once it runs: a thread the
     // system will not start leaves it here, filtered on this one.
     let (src_tx, src_rx) = mpsc::sync_channel::<Source<R>>(1);
-    let judge = Judge::new(f.args.judge.options(10));
+    let judge = Judge::new(f.judging.options(10));
     let args = f.args;
     let out = Dispatch {
         jobs,
