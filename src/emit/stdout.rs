@@ -29,6 +29,19 @@ pub fn stdout_file() -> io::Result<std::fs::File> {
 }
 
 pub(crate) fn push_json(buf: &mut Vec<u8>, v: &Value) {
+    // A string of printable ASCII without a quote or a backslash (a tool,
+    // a file name) is itself between quotes: what serde_json writes, with nothing for
+    // `escape_invisible` to do.
+    if let Value::String(s) = v {
+        if s.bytes()
+            .all(|c| matches!(c, b' '..=b'~') && c != b'"' && c != b'\\')
+        {
+            buf.push(b'"');
+            buf.extend_from_slice(s.as_bytes());
+            buf.push(b'"');
+            return;
+        }
+    }
     // Serialising a Value into a Vec cannot fail.
     let start = buf.len();
     let _ = serde_json::to_writer(&mut *buf, v);
@@ -60,4 +73,34 @@ fn escape_invisible(buf: &mut Vec<u8>, start: usize) {
     }
     buf.truncate(start);
     buf.extend_from_slice(out.as_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plain strings take the short way; every string comes out as
+    /// serde_json writes it, invisible characters escaped.
+    #[test]
+    fn push_json_writes_strings_as_serde_json_does() {
+        for s in [
+            "",
+            "outline",
+            "a b~",
+            "q\"uote",
+            "back\\slash",
+            "tab\t",
+            "del\u{7f}",
+            "é",
+            "\u{2028}",
+        ] {
+            let mut got = b"x".to_vec();
+            push_json(&mut got, &Value::from(s));
+            let mut want = b"x".to_vec();
+            want.extend(serde_json::to_vec(&Value::from(s)).unwrap());
+            let start = 1;
+            escape_invisible(&mut want, start);
+            assert_eq!(got, want, "{s:?}");
+        }
+    }
 }

@@ -133,7 +133,7 @@ impl Judge {
         }
         // After the type's rules: a meta of another AOI version is read
         // by none of AOI 1's (§ 5).
-        let flat = self.framework_members(ev, &tstr(), table.is_some() && plain);
+        let flat = self.framework_members(ev, tname, table.is_some() && plain);
         if let Some(known) = table.filter(|_| !plain).map(|t| t.names) {
             // Members with a finding of their own are not listed again:
             // v0.2's flat seq/run, its aoi:error.upstream (§ 5.2).
@@ -150,7 +150,9 @@ impl Judge {
     /// The members every framework event is judged on (§ 8.1, § 5.2):
     /// `properties` an object, and no v0.2 flat `seq`/`run` (the stream's
     /// first is the one finding). True when the line has the flat ones.
-    fn framework_members(&mut self, ev: &Ev<'_>, tstr: &str, all_known: bool) -> bool {
+    /// `tname`: the type, named in messages only.
+    fn framework_members(&mut self, ev: &Ev<'_>, tname: &[u8], all_known: bool) -> bool {
+        let tstr = || String::from_utf8_lossy(tname);
         // Keys proved to be the type's own hold no seq or run.
         let [props, seq, run] = if all_known {
             [ev.get("properties"), None, None]
@@ -162,7 +164,7 @@ impl Judge {
                 RuleId::Properties,
                 format!(
                     "{} has \"properties\": {}, not an object",
-                    keep(tstr),
+                    keep(&tstr()),
                     super::fields::preview(ev.raw(p))
                 ),
             );
@@ -175,7 +177,7 @@ impl Judge {
                 RuleId::EnvelopeFlat,
                 format!(
                     "{} has a top-level {}: v0.2's flat envelope; v1.0-alpha nests it as \"aoi\":{{\"seq\":N,\"run\":\"…\"}} (later lines not reported)",
-                    keep(tstr),
+                    keep(&tstr()),
                     if seq.is_some() { "seq" } else { "run" }
                 ),
             );
@@ -226,6 +228,10 @@ impl Judge {
     /// often it repeats.
     fn reserved_once(&mut self) {
         let dups = &self.peeker.reserved_dups;
+        // Nearly every line names each once.
+        if dups.is_empty() {
+            return;
+        }
         let repeated = ["type", "aoi"].map(|n| dups.contains(&n));
         for name in ["type", "aoi"]
             .into_iter()

@@ -74,48 +74,45 @@ pub(crate) fn forwarded_body(found: &Found<'_, '_>) -> Vec<u8> {
         source,
     } = found;
     let line = ev.line;
-    let known = spec::known_fields(types::bytes::ERROR).unwrap_or_default();
+    let known = spec::field_table(types::bytes::ERROR);
     let text = |m: &crate::peek::Member| str_ref(line, m);
     let error = kind == EventKind::Error;
     let retryable_true = ev.get("retryable").and_then(bool_value).is_some_and(|b| b);
     // Decide, member by member: kept at the top level or moved.
     // Each key decoded once; the checks below compare these names.
-    let names: Vec<Cow<'_, str>> = ev
-        .members
-        .iter()
-        .map(|m| unescape(span(line, &m.key)))
-        .collect();
+    let names: Vec<Cow<'_, [u8]>> = ev.members.iter().map(|m| key_name(line, m)).collect();
     let firsts = first_occurrences(&names);
     let mut keep = Vec::with_capacity(ev.members.len());
     for ((m, name), first) in ev.members.iter().zip(&names).zip(firsts) {
-        let spec_field = known.contains(&name.as_ref());
-        let well_formed = match name.as_ref() {
-            "properties" => m.kind == Kind::Object,
-            "origin" => text(m).is_some(),
-            "category" if error => text(m).is_some_and(|c| c != "partial"),
-            "code" if error => text(m).is_some_and(|c| spec::valid_code(c.as_bytes())),
-            "message" if error => text(m).is_some_and(|t| single_line(&t)),
-            "retryable" if error => bool_value(m).is_some(),
-            "retry_after_ms" if error => whole_value(line, m).is_some() && retryable_true,
+        let n: &[u8] = name;
+        let spec_field = known.is_some_and(|t| t.has(n, spec::field_hash(n)));
+        let well_formed = match n {
+            b"properties" => m.kind == Kind::Object,
+            b"origin" => text(m).is_some(),
+            b"category" if error => text(m).is_some_and(|c| c != "partial"),
+            b"code" if error => text(m).is_some_and(|c| spec::valid_code(c.as_bytes())),
+            b"message" if error => text(m).is_some_and(|t| single_line(&t)),
+            b"retryable" if error => bool_value(m).is_some(),
+            b"retry_after_ms" if error => whole_value(line, m).is_some() && retryable_true,
             // § 9.1's optional fields in their types: a member
             // of another type moves into properties, as an unknown one.
-            "domain" | "target" | "field" | "hint" | "docs" if error => text(m).is_some(),
-            "item_index" | "line_number" if error => whole_value(line, m).is_some(),
-            "details" if error => m.kind == Kind::Object,
-            "wrapped" if error => wrapped_ok(span(line, &m.value)),
-            "scope" if error => text(m).is_some_and(|t| spec::SCOPES.contains(&t.as_ref())),
+            b"domain" | b"target" | b"field" | b"hint" | b"docs" if error => text(m).is_some(),
+            b"item_index" | b"line_number" if error => whole_value(line, m).is_some(),
+            b"details" if error => m.kind == Kind::Object,
+            b"wrapped" if error => wrapped_ok(span(line, &m.value)),
+            b"scope" if error => text(m).is_some_and(|t| spec::SCOPES.contains(&t.as_ref())),
             _ => true,
         };
         keep.push(first && spec_field && well_formed);
     }
-    let kept = |name: &str| names.iter().zip(&keep).any(|(n, k)| *k && n == name);
+    let kept = |name: &[u8]| names.iter().zip(&keep).any(|(n, k)| *k && **n == *name);
     let mut b = Vec::with_capacity(line.len() + 160);
-    if !kept("origin") {
+    if !kept(b"origin") {
         b.extend_from_slice(b",\"origin\":");
         push_json(&mut b, &Value::from(origin(ev, tool)));
     }
     let mut moved = Vec::new();
-    let reserved = |n: &str| n == "type" || n == "aoi";
+    let reserved = |n: &[u8]| n == b"type" || n == b"aoi";
     for ((m, k), n) in ev.members.iter().zip(&keep).zip(&names) {
         if !k && !reserved(n) {
             push_member(&mut moved, span(line, &m.key), span(line, &m.value));
@@ -141,7 +138,7 @@ pub(crate) fn forwarded_body(found: &Found<'_, '_>) -> Vec<u8> {
             continue;
         }
         let value = span(line, &m.value);
-        if n == "properties" {
+        if **n == *b"properties" {
             // Our provenance first, then the upstream's own properties but
             // an earlier hop's `forwarded`.
             b.extend_from_slice(b",\"properties\":{\"forwarded\":");
@@ -159,13 +156,13 @@ pub(crate) fn forwarded_body(found: &Found<'_, '_>) -> Vec<u8> {
         }
     }
     if error {
-        if !kept("category") {
+        if !kept(b"category") {
             b.extend_from_slice(b",\"category\":\"internal\"");
         }
-        if !kept("code") {
+        if !kept(b"code") {
             b.extend_from_slice(b",\"code\":\"UNSPECIFIED\"");
         }
-        if !kept("message") {
+        if !kept(b"message") {
             let msg = ev
                 .get("message")
                 .and_then(text)
@@ -175,7 +172,7 @@ pub(crate) fn forwarded_body(found: &Found<'_, '_>) -> Vec<u8> {
             b.extend_from_slice(b",\"message\":");
             push_json(&mut b, &Value::from(msg));
         }
-        if !kept("retryable") {
+        if !kept(b"retryable") {
             b.extend_from_slice(b",\"retryable\":false");
         }
     }
@@ -185,6 +182,17 @@ pub(crate) fn forwarded_body(found: &Found<'_, '_>) -> Vec<u8> {
         b.push(b'}');
     }
     b
+}
+
+/// A member's key, decoded, as UTF-8 bytes: most keys hold no escape,
+/// and the peek proved the line UTF-8, so they are their own bytes.
+fn key_name<'l>(line: &'l [u8], m: &crate::peek::Member) -> Cow<'l, [u8]> {
+    let raw = span(line, &m.key);
+    if m.key_escaped {
+        Cow::Owned(unescape(raw).into_owned().into_bytes())
+    } else {
+        Cow::Borrowed(raw)
+    }
 }
 
 /// A message the spec accepts: one line, no ANSI or C1 controls (§ 9.1).
@@ -257,7 +265,7 @@ fn wrapped_ok(raw: &[u8]) -> bool {
 /// For each name, whether it is its first occurrence. Most events have a
 /// dozen members, compared pairwise; a line may hold millions, where
 /// pairwise comparison would take hours, so many go through a set.
-fn first_occurrences(names: &[Cow<'_, str>]) -> Vec<bool> {
+fn first_occurrences(names: &[Cow<'_, [u8]>]) -> Vec<bool> {
     if names.len() <= 32 {
         return (0..names.len())
             .map(|i| match names.get(..i) {
