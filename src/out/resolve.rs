@@ -76,6 +76,10 @@ pub(crate) trait Listed: Clone {
     fn judge_mut(&mut self) -> &mut JudgeArgs;
     fn inputs_mut(&mut self) -> (&mut Vec<PathBuf>, &mut FilesFrom);
     fn list(&self) -> &FilesFrom;
+    /// Readies the notice for stdin on a terminal, unless a file or a
+    /// `--files-from` list is named or `-q` is given
+    /// ([`super::text::notice_reading_terminal`]).
+    fn notice_terminal(&self, cmd: &str);
 }
 
 macro_rules! listed {
@@ -92,6 +96,10 @@ macro_rules! listed {
             }
             fn list(&self) -> &FilesFrom {
                 &self.list
+            }
+            fn notice_terminal(&self, cmd: &str) {
+                let named = !self.files.is_empty() || self.list.files_from.is_some();
+                super::text::notice_reading_terminal(cmd, named, self.quiet);
             }
         }
     )*};
@@ -119,6 +127,7 @@ pub(crate) fn resolving<A: Listed>(cmd: &str, args: &A, f: impl FnOnce(&A) -> Co
 /// (unchanged when there is no list), or, after saying why on stderr,
 /// the exit status ([`listed_inputs`]).
 pub(crate) fn resolved<'a, A: Listed>(cmd: &str, args: &'a A) -> Result<Cow<'a, A>, Code> {
+    args.notice_terminal(cmd);
     let mut listed = judging(cmd, args)?;
     if args.list().files_from.is_none() {
         return Ok(listed);

@@ -456,8 +456,6 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<Code, Stop> {
         sinks.out.meta("check", Vec::new())?;
     }
     let inputs = crate::out::inputs_of(&args.files);
-    let named = !args.files.is_empty();
-    say_reading_terminal("check", named, args.quiet);
     let mut t = Tally::default();
     let relay = sinks.relays();
     // Without a report only the findings shown on stderr are used.

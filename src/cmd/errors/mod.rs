@@ -155,7 +155,6 @@ fn errors(args: &ErrorsArgs) -> Code {
     } else {
         6
     };
-    crate::out::say_reading_terminal("errors", !args.files.is_empty(), args.quiet);
     let shape = Shape {
         args,
         format,

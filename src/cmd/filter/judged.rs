@@ -136,6 +136,7 @@ impl<'a> JudgedEvents<'a> {
         let stdin = path == Path::new("-");
         crate::jq::set_input_filename((!stdin).then(|| path.to_string_lossy()).as_deref());
         let reader = if stdin {
+            crate::out::opening_stdin();
             source_holding(io::stdin(), judge_args, hold).reader
         } else {
             match open_input(path) {

@@ -26,9 +26,9 @@ use jaq_json::Val;
 
 use crate::cli::FilterArgs;
 use crate::jq;
-use crate::out::{Sinks, Stop, eprint_line};
+use crate::out::{Stop, eprint_line};
 use files::run_framed;
-use framed::Framed;
+use report::Report;
 
 mod files;
 mod framed;
@@ -38,7 +38,7 @@ mod plain;
 mod print;
 mod raw;
 mod raw_files;
-mod replay;
+mod report;
 mod sink;
 mod split;
 
@@ -103,13 +103,10 @@ fn exit_now(code: Code) -> ! {
 
 /// Ends the report with `result`, or as the stop that cut it ends it, and
 /// then the process ([`exit_now`]).
-fn end_now(f: &mut Framed<'_, Sinks>, result: Result<Code, Stop>) -> ! {
+fn end_now(report: &mut Report, result: Result<Code, Stop>) -> ! {
     let code = match result {
         Ok(code) => code,
-        Err(stop) => {
-            let sinks = std::mem::replace(&mut f.sinks, Sinks::new(None, None, None));
-            sinks.end("filter", stop)
-        }
+        Err(stop) => report.end(stop),
     };
     exit_now(code)
 }
@@ -133,19 +130,13 @@ fn compile_and_run(args: &FilterArgs) -> Code {
         }
     };
     let vars = Vars::new(values);
-    // Every mode but --raw reads and judges its whole input, `-n` too
-    // (what the program leaves unread is still judged).
-    let reads_stdin = !(args.raw && args.null_input) || args.filter.contains("input");
-    if reads_stdin {
-        crate::out::say_reading_terminal("filter", !args.files.is_empty(), args.quiet);
-    }
     // Only --raw stops judging; jq's flags only change what is printed.
     if args.raw {
         raw_files::run_raw(args, &filter, vars)
     } else if print::JqPrint::asked(args) || args.null_input || args.slurp {
         plain::run_plain(args, &filter, vars)
     } else {
-        run_framed(args, &filter, vars)
+        run_framed(args, &filter)
     }
 }
 

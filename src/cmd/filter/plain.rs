@@ -18,9 +18,9 @@ use jaq_core::{Ctx, Vars};
 use jaq_json::Val;
 use jaq_std::input::RcIter;
 
-use super::framed::{Framed, Taken, close_framed, take_verdict, unreadable};
 use super::judged::{self, JudgedEvents, Shared};
 use super::print::JqPrint;
+use super::report::{Report, Taken, close_framed, take_verdict, unreadable};
 use super::{BoxedInputs, error_text, inputs_of};
 use crate::cli::FilterArgs;
 use crate::jq::{Data, Filter, Kind};
@@ -61,10 +61,10 @@ pub(super) fn run_plain(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> 
         // jq's -e and the stream's verdict: the more severe exit wins,
         // never the more lenient (a wrong 0 is the worst answer).
         None if args.exit_status && halted.is_none() => {
-            let verdict = close_plain(args, filter, shared, halted);
+            let verdict = close_plain(args, shared, halted);
             exit_status(verdict, last, args.quiet)
         }
-        None => close_plain(args, filter, shared, halted),
+        None => close_plain(args, shared, halted),
     }
 }
 
@@ -167,36 +167,26 @@ fn write_stop(e: io::Error) -> Stop {
 /// Ends jq's modes ([`plain`]) as this mode ends on the same input: the
 /// same verdicts taken the same way, the same exit status and stderr
 /// lines, aoi's report written nowhere.
-fn close_plain(
-    args: &FilterArgs,
-    filter: &Filter,
-    shared: judged::Shared,
-    halted: Option<i32>,
-) -> Code {
-    let mut f = Framed::new(
-        args,
-        filter,
-        Vars::new(Vec::new()),
-        Sinks::new(None, None, None),
-    );
-    f.item_errors = shared.item_errors;
-    f.first_item_code = shared.first_code;
-    f.first_item = shared.first_said;
-    f.halted = halted;
+fn close_plain(args: &FilterArgs, shared: judged::Shared, halted: Option<i32>) -> Code {
+    let mut r = Report::new(Sinks::new(None, None, None));
+    r.item_errors = shared.item_errors;
+    r.first_item_code = shared.first_code;
+    r.first_item = shared.first_said;
+    r.halted = halted;
     let mut t = Taken::default();
     for ended in shared.ended {
         match ended {
             judged::Ended::Judged(source, v, shown) => {
-                take_verdict(&mut f, &mut t, &source, *v, &shown)
+                take_verdict(&mut r, args, &mut t, &source, *v, &shown)
             }
             judged::Ended::Unreadable(source, msg) => {
-                if let Err(stop) = unreadable(&mut f, &mut t, &msg, &source) {
+                if let Err(stop) = unreadable(&mut r, args, &mut t, &msg, &source) {
                     return stop_code("filter", &stop);
                 }
             }
         }
     }
-    match close_framed(&mut f, t) {
+    match close_framed(&mut r, args, t) {
         Ok(code) => code,
         Err(stop) => stop_code("filter", &stop),
     }

@@ -150,8 +150,8 @@ fn merge(args: &MergeArgs) -> Code {
             return code;
         }
     };
-    let named = !args.files.is_empty() || args.list.files_from.is_some();
-    crate::out::say_reading_terminal("merge-report", named, args.quiet);
+    // Its inputs are resolved here, not by `resolved`.
+    crate::out::Listed::notice_terminal(args, "merge-report");
     let keep = targets.iter().any(|t| t.format != MergeFormat::Jsonl);
     let mut merged = Merged::new(jsonl, keep);
     files::each_judged(&inputs, args, |path, read| {

@@ -32,7 +32,6 @@ pub fn run(args: &StripArgs) -> Code {
 /// `aoi strip` on its resolved arguments.
 fn strip(args: &StripArgs) -> Code {
     budget::set_show(args.logs.show);
-    crate::out::say_reading_terminal("strip", !args.files.is_empty(), args.quiet);
     let stdout = io::stdout();
     let out: Box<dyn Write> = if stdout.is_terminal() {
         Box::new(io::LineWriter::new(stdout.lock()))
