@@ -320,10 +320,6 @@ pub struct JudgeArgs {
     /// $ref to another document is not fetched (64) unless the file holds it under its $id.
     #[arg(long, value_name = "FILE")]
     pub schema: Option<PathBuf>,
-    /// The `--schema` file compiled, once, by the resolve step: every
-    /// stream of every input, on every thread, shares it. Not an argument.
-    #[arg(skip)]
-    pub(crate) validator: Option<std::sync::Arc<crate::validator::EventSchema>>,
 }
 
 /// Input names read from a list, for the commands that take several files.

@@ -18,16 +18,16 @@ use crate::cli::{SummaryArgs, SummaryFormat};
 use crate::drive::drive_source;
 use crate::judge::{Judge, Outcome, Verdict};
 use crate::out::{
-    Halt, Output, Sinks, Stop, Taking, Text, Weighed, budget, cancelled, cause_json, eprint_line,
-    finish_report, install_cancel, sanitize, source_for, taker, unreadable_error,
+    Halt, Judging, Output, Sinks, Stop, Taking, Text, Weighed, budget, cancelled, cause_json,
+    eprint_line, finish_report, install_cancel, sanitize, source_for, taker, unreadable_error,
     upstream_identity, verdict_line,
 };
 use crate::pool::{Engine, Keeps, Opened, Turned, each_turn};
 use crate::rules::RuleId;
 
 /// Judges one stream to its verdict (nothing is relayed).
-fn judge<R: Read + Send>(reader: crate::drive::Source<R>, args: &SummaryArgs) -> Verdict {
-    let mut judge = Judge::new(args.judge.options(0));
+fn judge<R: Read + Send>(reader: crate::drive::Source<R>, judging: &Judging) -> Verdict {
+    let mut judge = Judge::new(judging.options(0));
     // Nothing is routed: the callbacks cannot fail.
     let _: Result<(), ()> = drive_source(reader, &mut judge, |_, _| Ok(()), |_, _| Ok(()));
     judge.finish().0
@@ -57,13 +57,13 @@ enum InputEnd {
 /// end of each block read, the moment to flush); nothing is said.
 fn read_stream<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     src: R,
-    args: &SummaryArgs,
+    judging: &Judging,
     take: &mut dyn FnMut(Option<Verdict>) -> bool,
 ) -> InputEnd {
-    if args.logs.log {
-        return judge_log(src, args, take);
+    if judging.logs.log {
+        return judge_log(src, judging, take);
     }
-    let v = judge(source_for(src, &args.judge), args);
+    let v = judge(source_for(src, judging.reading), judging);
     match take(Some(v)) {
         true => InputEnd::Read {
             judged: 1,
@@ -79,13 +79,13 @@ fn read_stream<R: Read + Send + std::os::fd::AsRawFd + 'static>(
 /// run before it have ended (memory bounded by the open runs).
 fn judge_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     src: R,
-    args: &SummaryArgs,
+    judging: &Judging,
     take: &mut dyn FnMut(Option<Verdict>) -> bool,
 ) -> InputEnd {
-    let opts = args.logs.reading(&args.judge, 0, 0);
+    let opts = judging.log_reading(0, 0);
     let mut ended = crate::demux::InOrder::default();
     let mut judged = 0u64;
-    let r: Result<_, ()> = crate::demux::read(source_for(src, &args.judge), &opts, |visit| {
+    let r: Result<_, ()> = crate::demux::read(source_for(src, judging.reading), &opts, |visit| {
         match visit {
             crate::demux::Visit::Ended { run, settled } => {
                 ended.push(run.order, run.verdict);
@@ -113,7 +113,7 @@ fn judge_log<R: Read + Send + std::os::fd::AsRawFd + 'static>(
             return InputEnd::Stopped;
         }
     }
-    let past_cap = counts.past_cap(args.logs.max_runs, "read");
+    let past_cap = counts.past_cap(judging.logs.max_runs, "read");
     let notes = counts.passed_over().into_iter().chain(past_cap.clone());
     InputEnd::Read {
         judged,
@@ -257,38 +257,43 @@ fn stdout_is_stderr() -> bool {
 
 /// Runs `aoi summary`; returns the exit status.
 pub fn run(args: &SummaryArgs) -> Code {
-    crate::out::resolving("summary", args, summary)
+    super::resolve::resolving("summary", args, summary)
 }
 
-/// `aoi summary` on its resolved arguments.
-fn summary(args: &SummaryArgs) -> Code {
+/// `aoi summary` on its arguments and what they resolve to.
+fn summary(args: &SummaryArgs, judging: &Judging) -> Code {
     budget::set_show(args.logs.show);
-    let inputs = crate::out::inputs_of(&args.files);
+    let inputs = judging.inputs();
     // `-q` silences stderr only: what a script reads from stdout (a
     // field, the object, the report) is the same with it.
     let jsonl = args.output == Some(SummaryFormat::Jsonl) && args.field.is_none();
     if jsonl {
         install_cancel("summary");
     }
-    let mut o = Outcomes::new(args, jsonl, inputs.len() > 1);
+    let mut o = Outcomes::new(args, jsonl, inputs.len() > 1, judging.named());
     // Files may be judged N at once, each on one thread, the outcomes
     // going out in input order.
-    each_turn(&inputs, args.judge.threads, &Judging(args), |i, turn| {
-        let source = inputs[i].display().to_string();
-        let end = match turn.read_into(&mut Taking(|v| o.took(v, &source))) {
-            Ok(Turned::Read(end)) => end,
-            Ok(Turned::Unreadable(msg)) => InputEnd::Unreadable(msg),
-            Err(Halt) => InputEnd::Stopped,
-        };
-        o.end_input(end, &source)
-    });
+    each_turn(
+        &inputs,
+        judging.reading.threads,
+        &Summing(judging),
+        |i, turn| {
+            let source = inputs[i].display().to_string();
+            let end = match turn.read_into(&mut Taking(|v| o.took(v, &source))) {
+                Ok(Turned::Read(end)) => end,
+                Ok(Turned::Unreadable(msg)) => InputEnd::Unreadable(msg),
+                Err(Halt) => InputEnd::Stopped,
+            };
+            o.end_input(end, &source)
+        },
+    );
     o.finish()
 }
 
 /// How `summary` reads each input: its verdicts, and where blocks ended.
-struct Judging<'a>(&'a SummaryArgs);
+struct Summing<'a>(&'a Judging);
 
-impl Engine for Judging<'_> {
+impl Engine for Summing<'_> {
     type Item = Verdict;
     type Done = InputEnd;
     type Error = Halt;
@@ -327,6 +332,9 @@ struct Outcomes<'a> {
     args: &'a SummaryArgs,
     /// Several inputs: each line names its source.
     named: bool,
+    /// Inputs were named (not stdin alone): a failed run's stderr line
+    /// names its file.
+    files_named: bool,
     /// Every non-zero exit says why on stderr, unless the
     /// readable line on a terminal already does.
     said: bool,
@@ -341,7 +349,7 @@ struct Outcomes<'a> {
 }
 
 impl<'a> Outcomes<'a> {
-    fn new(args: &'a SummaryArgs, jsonl: bool, named: bool) -> Self {
+    fn new(args: &'a SummaryArgs, jsonl: bool, named: bool, files_named: bool) -> Self {
         // The readable line already says the outcome where the reader
         // sees stdout: on a terminal, or in the same file or pipe as
         // stderr (a CI log), where the stderr line would say it twice.
@@ -362,6 +370,7 @@ impl<'a> Outcomes<'a> {
         Outcomes {
             args,
             named,
+            files_named,
             said,
             code: Code::OK,
             report,
@@ -384,7 +393,7 @@ impl<'a> Outcomes<'a> {
     /// `--max-runs`, no stream; false when nothing more is to be read.
     fn end_input(&mut self, end: InputEnd, source: &str) -> bool {
         let args = self.args;
-        let label = if args.files.is_empty() {
+        let label = if !self.files_named {
             String::new()
         } else {
             format!("{}: ", sanitize(source))
@@ -448,7 +457,7 @@ impl<'a> Outcomes<'a> {
         // A failed run is said while the --show cap lasts, then counted;
         // in a log, by its run.
         if !args.quiet && v.exit_code != Code::OK && !self.said && budget::take(0).is_some() {
-            let file = (!args.files.is_empty()).then_some(source);
+            let file = self.files_named.then_some(source);
             let name = match (&v.run, args.logs.log) {
                 (Some(r), true) => Some(match file {
                     Some(f) => format!("{f} run {r}"),

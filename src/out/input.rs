@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
-use super::resolve::Reading;
+use super::judging::Reading;
 use super::text::*;
 
 /// Installs the SIGINT/SIGTERM handlers of a command that writes a stream
@@ -25,7 +25,7 @@ pub(crate) fn install_cancel(cmd: &str) {
 /// alike on one thread and on two.
 pub(crate) fn source_for<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     src: R,
-    reading: impl Into<Reading>,
+    reading: Reading,
 ) -> crate::drive::Source<Box<dyn Read + Send>> {
     source_holding(src, reading, crate::lines::hold())
 }
@@ -34,12 +34,11 @@ pub(crate) fn source_for<R: Read + Send + std::os::fd::AsRawFd + 'static>(
 /// filter` needs whole events; longer lines come in pieces).
 pub(crate) fn source_holding<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     src: R,
-    reading: impl Into<Reading>,
+    reading: Reading,
     hold: usize,
 ) -> crate::drive::Source<Box<dyn Read + Send>> {
     use crate::parallel::{Threads, threads_for};
     use std::os::fd::AsRawFd;
-    let reading = reading.into();
     match dup_of(&src) {
         Some(file) => {
             let threads = match reading.idle_timeout {

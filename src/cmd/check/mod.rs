@@ -16,7 +16,7 @@ use serde_json::{Map, Value, json};
 use crate::cli::{CheckArgs, Format};
 use crate::drive::drive_source;
 use crate::emit::{Ended, ErrorEvent, Producer, Reason, Summary};
-use crate::judge::{Finding, Judge, Outcome, Verdict};
+use crate::judge::{Finding, Judge, JudgeOptions, Outcome, Verdict};
 use crate::out::*;
 use crate::rules::Severity;
 
@@ -171,10 +171,10 @@ impl Output<Finding> for Live<'_, '_, '_> {
 /// fills). Returns the judge, read to the stream's end or a stop.
 fn judge_stream<R: Read + Send, O: Output<Finding>>(
     reader: crate::drive::Source<R>,
-    args: &CheckArgs,
+    options: JudgeOptions,
     out: &mut O,
 ) -> Result<Judge, O::Error> {
-    let mut judge = Judge::new(args.judge.options(args.max_per_rule));
+    let mut judge = Judge::new(options);
     drive_source(
         reader,
         &mut judge,
@@ -201,6 +201,7 @@ fn finish_stream<O: Output<Finding>>(judge: Judge, out: &mut O) -> Result<Verdic
 /// relayed, and its first findings (all when they are reported).
 struct Checking<'a> {
     args: &'a CheckArgs,
+    judging: &'a Judging,
     relay: bool,
     findings: usize,
 }
@@ -238,7 +239,9 @@ impl Engine for Checking<'_> {
             relay: self.relay,
             findings: self.findings,
         };
-        let judge = judge_stream(source_for(src, &self.args.judge), self.args, &mut kept);
+        let src = source_for(src, self.judging.reading);
+        let options = self.judging.options(self.args.max_per_rule);
+        let judge = judge_stream(src, options, &mut kept);
         let judge = judge.map_err(Into::into)?;
         // A stream stopped before its summary is not judged to its end.
         // One whose summary came while the relay drained (the producer's
@@ -284,6 +287,8 @@ impl<O: Output<Finding>> Output<Finding> for Kept<'_, O> {
 /// What the inputs judged so far add up to.
 #[derive(Default)]
 struct Tally {
+    /// Inputs were named: each verdict line names its input.
+    named: bool,
     code: Code,
     verdicts: crate::out::Verdicts,
     streams: u64,
@@ -325,7 +330,7 @@ impl Tally {
             stream_event(&mut sinks.out, &v, &source)?;
         }
         if !args.quiet {
-            let name = (!args.files.is_empty()).then_some(source.as_str());
+            let name = self.named.then_some(source.as_str());
             say_verdict(&v, &shown, name);
         }
         self.code = self.code.worst(Code::of(v.exit_code));
@@ -374,11 +379,11 @@ fn say_verdict(v: &Verdict, shown: &[Finding], name: Option<&str>) {
 
 /// Runs `aoi check`; returns the exit status.
 pub fn run(args: &CheckArgs) -> Code {
-    crate::out::resolving("check", args, check)
+    super::resolve::resolving("check", args, check)
 }
 
-/// `aoi check` on its resolved arguments.
-fn check(args: &CheckArgs) -> Code {
+/// `aoi check` on its arguments and what they resolve to.
+fn check(args: &CheckArgs, judging: &Judging) -> Code {
     let stdout = io::stdout();
     let to_tty = stdout.is_terminal();
     let report_stdout = args.output == Some(Format::Jsonl);
@@ -403,7 +408,7 @@ fn check(args: &CheckArgs) -> Code {
             );
             return Code::USAGE;
         }
-        if let Some(input) = same_file_as_input(p, &args.files) {
+        if let Some(input) = same_file_as_input(p, &judging.files) {
             eprint_line(
                 false,
                 &format!(
@@ -442,7 +447,7 @@ fn check(args: &CheckArgs) -> Code {
     if let Err(e) = crate::cancel::install_draining() {
         eprint_line(false, &format!("aoi check: cannot handle signals: {e}"));
     }
-    match run_streams(args, &mut sinks) {
+    match run_streams(args, judging, &mut sinks) {
         Ok(code) => code,
         Err(stop) => {
             close_report_after_relay_failure(&mut sinks, &stop);
@@ -451,12 +456,16 @@ fn check(args: &CheckArgs) -> Code {
     }
 }
 
-fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<Code, Stop> {
+fn run_streams(args: &CheckArgs, judging: &Judging, sinks: &mut Sinks) -> Result<Code, Stop> {
     if sinks.has_report() {
         sinks.out.meta("check", Vec::new())?;
     }
-    let inputs = crate::out::inputs_of(&args.files);
-    let mut t = Tally::default();
+    let inputs = judging.inputs();
+    let named = judging.named();
+    let mut t = Tally {
+        named,
+        ..Tally::default()
+    };
     let relay = sinks.relays();
     // Without a report only the findings shown on stderr are used.
     let findings = match sinks.has_report() {
@@ -465,11 +474,12 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<Code, Stop> {
     };
     let engine = Checking {
         args,
+        judging,
         relay,
         findings,
     };
     let mut result = Ok(());
-    each_turn(&inputs, args.judge.threads, &engine, |i, turn| {
+    each_turn(&inputs, judging.reading.threads, &engine, |i, turn| {
         // No new input after a stop request.
         result = cancelled().and_then(|()| t.take(args, sinks, inputs[i], turn));
         result.is_ok()
@@ -480,6 +490,7 @@ fn run_streams(args: &CheckArgs, sinks: &mut Sinks) -> Result<Code, Stop> {
         verdicts,
         streams,
         reported,
+        ..
     } = t;
     // Stopped, though the stream ended with its summary: the exit says
     // that aoi was asked to stop, unless something worse is to say, and

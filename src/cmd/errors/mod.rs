@@ -37,7 +37,7 @@ use crate::emit::ErrorEvent;
 use crate::judge::fields::{Ev, bool_value, str_ref, whole_value};
 use crate::judge::{Cause, Outcome};
 use crate::out::{
-    AsFdFile, Closing, EventKind, Found, Output, Sinks, Stop, Text, Weighed, budget, cell,
+    AsFdFile, Closing, EventKind, Found, Judging, Output, Sinks, Stop, Text, Weighed, budget, cell,
     close_report, eprint_line, eprint_safe, event_kind, finding_line, forwarded_body,
     install_cancel, origin, paint, sanitize, source_for, stop_code, unreadable_error, verdict_line,
     write_err,
@@ -62,6 +62,7 @@ enum Sink {
 #[derive(Clone, Copy)]
 struct Shape<'a> {
     args: &'a ErrorsArgs,
+    judging: &'a Judging,
     format: Option<ErrorsFormat>,
     color: bool,
     /// Width of the LINE column, and whether it names the file.
@@ -108,11 +109,11 @@ impl Ctx<'_> {
 
 /// Runs `aoi errors`; returns the exit status.
 pub fn run(args: &ErrorsArgs) -> Code {
-    crate::out::resolving("errors", args, errors)
+    super::resolve::resolving("errors", args, errors)
 }
 
-/// `aoi errors` on its resolved arguments.
-fn errors(args: &ErrorsArgs) -> Code {
+/// `aoi errors` on its arguments and what they resolve to.
+fn errors(args: &ErrorsArgs, judging: &Judging) -> Code {
     budget::set_show(args.logs.show);
     let stdout = io::stdout();
     let tty = stdout.is_terminal();
@@ -143,7 +144,7 @@ fn errors(args: &ErrorsArgs) -> Code {
             }
         }
     };
-    let inputs = crate::out::inputs_of(&args.files);
+    let inputs = judging.inputs();
     let files = inputs.len() > 1;
     let line_width = if files {
         inputs
@@ -157,6 +158,7 @@ fn errors(args: &ErrorsArgs) -> Code {
     };
     let shape = Shape {
         args,
+        judging,
         format,
         color: format == Some(ErrorsFormat::Table) && args.color.enabled(tty),
         line_width,
@@ -210,7 +212,7 @@ fn run_inputs(ctx: &mut Ctx<'_>, inputs: &[&Path]) -> Result<Code, Stop> {
     let mut t = Tally::default();
     let shape = ctx.shape;
     let mut result = Ok(());
-    each_turn(inputs, ctx.args.judge.threads, &shape, |i, turn| {
+    each_turn(inputs, shape.judging.reading.threads, &shape, |i, turn| {
         result = take_input(ctx, inputs[i], turn, &mut t);
         result.is_ok()
     });
@@ -337,7 +339,7 @@ impl Output<Kept> for Live<'_, '_> {
                 if !self.ctx.args.quiet && run.verdict.outcome != Outcome::Ok {
                     self.ctx.flush()?;
                 }
-                judge_stream(self.ctx.args, self.source, *run, self.t);
+                judge_stream(self.ctx.shape, self.source, *run, self.t);
                 Ok(())
             }
         }
@@ -402,14 +404,14 @@ fn judge_input(
         ..
     } = input;
     for stream in streams {
-        judge_stream(args, source, stream, t);
+        judge_stream(ctx.shape, source, stream, t);
     }
     let judged = std::mem::take(&mut t.input_streams);
     let lines_read =
         std::mem::take(&mut t.input_lines) + input.skipped + input.untracked + input.other_runs;
     t.log.add(&input);
     // Messages about the input name it when files were given.
-    let label = if args.files.is_empty() {
+    let label = if !ctx.shape.judging.named() {
         String::new()
     } else {
         format!("{}: ", sanitize(source))
@@ -445,7 +447,8 @@ fn judge_input(
 
 /// One judged stream of an input: its findings and verdict on stderr
 /// when it failed, its verdict into the tally.
-fn judge_stream(args: &ErrorsArgs, source: &str, stream: demux::Judged, t: &mut Tally) {
+fn judge_stream(shape: Shape<'_>, source: &str, stream: demux::Judged, t: &mut Tally) {
+    let args = shape.args;
     let v = stream.verdict;
     t.input_streams += 1;
     t.streams += 1;
@@ -456,7 +459,7 @@ fn judge_stream(args: &ErrorsArgs, source: &str, stream: demux::Judged, t: &mut 
         false => budget::take(stream.findings.len()),
     };
     if let Some(shown) = shown {
-        let n = stream_name(args, source, &stream.run);
+        let n = stream_name(shape.judging.named().then_some(source), &stream.run);
         let mut err = io::stderr().lock();
         for f in stream.findings.iter().take(shown) {
             let _ = writeln!(err, "{}", finding_line(f, n.as_deref()));
@@ -468,10 +471,10 @@ fn judge_stream(args: &ErrorsArgs, source: &str, stream: demux::Judged, t: &mut 
 }
 
 /// How stderr names a stream: the file when files were given, the run.
-fn stream_name(args: &ErrorsArgs, source: &str, run: &Option<String>) -> Option<String> {
+fn stream_name(file: Option<&str>, run: &Option<String>) -> Option<String> {
     let mut parts = Vec::new();
-    if !args.files.is_empty() {
-        parts.push(source.to_string());
+    if let Some(file) = file {
+        parts.push(file.to_string());
     }
     if let Some(r) = run {
         parts.push(format!("run {r}"));
@@ -589,13 +592,13 @@ fn read_input<R: Read + Send + std::os::fd::AsRawFd + 'static, O: Output<Kept>>(
     let args = shape.args;
     let opts = demux::Options {
         run: args.run.clone(),
-        ..args.logs.reading(&args.judge, SHOWN as u64, SHOWN)
+        ..shape.judging.log_reading(SHOWN as u64, SHOWN)
     };
     // Runs go out as they end, in order of first appearance; the input's
     // end hands the rest back.
     let mut ended = demux::InOrder::default();
     let mut matched = 0;
-    let input = demux::read(source_for(src, &args.judge), &opts, |visit| {
+    let input = demux::read(source_for(src, shape.judging.reading), &opts, |visit| {
         let ev = match visit {
             demux::Visit::Event(ev) => ev,
             // A live stream's errors go on as they come.

@@ -22,13 +22,17 @@ use super::split::{Split, split_stream};
 use crate::drive::Source;
 use crate::jq::Filter;
 use crate::judge::{Finding, Verdict};
-use crate::out::{Full, Output, Sinks, Stop, install_cancel, source_holding};
+use crate::out::{Full, Judging, Output, Sinks, Stop, install_cancel, source_holding};
 use crate::pool::{Engine, Keeps, Opened, Turn, Turned, each_turn};
 use crate::spec::exit::Code;
 
-pub(super) fn run_framed(args: &crate::cli::FilterArgs, filter: &Filter) -> Code {
-    let program = Program::new(args, filter);
-    let mut report = Report::new(Sinks::report_to_stdout());
+pub(super) fn run_framed(
+    args: &crate::cli::FilterArgs,
+    judging: &Judging,
+    filter: &Filter,
+) -> Code {
+    let program = Program::new(args, judging, filter);
+    let mut report = Report::new(Sinks::report_to_stdout(), judging.named());
     install_cancel("filter");
     std::thread::scope(|scope| {
         let split = Split::new(scope, &program);
@@ -51,25 +55,31 @@ fn framed_inputs(
     let args = program.args;
     report.sinks.out.meta("filter", Vec::new())?;
     let mut t = Taken::default();
-    let inputs = crate::out::inputs_of(&args.files);
+    let inputs = program.judging.inputs();
     let engine = Filtering(program);
-    each_turn(&inputs, args.judge.threads, &engine, |i, turn| {
-        let mut taken = take_input(report, split, &mut t, inputs[i], turn);
-        let rest = inputs.get(i + 1..).unwrap_or_default();
-        if taken.is_ok() && report.halted.is_some() && !rest.is_empty() {
-            // The files left are only judged now: read here, in turn, not
-            // waited for from workers that may be deep in their filter.
-            taken = rest.iter().try_for_each(|path| {
-                take_input(report, split, &mut t, path, Turn::in_turn(&engine, path))
-            });
-            let closed = taken.and_then(|()| close_framed(report, args, std::mem::take(&mut t)));
-            super::end_now(report, closed);
-        }
-        if let Err(stop) = taken {
-            super::end_now(report, Err(stop));
-        }
-        true
-    });
+    each_turn(
+        &inputs,
+        program.judging.reading.threads,
+        &engine,
+        |i, turn| {
+            let mut taken = take_input(report, split, &mut t, inputs[i], turn);
+            let rest = inputs.get(i + 1..).unwrap_or_default();
+            if taken.is_ok() && report.halted.is_some() && !rest.is_empty() {
+                // The files left are only judged now: read here, in turn, not
+                // waited for from workers that may be deep in their filter.
+                taken = rest.iter().try_for_each(|path| {
+                    take_input(report, split, &mut t, path, Turn::in_turn(&engine, path))
+                });
+                let closed =
+                    taken.and_then(|()| close_framed(report, args, std::mem::take(&mut t)));
+                super::end_now(report, closed);
+            }
+            if let Err(stop) = taken {
+                super::end_now(report, Err(stop));
+            }
+            true
+        },
+    );
     close_framed(report, args, t)
 }
 
@@ -83,11 +93,11 @@ fn take_input(
     path: &Path,
     turn: Turn<'_, Filtering<'_>>,
 ) -> Result<(), Stop> {
-    let args = split.program().args;
+    let (args, judging) = (split.program().args, split.program().judging);
     let source = path.display().to_string();
     let (v, shown) = match turn.into_opened() {
         Ok(src) => {
-            let src = source_holding(src, &args.judge, args.max_line_bytes);
+            let src = source_holding(src, judging.reading, args.max_line_bytes);
             match split.wanted(&src) {
                 true => split_stream(split, report, src, &source)?,
                 false => *filter_stream(split.program(), src, &source, &mut *report)?,
@@ -131,7 +141,7 @@ impl Engine for Filtering<'_> {
         E: Into<Stop>,
     {
         let args = self.0.args;
-        let src = source_holding(src, &args.judge, args.max_line_bytes);
+        let src = source_holding(src, self.0.judging.reading, args.max_line_bytes);
         let source = path.display().to_string();
         if !crate::pool::on_worker() {
             return filter_stream(self.0, src, &source, out);

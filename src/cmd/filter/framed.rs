@@ -19,12 +19,13 @@ use crate::jq::{self, Data, Filter, Kind};
 use crate::judge::fields::Ev;
 use crate::judge::{Finding, Judge, LineClass, Verdict, envelope_run};
 use crate::out::{EventKind, Found, event_kind, forwarded_body, one_line_of, push_member};
-use crate::out::{Stop, cancelled};
+use crate::out::{Judging, Stop, cancelled};
 use crate::spec::types;
 
 /// The filter and what it reads, made once for a run.
 pub(super) struct Program<'a> {
     pub(super) args: &'a FilterArgs,
+    pub(super) judging: &'a Judging,
     pub(super) filter: &'a Filter,
     /// The filter is a plain path (`.title`, `.a.b`): see [`simple_path`].
     path: Option<Vec<String>>,
@@ -34,9 +35,10 @@ pub(super) struct Program<'a> {
 }
 
 impl<'a> Program<'a> {
-    pub(super) fn new(args: &'a FilterArgs, filter: &'a Filter) -> Self {
+    pub(super) fn new(args: &'a FilterArgs, judging: &'a Judging, filter: &'a Filter) -> Self {
         Program {
             args,
+            judging,
             filter,
             path: simple_path(&args.filter),
             keys: jq::input_keys(&args.filter),
@@ -48,6 +50,7 @@ impl<'a> Program<'a> {
 /// stream's worker, its chunks).
 pub(super) struct Framed<'a, O: Emit> {
     pub(super) args: &'a FilterArgs,
+    pub(super) judging: &'a Judging,
     pub(super) filter: &'a Filter,
     pub(super) vars: Vars<Val>,
     /// aoi's report, or a worker's record of what it would write.
@@ -140,6 +143,7 @@ impl<'a, O: Emit> Framed<'a, O> {
     pub(super) fn new(program: &'a Program<'a>, vars: Vars<Val>, sinks: O) -> Self {
         Framed {
             args: program.args,
+            judging: program.judging,
             filter: program.filter,
             vars,
             sinks,
@@ -235,7 +239,7 @@ pub(super) fn framed_stream<R: Read + Send, O: Emit>(
     reader: crate::drive::Source<R>,
     source: &str,
 ) -> Result<(Verdict, Vec<Finding>), Stop> {
-    let mut judge = Judge::new(f.args.judge.options(10));
+    let mut judge = Judge::new(f.judging.options(10));
     let empty: BoxedInputs<'_> = Box::new(std::iter::empty());
     let inputs = RcIter::new(empty);
     let data = Data {

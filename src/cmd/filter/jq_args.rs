@@ -11,21 +11,20 @@ use jaq_json::Val;
 use crate::cli::FilterArgs;
 use crate::jq;
 
-/// `args` with the program and the inputs where jq's options put them.
-pub(super) fn normalize(args: &FilterArgs) -> Result<FilterArgs, String> {
+/// `args` with the program and the inputs (`files`, the resolved ones)
+/// where jq's options put them.
+pub(super) fn normalize(args: &FilterArgs, files: &mut Vec<PathBuf>) -> Result<FilterArgs, String> {
     let mut a = args.clone();
     if let Some(file) = &args.from_file {
         let code = std::fs::read_to_string(file)
             .map_err(|e| format!("-f {}: cannot read the filter: {e}", file.display()))?;
         if !a.filter.is_empty() {
-            a.files
-                .insert(0, PathBuf::from(std::mem::take(&mut a.filter)));
+            files.insert(0, PathBuf::from(std::mem::take(&mut a.filter)));
         }
         a.filter = code;
     }
     if args.positional_args || args.jsonargs {
-        a.positional = a
-            .files
+        a.positional = files
             .drain(..)
             .map(|p| p.to_string_lossy().into_owned())
             .collect();

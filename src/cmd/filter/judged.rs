@@ -21,7 +21,7 @@ use crate::cli::FilterArgs;
 use crate::jq;
 use crate::judge::{Finding, Judge, LineClass, Verdict};
 use crate::lines::{Chunk, LineReader, split_lines_checked};
-use crate::out::{Stop, cancelled, eprint_line, open_input, source_holding};
+use crate::out::{Judging, Stop, cancelled, eprint_line, open_input, source_holding};
 
 /// Lines of aoi's own said for the filter's failures before they are only
 /// counted (the closing line gives the count).
@@ -98,6 +98,7 @@ struct Current {
 /// `inputs`).
 pub(super) struct JudgedEvents<'a> {
     args: &'a FilterArgs,
+    judging: &'a Judging,
     paths: std::vec::IntoIter<&'a Path>,
     cur: Option<Current>,
     /// A copy of the block of lines being given, and each line's start,
@@ -111,11 +112,13 @@ pub(super) struct JudgedEvents<'a> {
 impl<'a> JudgedEvents<'a> {
     pub(super) fn new(
         args: &'a FilterArgs,
+        judging: &'a Judging,
         paths: Vec<&'a Path>,
         shared: Rc<RefCell<Shared>>,
     ) -> Self {
         JudgedEvents {
             args,
+            judging,
             paths: paths.into_iter(),
             cur: None,
             block: Vec::new(),
@@ -131,16 +134,16 @@ impl<'a> JudgedEvents<'a> {
             return false;
         };
         let source = path.display().to_string();
-        let (judge_args, hold) = (&self.args.judge, self.args.max_line_bytes);
+        let (reading, hold) = (self.judging.reading, self.args.max_line_bytes);
         // jq's input_filename: the file being read, null for stdin.
         let stdin = path == Path::new("-");
         crate::jq::set_input_filename((!stdin).then(|| path.to_string_lossy()).as_deref());
         let reader = if stdin {
             crate::out::opening_stdin();
-            source_holding(io::stdin(), judge_args, hold).reader
+            source_holding(io::stdin(), reading, hold).reader
         } else {
             match open_input(path) {
-                Ok(file) => source_holding(file, judge_args, hold).reader,
+                Ok(file) => source_holding(file, reading, hold).reader,
                 Err(msg) => {
                     let ended = Ended::Unreadable(source, msg);
                     self.shared.borrow_mut().ended.push(ended);
@@ -150,7 +153,7 @@ impl<'a> JudgedEvents<'a> {
         };
         self.cur = Some(Current {
             reader,
-            judge: Judge::new(judge_args.options(SHOWN as u64)),
+            judge: Judge::new(self.judging.options(SHOWN as u64)),
             source,
             shown: Vec::new(),
         });

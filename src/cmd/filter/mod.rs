@@ -19,14 +19,13 @@
 
 use crate::spec::exit::Code;
 use std::io::{self, Write};
-use std::path::Path;
 
 use jaq_core::Vars;
 use jaq_json::Val;
 
 use crate::cli::FilterArgs;
 use crate::jq;
-use crate::out::{Stop, eprint_line};
+use crate::out::{Judging, Stop, eprint_line};
 use files::run_framed;
 use report::Report;
 
@@ -51,12 +50,11 @@ type BoxedInputs<'a> = Box<dyn Iterator<Item = Result<Val, String>> + 'a>;
 
 /// Runs `aoi filter`; returns the exit status.
 pub fn run(args: &FilterArgs) -> Code {
-    let args = match crate::out::resolved("filter", args) {
-        Ok(args) => args,
+    let mut judging = match super::resolve::resolve("filter", args) {
+        Ok(judging) => judging,
         Err(code) => return code,
     };
-    let args = args.as_ref();
-    let mut args = match jq_args::normalize(args) {
+    let mut args = match jq_args::normalize(args, &mut judging.files) {
         Ok(a) => a,
         Err(msg) => {
             eprint_line(false, &format!("aoi filter: {msg}"));
@@ -67,7 +65,9 @@ pub fn run(args: &FilterArgs) -> Code {
         eprint_line(false, &format!("aoi filter: {msg}"));
         return Code::USAGE;
     }
-    let args = &args;
+    // jq's options may take the FILEs as the program's (`--args`).
+    crate::out::notice_reading_terminal("filter", judging.named(), args.quiet);
+    let (args, judging) = (&args, &judging);
     jq::install_logger();
     // jaq recurses (parser, evaluation, dropping values): everything runs
     // on a thread with a large stack, of which only what is used is ever
@@ -76,7 +76,7 @@ pub fn run(args: &FilterArgs) -> Code {
         let worker = std::thread::Builder::new()
             .name("filter".into())
             .stack_size(STACK)
-            .spawn_scoped(scope, || compile_and_run(args));
+            .spawn_scoped(scope, || compile_and_run(args, judging));
         // SIGINT/SIGTERM go to the worker, whose reads they interrupt.
         let _ = crate::cancel::block_in_this_thread();
         match worker {
@@ -111,7 +111,7 @@ fn end_now(report: &mut Report, result: Result<Code, Stop>) -> ! {
     exit_now(code)
 }
 
-fn compile_and_run(args: &FilterArgs) -> Code {
+fn compile_and_run(args: &FilterArgs, judging: &Judging) -> Code {
     let (names, values) = match jq_args::globals(args) {
         Ok(globals) => globals,
         Err(msg) => {
@@ -132,16 +132,12 @@ fn compile_and_run(args: &FilterArgs) -> Code {
     let vars = Vars::new(values);
     // Only --raw stops judging; jq's flags only change what is printed.
     if args.raw {
-        raw_files::run_raw(args, &filter, vars)
+        raw_files::run_raw(args, judging, &filter, vars)
     } else if print::JqPrint::asked(args) || args.null_input || args.slurp {
-        plain::run_plain(args, &filter, vars)
+        plain::run_plain(args, judging, &filter, vars)
     } else {
-        run_framed(args, &filter)
+        run_framed(args, judging, &filter)
     }
-}
-
-fn inputs_of(args: &FilterArgs) -> Vec<&Path> {
-    crate::out::inputs_of(&args.files)
 }
 
 // --- framed mode ------------------------------------------------------------

@@ -21,17 +21,26 @@ use jaq_std::input::RcIter;
 use super::judged::{self, JudgedEvents, Shared};
 use super::print::JqPrint;
 use super::report::{Report, Taken, close_framed, take_verdict, unreadable};
-use super::{BoxedInputs, error_text, inputs_of};
+use super::{BoxedInputs, error_text};
 use crate::cli::FilterArgs;
 use crate::jq::{Data, Filter, Kind};
-use crate::out::{Sinks, Stop, cancelled, install_cancel, stdout_writer, stop_code};
+use crate::out::{Judging, Sinks, Stop, cancelled, install_cancel, stdout_writer, stop_code};
 
 /// Runs `aoi filter` with `-r`, `-c`, `-n` or `-s`; returns the exit status.
-pub(super) fn run_plain(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> Code {
+pub(super) fn run_plain(
+    args: &FilterArgs,
+    judging: &Judging,
+    filter: &Filter,
+    vars: Vars<Val>,
+) -> Code {
     install_cancel("filter");
     let shared = Rc::new(RefCell::new(Shared::new(args.quiet)));
-    let events: BoxedInputs<'_> =
-        Box::new(JudgedEvents::new(args, inputs_of(args), shared.clone()));
+    let events: BoxedInputs<'_> = Box::new(JudgedEvents::new(
+        args,
+        judging,
+        judging.inputs(),
+        shared.clone(),
+    ));
     let inputs = RcIter::new(events);
     let data = Data {
         lut: &filter.lut,
@@ -61,10 +70,10 @@ pub(super) fn run_plain(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> 
         // jq's -e and the stream's verdict: the more severe exit wins,
         // never the more lenient (a wrong 0 is the worst answer).
         None if args.exit_status && halted.is_none() => {
-            let verdict = close_plain(args, shared, halted);
+            let verdict = close_plain(args, judging.named(), shared, halted);
             exit_status(verdict, last, args.quiet)
         }
-        None => close_plain(args, shared, halted),
+        None => close_plain(args, judging.named(), shared, halted),
     }
 }
 
@@ -167,8 +176,13 @@ fn write_stop(e: io::Error) -> Stop {
 /// Ends jq's modes ([`plain`]) as this mode ends on the same input: the
 /// same verdicts taken the same way, the same exit status and stderr
 /// lines, aoi's report written nowhere.
-fn close_plain(args: &FilterArgs, shared: judged::Shared, halted: Option<i32>) -> Code {
-    let mut r = Report::new(Sinks::new(None, None, None));
+fn close_plain(
+    args: &FilterArgs,
+    named: bool,
+    shared: judged::Shared,
+    halted: Option<i32>,
+) -> Code {
+    let mut r = Report::new(Sinks::new(None, None, None), named);
     r.item_errors = shared.item_errors;
     r.first_item_code = shared.first_code;
     r.first_item = shared.first_said;

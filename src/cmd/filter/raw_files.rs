@@ -22,12 +22,17 @@ use super::raw::{Live, Ran, filter_paths, finish};
 use super::sink::{Rec, Said};
 use crate::cli::FilterArgs;
 use crate::jq::Filter;
-use crate::out::{Full, Output, stdout_writer};
+use crate::out::{Full, Judging, Output, stdout_writer};
 use crate::pool::{Engine, Keeps, Opened, Turned, each_turn};
 
 /// Runs `filter --raw` (or `-r`, `-n`, `-s`); returns the exit status.
-pub(super) fn run_raw(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> Code {
-    let paths = crate::out::inputs_of(&args.files);
+pub(super) fn run_raw(
+    args: &FilterArgs,
+    judging: &Judging,
+    filter: &Filter,
+    vars: Vars<Val>,
+) -> Code {
+    let paths = judging.inputs();
     // Without input/inputs (and -n, -s) each input is filtered alone, so
     // files may be filtered at once; the check is on the text, erring
     // towards reading in turn (a string or a name containing "input").
@@ -38,13 +43,13 @@ pub(super) fn run_raw(args: &FilterArgs, filter: &Filter, vars: Vars<Val>) -> Co
         out: stdout_writer(),
         quiet: args.quiet,
     };
-    if !apart || crate::pool::plan(args.judge.threads, &paths).is_none() {
+    if !apart || crate::pool::plan(judging.reading.threads, &paths).is_none() {
         let ran = filter_paths(args, filter, vars, paths, &mut live);
         return finish(ran, &mut live, args.exit_status);
     }
     let mut total = Ran::default();
     let engine = RawFiltering { args, filter };
-    each_turn(&paths, args.judge.threads, &engine, |i, turn| {
+    each_turn(&paths, judging.reading.threads, &engine, |i, turn| {
         let ran = match turn.read_into(&mut live) {
             Ok(Turned::Read(ran)) => Ok(ran),
             // jq's reader opens each file itself, and says why it cannot.

@@ -30,11 +30,14 @@ pub(super) struct Report {
     /// Set by `halt`/`halt_error`: the filter stops, the streams are still
     /// read to their end so the verdicts stay true.
     pub(super) halted: Option<i32>,
+    /// Inputs were named: a verdict says which.
+    named: bool,
 }
 
 impl Report {
-    pub(super) fn new(sinks: Sinks) -> Self {
+    pub(super) fn new(sinks: Sinks, named: bool) -> Self {
         Report {
+            named,
             sinks,
             item_errors: 0,
             first_item_code: None,
@@ -183,7 +186,7 @@ pub(super) fn take_verdict(
     v: Verdict,
     shown: &[Finding],
 ) {
-    let name = (!args.files.is_empty()).then_some(source);
+    let name = r.named.then_some(source);
     if !args.quiet && v.outcome != Outcome::Ok {
         let mut err = io::stderr().lock();
         for finding in shown {

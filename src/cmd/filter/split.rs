@@ -178,7 +178,7 @@ impl<'scope, 'env> Split<'scope, 'env> {
             let (tx, rx) = mpsc::channel::<Job>();
             let rx = Arc::new(Mutex::new(rx));
             let mut started = 0;
-            for _ in 0..workers(self.program.args.judge.threads) {
+            for _ in 0..workers(self.program.judging.reading.threads) {
                 let rx = Arc::clone(&rx);
                 let program = self.program;
                 let spawned = std::thread::Builder::new()
@@ -337,7 +337,7 @@ pub(super) fn split_stream<R: Read + Send>(
     // The stream goes to the judge's thread once it runs: a thread the
     // system will not start leaves it here, filtered on this one.
     let (src_tx, src_rx) = mpsc::sync_channel::<Source<R>>(1);
-    let judge = Judge::new(f.args.judge.options(10));
+    let judge = Judge::new(f.judging.options(10));
     let args = f.args;
     let out = Dispatch {
         jobs,

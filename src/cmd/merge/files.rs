@@ -6,12 +6,11 @@
 
 use std::io::Read;
 use std::os::fd::AsRawFd;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::{Gathered, SHOWN, Taken, gather};
-use crate::cli::{JudgeArgs, MergeArgs};
 use crate::demux;
-use crate::out::{Halt, Output, Taking, taker};
+use crate::out::{Halt, Judging, Output, Reading, Taking, taker};
 use crate::pool::{Engine, Keeps, Opened, Turned, each_turn};
 
 /// One input, read and judged, not yet in the report.
@@ -38,17 +37,14 @@ pub(super) enum FileRead {
 
 /// Judges every input and hands each to `take` in input order, until
 /// `take` says stop (false).
-pub(super) fn each_judged(
-    inputs: &[PathBuf],
-    args: &MergeArgs,
-    mut take: impl FnMut(&Path, FileRead) -> bool,
-) {
-    let judging = Judging {
-        judge: &args.judge,
-        opts: args.logs.reading(&args.judge, SHOWN as u64, SHOWN),
+pub(super) fn each_judged(judging: &Judging, mut take: impl FnMut(&Path, FileRead) -> bool) {
+    let inputs = judging.inputs();
+    let gathering = Gathering {
+        reading: judging.reading,
+        opts: judging.log_reading(SHOWN as u64, SHOWN),
     };
-    each_turn(inputs, args.judge.threads, &judging, |i, turn| {
-        let path = inputs[i].as_path();
+    each_turn(&inputs, judging.reading.threads, &gathering, |i, turn| {
+        let path = inputs[i];
         // A log's runs go into the report as they end.
         let mut part = |t: Option<Taken>| match t {
             Some(t) => take(path, FileRead::Part(Box::new(t))),
@@ -65,12 +61,12 @@ pub(super) fn each_judged(
 
 /// How `merge-report` reads each input; nothing is said (that is the
 /// taker's).
-struct Judging<'a> {
-    judge: &'a JudgeArgs,
+struct Gathering {
+    reading: Reading,
     opts: demux::Options,
 }
 
-impl Engine for Judging<'_> {
+impl Engine for Gathering {
     type Item = Taken;
     type Done = FileRead;
     type Error = Halt;
@@ -87,7 +83,8 @@ impl Engine for Judging<'_> {
         E: Into<Halt>,
     {
         let mut release = taker(out);
-        Ok(judge_file(src, path, self.judge, &self.opts, &mut release))
+        let (reading, opts) = (self.reading, &self.opts);
+        Ok(judge_file(src, path, reading, opts, &mut release))
     }
 }
 
@@ -96,7 +93,7 @@ impl Engine for Judging<'_> {
 fn judge_file<R: Read + Send + AsRawFd + 'static>(
     src: R,
     path: &Path,
-    judge: &JudgeArgs,
+    reading: Reading,
     opts: &demux::Options,
     release: &mut dyn FnMut(Option<Taken>) -> bool,
 ) -> FileRead {
@@ -105,7 +102,7 @@ fn judge_file<R: Read + Send + AsRawFd + 'static>(
     }
     let mut g = Gathered::default();
     let source = path.display().to_string();
-    let read = gather(src, &source, judge, opts, &mut g, release);
+    let read = gather(src, &source, reading, opts, &mut g, release);
     let Some(read) = read.filter(|_| crate::cancel::requested().is_none()) else {
         return FileRead::Stopped;
     };

@@ -22,9 +22,7 @@ use serde_json::Value;
 
 use crate::cli::{MergeArgs, MergeFormat};
 use crate::demux;
-use crate::out::{
-    eprint_line, finding_line, install_cancel, listed_inputs, source_for, verdict_line,
-};
+use crate::out::{Judging, Reading, finding_line, install_cancel, source_for, verdict_line};
 
 mod ctrf;
 mod entry;
@@ -127,11 +125,12 @@ impl crate::out::Weighed for Taken {
 
 /// Runs `aoi merge-report`; returns the exit status.
 pub fn run(args: &MergeArgs) -> Code {
-    crate::out::judging("merge-report", args).map_or_else(|c| c, |args| merge(args.as_ref()))
+    super::resolve::judging("merge-report", args).map_or_else(|c| c, |j| merge(args, j))
 }
 
-/// `aoi merge-report` with the `--schema` file compiled.
-fn merge(args: &MergeArgs) -> Code {
+/// `aoi merge-report` with the `--schema` file compiled; its inputs are
+/// resolved after its formats.
+fn merge(args: &MergeArgs, mut judging: Judging) -> Code {
     crate::out::budget::set_show(args.logs.show);
     let tty = io::stdout().is_terminal();
     let mut targets = match targets::resolve(args, tty) {
@@ -143,18 +142,13 @@ fn merge(args: &MergeArgs) -> Code {
         install_cancel("merge-report");
         targets::jsonl_out(t)
     });
-    let inputs = match listed_inputs(&args.files, &args.list) {
-        Ok(inputs) => inputs,
-        Err((code, msg)) => {
-            eprint_line(false, &format!("aoi merge-report: {msg}"));
-            return code;
-        }
+    judging.files = match super::resolve::inputs("merge-report", args) {
+        Ok(files) => files,
+        Err(code) => return code,
     };
-    // Its inputs are resolved here, not by `resolved`.
-    crate::out::Listed::notice_terminal(args, "merge-report");
     let keep = targets.iter().any(|t| t.format != MergeFormat::Jsonl);
     let mut merged = Merged::new(jsonl, keep);
-    files::each_judged(&inputs, args, |path, read| {
+    files::each_judged(&judging, |path, read| {
         // Stopped by SIGINT/SIGTERM: what was read whole before the stop
         // is reported, then the report says cancelled.
         if matches!(read, FileRead::Stopped) {
@@ -188,12 +182,12 @@ struct Unwritable;
 fn gather<R: Read + Send + std::os::fd::AsRawFd + 'static>(
     src: R,
     source: &str,
-    judge: &crate::cli::JudgeArgs,
+    reading: Reading,
     opts: &demux::Options,
     g: &mut Gathered,
     release: &mut dyn FnMut(Option<Taken>) -> bool,
 ) -> Option<demux::Input> {
-    let reader = source_for(src, judge);
+    let reader = source_for(src, reading);
     let r: Result<demux::Input, Unwritable> = demux::read(reader, opts, |visit| {
         let ev = match visit {
             demux::Visit::Event(ev) => ev,

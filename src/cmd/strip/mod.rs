@@ -20,17 +20,19 @@ use crate::cli::StripArgs;
 use crate::demux::Judged;
 use crate::drive::drive_source;
 use crate::judge::{Finding, Judge, JudgeOptions, LineClass, Outcome, Verdict};
-use crate::out::{AsFdFile, Io, Output, Weighed, budget, eprint_line, finding_line, verdict_line};
+use crate::out::{
+    AsFdFile, Io, Judging, Output, Weighed, budget, eprint_line, finding_line, verdict_line,
+};
 use crate::peek::without_member;
 use crate::pool::{Engine, Keeps, Opened, Turn, Turned, each_turn};
 
 /// Runs `aoi strip`; returns the exit status.
 pub fn run(args: &StripArgs) -> Code {
-    crate::out::resolving("strip", args, strip)
+    super::resolve::resolving("strip", args, strip)
 }
 
-/// `aoi strip` on its resolved arguments.
-fn strip(args: &StripArgs) -> Code {
+/// `aoi strip` on its arguments and what they resolve to.
+fn strip(args: &StripArgs, judging: &Judging) -> Code {
     budget::set_show(args.logs.show);
     let stdout = io::stdout();
     let out: Box<dyn Write> = if stdout.is_terminal() {
@@ -45,11 +47,13 @@ fn strip(args: &StripArgs) -> Code {
         }
     };
     let mut out = out;
-    let inputs = crate::out::inputs_of(&args.files);
+    let inputs = judging.inputs();
     let mut code = Code::OK;
     let mut result = Ok(());
-    each_turn(&inputs, args.judge.threads, &Stripping(args), |i, turn| {
-        result = take_input(args, &mut out, inputs[i], turn, &mut code);
+    let engine = Stripping { args, judging };
+    each_turn(&inputs, judging.reading.threads, &engine, |i, turn| {
+        let named = judging.named();
+        result = take_input(args, named, &mut out, inputs[i], turn, &mut code);
         result.is_ok()
     });
     if let Err(e) = result {
@@ -88,7 +92,10 @@ enum Stripped {
 /// How `strip` reads each input. On a worker, past its room or when a
 /// long line's temporary file failed, the file is stripped again in its
 /// turn (where such a failure is said).
-struct Stripping<'a>(&'a StripArgs);
+struct Stripping<'a> {
+    args: &'a StripArgs,
+    judging: &'a Judging,
+}
 
 impl Engine for Stripping<'_> {
     type Item = Judged;
@@ -106,12 +113,13 @@ impl Engine for Stripping<'_> {
         O: Output<Judged, Error = E>,
         E: Into<io::Error>,
     {
-        let args = self.0;
-        if args.logs.log {
-            let (rest, counts) = read_log(src, args, out)?;
+        let (args, judging) = (self.args, self.judging);
+        if judging.logs.log {
+            let (rest, counts) = read_log(src, args, judging, out)?;
             return Ok(Stripped::Log(rest, counts));
         }
-        let (v, shown) = strip_stream(source_for(src, &args.judge), args, out)?;
+        let src = source_for(src, judging.reading);
+        let (v, shown) = strip_stream(src, args, judging.options(100), out)?;
         Ok(Stripped::Stream(Box::new(v), shown))
     }
 
@@ -128,13 +136,14 @@ impl Engine for Stripping<'_> {
 /// are errors.
 fn take_input(
     args: &StripArgs,
+    named: bool,
     out: &mut Box<dyn Write>,
     path: &Path,
     turn: Turn<'_, Stripping<'_>>,
     code: &mut Code,
 ) -> io::Result<()> {
     let source = path.display().to_string();
-    let name = (!args.files.is_empty()).then_some(source.as_str());
+    let name = named.then_some(source.as_str());
     let mut live = Live {
         out,
         said: Said::new(args, name),
@@ -224,7 +233,9 @@ pub fn strip_bytes_holding(input: &[u8], plane: Plane, hold: usize) -> (Vec<u8>,
     };
     // Writing to a Vec cannot fail.
     let reader = crate::lines::LineReader::new(input, hold);
-    let v = match strip_stream(crate::drive::Source::one(reader), &args, &mut live) {
+    let source = crate::drive::Source::one(reader);
+    let options = Judging::default().options(100);
+    let v = match strip_stream(source, &args, options, &mut live) {
         Ok((v, _)) => v,
         Err(_) => Judge::new(JudgeOptions::default()).finish().0,
     };
@@ -237,12 +248,13 @@ pub fn strip_bytes_holding(input: &[u8], plane: Plane, hold: usize) -> (Vec<u8>,
 fn strip_stream<R: Read + Send, O: Output<Judged>>(
     reader: crate::drive::Source<R>,
     args: &StripArgs,
+    options: JudgeOptions,
     out: &mut O,
 ) -> io::Result<(Verdict, Vec<Finding>)>
 where
     O::Error: Into<io::Error>,
 {
-    let mut judge = Judge::new(args.judge.options(100));
+    let mut judge = Judge::new(options);
     let mut shown: Vec<Finding> = Vec::new();
     // Written line by line, flushed block by block.
     let out = std::cell::RefCell::new(Io::new(out));
@@ -422,17 +434,18 @@ fn end_log(
 fn read_log<R: Read + Send + std::os::fd::AsRawFd + 'static, O: Output<Judged>>(
     src: R,
     args: &StripArgs,
+    judging: &Judging,
     out: &mut O,
 ) -> io::Result<(Vec<crate::demux::Judged>, crate::demux::Counts)>
 where
     O::Error: Into<io::Error>,
 {
     let mut out = Io::new(out);
-    let opts = args.logs.reading(&args.judge, 100, 10);
+    let opts = judging.log_reading(100, 10);
     let mut spool = crate::spool::Spool::default();
     // Each run's verdict is said as it ends, in order of first appearance.
     let mut ended = crate::demux::InOrder::default();
-    let input = crate::demux::read(source_for(src, &args.judge), &opts, |visit| {
+    let input = crate::demux::read(source_for(src, judging.reading), &opts, |visit| {
         let ev = match visit {
             crate::demux::Visit::Event(ev) => ev,
             crate::demux::Visit::BlockEnd => return out.flush(),
