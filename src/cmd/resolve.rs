@@ -22,6 +22,8 @@ pub(crate) trait Listed {
     fn judge(&self) -> &JudgeArgs;
     fn files(&self) -> &[PathBuf];
     fn list(&self) -> &FilesFrom;
+    /// `-q`: aoi's own lines are not said.
+    fn quiet(&self) -> bool;
     /// How it reads logs: none for a command without `--log`.
     fn logs(&self) -> Option<&LogArgs> {
         None
@@ -39,6 +41,9 @@ macro_rules! listed {
             }
             fn list(&self) -> &FilesFrom {
                 &self.list
+            }
+            fn quiet(&self) -> bool {
+                self.quiet
             }
             $(fn logs(&self) -> Option<&LogArgs> {
                 Some(&self.$logs)
@@ -121,10 +126,14 @@ pub(crate) fn judging(cmd: &str, args: &impl Listed) -> Result<Judging, Code> {
 /// The inputs `args` name ([`listed_inputs`]; none is stdin), or, after
 /// saying why on stderr, the exit status.
 pub(crate) fn inputs(cmd: &str, args: &impl Listed) -> Result<Vec<PathBuf>, Code> {
-    listed_inputs(args.files(), args.list()).map_err(|(code, msg)| {
+    let files = listed_inputs(args.files(), args.list()).map_err(|(code, msg)| {
         eprint_line(false, &format!("aoi {cmd}: {msg}"));
         code
-    })
+    })?;
+    // Said when stdin is opened as an input, if it is a terminal: not
+    // when a file or a `--files-from` list (never empty) is named.
+    crate::out::notice_reading_terminal(cmd, !files.is_empty(), args.quiet());
+    Ok(files)
 }
 
 /// The FILEs, then the names `--files-from` lists (one per line, empty

@@ -264,7 +264,6 @@ pub fn run(args: &SummaryArgs) -> Code {
 fn summary(args: &SummaryArgs, judging: &Judging) -> Code {
     budget::set_show(args.logs.show);
     let inputs = judging.inputs();
-    crate::out::say_reading_terminal("summary", judging.named(), args.quiet);
     // `-q` silences stderr only: what a script reads from stdout (a
     // field, the object, the report) is the same with it.
     let jsonl = args.output == Some(SummaryFormat::Jsonl) && args.field.is_none();

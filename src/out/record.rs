@@ -21,6 +21,32 @@ pub(crate) trait Output<T> {
     /// Something of the command's own: a finding, a run that ended, an
     /// event for aoi's report, a line for stderr.
     fn put(&mut self, item: T) -> Result<(), Self::Error>;
+    /// Something of the command's own that comes with bytes of its own (an
+    /// event's type and members, what a filter wrote to stderr): a record
+    /// keeps the bytes one after another in its text, not in an allocation
+    /// per item, and gives each item back with its own. Unless an output
+    /// says otherwise, they are text written before the item.
+    fn put_with(&mut self, item: T, bytes: &[u8]) -> Result<(), Self::Error> {
+        self.text(bytes)?;
+        self.put(item)
+    }
+}
+
+/// A borrowed output is written as the output itself.
+impl<T, O: Output<T> + ?Sized> Output<T> for &mut O {
+    type Error = O::Error;
+    fn text(&mut self, bytes: &[u8]) -> Result<(), O::Error> {
+        (**self).text(bytes)
+    }
+    fn flush(&mut self) -> Result<(), O::Error> {
+        (**self).flush()
+    }
+    fn put(&mut self, item: T) -> Result<(), O::Error> {
+        (**self).put(item)
+    }
+    fn put_with(&mut self, item: T, bytes: &[u8]) -> Result<(), O::Error> {
+        (**self).put_with(item, bytes)
+    }
 }
 
 /// An [`Output`] whose errors are I/O errors, its text written as an
@@ -141,6 +167,8 @@ enum Mark<T> {
     Text(usize),
     Flush,
     Put(T),
+    /// An item with its bytes, up to this offset of the record's text.
+    With(T, usize),
 }
 
 /// What a worker's engine wrote of one input, kept in memory in at most
@@ -163,6 +191,15 @@ impl<T> Record<T> {
             held: 0,
             room,
             pieces: false,
+        }
+    }
+
+    /// An empty record whose text is made for about `bytes` at once (a
+    /// chunk's results, which grow it byte by byte).
+    pub(crate) fn sized(room: usize, bytes: usize) -> Self {
+        Record {
+            text: Vec::with_capacity(bytes),
+            ..Record::new(room)
         }
     }
 
@@ -208,6 +245,10 @@ impl<T> Record<T> {
                 }
                 Mark::Flush => out.flush()?,
                 Mark::Put(item) => out.put(item)?,
+                Mark::With(item, end) => {
+                    out.put_with(item, self.text.get(at..end).unwrap_or_default())?;
+                    at = end;
+                }
             }
         }
         Ok(())
@@ -246,6 +287,13 @@ impl<T: Weighed> Output<T> for Record<T> {
         let n = item.weight();
         self.keep(item, n)
     }
+
+    fn put_with(&mut self, item: T, bytes: &[u8]) -> Result<(), Full> {
+        self.hold(item.weight().saturating_add(bytes.len()))?;
+        self.text.extend_from_slice(bytes);
+        self.marks.push(Mark::With(item, self.text.len()));
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -276,6 +324,10 @@ mod tests {
             self.0.push(n.to_string());
             Ok(())
         }
+        fn put_with(&mut self, n: u32, b: &[u8]) -> Result<(), ()> {
+            self.0.push(format!("{n}:{}", String::from_utf8_lossy(b)));
+            Ok(())
+        }
     }
 
     #[test]
@@ -285,13 +337,14 @@ mod tests {
         Output::text(&mut r, b"ab").unwrap();
         Output::text(&mut r, b"c").unwrap();
         r.put(7).unwrap();
+        r.put_with(8, b"xy").unwrap();
         Output::flush(&mut r).unwrap();
         Output::flush(&mut r).unwrap();
         Output::text(&mut r, b"d").unwrap();
-        assert_eq!(r.held(), 104);
+        assert_eq!(r.held(), 206);
         let mut seen = Seen::default();
         r.replay(&mut seen).unwrap();
-        assert_eq!(seen.0, ["|", "abc", "7", "|", "d"]);
+        assert_eq!(seen.0, ["|", "abc", "7", "8:xy", "|", "d"]);
         let mut r = Record::new(150);
         r.put(1).unwrap();
         assert!(r.put(2).is_err());

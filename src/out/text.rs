@@ -116,16 +116,35 @@ pub(crate) fn eprint_safe(quiet: bool, s: &str) {
     eprint_line(quiet, &sanitize(s));
 }
 
-/// Says, the same way for every command, that stdin is a terminal and is
-/// being read (a user who forgot the file is not left waiting in silence).
-pub(crate) fn say_reading_terminal(command: &str, named: bool, quiet: bool) {
-    if !named && io::stdin().is_terminal() && !quiet {
-        eprint_line(
-            false,
-            &format!(
-                "aoi {command}: reading a stream from the terminal (end with Ctrl-D; `aoi {command} FILE` reads a file)"
-            ),
-        );
+/// What a command says when the stream it reads is stdin and a terminal,
+/// made ready by [`notice_reading_terminal`] and said by the first
+/// [`opening_stdin`].
+static READING_TERMINAL: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// Readies the same words for every command that reads stdin when it is
+/// a terminal (a user who forgot the file is not left waiting in
+/// silence): said once stdin is opened as an input, so never before a
+/// usage error found first, nor by a run that never reads it. Not when a
+/// file was named (stdin may be one of them, or the `--files-from` list),
+/// nor with `-q`.
+pub(crate) fn notice_reading_terminal(command: &str, named: bool, quiet: bool) {
+    if named || quiet || !io::stdin().is_terminal() {
+        return;
+    }
+    let notice = format!(
+        "aoi {command}: reading a stream from the terminal (end with Ctrl-D; `aoi {command} FILE` reads a file)"
+    );
+    if let Ok(mut ready) = READING_TERMINAL.lock() {
+        *ready = Some(notice);
+    }
+}
+
+/// stdin is being opened as an input: the notice readied for it, if any,
+/// is said, once.
+pub(crate) fn opening_stdin() {
+    let notice = READING_TERMINAL.lock().ok().and_then(|mut n| n.take());
+    if let Some(notice) = notice {
+        eprint_line(false, &notice);
     }
 }
 

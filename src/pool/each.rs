@@ -27,6 +27,12 @@ pub(crate) trait Engine: Sync {
     fn stack(&self) -> Option<usize> {
         None
     }
+    /// Whether a worker's record replays its text piece by piece, as it
+    /// was written ([`Record::in_pieces`]: an output never flushed by
+    /// block).
+    fn in_pieces(&self) -> bool {
+        false
+    }
     /// Reads the input at `path`, opened as `src`, to its end into `out`.
     fn read<O, E>(&self, src: Opened, path: &Path, out: &mut O) -> Result<Self::Done, Self::Error>
     where
@@ -54,7 +60,27 @@ pub(crate) struct Turn<'e, E: Engine> {
     input: Input<(Record<E::Item>, E::Done)>,
 }
 
-impl<E: Engine> Turn<'_, E> {
+impl<'e, E: Engine> Turn<'e, E> {
+    /// The input at `path`, to be read in its turn whatever a worker did
+    /// (after a halt, the inputs left are read here, not waited for).
+    pub(crate) fn in_turn(engine: &'e E, path: &'e Path) -> Self {
+        Turn {
+            engine,
+            path,
+            input: Input::open(path),
+        }
+    }
+
+    /// The input opened, when it is to be read here (not a worker's record,
+    /// not unreadable), for a command that reads it a way of its own (one
+    /// big input on several threads); else the turn as it was.
+    pub(crate) fn into_opened(self) -> Result<Opened, Self> {
+        match self.input {
+            Input::Read(src) => Ok(src),
+            input => Err(Turn { input, ..self }),
+        }
+    }
+
     /// Reads the input into `out`, or replays into it what a worker wrote
     /// of it, as one thread writes it.
     pub(crate) fn read_into<O: Output<E::Item>>(
@@ -85,36 +111,58 @@ pub(crate) fn each_turn<E: Engine, P: AsRef<Path> + Sync>(
     engine: &E,
     mut take: impl FnMut(usize, Turn<'_, E>) -> bool,
 ) {
-    let workers = Workers {
-        threads,
-        keeps: engine.keeps(),
-        stack: engine.stack(),
+    let turn = |i: usize, input| Turn {
+        engine,
+        path: inputs[i].as_ref(),
+        input,
     };
-    let whole = |i: usize, file, room| {
-        let mut rec = Record::new(room);
-        match engine.read(Opened::File(file), inputs[i].as_ref(), &mut rec) {
+    let Some(plan) = super::plan(threads, inputs) else {
+        for (i, path) in inputs.iter().enumerate() {
+            if !take(i, turn(i, Input::open(path.as_ref()))) {
+                return;
+            }
+        }
+        return;
+    };
+    let plan = match engine.stack() {
+        Some(bytes) => plan.with_stack(bytes),
+        None => plan,
+    };
+    let work = |i: usize, room: usize| {
+        let goes = match engine.keeps() {
+            Keeps::Small => plan.small(i) && room > 0,
+            Keeps::Bounded => room > 0,
+            Keeps::Free => true,
+        };
+        if !goes {
+            return (None, 0);
+        }
+        let path = inputs[i].as_ref();
+        let file = match open_input(path) {
+            Ok(file) => file,
+            // Said in its turn, as one thread says it.
+            Err(msg) => return (Some(Input::Unreadable(msg)), 0),
+        };
+        let mut rec = match engine.in_pieces() {
+            true => Record::in_pieces(room),
+            false => Record::new(room),
+        };
+        match engine.read(Opened::File(file), path, &mut rec) {
             Ok(done) if rec.hold(engine.weight(&done)).is_ok() => {
                 let held = rec.held();
-                (Some((rec, done)), held)
+                (Some(Input::Whole((rec, done))), held)
             }
             _ => (None, 0),
         }
     };
-    each_input(inputs, workers, whole, |i, input| {
-        let path = inputs[i].as_ref();
-        take(
-            i,
-            Turn {
-                engine,
-                path,
-                input,
-            },
-        )
+    plan.in_order(work, |i, worked| {
+        let input = worked.unwrap_or_else(|| Input::open(inputs[i].as_ref()));
+        take(i, turn(i, input))
     });
 }
 
 /// One input, as the command takes it.
-pub(crate) enum Input<W> {
+enum Input<W> {
     /// To be read now, here: stdin or the file, opened.
     Read(Opened),
     /// It could not be opened: why.
@@ -124,9 +172,11 @@ pub(crate) enum Input<W> {
 }
 
 impl<W> Input<W> {
-    /// The input at `path`, opened to be read in its turn (`-`: stdin).
-    pub(crate) fn open(path: &Path) -> Self {
+    /// The input at `path`, opened to be read in its turn (`-`: stdin,
+    /// said when it is a terminal, [`crate::out::opening_stdin`]).
+    fn open(path: &Path) -> Self {
         if path == Path::new("-") {
+            crate::out::opening_stdin();
             return Input::Read(Opened::Stdin(io::stdin()));
         }
         match open_input(path) {
@@ -171,70 +221,4 @@ pub(crate) enum Keeps {
     /// Nothing of the room: what it keeps is the command's anyway (a
     /// report's entries).
     Free,
-}
-
-/// How a command's inputs may be read at once.
-#[derive(Clone, Copy)]
-pub(crate) struct Workers {
-    /// `--threads`: 0 is one per CPU, 1 is every input in its turn.
-    pub(crate) threads: usize,
-    pub(crate) keeps: Keeps,
-    /// The workers' stack size, when not the default (jq recurses).
-    pub(crate) stack: Option<usize>,
-}
-
-impl Workers {
-    pub(crate) fn new(threads: usize, keeps: Keeps) -> Self {
-        Workers {
-            threads,
-            keeps,
-            stack: None,
-        }
-    }
-}
-
-/// Hands every input to `take` in input order, until it says stop
-/// (false). When they are several regular files and `workers` allow,
-/// workers run `whole(i, file, room)` on them first, on one thread each:
-/// it reads the file into a record of at most `room` bytes and returns
-/// it (none: the file is to be read in its turn) and the room it used.
-pub(crate) fn each_input<W: Send, P: AsRef<Path> + Sync>(
-    inputs: &[P],
-    workers: Workers,
-    whole: impl Fn(usize, File, usize) -> (Option<W>, usize) + Sync,
-    mut take: impl FnMut(usize, Input<W>) -> bool,
-) {
-    let Some(plan) = super::plan(workers.threads, inputs) else {
-        for (i, path) in inputs.iter().enumerate() {
-            if !take(i, Input::open(path.as_ref())) {
-                return;
-            }
-        }
-        return;
-    };
-    let plan = match workers.stack {
-        Some(bytes) => plan.with_stack(bytes),
-        None => plan,
-    };
-    let work = |i: usize, room: usize| {
-        let goes = match workers.keeps {
-            Keeps::Small => plan.small(i) && room > 0,
-            Keeps::Bounded => room > 0,
-            Keeps::Free => true,
-        };
-        if !goes {
-            return (None, 0);
-        }
-        match open_input(inputs[i].as_ref()) {
-            // Said in its turn, as one thread says it.
-            Err(msg) => (Some(Input::Unreadable(msg)), 0),
-            Ok(file) => match whole(i, file, room) {
-                (Some(w), held) => (Some(Input::Whole(w)), held),
-                (None, held) => (None, held),
-            },
-        }
-    };
-    plan.in_order(work, |i, worked| {
-        take(i, worked.unwrap_or_else(|| Input::open(inputs[i].as_ref())))
-    });
 }

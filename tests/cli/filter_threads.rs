@@ -219,6 +219,57 @@ fn a_halt_past_a_workers_room_is_not_lost_among_files() {
     }
 }
 
+/// Many small files, each filtered whole by a worker (framed and
+/// `--raw`): what the filter writes to stderr (`debug`) goes out where
+/// one thread writes it, and a halt in a file among them ends the run as
+/// one thread's does, the files after it unfiltered.
+#[test]
+fn many_files_say_and_halt_as_one_thread() {
+    let dir = scratch("filter-threads-many");
+    let files: Vec<String> = (0..12)
+        .map(|k| {
+            write_file(
+                &dir,
+                &format!("m{k:02}.jsonl"),
+                &s().hits(200 + k * 37).bytes(),
+            )
+        })
+        .collect();
+    let programs: &[&[&str]] = &[
+        &["(.rank // 0) as $r | if $r % 50 == 7 then debug else {r: $r} end"],
+        &["--raw", "if .rank? % 50 == 7 then debug else .rank? end"],
+        &[
+            r#"if .rank == 300 then "stop\n" | halt_error(3) elif .rank % 40 == 1 then debug else {rank} end"#,
+        ],
+        &[
+            "--raw",
+            r#"if .rank? == 300 then "stop\n" | halt_error(3) elif .rank? % 40 == 1 then debug else .rank? end"#,
+        ],
+        &["--raw", "if .rank? == 300 then halt else .rank? end"],
+        &["if .rank == 300 then halt else {rank} end"],
+    ];
+    let run = |program: &[&str], threads: &str| {
+        let mut c = crate::util::command(crate::util::AOI);
+        c.arg("filter")
+            .args(program)
+            .args(["--threads", threads])
+            .args(&files);
+        let o = c.output().expect("run aoi");
+        (crate::util::code_of(o.status), o.stdout, o.stderr)
+    };
+    for program in programs {
+        let one = run(program, "1");
+        for threads in ["2", "3"] {
+            let more = run(program, threads);
+            let what = format!("filter {program:?} on many files, --threads {threads}");
+            assert_eq!(one.0, more.0, "{what}: exit codes differ");
+            let lines = |o: &[u8]| o.split(|&b| b == b'\n').map(stable).collect::<Vec<_>>();
+            assert!(lines(&one.1) == lines(&more.1), "{what}: stdout differs");
+            assert!(one.2 == more.2, "{what}: stderr differs");
+        }
+    }
+}
+
 /// Two threads for one input: the judge's thread and a filter worker
 /// start beside the filter's (and the process's first, which waits for
 /// it): four; with `--threads 1` the filter's thread reads alone: two;

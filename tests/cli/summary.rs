@@ -141,6 +141,27 @@ fn every_command_says_it_reads_a_terminal() {
     }
 }
 
+/// The notice comes when stdin is opened as an input: never before a
+/// usage error found first (that comes alone), nor when stdin is the
+/// `--files-from` list or never read (`--raw -n` without `input`).
+#[test]
+fn the_terminal_notice_comes_only_when_stdin_is_read() {
+    for args in [
+        &["filter", "("][..],
+        &["filter", "--argjson", "x", "{", "."],
+        &["check", "--schema", "/nonexistent/schema.json"],
+        &["summary", "--files-from", "-"],
+        &["errors", "--files-from", "-"],
+        &["filter", "--raw", "-n", "1"],
+    ] {
+        let err = stderr_on_a_terminal(args);
+        assert!(!err.contains("from the terminal"), "{args:?}: {err}");
+    }
+    // Read by the program, it is said (once).
+    let err = stderr_on_a_terminal(&["filter", "--raw", "-n", "[inputs]"]);
+    assert_eq!(err.matches("from the terminal").count(), 1, "{err}");
+}
+
 /// What `aoi ARGS` writes on stderr with stdin a new pseudo-terminal
 /// whose first input is Ctrl-D (end-of-file in canonical mode).
 fn stderr_on_a_terminal(args: &[&str]) -> String {

@@ -462,7 +462,6 @@ fn run_streams(args: &CheckArgs, judging: &Judging, sinks: &mut Sinks) -> Result
     }
     let inputs = judging.inputs();
     let named = judging.named();
-    say_reading_terminal("check", named, args.quiet);
     let mut t = Tally {
         named,
         ..Tally::default()

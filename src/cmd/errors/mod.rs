@@ -156,7 +156,6 @@ fn errors(args: &ErrorsArgs, judging: &Judging) -> Code {
     } else {
         6
     };
-    crate::out::say_reading_terminal("errors", judging.named(), args.quiet);
     let shape = Shape {
         args,
         judging,

@@ -1,32 +1,53 @@
 //! The framed mode's engine: each input judged as `aoi check` judges it
 //! while the filter runs on its events, the results written as aoi's own
-//! stream, the upstream's errors forwarded, and the closing summary that
-//! accounts for the upstream (§ 13, § 13.1).
+//! stream's events and the upstream's errors forwarded, to aoi's report
+//! ([`super::report`]) or a worker's record of it (§ 13, § 13.1).
 
 use crate::spec::exit::Code;
-use std::io::{self, Read, Write};
+use std::io::Read;
 
 use jaq_core::{Ctx, Vars};
 use jaq_json::Val;
 use jaq_std::input::RcIter;
-use serde_json::json;
 
-use super::sink::{Emit, halted_in_report};
+use super::report::halted_in_report;
+use super::sink::{Emit, ItemError};
 use super::{BoxedInputs, MAX_MESSAGE, error_text};
 use crate::cli::FilterArgs;
 use crate::drive::drive_source;
-use crate::emit::ErrorEvent;
 use crate::jq::{self, Data, Filter, Kind};
 use crate::judge::fields::Ev;
-use crate::judge::{Cause, Finding, Judge, LineClass, Outcome, Verdict, envelope_run};
-use crate::out::{
-    Closing, Judging, Sinks, Stop, cancelled, close_report, eprint_line, finding_line,
-    unreadable_error, verdict_line,
-};
+use crate::judge::{Finding, Judge, LineClass, Verdict, envelope_run};
 use crate::out::{EventKind, Found, event_kind, forwarded_body, one_line_of, push_member};
+use crate::out::{Judging, Stop, cancelled};
 use crate::spec::types;
 
-/// The transformer's state across its inputs.
+/// The filter and what it reads, made once for a run.
+pub(super) struct Program<'a> {
+    pub(super) args: &'a FilterArgs,
+    pub(super) judging: &'a Judging,
+    pub(super) filter: &'a Filter,
+    /// The filter is a plain path (`.title`, `.a.b`): see [`simple_path`].
+    path: Option<Vec<String>>,
+    /// The only members the filter reads, when it reads its input only
+    /// through them ([`jq::input_keys`]): the event is built of them.
+    keys: Option<Vec<String>>,
+}
+
+impl<'a> Program<'a> {
+    pub(super) fn new(args: &'a FilterArgs, judging: &'a Judging, filter: &'a Filter) -> Self {
+        Program {
+            args,
+            judging,
+            filter,
+            path: simple_path(&args.filter),
+            keys: jq::input_keys(&args.filter),
+        }
+    }
+}
+
+/// The transformer's state while it filters a stream (or, on a split
+/// stream's worker, its chunks).
 pub(super) struct Framed<'a, O: Emit> {
     pub(super) args: &'a FilterArgs,
     pub(super) judging: &'a Judging,
@@ -34,25 +55,17 @@ pub(super) struct Framed<'a, O: Emit> {
     pub(super) vars: Vars<Val>,
     /// aoi's report, or a worker's record of what it would write.
     pub(super) sinks: O,
-    /// Own item-level errors (the filter failed on an event).
-    pub(super) item_errors: u64,
-    /// The code of the first of them, which `caused_by` names.
-    pub(super) first_item_code: Option<String>,
-    /// The first of them as stderr says it (code, place, message).
-    pub(super) first_item: Option<String>,
-    /// The input being filtered, for [`Self::first_item`].
+    /// The input being filtered, for an item error's place.
     pub(super) source: String,
     /// Set by `halt`/`halt_error`: the filter stops, the stream is still
     /// read to its end so the verdict stays true.
     pub(super) halted: Option<i32>,
+    /// A result's type and then its members, as [`Emit::event`] takes them.
     pub(super) buf: Vec<u8>,
-    /// The filter is a plain path (`.title`, `.a.b`): see [`simple_path`].
-    pub(super) path: Option<Vec<String>>,
+    path: Option<&'a [String]>,
     /// The key `type`, made once (looked up in every result).
     pub(super) type_key: Val,
-    /// The only members the filter reads, when it reads its input only
-    /// through them ([`jq::input_keys`]): the event is built of them.
-    pub(super) keys: Option<Vec<String>>,
+    keys: Option<&'a [String]>,
 }
 
 /// The keys of a filter that is a plain path of identifiers (`.title`,
@@ -127,158 +140,21 @@ pub(super) fn path_value<'a>(
 }
 
 impl<'a, O: Emit> Framed<'a, O> {
-    pub(super) fn new(
-        args: &'a FilterArgs,
-        judging: &'a Judging,
-        filter: &'a Filter,
-        vars: Vars<Val>,
-        sinks: O,
-    ) -> Self {
+    pub(super) fn new(program: &'a Program<'a>, vars: Vars<Val>, sinks: O) -> Self {
         Framed {
-            args,
-            judging,
-            filter,
+            args: program.args,
+            judging: program.judging,
+            filter: program.filter,
             vars,
             sinks,
-            item_errors: 0,
-            first_item_code: None,
-            first_item: None,
             source: String::new(),
             halted: None,
             buf: Vec::with_capacity(4096),
-            path: simple_path(&args.filter),
+            path: program.path.as_deref(),
             type_key: Val::utf8_str(&b"type"[..]),
-            keys: jq::input_keys(&args.filter),
+            keys: program.keys.as_deref(),
         }
     }
-}
-
-/// What the inputs made of the run so far.
-#[derive(Default)]
-pub(super) struct Taken {
-    pub(super) code: Code,
-    pub(super) verdicts: crate::out::Verdicts,
-    pub(super) own_cause: Option<Cause>,
-}
-
-/// Ends the report once every input is taken; returns the exit status.
-pub(super) fn close_framed(f: &mut Framed<'_, Sinks>, t: Taken) -> Result<Code, Stop> {
-    let args = f.args;
-    let Taken {
-        mut code,
-        verdicts,
-        mut own_cause,
-    } = t;
-    // § 13: upstream aoi:error events fail the run, unless
-    // --continue-on-error; caused_by reproduces the most severe one.
-    let upstream = verdicts
-        .upstream_errors()
-        .filter(|_| !args.continue_on_error);
-    if let Some((upstream_code, _)) = &upstream {
-        code = code.worst(*upstream_code);
-    }
-    if f.item_errors > 0 && !args.continue_on_error {
-        code = code.worst(Code::FAILED);
-        let first = f.first_item_code.as_deref().unwrap_or("FILTER_ERROR");
-        own_cause.get_or_insert_with(|| Cause::own("validation", first));
-    }
-    crate::out::say_upstream_errors("filter", args.quiet, code, upstream.as_ref());
-    let upstream_said = upstream.as_ref().is_some_and(|(c, _)| *c == code);
-    // The upstream error is the cause only when it decides the status: an
-    // input aoi could not read (66), a cut stream (74) or the filter's own
-    // errors (1, over a retryable 75) outrank it.
-    let cause = upstream
-        .filter(|(c, _)| *c == code)
-        .and_then(|(_, worst)| worst);
-    let mut exit_code = code;
-    if let Some(h) = f.halted.filter(|h| *h != 0) {
-        // halt_error: the filter's own verdict; the report says failed.
-        f.sinks.out.error(&ErrorEvent::new(
-            "validation",
-            "FILTER_HALTED",
-            format!("the filter halted with exit code {h}"),
-        ))?;
-        own_cause = Some(Cause::own("validation", "FILTER_HALTED"));
-        code = code.worst(Code::FAILED);
-        // As a process status (jq's `& 0xff`), never 0 for a failed run.
-        exit_code = match h.rem_euclid(256) {
-            0 => Code::FAILED,
-            c => Code::of(c),
-        };
-    }
-    say_own_errors(f, exit_code, upstream_said);
-    let properties = json!({
-        "streams": verdicts.streams,
-        "item_errors": f.item_errors,
-        "exit_code": exit_code,
-    });
-    let closing = Closing {
-        code,
-        properties,
-        cause: cause.or(own_cause),
-        extra: (0, 0, 0),
-    };
-    close_report(&mut f.sinks, &verdicts, closing)?;
-    Ok(exit_code)
-}
-
-/// Says an input's verdict (its first findings and one line) unless it
-/// is ok, and takes it into `t`.
-pub(super) fn take_verdict(
-    f: &mut Framed<'_, Sinks>,
-    t: &mut Taken,
-    source: &str,
-    v: Verdict,
-    shown: &[Finding],
-) {
-    let name = f.judging.named().then_some(source);
-    if !f.args.quiet && v.outcome != Outcome::Ok {
-        let mut err = io::stderr().lock();
-        for finding in shown {
-            let _ = writeln!(err, "{}", finding_line(finding, name));
-        }
-        let _ = writeln!(err, "{}", verdict_line("filter", &v, name));
-    }
-    t.code = t.code.worst(Code::of(v.exit_code));
-    f.sinks.add_consumed(&v);
-    t.verdicts.add(v);
-}
-
-/// Says why the run failed when the filter's own failures decided it
-/// (§ 13.1 counts them as a transformer's errors): every non-zero exit
-/// says why in one line. A halt says nothing of aoi's: as in
-/// jq, `halt_error`'s message is the why.
-pub(super) fn say_own_errors<O: Emit>(f: &Framed<'_, O>, exit_code: Code, upstream_said: bool) {
-    if f.item_errors == 0 || f.args.continue_on_error || exit_code != Code::FAILED {
-        return;
-    }
-    if upstream_said || f.halted.is_some_and(|h| h != 0) {
-        return;
-    }
-    let first = f.first_item.as_deref().unwrap_or("FILTER_ERROR");
-    eprint_line(
-        f.args.quiet,
-        &format!(
-            "aoi filter: exit 1: the filter failed on {} event(s), the first {}; \
-             --continue-on-error to go on",
-            f.item_errors,
-            crate::out::sanitize(first)
-        ),
-    );
-}
-
-/// An input that could not be opened: said, 66, and an `aoi:error`.
-pub(super) fn unreadable(
-    f: &mut Framed<'_, Sinks>,
-    t: &mut Taken,
-    msg: &str,
-    source: &str,
-) -> Result<(), Stop> {
-    eprint_line(f.args.quiet, &format!("aoi filter: {msg}"));
-    t.code = t.code.worst(Code::NOINPUT);
-    t.own_cause
-        .get_or_insert_with(|| Cause::own("not_found", "INPUT_UNREADABLE"));
-    f.sinks.out.error(&unreadable_error(msg, source))
 }
 
 /// One event as the filter reads it: its bytes, their peek, and what the
@@ -403,13 +279,13 @@ pub(super) fn framed_stream<R: Read + Send, O: Emit>(
             shown.extend(judge.drain().take(10usize.saturating_sub(shown.len())));
             // After each block read: a live producer's results go on at
             // once, not when the buffer fills.
-            cell.borrow_mut().sinks.flush()
+            cell.borrow_mut().sinks.block_end()
         },
     )?;
     // A stream stopped by SIGINT/SIGTERM is not judged to its end; what
     // was read of it still counts as consumed.
     if let Err(stop) = cancelled() {
-        f.sinks.consumed(&judge.finish().0);
+        f.sinks.consumed(judge.finish().0)?;
         return Err(stop);
     }
     shown.extend(judge.drain().take(10usize.saturating_sub(shown.len())));
@@ -476,17 +352,13 @@ impl<O: Emit> Framed<'_, O> {
             let msg = format!("event nests deeper than {} levels", jq::MAX_DEPTH);
             return self.item_error("INPUT_TOO_DEEP", &msg, line_no, item_index);
         }
-        if let Some(raw) = self
-            .path
-            .as_deref()
-            .and_then(|keys| path_value(line, seen.peek, keys))
-        {
+        if let Some(raw) = self.path.and_then(|keys| path_value(line, seen.peek, keys)) {
             self.buf.clear();
-            self.buf.extend_from_slice(b",\"value\":");
+            self.buf.extend_from_slice(b"value,\"value\":");
             self.buf.extend_from_slice(raw);
-            return self.sinks.raw_event("value", &self.buf);
+            return self.sinks.event("value".len(), &self.buf);
         }
-        let built = match self.keys.as_deref() {
+        let built = match self.keys {
             Some(keys) => jq::object_with_keys(line, seen.peek, keys),
             None => jq::object_from_peek(line, seen.peek),
         };
@@ -509,7 +381,7 @@ impl<O: Emit> Framed<'_, O> {
                     let peek = seen.peek;
                     if seen.domain && distinct_keys(line, peek) && spliceable(peek) {
                         let ty = self.splice(line, peek);
-                        self.sinks.raw_event(&ty, &self.buf)?;
+                        self.sinks.event(ty, &self.buf)?;
                         continue;
                     }
                     match jq::object_from_peek(line, peek) {
@@ -525,7 +397,7 @@ impl<O: Emit> Framed<'_, O> {
                             self.item_error("FILTER_ERROR", &msg, line_no, item_index)?;
                         }
                         Err(exn) => {
-                            self.halt(exn.get_halt().unwrap_or(Code::SOFTWARE.code()));
+                            self.halt(exn.get_halt().unwrap_or(Code::SOFTWARE.code()))?;
                         }
                     }
                     // Like jq: an error ends the outputs for this input.
@@ -552,10 +424,10 @@ impl<O: Emit> Framed<'_, O> {
     ) -> Result<(), Stop> {
         if unchanged(v, same, seen) {
             let ty = self.splice(seen.line, seen.peek);
-            return self.sinks.raw_event(&ty, &self.buf);
+            return self.sinks.event(ty, &self.buf);
         }
         match self.encode_result(v) {
-            Ok(ty) => self.sinks.raw_event(&ty, &self.buf),
+            Ok(ty) => self.sinks.event(ty, &self.buf),
             Err(e) => {
                 let msg = format!("result is not JSON: {}", e.0);
                 self.item_error("FILTER_RESULT_NOT_JSON", &msg, seen.line_no, item_index)
@@ -565,22 +437,18 @@ impl<O: Emit> Framed<'_, O> {
 
     /// The event of `line` (judged a domain event with a string `type`) as
     /// a domain event of aoi's stream: aoi's envelope, then every other
-    /// member byte for byte: the members go into `buf`, the type is
-    /// returned.
-    pub(super) fn splice<'l>(
-        &mut self,
-        line: &'l [u8],
-        peek: &crate::peek::Peeker,
-    ) -> std::borrow::Cow<'l, str> {
+    /// member byte for byte: its type and then its members go into `buf`;
+    /// returns the type's length.
+    pub(super) fn splice(&mut self, line: &[u8], peek: &crate::peek::Peeker) -> usize {
         use crate::peek::span;
         self.buf.clear();
-        let mut ty = std::borrow::Cow::Borrowed("");
+        let ty = peek.type_member.and_then(|i| peek.members.get(i));
+        let ty = ty.and_then(|m| crate::judge::fields::str_ref(line, m));
+        self.buf
+            .extend_from_slice(ty.unwrap_or_default().as_bytes());
+        let ty = self.buf.len();
         for (i, m) in peek.members.iter().enumerate() {
-            if Some(i) == peek.type_member {
-                ty = crate::judge::fields::str_ref(line, m).unwrap_or_default();
-                continue;
-            }
-            if Some(i) == peek.aoi_member {
+            if Some(i) == peek.type_member || Some(i) == peek.aoi_member {
                 continue;
             }
             push_member(&mut self.buf, span(line, &m.key), span(line, &m.value));
@@ -588,12 +456,9 @@ impl<O: Emit> Framed<'_, O> {
         ty
     }
 
-    /// Encodes one result as a domain event of aoi's stream: its members
-    /// go into `buf`, its type is returned.
-    pub(super) fn encode_result<'v>(
-        &mut self,
-        v: &'v Val,
-    ) -> Result<std::borrow::Cow<'v, str>, jq::NotJson> {
+    /// Encodes one result as a domain event of aoi's stream: its type and
+    /// then its members go into `buf`; returns the type's length.
+    pub(super) fn encode_result(&mut self, v: &Val) -> Result<usize, jq::NotJson> {
         self.buf.clear();
         let ty = match v {
             Val::Obj(o) => o.get(&self.type_key).and_then(|t| match t {
@@ -606,6 +471,7 @@ impl<O: Emit> Framed<'_, O> {
         };
         let ty = match (ty, v) {
             (Some(ty), Val::Obj(o)) => {
+                self.buf.extend_from_slice(ty.as_bytes());
                 for (k, x) in o.iter() {
                     // A byte-string key is written as a string too: it
                     // must not bring a second `type` or `aoi` (§ 8.1).
@@ -628,21 +494,21 @@ impl<O: Emit> Framed<'_, O> {
                     self.buf.push(b':');
                     jq::write_json(&mut self.buf, x)?;
                 }
-                std::borrow::Cow::Borrowed(ty)
+                ty.len()
             }
             _ => {
-                self.buf.extend_from_slice(b",\"value\":");
+                self.buf.extend_from_slice(b"value,\"value\":");
                 jq::write_json(&mut self.buf, v)?;
-                std::borrow::Cow::Borrowed("value")
+                "value".len()
             }
         };
         Ok(ty)
     }
 
     /// The filter halted (`halt`, `halt_error`) with exit code `h`.
-    pub(super) fn halt(&mut self, h: i32) {
+    pub(super) fn halt(&mut self, h: i32) -> Result<(), Stop> {
         self.halted = Some(h);
-        self.sinks.halted(h);
+        self.sinks.halted(h)
     }
 
     /// An item-level `aoi:error` of aoi's own (§ 9.1: scope item, with the
@@ -654,8 +520,6 @@ impl<O: Emit> Framed<'_, O> {
         line_no: u64,
         item_index: Option<u64>,
     ) -> Result<(), Stop> {
-        self.item_errors += 1;
-        self.first_item_code.get_or_insert_with(|| code.to_string());
         let mut msg = one_line_of(message);
         if msg.chars().count() > MAX_MESSAGE {
             msg = msg.chars().take(MAX_MESSAGE).collect::<String>() + "…";
@@ -664,7 +528,6 @@ impl<O: Emit> Framed<'_, O> {
             "-" => format!("{code} at line {line_no}: {msg}"),
             source => format!("{code} at {source}:{line_no}: {msg}"),
         };
-        self.first_item.get_or_insert_with(|| said.clone());
         let mut fields: Vec<(&str, serde_json::Value)> = vec![
             ("scope", "item".into()),
             ("category", "validation".into()),
@@ -678,7 +541,11 @@ impl<O: Emit> Framed<'_, O> {
         if let Some(i) = item_index {
             fields.push(("item_index", i.into()));
         }
-        self.sinks.item_error(code, &fields, &said)
+        self.sinks.item_error(ItemError {
+            code: code.to_string(),
+            fields,
+            said,
+        })
     }
 }
 

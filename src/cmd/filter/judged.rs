@@ -139,6 +139,7 @@ impl<'a> JudgedEvents<'a> {
         let stdin = path == Path::new("-");
         crate::jq::set_input_filename((!stdin).then(|| path.to_string_lossy()).as_deref());
         let reader = if stdin {
+            crate::out::opening_stdin();
             source_holding(io::stdin(), reading, hold).reader
         } else {
             match open_input(path) {

@@ -25,9 +25,9 @@ use jaq_json::Val;
 
 use crate::cli::FilterArgs;
 use crate::jq;
-use crate::out::{Judging, Sinks, Stop, eprint_line};
+use crate::out::{Judging, Stop, eprint_line};
 use files::run_framed;
-use framed::Framed;
+use report::Report;
 
 mod files;
 mod framed;
@@ -37,7 +37,7 @@ mod plain;
 mod print;
 mod raw;
 mod raw_files;
-mod replay;
+mod report;
 mod sink;
 mod split;
 
@@ -65,6 +65,8 @@ pub fn run(args: &FilterArgs) -> Code {
         eprint_line(false, &format!("aoi filter: {msg}"));
         return Code::USAGE;
     }
+    // jq's options may take the FILEs as the program's (`--args`).
+    crate::out::notice_reading_terminal("filter", judging.named(), args.quiet);
     let (args, judging) = (&args, &judging);
     jq::install_logger();
     // jaq recurses (parser, evaluation, dropping values): everything runs
@@ -101,13 +103,10 @@ fn exit_now(code: Code) -> ! {
 
 /// Ends the report with `result`, or as the stop that cut it ends it, and
 /// then the process ([`exit_now`]).
-fn end_now(f: &mut Framed<'_, Sinks>, result: Result<Code, Stop>) -> ! {
+fn end_now(report: &mut Report, result: Result<Code, Stop>) -> ! {
     let code = match result {
         Ok(code) => code,
-        Err(stop) => {
-            let sinks = std::mem::replace(&mut f.sinks, Sinks::new(None, None, None));
-            sinks.end("filter", stop)
-        }
+        Err(stop) => report.end(stop),
     };
     exit_now(code)
 }
@@ -131,19 +130,13 @@ fn compile_and_run(args: &FilterArgs, judging: &Judging) -> Code {
         }
     };
     let vars = Vars::new(values);
-    // Every mode but --raw reads and judges its whole input, `-n` too
-    // (what the program leaves unread is still judged).
-    let reads_stdin = !(args.raw && args.null_input) || args.filter.contains("input");
-    if reads_stdin {
-        crate::out::say_reading_terminal("filter", judging.named(), args.quiet);
-    }
     // Only --raw stops judging; jq's flags only change what is printed.
     if args.raw {
         raw_files::run_raw(args, judging, &filter, vars)
     } else if print::JqPrint::asked(args) || args.null_input || args.slurp {
         plain::run_plain(args, judging, &filter, vars)
     } else {
-        run_framed(args, judging, &filter, vars)
+        run_framed(args, judging, &filter)
     }
 }
 

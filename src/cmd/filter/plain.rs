@@ -18,9 +18,9 @@ use jaq_core::{Ctx, Vars};
 use jaq_json::Val;
 use jaq_std::input::RcIter;
 
-use super::framed::{Framed, Taken, close_framed, take_verdict, unreadable};
 use super::judged::{self, JudgedEvents, Shared};
 use super::print::JqPrint;
+use super::report::{Report, Taken, close_framed, take_verdict, unreadable};
 use super::{BoxedInputs, error_text};
 use crate::cli::FilterArgs;
 use crate::jq::{Data, Filter, Kind};
@@ -70,10 +70,10 @@ pub(super) fn run_plain(
         // jq's -e and the stream's verdict: the more severe exit wins,
         // never the more lenient (a wrong 0 is the worst answer).
         None if args.exit_status && halted.is_none() => {
-            let verdict = close_plain(args, judging, filter, shared, halted);
+            let verdict = close_plain(args, judging.named(), shared, halted);
             exit_status(verdict, last, args.quiet)
         }
-        None => close_plain(args, judging, filter, shared, halted),
+        None => close_plain(args, judging.named(), shared, halted),
     }
 }
 
@@ -178,36 +178,29 @@ fn write_stop(e: io::Error) -> Stop {
 /// lines, aoi's report written nowhere.
 fn close_plain(
     args: &FilterArgs,
-    judging: &Judging,
-    filter: &Filter,
+    named: bool,
     shared: judged::Shared,
     halted: Option<i32>,
 ) -> Code {
-    let mut f = Framed::new(
-        args,
-        judging,
-        filter,
-        Vars::new(Vec::new()),
-        Sinks::new(None, None, None),
-    );
-    f.item_errors = shared.item_errors;
-    f.first_item_code = shared.first_code;
-    f.first_item = shared.first_said;
-    f.halted = halted;
+    let mut r = Report::new(Sinks::new(None, None, None), named);
+    r.item_errors = shared.item_errors;
+    r.first_item_code = shared.first_code;
+    r.first_item = shared.first_said;
+    r.halted = halted;
     let mut t = Taken::default();
     for ended in shared.ended {
         match ended {
             judged::Ended::Judged(source, v, shown) => {
-                take_verdict(&mut f, &mut t, &source, *v, &shown)
+                take_verdict(&mut r, args, &mut t, &source, *v, &shown)
             }
             judged::Ended::Unreadable(source, msg) => {
-                if let Err(stop) = unreadable(&mut f, &mut t, &msg, &source) {
+                if let Err(stop) = unreadable(&mut r, args, &mut t, &msg, &source) {
                     return stop_code("filter", &stop);
                 }
             }
         }
     }
-    match close_framed(&mut f, t) {
+    match close_framed(&mut r, args, t) {
         Ok(code) => code,
         Err(stop) => stop_code("filter", &stop),
     }

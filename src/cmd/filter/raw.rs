@@ -1,6 +1,6 @@
 //! `--raw`: plain jq over any JSON Lines input, no framing and no judge,
 //! output as `jq -c` prints it (`-r` as `jq -r`): the engine, which
-//! [`super::raw_files`] runs on the inputs.
+//! [`super::raw_files`] runs on the inputs, and where it writes.
 
 use crate::spec::exit::Code;
 use std::cell::{Cell, RefCell};
@@ -15,11 +15,12 @@ use jaq_std::input::RcIter;
 
 use super::framed::same_object;
 use super::print::JqPrint;
+use super::sink::Rec;
 use super::{BoxedInputs, error_text};
 use crate::cli::FilterArgs;
 use crate::jq::{self, Data, Filter, Kind};
 use crate::lines::{Chunk, LineReader};
-use crate::out::{eprint_line, open_input};
+use crate::out::{Output, eprint_line, open_input};
 
 /// Exit status of `--raw` when the filter failed on an input (jq's).
 const RAW_FILTER_ERROR: Code = Code::of(5);
@@ -136,6 +137,7 @@ impl Iterator for RawInputs<'_> {
                 let stdin = path == Path::new("-");
                 jq::set_input_filename((!stdin).then_some(source.as_str()));
                 let src: Box<dyn Read> = if stdin {
+                    crate::out::opening_stdin();
                     Box::new(io::stdin().lock())
                 } else {
                     match open_input(path) {
@@ -214,16 +216,24 @@ fn partial_object(line: &[u8], peek: &crate::peek::Peeker, keys: &[String]) -> O
     Some(Val::obj(map))
 }
 
-/// Where `--raw` writes: stdout and stderr ([`Live`]), or a worker's
-/// record of them ([`super::raw_files`]).
+/// `--raw`'s writes, on any [`Output`] of [`Rec`]s (stdout and stderr,
+/// [`Live`], or a worker's record of them), its errors I/O errors.
 pub(super) trait RawOut {
     /// One result, its newline included.
     fn line(&mut self, bytes: &[u8]) -> io::Result<()>;
     /// A line of aoi's own on stderr (an input or filter error).
     fn say(&mut self, msg: &str) -> io::Result<()>;
-    /// The filter is about to run on the next value.
-    fn next_value(&mut self) -> io::Result<()> {
-        Ok(())
+}
+
+impl<O: Output<Rec> + ?Sized> RawOut for O
+where
+    O::Error: Into<io::Error>,
+{
+    fn line(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.text(bytes).map_err(Into::into)
+    }
+    fn say(&mut self, msg: &str) -> io::Result<()> {
+        self.put(Rec::Say(msg.to_string())).map_err(Into::into)
     }
 }
 
@@ -235,12 +245,27 @@ pub(super) struct Live {
     pub(super) quiet: bool,
 }
 
-impl RawOut for Live {
-    fn line(&mut self, bytes: &[u8]) -> io::Result<()> {
+/// What `--raw` writes, or a worker wrote, as one thread writes it.
+impl Output<Rec> for Live {
+    type Error = io::Error;
+    fn text(&mut self, bytes: &[u8]) -> io::Result<()> {
         self.out.write_all(bytes)
     }
-    fn say(&mut self, msg: &str) -> io::Result<()> {
-        eprint_line(self.quiet, msg);
+    /// Never flushed by block: stdout's buffer goes out when it fills.
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+    fn put(&mut self, rec: Rec) -> io::Result<()> {
+        self.put_with(rec, &[])
+    }
+    fn put_with(&mut self, rec: Rec, bytes: &[u8]) -> io::Result<()> {
+        match rec {
+            Rec::Say(msg) => eprint_line(self.quiet, &msg),
+            Rec::Stderr => {
+                let _ = io::stderr().lock().write_all(bytes);
+            }
+            _ => {}
+        }
         Ok(())
     }
 }
@@ -393,7 +418,6 @@ impl OneByOne<'_> {
         out: &mut O,
     ) -> io::Result<Option<i32>> {
         for item in inputs {
-            out.next_value()?;
             match item {
                 Ok(v) => {
                     if let Some(h) = self.value(v, out)? {

@@ -1,16 +1,16 @@
 //! `--raw`'s inputs: filtered in turn by one jq reader, or, several
 //! regular files when the program cannot read on from one input into the
-//! next (no `input`/`inputs`, no `-n`, no `-s`), at once on workers
-//! ([`crate::pool`]): each filters a file up to 1 MiB into a record of
-//! the lines it would write to stdout and what it would say on stderr,
-//! and the caller replays each in input order through the writes one
-//! thread makes, so stdout, stderr (however interleaved) and the exit are
-//! one thread's. A larger file, or one whose record passes its room, is
-//! filtered in its turn. After a halt nothing more is written, as on one
-//! thread.
+//! next (no `input`/`inputs`, no `-n`, no `-s`), through the one driver
+//! ([`each_turn`]): workers filter files up to 1 MiB each into a record
+//! of the lines it would write to stdout and what it would say on
+//! stderr, replayed in input order through the writes one thread makes,
+//! so stdout, stderr (however interleaved) and the exit are one thread's.
+//! A larger file, one whose record passes its room, or one that halted,
+//! is filtered in its turn. After a halt nothing more is written, as on
+//! one thread.
 
 use crate::spec::exit::Code;
-use std::io::{self, Write};
+use std::io;
 use std::path::Path;
 
 use jaq_core::Vars;
@@ -18,11 +18,12 @@ use jaq_json::Val;
 
 use super::STACK;
 use super::jq_args::thread_globals;
-use super::raw::{Live, Ran, RawOut, filter_paths, finish};
+use super::raw::{Live, Ran, filter_paths, finish};
+use super::sink::{Rec, Said};
 use crate::cli::FilterArgs;
-use crate::jq::{self, Filter};
-use crate::out::{Judging, Output, Record, Weighed, eprint_line, stdout_writer};
-use crate::pool::{Input, Keeps, Workers, each_input};
+use crate::jq::Filter;
+use crate::out::{Full, Judging, Output, stdout_writer};
+use crate::pool::{Engine, Keeps, Opened, Turned, each_turn};
 
 /// Runs `filter --raw` (or `-r`, `-n`, `-s`); returns the exit status.
 pub(super) fn run_raw(
@@ -46,19 +47,16 @@ pub(super) fn run_raw(
         let ran = filter_paths(args, filter, vars, paths, &mut live);
         return finish(ran, &mut live, args.exit_status);
     }
-    let workers = Workers {
-        stack: Some(STACK),
-        ..Workers::new(judging.reading.threads, Keeps::Small)
-    };
-    // jq's reader opens each file itself (and says why it cannot).
-    let whole = |i: usize, _, room| record(args, filter, paths[i], room);
     let mut total = Ran::default();
-    each_input(&paths, workers, whole, |i, input| {
-        let ran = match input {
-            Input::Whole(rec) => rec.replay(&mut live),
-            Input::Read(_) | Input::Unreadable(_) => {
+    let engine = RawFiltering { args, filter };
+    each_turn(&paths, judging.reading.threads, &engine, |i, turn| {
+        let ran = match turn.read_into(&mut live) {
+            Ok(Turned::Read(ran)) => Ok(ran),
+            // jq's reader opens each file itself, and says why it cannot.
+            Ok(Turned::Unreadable(_)) => {
                 filter_paths(args, filter, vars.clone(), vec![paths[i]], &mut live)
             }
+            Err(e) => Err(e),
         };
         // A halt or a failed write ends the process here, as it ends one
         // thread, without waiting for workers on later files.
@@ -71,119 +69,66 @@ pub(super) fn run_raw(
     finish(Ok(total), &mut live, args.exit_status)
 }
 
-/// What `--raw` would have said besides its result lines, in order.
-enum RawRec {
-    /// A line of aoi's own on stderr.
-    Say(String),
-    /// What the filter wrote to stderr (`debug`, `stderr`, `halt_error`).
-    Stderr(Vec<u8>),
+/// How `--raw` filters each input alone, here or on a worker.
+struct RawFiltering<'a> {
+    args: &'a FilterArgs,
+    filter: &'a Filter,
 }
 
-impl Weighed for RawRec {
-    fn weight(&self) -> usize {
-        match self {
-            RawRec::Say(msg) => msg.len(),
-            RawRec::Stderr(bytes) => bytes.len(),
-        }
-    }
-}
-
-/// A worker's record of one file, within the room it may keep (past it,
-/// recording fails and the file is filtered in its turn).
-struct RawRecording {
-    rec: Record<RawRec>,
-    ran: Ran,
-}
-
-impl RawRecording {
-    /// Keeps what the filter wrote to stderr so far (the capture itself
-    /// stops at the room).
-    fn said(&mut self) -> io::Result<()> {
-        let said = jq::take_captured();
-        if !said.is_empty() {
-            self.rec.put(RawRec::Stderr(said))?;
-        }
-        match jq::capture_full() {
-            true => Err(crate::out::Full.into()),
-            false => Ok(()),
-        }
-    }
-
-    /// Writes what was recorded as one thread would have.
-    fn replay(self, live: &mut Live) -> io::Result<Ran> {
-        self.rec.replay(live)?;
-        Ok(self.ran)
-    }
-}
-
-impl RawOut for RawRecording {
-    fn line(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.said()?;
-        Ok(self.rec.text(bytes)?)
-    }
-    fn say(&mut self, msg: &str) -> io::Result<()> {
-        self.said()?;
-        Ok(self.rec.put(RawRec::Say(msg.to_string()))?)
-    }
-    fn next_value(&mut self) -> io::Result<()> {
-        // What `debug` wrote is kept, or the room found full, value by
-        // value even when the filter prints nothing.
-        self.said()
-    }
-}
-
-/// Where a worker's record is replayed: stdout and stderr.
-impl Output<RawRec> for Live {
+impl Engine for RawFiltering<'_> {
+    type Item = Rec;
+    type Done = Ran;
     type Error = io::Error;
-    fn text(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.line(bytes)
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-    fn put(&mut self, rec: RawRec) -> io::Result<()> {
-        match rec {
-            RawRec::Say(msg) => eprint_line(self.quiet, &msg),
-            RawRec::Stderr(bytes) => {
-                let _ = io::stderr().lock().write_all(&bytes);
-            }
-        }
-        Ok(())
-    }
-}
 
-/// Filters the file at `path` into a record of at most `room` bytes;
-/// nothing is written. Returns the record (none: past its room) and what
-/// it keeps.
-fn record(
-    args: &FilterArgs,
-    filter: &Filter,
-    path: &Path,
-    room: usize,
-) -> (Option<Box<RawRecording>>, usize) {
-    let Some(values) = thread_globals(args) else {
-        return (None, 0);
-    };
-    let mut rec = RawRecording {
-        rec: Record::in_pieces(room),
-        ran: Ran::default(),
-    };
-    jq::capture_stderr(room);
-    let ran = filter_paths(args, filter, Vars::new(values), vec![path], &mut rec);
-    match ran.and_then(|ran| rec.said().map(|()| ran)) {
-        Ok(ran) => {
-            rec.ran = ran;
-            // After a halt nothing of the batch's later files is written:
-            // they are left to their turn, which never comes.
-            let held = if ran.halted.is_some() {
-                room
-            } else {
-                rec.rec.held()
-            };
-            (Some(Box::new(rec)), held)
+    /// Files up to 1 MiB are filtered at once: a larger one's results
+    /// grow with it.
+    fn keeps(&self) -> Keeps {
+        Keeps::Small
+    }
+
+    /// jq recurses.
+    fn stack(&self) -> Option<usize> {
+        Some(STACK)
+    }
+
+    /// stdout is never flushed by block: its buffer goes out where it
+    /// fills, as on one thread.
+    fn in_pieces(&self) -> bool {
+        true
+    }
+
+    /// jq's reader opens the file itself (stdin included), as one reader
+    /// of every input does.
+    fn read<O, E>(&self, _: Opened, path: &Path, out: &mut O) -> io::Result<Ran>
+    where
+        O: Output<Rec, Error = E>,
+        E: Into<io::Error>,
+    {
+        let (args, filter) = (self.args, self.filter);
+        // The filter thread's were made before any input: only a
+        // worker's can fail, and its file is then filtered in its turn.
+        let Some(values) = thread_globals(args) else {
+            return Err(Full.into());
+        };
+        let vars = Vars::new(values);
+        if !crate::pool::on_worker() {
+            return filter_paths(args, filter, vars, vec![path], out);
         }
-        // The rest of the batch is filtered in its turn too: the room
-        // counts as used.
-        Err(_) => (None, room),
+        // On a worker, what the filter writes to stderr goes into the
+        // record, where it wrote it.
+        let mut said = Said::<_, io::Error>::capture(out);
+        let ran = filter_paths(args, filter, vars, vec![path], &mut said)?;
+        said.said()?;
+        Ok(ran)
+    }
+
+    /// A halt is never a record's: the file is filtered again in its
+    /// turn, where it halts as one thread does, and nothing after it is
+    /// written.
+    fn weight(&self, ran: &Ran) -> usize {
+        match ran.halted {
+            Some(_) => usize::MAX,
+            None => 0,
+        }
     }
 }

@@ -1,87 +1,40 @@
-//! Where a filtered stream's events go ([`Emit`]): aoi's report, live,
-//! or a worker's [`Recording`] of it, replayed in input order
-//! ([`super::files`]).
+//! What filter's engines write besides text: items of an [`Output`]
+//! ([`Rec`]), written live (aoi's report, `--raw`'s stderr) or into a
+//! worker's [`crate::out::Record`], which keeps their bytes one after
+//! another in its one buffer, not in an allocation each. On a worker,
+//! what the filter wrote to stderr goes in among them where it wrote it
+//! ([`Said`]).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::marker::PhantomData;
 
 use serde_json::Value;
 
 use crate::jq;
 use crate::judge::Verdict;
-use crate::out::{Output, Record, Sinks, Stop, Weighed};
+use crate::out::{Full, Output, Stop, Weighed};
 
-/// Where a filtered stream's events go: aoi's report ([`Sinks`]), or a
-/// worker's [`Recording`] of it.
-pub(super) trait Emit {
-    /// A domain event, its members encoded.
-    fn raw_event(&mut self, ty: &str, body: &[u8]) -> Result<(), Stop>;
-    /// An upstream `aoi:error` or `aoi:warning`, passed on.
-    fn forward(&mut self, ty: &'static str, body: &[u8]) -> Result<(), Stop>;
-    /// aoi's own item-level `aoi:error` (code `code`, said on stderr as
-    /// `said` when it is the first).
-    fn item_error(
-        &mut self,
-        code: &str,
-        fields: &[(&'static str, Value)],
-        said: &str,
-    ) -> Result<(), Stop>;
-    /// The end of a block read: what was written goes out.
-    fn flush(&mut self) -> Result<(), Stop>;
-    /// The filter halted with exit code `h`.
-    fn halted(&mut self, h: i32);
-    /// A stream stopped early: what was read of it was consumed (§ 8.3).
-    fn consumed(&mut self, v: &Verdict);
-}
-
-impl Emit for Sinks {
-    fn raw_event(&mut self, ty: &str, body: &[u8]) -> Result<(), Stop> {
-        self.out.raw_event(ty, body)
-    }
-    fn forward(&mut self, ty: &'static str, body: &[u8]) -> Result<(), Stop> {
-        self.out.forward(ty, body)
-    }
-    fn item_error(
-        &mut self,
-        _code: &str,
-        fields: &[(&'static str, Value)],
-        _said: &str,
-    ) -> Result<(), Stop> {
-        self.out.event(crate::spec::types::ERROR, fields)
-    }
-    fn flush(&mut self) -> Result<(), Stop> {
-        self.out.flush()
-    }
-    fn halted(&mut self, _h: i32) {
-        HALTED.store(true, Ordering::Relaxed);
-    }
-    fn consumed(&mut self, v: &Verdict) {
-        self.add_consumed(v);
-    }
-}
-
-/// Set when aoi's report halts (`halt`, `halt_error`): workers stop
-/// running the filter on later files' events, whose results the report
-/// drops, as one thread never runs it after a halt.
-static HALTED: AtomicBool = AtomicBool::new(false);
-
-/// Whether aoi's report halted.
-pub(super) fn halted_in_report() -> bool {
-    HALTED.load(Ordering::Relaxed)
-}
-
-/// One thing a worker's filter would have written besides a block end,
-/// in order. The bytes of an event, a forward and stderr are kept one
-/// after another in the recording's one buffer ([`Recording::bytes`]):
-/// a record holds their lengths, and no allocation of its own.
+/// One thing a filter writes besides text and block ends. An item whose
+/// bytes are its own ([`Output::put_with`]) says what they are.
 pub(super) enum Rec {
-    /// A domain event: its type's length, then its members'.
-    Event(usize, usize),
-    /// An upstream error or warning passed on: its body's length.
-    Forward(&'static str, usize),
+    /// A domain event: its bytes are its type, this long, then its members.
+    Event(usize),
+    /// An upstream error or warning passed on: its bytes are its members.
+    Forward(&'static str),
     ItemError(Box<ItemError>),
     /// What the filter wrote to stderr (`debug`, `stderr`, `halt_error`):
-    /// its length.
-    Stderr(usize),
+    /// its bytes.
+    Stderr,
+    /// A line of aoi's own on stderr (`--raw`'s input and filter errors).
+    Say(String),
+    /// The filter halted with this exit code. Never a record's: it weighs
+    /// more than any room, so a worker that halts hands its file or chunk
+    /// back, and the writing thread filters it again and halts as one
+    /// thread does (the halt's message, however long, and what it ends
+    /// are then never a record's to lose).
+    Halt(i32),
+    /// A stream stopped early (SIGINT/SIGTERM): what was read of it was
+    /// consumed (§ 8.3).
+    Consumed(Box<Verdict>),
 }
 
 /// aoi's own item-level error: its code, its members, and how stderr
@@ -94,139 +47,122 @@ pub(super) struct ItemError {
 
 /// What an item error is counted as, in bytes, against a worker's room.
 const ITEM_ERROR_BYTES: usize = 512;
-/// What any record costs besides its bytes (the mark, the allocations):
+/// What any item costs besides its bytes (the mark, the allocations):
 /// a million tiny results are not free.
 const RECORD_BYTES: usize = 64;
 
 impl Weighed for Rec {
     fn weight(&self) -> usize {
-        RECORD_BYTES
-            + match self {
-                Rec::Event(ty, body) => ty + body,
-                Rec::Forward(_, n) | Rec::Stderr(n) => *n,
-                Rec::ItemError(e) => ITEM_ERROR_BYTES + e.said.len(),
-            }
+        match self {
+            Rec::Halt(_) => usize::MAX,
+            Rec::ItemError(e) => RECORD_BYTES + ITEM_ERROR_BYTES + e.said.len(),
+            Rec::Say(msg) => RECORD_BYTES + msg.len(),
+            Rec::Event(_) | Rec::Forward(_) | Rec::Stderr | Rec::Consumed(_) => RECORD_BYTES,
+        }
     }
 }
 
-/// A worker's record of one file or chunk, within the room it may keep
-/// (past it, recording fails and the input is filtered in its turn), with
-/// what the filter wrote to stderr where it wrote it.
-pub(super) struct Recording {
-    rec: Record<Rec>,
-    /// The bytes of the records, in their order.
-    bytes: Vec<u8>,
+/// The framed engine's writes, on any [`Output`] of [`Rec`]s, its
+/// errors as stops.
+pub(super) trait Emit {
+    /// A domain event: `bytes` are its type, `ty` long, then its members.
+    fn event(&mut self, ty: usize, bytes: &[u8]) -> Result<(), Stop>;
+    /// An upstream `aoi:error` or `aoi:warning`, passed on.
+    fn forward(&mut self, ty: &'static str, body: &[u8]) -> Result<(), Stop>;
+    /// aoi's own item-level `aoi:error`.
+    fn item_error(&mut self, e: ItemError) -> Result<(), Stop>;
+    /// The end of a block read: what was written goes out.
+    fn block_end(&mut self) -> Result<(), Stop>;
+    /// The filter halted with exit code `h`.
+    fn halted(&mut self, h: i32) -> Result<(), Stop>;
+    /// A stream stopped early: what was read of it was consumed.
+    fn consumed(&mut self, v: Verdict) -> Result<(), Stop>;
 }
 
-impl Recording {
-    /// An empty recording of at most `room` bytes, its buffer made for
-    /// about `bytes` of them.
-    pub(super) fn new(room: usize, bytes: usize) -> Self {
-        Recording {
-            rec: Record::new(room),
-            bytes: Vec::with_capacity(bytes),
+impl<O: Output<Rec> + ?Sized> Emit for O
+where
+    O::Error: Into<Stop>,
+{
+    fn event(&mut self, ty: usize, bytes: &[u8]) -> Result<(), Stop> {
+        self.put_with(Rec::Event(ty), bytes).map_err(Into::into)
+    }
+    fn forward(&mut self, ty: &'static str, body: &[u8]) -> Result<(), Stop> {
+        self.put_with(Rec::Forward(ty), body).map_err(Into::into)
+    }
+    fn item_error(&mut self, e: ItemError) -> Result<(), Stop> {
+        self.put(Rec::ItemError(Box::new(e))).map_err(Into::into)
+    }
+    fn block_end(&mut self) -> Result<(), Stop> {
+        self.flush().map_err(Into::into)
+    }
+    fn halted(&mut self, h: i32) -> Result<(), Stop> {
+        self.put(Rec::Halt(h)).map_err(Into::into)
+    }
+    fn consumed(&mut self, v: Verdict) -> Result<(), Stop> {
+        self.put(Rec::Consumed(Box::new(v))).map_err(Into::into)
+    }
+}
+
+/// A worker's output, with what the filter wrote to stderr (kept by this
+/// thread's capture, [`jq::capture_stderr`]) put in before each write,
+/// where one thread wrote it; its errors are `E`s.
+pub(super) struct Said<O, E> {
+    pub(super) out: O,
+    error: PhantomData<fn() -> E>,
+}
+
+impl<O: Output<Rec>, E: From<Full>> Said<O, E>
+where
+    O::Error: Into<E>,
+{
+    /// `out`, what this thread's filters write to stderr from now on
+    /// captured (up to what a worker keeps) and put in it.
+    pub(super) fn capture(out: O) -> Self {
+        jq::capture_stderr(crate::pool::HELD);
+        Said::new(out)
+    }
+
+    /// `out`, with a capture made ready already.
+    pub(super) fn new(out: O) -> Self {
+        Said {
+            out,
+            error: PhantomData,
         }
     }
 
-    /// The bytes it keeps (as counted against its room).
-    pub(super) fn held(&self) -> usize {
-        self.rec.held()
-    }
-
-    /// Keeps what the filter wrote to stderr so far; fails past the room
-    /// (the capture itself stops there).
-    pub(super) fn said(&mut self) -> Result<(), Stop> {
+    /// Puts what the filter wrote to stderr so far; fails once the capture
+    /// passed its room (and dropped what it kept).
+    pub(super) fn said(&mut self) -> Result<(), E> {
         let said = jq::take_captured();
         if !said.is_empty() {
-            self.bytes.extend_from_slice(&said);
-            self.rec.put(Rec::Stderr(said.len()))?;
+            self.out.put_with(Rec::Stderr, &said).map_err(Into::into)?;
         }
         match jq::capture_full() {
-            true => Err(crate::out::Full.into()),
+            true => Err(Full.into()),
             false => Ok(()),
         }
     }
-
-    /// Keeps `rec`, after what the filter wrote to stderr before it.
-    fn keep(&mut self, rec: Rec) -> Result<(), Stop> {
-        self.said()?;
-        Ok(self.rec.put(rec)?)
-    }
-
-    /// Writes what was recorded to `out`, in the order it came.
-    pub(super) fn replay<O: Replayed>(self, out: &mut O) -> Result<(), Stop> {
-        let Recording { rec, bytes } = self;
-        rec.replay(&mut Bytes { out, bytes: &bytes })
-    }
 }
 
-/// Where a [`Recording`] is replayed: each record with its bytes.
-pub(super) trait Replayed {
-    /// A record; `bytes` are its own (for an event, its type's and then
-    /// its members').
-    fn put(&mut self, rec: Rec, bytes: &[u8]) -> Result<(), Stop>;
-    /// A block end.
-    fn flush(&mut self) -> Result<(), Stop>;
-}
-
-/// A replay's place in the recording's bytes.
-struct Bytes<'o, 'b, O> {
-    out: &'o mut O,
-    bytes: &'b [u8],
-}
-
-impl<O: Replayed> Output<Rec> for Bytes<'_, '_, O> {
-    type Error = Stop;
-    fn text(&mut self, _: &[u8]) -> Result<(), Stop> {
-        Ok(())
-    }
-    fn flush(&mut self) -> Result<(), Stop> {
-        self.out.flush()
-    }
-    fn put(&mut self, rec: Rec) -> Result<(), Stop> {
-        let n = match &rec {
-            Rec::Event(ty, body) => ty + body,
-            Rec::Forward(_, n) | Rec::Stderr(n) => *n,
-            Rec::ItemError(_) => 0,
-        };
-        let (own, rest) = self.bytes.split_at(n.min(self.bytes.len()));
-        self.bytes = rest;
-        self.out.put(rec, own)
-    }
-}
-
-impl Emit for Recording {
-    fn raw_event(&mut self, ty: &str, body: &[u8]) -> Result<(), Stop> {
+impl<O: Output<Rec>, E: From<Full>> Output<Rec> for Said<O, E>
+where
+    O::Error: Into<E>,
+{
+    type Error = E;
+    fn text(&mut self, bytes: &[u8]) -> Result<(), E> {
         self.said()?;
-        self.bytes.extend_from_slice(ty.as_bytes());
-        self.bytes.extend_from_slice(body);
-        Ok(self.rec.put(Rec::Event(ty.len(), body.len()))?)
+        self.out.text(bytes).map_err(Into::into)
     }
-    fn forward(&mut self, ty: &'static str, body: &[u8]) -> Result<(), Stop> {
+    fn flush(&mut self) -> Result<(), E> {
         self.said()?;
-        self.bytes.extend_from_slice(body);
-        Ok(self.rec.put(Rec::Forward(ty, body.len()))?)
+        self.out.flush().map_err(Into::into)
     }
-    fn item_error(
-        &mut self,
-        code: &str,
-        fields: &[(&'static str, Value)],
-        said: &str,
-    ) -> Result<(), Stop> {
-        self.keep(Rec::ItemError(Box::new(ItemError {
-            code: code.to_string(),
-            fields: fields.to_vec(),
-            said: said.to_string(),
-        })))
-    }
-    fn flush(&mut self) -> Result<(), Stop> {
+    fn put(&mut self, rec: Rec) -> Result<(), E> {
         self.said()?;
-        Ok(self.rec.flush()?)
+        self.out.put(rec).map_err(Into::into)
     }
-    fn halted(&mut self, _h: i32) {
-        // Nothing to record: a worker that halted hands its chunk or
-        // file back (`split::filter_chunk`, `files::filter_whole`), and
-        // the writing thread filters it again and halts as one thread.
+    fn put_with(&mut self, rec: Rec, bytes: &[u8]) -> Result<(), E> {
+        self.said()?;
+        self.out.put_with(rec, bytes).map_err(Into::into)
     }
-    fn consumed(&mut self, _v: &Verdict) {}
 }

@@ -2,7 +2,7 @@
 //! thread of its own, exactly as one thread judges it, and hands the
 //! events the filter runs on, in chunks of lines, to filter workers (jaq's
 //! values stay on the thread that made them: each worker holds its own);
-//! a worker records what it would write ([`Recording`]) and this thread
+//! a worker records what it would write ([`Record`]) and this thread
 //! replays the records in stream order into aoi's report, which numbers
 //! the events. stdout, stderr and the exit are one thread's, byte for byte
 //! (but for aoi's run id and times).
@@ -25,16 +25,16 @@ use std::thread::Scope;
 use jaq_core::Vars;
 use jaq_std::input::RcIter;
 
-use super::framed::{Framed, Seen, forward_of, framed_stream};
+use super::framed::{Framed, Program, Seen, forward_of, framed_stream};
 use super::jq_args::thread_globals;
-use super::replay::Replay;
-use super::sink::{Emit, Recording, halted_in_report};
+use super::report::{Report, halted_in_report};
+use super::sink::{Emit, Rec, Said};
 use super::{BoxedInputs, STACK};
 use crate::cli::FilterArgs;
 use crate::drive::{Source, drive_source};
-use crate::jq::{self, Data, Filter};
+use crate::jq::{self, Data};
 use crate::judge::{Finding, Judge, LineClass, Verdict};
-use crate::out::{Judging, Sinks, Stop, cancelled};
+use crate::out::{Record, Stop, cancelled};
 use crate::parallel::Threads;
 use crate::peek::{Envelope, Member, Peeker};
 
@@ -51,9 +51,7 @@ const ROOM: usize = 1 << 20;
 /// The filter workers of a run, started the first time an input is split.
 pub(super) struct Split<'scope, 'env> {
     scope: &'scope Scope<'scope, 'env>,
-    args: &'env FilterArgs,
-    judging: &'env Judging,
-    filter: &'env Filter,
+    program: &'env Program<'env>,
     /// Their queue, and how many took it.
     jobs: OnceLock<(mpsc::Sender<Job>, u64)>,
 }
@@ -62,8 +60,12 @@ pub(super) struct Split<'scope, 'env> {
 struct Job {
     chunk: Arc<Chunk>,
     source: Arc<str>,
-    done: mpsc::Sender<(u64, Option<Recording>)>,
+    done: mpsc::Sender<(u64, Option<Record<Rec>>)>,
 }
+
+/// A worker's record of one chunk, what the filter wrote to stderr put in
+/// where it wrote it.
+type Recording = Said<Record<Rec>, Stop>;
 
 /// Consecutive lines of one stream, as the filter takes them: the events
 /// it runs on (their bytes in `text`, the members the judge's peek found
@@ -133,19 +135,17 @@ impl Peeked {
 }
 
 impl<'scope, 'env> Split<'scope, 'env> {
-    pub(super) fn new(
-        scope: &'scope Scope<'scope, 'env>,
-        args: &'env FilterArgs,
-        judging: &'env Judging,
-        filter: &'env Filter,
-    ) -> Self {
+    pub(super) fn new(scope: &'scope Scope<'scope, 'env>, program: &'env Program<'env>) -> Self {
         Split {
             scope,
-            args,
-            judging,
-            filter,
+            program,
             jobs: OnceLock::new(),
         }
+    }
+
+    /// The filter it runs.
+    pub(super) fn program(&self) -> &'env Program<'env> {
+        self.program
     }
 
     /// Whether `src` is filtered on several threads: when it is read on
@@ -156,8 +156,8 @@ impl<'scope, 'env> Split<'scope, 'env> {
     /// cheaper than handing the line over: the judge's two threads
     /// ([`drive_source`]) are theirs.
     pub(super) fn wanted<R>(&self, src: &Source<R>) -> bool {
-        let cheap = self.args.filter.trim() == "."
-            || super::framed::simple_path(&self.args.filter).is_some();
+        let args = self.program.args;
+        let cheap = args.filter.trim() == "." || super::framed::simple_path(&args.filter).is_some();
         matches!(src.threads, Threads::Two { .. }) && !cheap
     }
 
@@ -178,13 +178,13 @@ impl<'scope, 'env> Split<'scope, 'env> {
             let (tx, rx) = mpsc::channel::<Job>();
             let rx = Arc::new(Mutex::new(rx));
             let mut started = 0;
-            for _ in 0..workers(self.judging.reading.threads) {
+            for _ in 0..workers(self.program.judging.reading.threads) {
                 let rx = Arc::clone(&rx);
-                let (args, judging, filter) = (self.args, self.judging, self.filter);
+                let program = self.program;
                 let spawned = std::thread::Builder::new()
                     .name("filter-worker".into())
                     .stack_size(STACK)
-                    .spawn_scoped(self.scope, move || work(&rx, args, judging, filter));
+                    .spawn_scoped(self.scope, move || work(&rx, program));
                 // A worker the system will not start is one fewer; with
                 // none, every chunk is filtered here.
                 match spawned {
@@ -212,10 +212,11 @@ fn workers(threads: usize) -> usize {
 
 /// A worker: takes chunks until the queue closes, each filtered into a
 /// record (none: past its room, or it could not run the filter).
-fn work(rx: &Mutex<mpsc::Receiver<Job>>, args: &FilterArgs, judging: &Judging, filter: &Filter) {
-    let values = thread_globals(args);
-    let framed = |v| Framed::new(args, judging, filter, Vars::new(v), Recording::new(0, 0));
-    let mut w = values.map(framed);
+fn work(rx: &Mutex<mpsc::Receiver<Job>>, program: &Program<'_>) {
+    let values = thread_globals(program.args);
+    let none = || Recording::new(Record::new(0));
+    let mut w = values.map(|v| Framed::new(program, Vars::new(v), none()));
+    let filter = program.filter;
     let empty: BoxedInputs<'_> = Box::new(std::iter::empty());
     let inputs = RcIter::new(empty);
     let data = Data {
@@ -257,8 +258,8 @@ fn filter_chunk<'d>(
     peeker: &mut Peeker,
     job: &Job,
     answered: &std::rc::Rc<std::cell::Cell<bool>>,
-) -> Option<Recording> {
-    w.sinks = Recording::new(ROOM, job.chunk.text.len());
+) -> Option<Record<Rec>> {
+    w.sinks = Recording::new(Record::sized(ROOM, job.chunk.text.len()));
     w.halted = None;
     w.source.clear();
     w.source.push_str(&job.source);
@@ -277,14 +278,10 @@ fn filter_chunk<'d>(
         };
         put.ok()?;
     }
-    // A halt goes back to the writing thread, which filters the chunk
-    // again and halts as one thread does: its message (however long) and
-    // what it ends are then never a record's to lose.
-    if w.halted.is_some() {
-        return None;
-    }
+    // A halt went back to the writing thread already (it is never a
+    // record's, [`Rec::Halt`]).
     w.sinks.said().ok()?;
-    Some(std::mem::replace(&mut w.sinks, Recording::new(0, 0)))
+    Some(std::mem::replace(&mut w.sinks, Recording::new(Record::new(0))).out)
 }
 
 /// Runs the filter on one event of a chunk, with the judge's peek of it.
@@ -307,6 +304,9 @@ fn apply_event<'d, O: Emit>(
     w.apply(data, &seen, e.item_index)
 }
 
+/// The filter on this thread, writing to aoi's report.
+type Live<'a, 'r> = Framed<'a, &'r mut Report>;
+
 /// How the judge's thread ended a stream.
 enum Judged {
     Ended(Verdict, Vec<Finding>),
@@ -319,10 +319,15 @@ enum Judged {
 /// thread may be waiting on a silent producer.
 pub(super) fn split_stream<R: Read + Send>(
     split: &Split<'_, '_>,
-    f: &mut Framed<'_, Sinks>,
+    report: &mut Report,
     src: Source<R>,
     source: &str,
 ) -> Result<(Verdict, Vec<Finding>), Stop> {
+    // The filter thread's variables were made before any input.
+    let Some(values) = thread_globals(split.program.args) else {
+        return Err(crate::out::Full.into());
+    };
+    let f = &mut Framed::new(split.program, Vars::new(values), report);
     let (jobs, workers) = split.jobs();
     let (done_tx, done_rx) = mpsc::channel();
     // Chunks in flight: each waits here in order for its record. One per
@@ -353,7 +358,7 @@ pub(super) fn split_stream<R: Read + Send>(
         };
         let _ = src_tx.send(src);
         if let Err(stop) = replay_all(f, &order_rx, &done_rx, source) {
-            super::end_now(f, Err(stop));
+            super::end_now(f.sinks, Err(stop));
         }
         Ok(reader.join().ok().flatten())
     });
@@ -364,7 +369,7 @@ pub(super) fn split_stream<R: Read + Send>(
     match judged {
         Some(Judged::Ended(v, shown)) => Ok((v, shown)),
         Some(Judged::Cancelled(v, stop)) => {
-            f.sinks.consumed(&v);
+            f.sinks.sinks.add_consumed(&v);
             Err(stop)
         }
         None => Err(Stop::Failed(std::io::Error::other(
@@ -379,7 +384,7 @@ struct Dispatch {
     /// One chunk in `share` is this thread's, the others the workers'.
     share: u64,
     order: mpsc::SyncSender<(Arc<Chunk>, bool)>,
-    done: mpsc::Sender<(u64, Option<Recording>)>,
+    done: mpsc::Sender<(u64, Option<Record<Rec>>)>,
     source: Arc<str>,
 }
 
@@ -511,12 +516,12 @@ impl Chunk {
 /// The writer: each chunk's record replayed into the report in stream
 /// order, flushed after each (as one thread flushes after each block).
 fn replay_all(
-    f: &mut Framed<'_, Sinks>,
+    f: &mut Live<'_, '_>,
     order: &mpsc::Receiver<(Arc<Chunk>, bool)>,
-    done: &mpsc::Receiver<(u64, Option<Recording>)>,
+    done: &mpsc::Receiver<(u64, Option<Record<Rec>>)>,
     source: &str,
 ) -> Result<(), Stop> {
-    let mut ready: BTreeMap<u64, Option<Recording>> = BTreeMap::new();
+    let mut ready: BTreeMap<u64, Option<Record<Rec>>> = BTreeMap::new();
     let mut here = Here::default();
     f.source = source.to_string();
     for (chunk, sent) in order {
@@ -525,10 +530,10 @@ fn replay_all(
             false => None,
         };
         match rec {
-            Some(rec) => rec.replay(&mut Replay(f))?,
+            Some(rec) => rec.replay(f.sinks)?,
             None => here.filter(f, &chunk)?,
         }
-        f.sinks.flush()?;
+        f.sinks.block_end()?;
     }
     Ok(())
 }
@@ -536,9 +541,9 @@ fn replay_all(
 /// The record of chunk `k`, once a worker sent it (none: filter it here).
 fn record_of(
     k: u64,
-    ready: &mut BTreeMap<u64, Option<Recording>>,
-    done: &mpsc::Receiver<(u64, Option<Recording>)>,
-) -> Option<Recording> {
+    ready: &mut BTreeMap<u64, Option<Record<Rec>>>,
+    done: &mpsc::Receiver<(u64, Option<Record<Rec>>)>,
+) -> Option<Record<Rec>> {
     loop {
         if let Some(rec) = ready.remove(&k) {
             return rec;
@@ -562,7 +567,7 @@ struct Here {
 impl Here {
     /// Filters `chunk` here, live, as one thread would (after a halt, the
     /// filter no longer runs and only the forwarded events remain).
-    fn filter(&mut self, f: &mut Framed<'_, Sinks>, chunk: &Chunk) -> Result<(), Stop> {
+    fn filter(&mut self, f: &mut Live<'_, '_>, chunk: &Chunk) -> Result<(), Stop> {
         let empty: BoxedInputs<'_> = Box::new(std::iter::empty());
         let inputs = RcIter::new(empty);
         let filter = f.filter;

@@ -146,7 +146,6 @@ fn merge(args: &MergeArgs, mut judging: Judging) -> Code {
         Ok(files) => files,
         Err(code) => return code,
     };
-    crate::out::say_reading_terminal("merge-report", judging.named(), args.quiet);
     let keep = targets.iter().any(|t| t.format != MergeFormat::Jsonl);
     let mut merged = Merged::new(jsonl, keep);
     files::each_judged(&judging, |path, read| {

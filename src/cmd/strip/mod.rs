@@ -34,7 +34,6 @@ pub fn run(args: &StripArgs) -> Code {
 /// `aoi strip` on its arguments and what they resolve to.
 fn strip(args: &StripArgs, judging: &Judging) -> Code {
     budget::set_show(args.logs.show);
-    crate::out::say_reading_terminal("strip", judging.named(), args.quiet);
     let stdout = io::stdout();
     let out: Box<dyn Write> = if stdout.is_terminal() {
         Box::new(io::LineWriter::new(stdout.lock()))
