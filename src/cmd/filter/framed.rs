@@ -515,7 +515,7 @@ impl<O: Emit> Framed<'_, O> {
     /// input line and the event's index among the domain events).
     pub(super) fn item_error(
         &mut self,
-        code: &str,
+        code: &'static str,
         message: &str,
         line_no: u64,
         item_index: Option<u64>,
@@ -541,11 +541,7 @@ impl<O: Emit> Framed<'_, O> {
         if let Some(i) = item_index {
             fields.push(("item_index", i.into()));
         }
-        self.sinks.item_error(ItemError {
-            code: code.to_string(),
-            fields,
-            said,
-        })
+        self.sinks.item_error(ItemError { code, fields, said })
     }
 }
 

@@ -46,7 +46,7 @@ pub(super) struct Shared {
     line: u64,
     /// The filter's own failures (item errors) and the first, described.
     pub(super) item_errors: u64,
-    pub(super) first_code: Option<String>,
+    pub(super) first_code: Option<&'static str>,
     pub(super) first_said: Option<String>,
     pub(super) ended: Vec<Ended>,
     /// SIGINT/SIGTERM stopped the reading.
@@ -72,7 +72,7 @@ impl Shared {
     /// One of the filter's own failures (an item error of the framed
     /// mode: `code` is its code there), said on stderr as jq says its
     /// errors, with where the event came from.
-    pub(super) fn item_error(&mut self, code: &str, msg: &str) {
+    pub(super) fn item_error(&mut self, code: &'static str, msg: &str) {
         self.item_errors += 1;
         let said = match self.line {
             0 => format!("{code}: {msg}"),
@@ -81,7 +81,7 @@ impl Shared {
         if self.item_errors <= SAID_ERRORS {
             eprint_line(self.quiet, &format!("aoi filter: {said}"));
         }
-        self.first_code.get_or_insert_with(|| code.to_string());
+        self.first_code.get_or_insert(code);
         self.first_said.get_or_insert(said);
     }
 }

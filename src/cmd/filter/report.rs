@@ -24,7 +24,7 @@ pub(super) struct Report {
     /// Own item-level errors (the filter failed on an event).
     pub(super) item_errors: u64,
     /// The code of the first of them, which `caused_by` names.
-    pub(super) first_item_code: Option<String>,
+    pub(super) first_item_code: Option<&'static str>,
     /// The first of them as stderr says it (code, place, message).
     pub(super) first_item: Option<String>,
     /// Set by `halt`/`halt_error`: the filter stops, the streams are still
@@ -133,7 +133,7 @@ pub(super) fn close_framed(r: &mut Report, args: &FilterArgs, t: Taken) -> Resul
     }
     if r.item_errors > 0 && !args.continue_on_error {
         code = code.worst(Code::FAILED);
-        let first = r.first_item_code.as_deref().unwrap_or("FILTER_ERROR");
+        let first = r.first_item_code.unwrap_or("FILTER_ERROR");
         own_cause.get_or_insert_with(|| Cause::own("validation", first));
     }
     crate::out::say_upstream_errors("filter", args.quiet, code, upstream.as_ref());

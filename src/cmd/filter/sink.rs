@@ -40,7 +40,7 @@ pub(super) enum Rec {
 /// aoi's own item-level error: its code, its members, and how stderr
 /// says it when it is the first.
 pub(super) struct ItemError {
-    pub(super) code: String,
+    pub(super) code: &'static str,
     pub(super) fields: Vec<(&'static str, Value)>,
     pub(super) said: String,
 }
