@@ -33,7 +33,7 @@ pub fn run(args: &StripArgs) -> Code {
 
 /// `aoi strip` on its arguments and what they resolve to.
 fn strip(args: &StripArgs, judging: &Judging) -> Code {
-    budget::set_show(args.logs.show);
+    budget::set_show(judging.logs.show);
     let stdout = io::stdout();
     let out: Box<dyn Write> = if stdout.is_terminal() {
         Box::new(io::LineWriter::new(stdout.lock()))
@@ -50,10 +50,14 @@ fn strip(args: &StripArgs, judging: &Judging) -> Code {
     let inputs = judging.inputs();
     let mut code = Code::OK;
     let mut result = Ok(());
-    let engine = Stripping { args, judging };
+    let voice = Voice::of(args, judging);
+    let engine = Stripping {
+        plane: Plane::of(args),
+        judging,
+    };
     each_turn(&inputs, judging.reading.threads, &engine, |i, turn| {
         let named = judging.named();
-        result = take_input(args, named, &mut out, inputs[i], turn, &mut code);
+        result = take_input(voice, named, &mut out, inputs[i], turn, &mut code);
         result.is_ok()
     });
     if let Err(e) = result {
@@ -93,7 +97,7 @@ enum Stripped {
 /// long line's temporary file failed, the file is stripped again in its
 /// turn (where such a failure is said).
 struct Stripping<'a> {
-    args: &'a StripArgs,
+    plane: Plane,
     judging: &'a Judging,
 }
 
@@ -113,13 +117,13 @@ impl Engine for Stripping<'_> {
         O: Output<Judged, Error = E>,
         E: Into<io::Error>,
     {
-        let (args, judging) = (self.args, self.judging);
+        let (plane, judging) = (self.plane, self.judging);
         if judging.logs.log {
-            let (rest, counts) = read_log(src, args, judging, out)?;
+            let (rest, counts) = read_log(src, plane, judging, out)?;
             return Ok(Stripped::Log(rest, counts));
         }
         let src = source_for(src, judging.reading);
-        let (v, shown) = strip_stream(src, args, judging.options(100), out)?;
+        let (v, shown) = strip_stream(src, plane, judging.options(100), out)?;
         Ok(Stripped::Stream(Box::new(v), shown))
     }
 
@@ -135,7 +139,7 @@ impl Engine for Stripping<'_> {
 /// says its verdict and takes its exit into `code`. Only write errors
 /// are errors.
 fn take_input(
-    args: &StripArgs,
+    voice: Voice,
     named: bool,
     out: &mut Box<dyn Write>,
     path: &Path,
@@ -146,14 +150,14 @@ fn take_input(
     let name = named.then_some(source.as_str());
     let mut live = Live {
         out,
-        said: Said::new(args, name),
+        said: Said::new(voice, name),
     };
     let c = match turn.read_into(&mut live)? {
         Turned::Unreadable(msg) => {
-            eprint_line(args.quiet, &format!("aoi strip: {msg}"));
+            eprint_line(voice.quiet, &format!("aoi strip: {msg}"));
             Code::NOINPUT
         }
-        Turned::Read(Stripped::Stream(v, shown)) => stream_code(args, &v, &shown, name),
+        Turned::Read(Stripped::Stream(v, shown)) => stream_code(voice, &v, &shown, name),
         Turned::Read(Stripped::Log(rest, counts)) => end_log(live.said, rest, &counts),
     };
     *code = code.worst(c);
@@ -161,9 +165,9 @@ fn take_input(
 }
 
 /// Says a stream's verdict; its exit status.
-fn stream_code(args: &StripArgs, v: &Verdict, shown: &[Finding], name: Option<&str>) -> Code {
-    say_verdict(args, v, shown, name);
-    if args.no_fail {
+fn stream_code(voice: Voice, v: &Verdict, shown: &[Finding], name: Option<&str>) -> Code {
+    say_verdict(voice, v, shown, name);
+    if voice.no_fail {
         Code::OK
     } else {
         Code::of(v.exit_code)
@@ -172,8 +176,8 @@ fn stream_code(args: &StripArgs, v: &Verdict, shown: &[Finding], name: Option<&s
 
 /// A stream's verdict on stderr: its first findings and the verdict line
 /// when it failed (the line alone with `-v`), nothing with `-q`.
-fn say_verdict(args: &StripArgs, v: &Verdict, shown: &[Finding], name: Option<&str>) {
-    if args.quiet || (v.outcome == Outcome::Ok && !args.verbose) {
+fn say_verdict(voice: Voice, v: &Verdict, shown: &[Finding], name: Option<&str>) {
+    if voice.quiet || (v.outcome == Outcome::Ok && !voice.verbose) {
         return;
     }
     // A failed run is said while the --show cap lasts, then counted.
@@ -202,6 +206,41 @@ pub enum Plane {
     Control,
 }
 
+impl Plane {
+    /// The plane `--keep-envelope` or `--control` asks for.
+    fn of(args: &StripArgs) -> Self {
+        match (args.control, args.keep_envelope) {
+            (true, _) => Plane::Control,
+            (false, true) => Plane::DataWithEnvelope,
+            (false, false) => Plane::Data,
+        }
+    }
+}
+
+/// What strip says on stderr and how it exits, from its arguments once.
+#[derive(Clone, Copy)]
+struct Voice {
+    /// `-q`: nothing on stderr.
+    quiet: bool,
+    /// `-v`: a passing stream's verdict line too.
+    verbose: bool,
+    /// `--no-fail`: exit 0 whatever the verdict.
+    no_fail: bool,
+    /// `--max-runs`: runs of a log read past this are an error.
+    max_runs: usize,
+}
+
+impl Voice {
+    fn of(args: &StripArgs, judging: &Judging) -> Self {
+        Voice {
+            quiet: args.quiet,
+            verbose: args.verbose,
+            no_fail: args.no_fail,
+            max_runs: judging.logs.max_runs,
+        }
+    }
+}
+
 /// Strips `input` in memory (the fuzz target's entry): the `plane` kept,
 /// and the verdict.
 pub fn strip_bytes(input: &[u8], plane: Plane) -> (Vec<u8>, Verdict) {
@@ -211,31 +250,23 @@ pub fn strip_bytes(input: &[u8], plane: Plane) -> (Vec<u8>, Verdict) {
 /// [`strip_bytes`] with lines past `hold` bytes read in pieces (the fuzz
 /// target holds a small hold to the default one).
 pub fn strip_bytes_holding(input: &[u8], plane: Plane, hold: usize) -> (Vec<u8>, Verdict) {
-    let args = StripArgs {
-        files: Vec::new(),
-        list: crate::cli::FilesFrom::default(),
-        keep_envelope: plane == Plane::DataWithEnvelope,
-        control: plane == Plane::Control,
-        no_fail: true,
+    // Silent, and never failing on the verdict: the caller has it.
+    let voice = Voice {
         quiet: true,
         verbose: false,
-        logs: crate::cli::LogArgs {
-            log: false,
-            max_runs: 1,
-            show: 0,
-        },
-        judge: crate::cli::JudgeArgs::default(),
+        no_fail: true,
+        max_runs: 1,
     };
     let mut out = Vec::new();
     let mut live = Live {
         out: &mut out,
-        said: Said::new(&args, None),
+        said: Said::new(voice, None),
     };
     // Writing to a Vec cannot fail.
     let reader = crate::lines::LineReader::new(input, hold);
     let source = crate::drive::Source::one(reader);
     let options = Judging::default().options(100);
-    let v = match strip_stream(source, &args, options, &mut live) {
+    let v = match strip_stream(source, plane, options, &mut live) {
         Ok((v, _)) => v,
         Err(_) => Judge::new(JudgeOptions::default()).finish().0,
     };
@@ -247,7 +278,7 @@ pub fn strip_bytes_holding(input: &[u8], plane: Plane, hold: usize) -> (Vec<u8>,
 /// stream as incomplete, like `aoi check`.
 fn strip_stream<R: Read + Send, O: Output<Judged>>(
     reader: crate::drive::Source<R>,
-    args: &StripArgs,
+    plane: Plane,
     options: JudgeOptions,
     out: &mut O,
 ) -> io::Result<(Verdict, Vec<Finding>)>
@@ -265,7 +296,12 @@ where
         &mut judge,
         |judge, line| {
             if judge.last_long() {
-                return long_line(judge, args, &mut spool.borrow_mut(), &mut *out.borrow_mut());
+                return long_line(
+                    judge,
+                    plane,
+                    &mut spool.borrow_mut(),
+                    &mut *out.borrow_mut(),
+                );
             }
             let line = judge.last_event(line);
             // A duplicate `type` or `aoi` (a violation, § 8.1) makes the
@@ -275,7 +311,7 @@ where
                 return Ok(());
             }
             let mut out = out.borrow_mut();
-            match (judge.last_class(), args.control) {
+            match (judge.last_class(), plane == Plane::Control) {
                 (LineClass::Framework, true) => {
                     out.write_all(line)?;
                     out.write_all(b"\n")?;
@@ -283,7 +319,7 @@ where
                 (LineClass::Domain, false) => {
                     let (members, aoi) = judge.last_members();
                     match aoi {
-                        Some(idx) if !args.keep_envelope => {
+                        Some(idx) if plane == Plane::Data => {
                             let (before, after) = without_member(line, members, idx);
                             out.write_all(before)?;
                             out.write_all(after)?;
@@ -322,19 +358,19 @@ where
 /// to the plane the judge put it in, as a short line would be written.
 fn long_line(
     judge: &Judge,
-    args: &StripArgs,
+    plane: Plane,
     spool: &mut crate::spool::Spool,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let long = judge.long_line();
     let bom = long.bom().then_some(0..3);
-    let plane = match (judge.last_class(), args.control) {
+    let kept = match (judge.last_class(), plane == Plane::Control) {
         _ if judge.last_ambiguous() => None,
         (LineClass::Framework, true) => Some(None),
-        (LineClass::Domain, false) => Some(long.envelope_cut().filter(|_| !args.keep_envelope)),
+        (LineClass::Domain, false) => Some(long.envelope_cut().filter(|_| plane == Plane::Data)),
         _ => None,
     };
-    match plane {
+    match kept {
         Some(cut) => {
             let skip: Vec<std::ops::Range<u64>> = bom.into_iter().chain(cut).collect();
             spool.write_to(out, &skip)
@@ -345,7 +381,7 @@ fn long_line(
 
 /// The verdicts of a log's runs, said on stderr as they end.
 pub(super) struct Said<'a> {
-    args: &'a StripArgs,
+    voice: Voice,
     /// The input's name, when files were given.
     name: Option<&'a str>,
     code: Code,
@@ -353,9 +389,9 @@ pub(super) struct Said<'a> {
 }
 
 impl<'a> Said<'a> {
-    fn new(args: &'a StripArgs, name: Option<&'a str>) -> Self {
+    fn new(voice: Voice, name: Option<&'a str>) -> Self {
         Said {
-            args,
+            voice,
             name,
             code: Code::OK,
             streams: 0,
@@ -369,7 +405,7 @@ impl<'a> Said<'a> {
             (Some(r), None) => Some(format!("run {r}")),
             (None, n) => n.map(str::to_string),
         };
-        say_verdict(self.args, &st.verdict, &st.findings, who.as_deref());
+        say_verdict(self.voice, &st.verdict, &st.findings, who.as_deref());
         self.code = self.code.worst(Code::of(st.verdict.exit_code));
         self.streams += 1;
     }
@@ -392,7 +428,7 @@ impl Output<Judged> for Live<'_, '_> {
         self.out.flush()
     }
     fn put(&mut self, run: Judged) -> io::Result<()> {
-        if !self.said.args.quiet && run.verdict.outcome != Outcome::Ok {
+        if !self.said.voice.quiet && run.verdict.outcome != Outcome::Ok {
             self.out.flush()?;
         }
         self.said.say(&run);
@@ -410,30 +446,30 @@ fn end_log(
     for run in rest {
         said.say(&run);
     }
-    let args = said.args;
+    let voice = said.voice;
     let mut code = said.code;
     let label = said.name.map(|n| format!("{n}: ")).unwrap_or_default();
-    if let Some(msg) = counts.past_cap(args.logs.max_runs, "stripped") {
-        eprint_line(args.quiet, &format!("aoi strip: {label}{msg}"));
+    if let Some(msg) = counts.past_cap(voice.max_runs, "stripped") {
+        eprint_line(voice.quiet, &format!("aoi strip: {label}{msg}"));
         code = code.worst(Code::IOERR);
     } else if said.streams == 0 {
         eprint_line(
-            args.quiet,
+            voice.quiet,
             &format!("aoi strip: {label}no AOI stream in the log"),
         );
         code = code.worst(Code::IOERR);
     }
     if let Some(note) = counts.passed_over() {
-        eprint_line(args.quiet, &format!("aoi strip: {label}{note}"));
+        eprint_line(voice.quiet, &format!("aoi strip: {label}{note}"));
     }
-    if args.no_fail { Code::OK } else { code }
+    if voice.no_fail { Code::OK } else { code }
 }
 
 /// Reads a log into `out`: the plane kept, and its runs as they end.
 /// Returns the runs held at its end, in order, and what it passed over.
 fn read_log<R: Read + Send + std::os::fd::AsRawFd + 'static, O: Output<Judged>>(
     src: R,
-    args: &StripArgs,
+    plane: Plane,
     judging: &Judging,
     out: &mut O,
 ) -> io::Result<(Vec<crate::demux::Judged>, crate::demux::Counts)>
@@ -463,7 +499,7 @@ where
                 return spool.push(bytes);
             }
         };
-        log_event(&ev, args, &mut spool, &mut out)
+        log_event(&ev, plane, &mut spool, &mut out)
     })?;
     let (open, counts) = input.finish(Vec::new());
     for run in open {
@@ -475,7 +511,7 @@ where
 /// Writes one event of a log to `out` when it belongs to the plane kept.
 fn log_event(
     ev: &crate::demux::Located<'_>,
-    args: &StripArgs,
+    plane: Plane,
     spool: &mut crate::spool::Spool,
     out: &mut dyn Write,
 ) -> io::Result<()> {
@@ -483,13 +519,13 @@ fn log_event(
     let framework = ev
         .type_name()
         .is_some_and(|t| t.starts_with(crate::spec::types::PREFIX));
-    if !ev.terminated || framework != args.control {
+    if !ev.terminated || framework != (plane == Plane::Control) {
         return Ok(());
     }
     if let Some(long) = &ev.long {
         // The event and its line feed, from the kept line.
         let envelope = long.envelope.clone();
-        let envelope = envelope.filter(|_| !framework && !args.keep_envelope);
+        let envelope = envelope.filter(|_| !framework && plane == Plane::Data);
         let skip: Vec<std::ops::Range<u64>> = std::iter::once(0..long.span.start)
             .chain(envelope)
             .chain(std::iter::once(long.span.end..u64::MAX))
@@ -500,7 +536,7 @@ fn log_event(
     match ev
         .peek
         .aoi_member
-        .filter(|_| !args.keep_envelope && !framework)
+        .filter(|_| plane == Plane::Data && !framework)
     {
         Some(idx) => {
             let (before, after) = without_member(ev.obj, &ev.peek.members, idx);
