@@ -235,6 +235,8 @@ fn many_files_say_and_halt_as_one_thread() {
             )
         })
         .collect();
+    std::fs::write(dir.join("m.jq"), "def nxt: input;\n").expect("write a module");
+    let lib = dir.to_str().expect("a UTF-8 scratch path");
     let programs: &[&[&str]] = &[
         &["(.rank // 0) as $r | if $r % 50 == 7 then debug else {r: $r} end"],
         &["--raw", "if .rank? % 50 == 7 then debug else .rank? end"],
@@ -247,6 +249,22 @@ fn many_files_say_and_halt_as_one_thread() {
         ],
         &["--raw", "if .rank? == 300 then halt else .rank? end"],
         &["if .rank == 300 then halt else {rank} end"],
+        // A module's `input` reads on into the next file, as the program's
+        // own does: such files are read in turn.
+        &[
+            "--raw",
+            "-c",
+            "-L",
+            lib,
+            r#"include "m"; [.rank?, (nxt | .rank?)]"#,
+        ],
+        &[
+            "--raw",
+            "-c",
+            "-L",
+            lib,
+            r#"import "m" as m; [.rank?, (m::nxt | .rank?)]"#,
+        ],
     ];
     let run = |program: &[&str], threads: &str| {
         let mut c = crate::util::command(crate::util::AOI);

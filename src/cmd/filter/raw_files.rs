@@ -35,10 +35,13 @@ pub(super) fn run_raw(
     let paths = judging.inputs();
     // Without input/inputs (and -n, -s) each input is filtered alone, so
     // files may be filtered at once; the check is on the text, erring
-    // towards reading in turn (a string or a name containing "input").
+    // towards reading in turn (a string or a name containing "input"; an
+    // include or import, whose module's text is not looked at).
     // -e needs the last result of all, so the inputs are read in turn.
-    let apart =
-        !args.null_input && !args.slurp && !args.exit_status && !args.filter.contains("input");
+    let reads_on = ["input", "include", "import"]
+        .iter()
+        .any(|word| args.filter.contains(word));
+    let apart = !args.null_input && !args.slurp && !args.exit_status && !reads_on;
     let mut live = Live {
         out: stdout_writer(),
         quiet: args.quiet,
