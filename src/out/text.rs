@@ -128,14 +128,13 @@ static READING_TERMINAL: std::sync::Mutex<Option<String>> = std::sync::Mutex::ne
 /// file was named (stdin may be one of them, or the `--files-from` list),
 /// nor with `-q`.
 pub(crate) fn notice_reading_terminal(command: &str, named: bool, quiet: bool) {
-    if named || quiet || !io::stdin().is_terminal() {
-        return;
-    }
-    let notice = format!(
-        "aoi {command}: reading a stream from the terminal (end with Ctrl-D; `aoi {command} FILE` reads a file)"
-    );
+    let notice = (!named && !quiet && io::stdin().is_terminal()).then(|| {
+        format!(
+            "aoi {command}: reading a stream from the terminal (end with Ctrl-D; `aoi {command} FILE` reads a file)"
+        )
+    });
     if let Ok(mut ready) = READING_TERMINAL.lock() {
-        *ready = Some(notice);
+        *ready = notice;
     }
 }
 

@@ -361,3 +361,50 @@ fn help_has_a_part_for_jq_users() {
         assert!(help.contains(flag), "{flag} in --help");
     }
 }
+
+/// `-f` makes the first positional argument an input, and `--args` makes
+/// them `$ARGS.positional`, before the inputs are resolved: a
+/// `--files-from` list's names are inputs whatever these options say, an
+/// empty list beside a named input is no error, and stdin as both the
+/// list and an input is the usage error it is without `-f`.
+#[test]
+fn program_options_place_arguments_before_the_list_is_read() {
+    let dir = crate::util::scratch("filter-jq-list");
+    let program = scratch_file(&dir, "p.jq", "[.]\n");
+    let a = scratch_file(&dir, "a.json", "1\n2\n");
+    let b = scratch_file(&dir, "b.json", "3\n");
+    let empty = scratch_file(&dir, "empty", "");
+    let list = scratch_file(&dir, "list", &format!("{a}\n{b}\n"));
+    let out = aoi(
+        &["--raw", "-c", "-f", &program, &a, "--files-from", &empty],
+        b"",
+    );
+    assert_eq!(
+        (out.code, out.stdout_str().as_str()),
+        (0, "[1]\n[2]\n"),
+        "{}",
+        out.stderr
+    );
+    let out = aoi(
+        &["--raw", "-c", "-f", &program, "-", "--files-from", "-"],
+        list.as_bytes(),
+    );
+    assert_eq!(out.code, 64, "stdin as list and input: {}", out.stderr);
+    let args = [
+        "--raw",
+        "-c",
+        "--args",
+        "[$ARGS.positional, .]",
+        "x",
+        "--files-from",
+        &list,
+    ];
+    let out = aoi(&args, b"");
+    let want = "[[\"x\"],1]\n[[\"x\"],2]\n[[\"x\"],3]\n";
+    assert_eq!(
+        (out.code, out.stdout_str().as_str()),
+        (0, want),
+        "{}",
+        out.stderr
+    );
+}

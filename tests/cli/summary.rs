@@ -146,8 +146,12 @@ fn every_command_says_it_reads_a_terminal() {
 /// `--files-from` list or never read (`--raw -n` without `input`).
 #[test]
 fn the_terminal_notice_comes_only_when_stdin_is_read() {
+    let dir = crate::util::scratch("terminal-notice");
+    let program = crate::util::write_file(&dir, "p.jq", b".\n");
     for args in [
         &["filter", "("][..],
+        // `-` named (the program from -f makes it an input): no notice.
+        &["filter", "-c", "-f", &program, "-"],
         &["filter", "--argjson", "x", "{", "."],
         &["check", "--schema", "/nonexistent/schema.json"],
         &["summary", "--files-from", "-"],

@@ -11,25 +11,34 @@ use jaq_json::Val;
 use crate::cli::FilterArgs;
 use crate::jq;
 
-/// `args` with the program and the inputs (`files`, the resolved ones)
-/// where jq's options put them.
-pub(super) fn normalize(args: &FilterArgs, files: &mut Vec<PathBuf>) -> Result<FilterArgs, String> {
+/// `args` with the positional arguments where jq's options put them,
+/// before the inputs are resolved (a `--files-from` list's names are
+/// inputs whatever these options say): with `-f`, the first one is an
+/// input like the rest; with `--args`/`--jsonargs`, they are
+/// `$ARGS.positional`, not inputs.
+pub(super) fn place(args: &FilterArgs) -> FilterArgs {
     let mut a = args.clone();
-    if let Some(file) = &args.from_file {
-        let code = std::fs::read_to_string(file)
-            .map_err(|e| format!("-f {}: cannot read the filter: {e}", file.display()))?;
-        if !a.filter.is_empty() {
-            files.insert(0, PathBuf::from(std::mem::take(&mut a.filter)));
-        }
-        a.filter = code;
+    if args.from_file.is_some() && !a.filter.is_empty() {
+        a.files
+            .insert(0, PathBuf::from(std::mem::take(&mut a.filter)));
     }
     if args.positional_args || args.jsonargs {
-        a.positional = files
+        a.positional = a
+            .files
             .drain(..)
             .map(|p| p.to_string_lossy().into_owned())
             .collect();
     }
-    Ok(a)
+    a
+}
+
+/// Reads `-f`'s file into the program, once.
+pub(super) fn read_program(args: &mut FilterArgs) -> Result<(), String> {
+    if let Some(file) = &args.from_file {
+        args.filter = std::fs::read_to_string(file)
+            .map_err(|e| format!("-f {}: cannot read the filter: {e}", file.display()))?;
+    }
+    Ok(())
 }
 
 /// Reads every --rawfile and --slurpfile FILE into `args.file_texts`, once:

@@ -50,23 +50,19 @@ type BoxedInputs<'a> = Box<dyn Iterator<Item = Result<Val, String>> + 'a>;
 
 /// Runs `aoi filter`; returns the exit status.
 pub fn run(args: &FilterArgs) -> Code {
-    let mut judging = match super::resolve::resolve("filter", args) {
+    let mut args = jq_args::place(args);
+    let judging = match super::resolve::resolve("filter", &args) {
         Ok(judging) => judging,
         Err(code) => return code,
     };
-    let mut args = match jq_args::normalize(args, &mut judging.files) {
-        Ok(a) => a,
-        Err(msg) => {
-            eprint_line(false, &format!("aoi filter: {msg}"));
-            return Code::NOINPUT;
-        }
-    };
+    if let Err(msg) = jq_args::read_program(&mut args) {
+        eprint_line(false, &format!("aoi filter: {msg}"));
+        return Code::NOINPUT;
+    }
     if let Err(msg) = jq_args::read_files(&mut args) {
         eprint_line(false, &format!("aoi filter: {msg}"));
         return Code::USAGE;
     }
-    // jq's options may take the FILEs as the program's (`--args`).
-    crate::out::notice_reading_terminal("filter", judging.named(), args.quiet);
     let (args, judging) = (&args, &judging);
     jq::install_logger();
     // jaq recurses (parser, evaluation, dropping values): everything runs
