@@ -429,3 +429,45 @@ fn a_never_ending_stderr_writer_on_a_worker_is_written_live() {
     let got = got.expect("no stderr while the filter ran on a worker");
     assert!(got >= 2 << 20, "only {got} bytes on stderr");
 }
+
+/// jq's `input_filename` is the file being read on every path of the
+/// framed mode: in turn, one big input split over threads, small files on
+/// workers; null on stdin (docs/filter.md).
+#[test]
+fn input_filename_is_the_file_being_read_on_every_thread() {
+    let dir = scratch("filter-threads-name");
+    let big = write_file(&dir, "big.jsonl", &busy_stream(60_000));
+    let small = write_file(&dir, "small.jsonl", &s().hits(50).bytes());
+    for threads in ["1", "2"] {
+        let mut c = crate::util::command(crate::util::AOI);
+        c.args(["filter", "-q", "--continue-on-error", "{f: input_filename}"])
+            .args(["--threads", threads, &big, &small, &small]);
+        let o = c.output().expect("run aoi");
+        let out = String::from_utf8_lossy(&o.stdout);
+        let named = |f: &str| {
+            out.matches(&format!("\"f\":{}", serde_json::json!(f)))
+                .count()
+        };
+        assert!(
+            named(&big) > 1000,
+            "--threads {threads}: {} from big",
+            named(&big)
+        );
+        assert_eq!(
+            named(&small),
+            100,
+            "--threads {threads}: from the small files"
+        );
+        assert!(
+            !out.contains("\"f\":null"),
+            "--threads {threads}: a null name"
+        );
+    }
+    let out = crate::util::aoi(&["filter", "{f: input_filename}"], &s().hits(3).bytes());
+    assert_eq!(
+        out.stdout_str().matches("\"f\":null").count(),
+        3,
+        "{}",
+        out.stderr
+    );
+}

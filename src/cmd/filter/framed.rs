@@ -248,7 +248,7 @@ pub(super) fn framed_stream<R: Read + Send, O: Emit>(
     };
     let mut item_index = 0u64;
     let mut shown: Vec<Finding> = Vec::new();
-    f.source = source.to_string();
+    f.reading(source);
     // Results are written line by line and flushed block by block.
     let cell = std::cell::RefCell::new(&mut *f);
     drive_source(
@@ -503,6 +503,14 @@ impl<O: Emit> Framed<'_, O> {
             }
         };
         Ok(ty)
+    }
+
+    /// The input being read is `source` (`-`: stdin): in findings, and
+    /// for jq's `input_filename` on this thread (null for stdin).
+    pub(super) fn reading(&mut self, source: &str) {
+        self.source.clear();
+        self.source.push_str(source);
+        jq::set_input_filename((source != "-").then_some(source));
     }
 
     /// The filter halted (`halt`, `halt_error`) with exit code `h`.

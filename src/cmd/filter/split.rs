@@ -261,8 +261,7 @@ fn filter_chunk<'d>(
 ) -> Option<Record<Rec>> {
     w.sinks = Recording::new(Record::sized(ROOM, job.chunk.text.len()));
     w.halted = None;
-    w.source.clear();
-    w.source.push_str(&job.source);
+    w.reading(&job.source);
     // Past its room, stderr hands the chunk back at once: a filter that
     // only writes to stderr may never reach a result that would.
     let (done, k, answered) = (job.done.clone(), job.chunk.k, answered.clone());
@@ -523,7 +522,7 @@ fn replay_all(
 ) -> Result<(), Stop> {
     let mut ready: BTreeMap<u64, Option<Record<Rec>>> = BTreeMap::new();
     let mut here = Here::default();
-    f.source = source.to_string();
+    f.reading(source);
     for (chunk, sent) in order {
         let rec = match sent && f.halted.is_none() {
             true => record_of(chunk.k, &mut ready, done),
