@@ -24,12 +24,16 @@ use jaq_std::input::{HasInputs, Inputs};
 
 mod alternatives;
 mod compat;
+mod construct;
 mod paths;
 mod projection;
 mod rewrite;
+mod verbatim;
 
 pub use compat::set_input_filename;
+pub use construct::{Construction, construction};
 pub use projection::input_keys;
+pub use verbatim::{Found, member_at, verbatim, write_found};
 
 /// The data kind filters run with: the look-up table and the inputs that
 /// `input`/`inputs` read.
@@ -477,28 +481,8 @@ fn object_of_members(
         } else {
             slice(m.key.clone())
         };
-        let raw = span(line, &m.value);
         let value = match m.kind {
-            K::Null => Val::Null,
-            K::True => Val::Bool(true),
-            K::False => Val::Bool(false),
-            K::String { escaped } => {
-                if escaped {
-                    let body = raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default();
-                    Val::utf8_str(unescape(body).into_owned().into_bytes())
-                } else {
-                    slice(m.value.start + 1..m.value.end.saturating_sub(1))
-                }
-            }
-            K::Number { .. } => match jaq_json::read::parse_single_num(raw) {
-                Some(n) => Val::Num(n),
-                None => {
-                    return Err(format!(
-                        "unreadable number {}",
-                        String::from_utf8_lossy(raw)
-                    ));
-                }
-            },
+            K::String { escaped: false } => slice(m.value.start + 1..m.value.end.saturating_sub(1)),
             K::Object if peek.aoi_member == Some(i) && peek.envelope.is_some() => {
                 // The usual envelope, already read by the peek:
                 // `{"seq":N,"run":"R"}` with R free of escapes.
@@ -512,11 +496,37 @@ fn object_of_members(
                 env.insert(Val::utf8_str(&b"run"[..]), run);
                 Val::obj(env)
             }
-            K::Object | K::Array => nested(raw, peek.lone_surrogate)?,
+            kind => value_of(kind, span(line, &m.value), peek.lone_surrogate)?,
         };
         map.insert(key, value);
     }
     Ok(Val::obj(map))
+}
+
+/// The value jaq reads from `raw`, a value of kind `kind` in a validated
+/// line (`lone_surrogate`: the line holds a lone surrogate escape, read as
+/// U+FFFD, see [`nested`]).
+fn value_of(kind: crate::peek::Kind, raw: &[u8], lone_surrogate: bool) -> Result<Val, String> {
+    use crate::peek::{Kind as K, unescape};
+    Ok(match kind {
+        K::Null => Val::Null,
+        K::True => Val::Bool(true),
+        K::False => Val::Bool(false),
+        K::String { .. } => {
+            let body = raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default();
+            Val::utf8_str(unescape(body).into_owned().into_bytes())
+        }
+        K::Number { .. } => match jaq_json::read::parse_single_num(raw) {
+            Some(n) => Val::Num(n),
+            None => {
+                return Err(format!(
+                    "unreadable number {}",
+                    String::from_utf8_lossy(raw)
+                ));
+            }
+        },
+        K::Object | K::Array => nested(raw, lone_surrogate)?,
+    })
 }
 
 /// A nested object or array of a validated line, read by jaq's parser. A

@@ -41,6 +41,7 @@
 //! - `filter_threads`: one big input filtered on several threads writes what
 //!   one thread writes,
 //! - `filter_projection`: filters run on the members they read give the whole object's results,
+//! - `filter_construct`: objects of plain paths written from the line are the general path's,
 //! - `parallel`: two threads on a file judge exactly like one,
 //! - `schema`: `--schema FILE` on every judging command, the file judged first,
 //!   and every command's machine output valid against `aoi schema`,
@@ -80,6 +81,8 @@ mod faults;
 mod files_at_once;
 #[path = "cli/filter.rs"]
 mod filter;
+#[path = "cli/filter_construct.rs"]
+mod filter_construct;
 #[path = "cli/filter_jq.rs"]
 mod filter_jq;
 #[path = "cli/filter_projection.rs"]

@@ -209,7 +209,7 @@ fn plain_pattern(p: &Pattern<&str>) -> Option<()> {
 }
 
 /// The text of a literal string term (`title`, `"a b"`, `"\u00e9"`).
-fn literal(t: &Term<&str>) -> Option<String> {
+pub(super) fn literal(t: &Term<&str>) -> Option<String> {
     let Term::Str(None, parts) = t else {
         return None;
     };

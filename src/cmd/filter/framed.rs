@@ -32,6 +32,10 @@ pub(super) struct Program<'a> {
     /// The only members the filter reads, when it reads its input only
     /// through them ([`jq::input_keys`]): the event is built of them.
     keys: Option<Vec<String>>,
+    /// The filter builds an object of plain paths (`{id, title}`), never
+    /// one with a `type` (an event of its own, § 8.1): it is written from
+    /// the line's bytes ([`jq::Construction`]).
+    built: Option<jq::Construction>,
 }
 
 impl<'a> Program<'a> {
@@ -42,7 +46,15 @@ impl<'a> Program<'a> {
             filter,
             path: simple_path(&args.filter),
             keys: jq::input_keys(&args.filter),
+            built: jq::construction(&args.filter).filter(|c| !c.has_key("type")),
         }
+    }
+
+    /// Whether each result is written from the line's own bytes (`.`, a
+    /// plain path, an object of plain paths): cheaper than handing the
+    /// line to another thread.
+    pub(super) fn writes_from_line(&self) -> bool {
+        self.args.filter.trim() == "." || self.path.is_some() || self.built.is_some()
     }
 }
 
@@ -66,6 +78,7 @@ pub(super) struct Framed<'a, O: Emit> {
     /// The key `type`, made once (looked up in every result).
     pub(super) type_key: Val,
     keys: Option<&'a [String]>,
+    built: Option<&'a jq::Construction>,
 }
 
 /// The keys of a filter that is a plain path of identifiers (`.title`,
@@ -89,53 +102,19 @@ pub(super) fn simple_path(filter: &str) -> Option<Vec<String>> {
 }
 
 /// The value a plain path selects in `line`, as raw JSON, when it can be
-/// written as it is: a string without escapes, an integer (not `-0`), a
-/// decimal, `true`, `false`, or `null` (also for a missing key or a step
-/// into `null`: jq's `.a` on `null` is `null`). `None` sends the event to
-/// the full evaluation: an object or array result (an object may be an
-/// event of its own, § 8.1), an escaped string, or a step into a value
-/// that is not an object (jq's error).
+/// written as it is ([`jq::verbatim`]), or is `null` (also for a missing
+/// key or a step into `null`: jq's `.a` on `null` is `null`). `None` sends
+/// the event to the full evaluation: an object or array result (an object
+/// may be an event of its own, § 8.1), a string or number jaq writes
+/// otherwise, or a step into a value that is not an object (jq's error).
 pub(super) fn path_value<'a>(
     line: &'a [u8],
     peek: &crate::peek::Peeker,
     keys: &[String],
 ) -> Option<&'a [u8]> {
-    use crate::peek::{Kind as K, key_is, object_members, span};
-    let mut members: Vec<crate::peek::Member> = Vec::new();
-    let mut obj: &[u8] = line;
-    let mut top = true;
-    let mut found: Option<(K, &[u8])> = None;
-    for (depth, key) in keys.iter().enumerate() {
-        if depth > 0 {
-            match found {
-                Some((K::Object, raw)) => {
-                    obj = raw;
-                    top = false;
-                }
-                Some((K::Null, _)) | None => return Some(b"null"),
-                _ => return None,
-            }
-        }
-        // The last occurrence of a repeated key wins, as in jaq's value.
-        let pick = |ms: &mut dyn Iterator<Item = &crate::peek::Member>, o: &'a [u8]| {
-            ms.filter(|m| key_is(span(o, &m.key), m.key_escaped, key))
-                .last()
-                .map(|m| (m.kind, span(o, &m.value)))
-        };
-        found = if top {
-            pick(&mut peek.members.iter(), obj)
-        } else {
-            members.clear();
-            members.extend(object_members(obj));
-            pick(&mut members.iter(), obj)
-        };
-    }
-    match found {
-        None | Some((K::Null, _)) => Some(b"null"),
-        Some((K::True | K::False, raw)) => Some(raw),
-        Some((K::String { escaped: false }, raw)) => Some(raw),
-        Some((K::Number { .. }, raw)) if raw != b"-0" => Some(raw),
-        _ => None,
+    match jq::member_at(line, peek, keys)? {
+        jq::Found::Null => Some(b"null"),
+        jq::Found::Value(kind, raw) => jq::verbatim(kind, raw).then_some(raw),
     }
 }
 
@@ -153,6 +132,7 @@ impl<'a, O: Emit> Framed<'a, O> {
             path: program.path.as_deref(),
             type_key: Val::utf8_str(&b"type"[..]),
             keys: program.keys.as_deref(),
+            built: program.built.as_ref(),
         }
     }
 }
@@ -357,6 +337,13 @@ impl<O: Emit> Framed<'_, O> {
             self.buf.extend_from_slice(b"value,\"value\":");
             self.buf.extend_from_slice(raw);
             return self.sinks.event("value".len(), &self.buf);
+        }
+        if let Some(c) = self.built {
+            self.buf.clear();
+            self.buf.extend_from_slice(b"value,\"value\":");
+            if c.write(&mut self.buf, line, seen.peek).is_some() {
+                return self.sinks.event("value".len(), &self.buf);
+            }
         }
         let built = match self.keys {
             Some(keys) => jq::object_with_keys(line, seen.peek, keys),

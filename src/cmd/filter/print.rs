@@ -77,12 +77,33 @@ impl JqPrint {
             _ if self.sort_keys => self.json(buf, &sorted(v))?,
             _ => self.json(buf, v)?,
         }
+        self.end(buf);
+        Ok(())
+    }
+
+    /// A result that is no string, already written as `jq::write_json`
+    /// writes it (`compact`), as [`JqPrint::result`] prints it; only
+    /// without `-S` (whose order is not the result's).
+    pub(super) fn compact(self, buf: &mut Vec<u8>, compact: &[u8]) {
+        debug_assert!(!self.sort_keys);
+        if self.seq {
+            buf.push(0x1e);
+        }
+        if self.style.is_plain() {
+            buf.extend_from_slice(compact);
+        } else {
+            self.style.json(buf, compact);
+        }
+        self.end(buf);
+    }
+
+    /// What follows a result: a newline (`-j`: none, `--raw-output0`: NUL).
+    fn end(self, buf: &mut Vec<u8>) {
         if self.nul {
             buf.push(0);
         } else if !self.join {
             buf.push(b'\n');
         }
-        Ok(())
     }
 
     fn json(self, buf: &mut Vec<u8>, v: &Val) -> Result<(), jq::NotJson> {

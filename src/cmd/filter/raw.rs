@@ -36,6 +36,11 @@ struct Origin {
     partial: bool,
     text: Vec<u8>,
     peek: crate::peek::Peeker,
+    /// The filter's one result on this line is `made`, written from the
+    /// line's bytes ([`jq::Construction`]): the value given for the line
+    /// is a stand-in, not run.
+    written: bool,
+    made: Vec<u8>,
 }
 
 /// The values of `--raw` mode, read line by line from each input in turn:
@@ -59,6 +64,9 @@ struct RawInputs<'a> {
     /// The only members the filter reads, when it reads its input only
     /// through them ([`jq::input_keys`]).
     keys: Option<Vec<String>>,
+    /// The filter builds an object of plain paths, written from the line
+    /// (only where `keys` is given and members keep their order: no `-S`).
+    built: Option<jq::Construction>,
 }
 
 impl Iterator for RawInputs<'_> {
@@ -97,6 +105,7 @@ impl Iterator for RawInputs<'_> {
                     }
                     at.line = self.line;
                     at.partial = false;
+                    at.written = false;
                 }
                 if jq::too_deep(text) {
                     self.fail(Code::DATAERR);
@@ -106,6 +115,12 @@ impl Iterator for RawInputs<'_> {
                         jq::MAX_DEPTH
                     );
                     return Some(Err(msg));
+                }
+                if let Some(c) = &self.built {
+                    let mut at = self.at.borrow_mut();
+                    if peeked_object(&mut at.peek, text) && made(c, &mut at, text) {
+                        return Some(Ok(Val::Null));
+                    }
                 }
                 if self.keys.is_some() {
                     let mut at = self.at.borrow_mut();
@@ -192,10 +207,24 @@ impl RawInputs<'_> {
 /// peek does (no lone surrogate, which jaq refuses).
 fn partial(keys: Option<&[String]>, peek: &mut crate::peek::Peeker, text: &[u8]) -> Option<Val> {
     let keys = keys?;
-    if text.first() != Some(&b'{') || peek.peek(text).is_err() || peek.lone_surrogate {
+    if !peeked_object(peek, text) {
         return None;
     }
     partial_object(text, peek, keys)
+}
+
+/// Whether `text` is one object jaq reads as the peek does (no lone
+/// surrogate, which jaq refuses), its members now in `peek`.
+fn peeked_object(peek: &mut crate::peek::Peeker, text: &[u8]) -> bool {
+    text.first() == Some(&b'{') && peek.peek(text).is_ok() && !peek.lone_surrogate
+}
+
+/// Writes the construction's object of the peeked line `text` into
+/// `at.made`; false when the filter must run instead.
+fn made(c: &jq::Construction, at: &mut Origin, text: &[u8]) -> bool {
+    at.made.clear();
+    at.written = c.write(&mut at.made, text, &at.peek).is_some();
+    at.written
 }
 
 /// The object of the peeked `line` with only the members named in `keys`,
@@ -334,6 +363,8 @@ pub(super) fn filter_paths<O: RawOut>(
 ) -> io::Result<Ran> {
     let at = Rc::new(RefCell::new(Origin::default()));
     let failure = Rc::new(Cell::new(Code::OK));
+    // One value per line, each filtered on its own (not -n, -s, -R).
+    let one_by_one = !args.null_input && !args.slurp && !args.raw_input;
     let raw_inputs: BoxedInputs<'_> = Box::new(RawInputs {
         paths: paths.into_iter(),
         reader: None,
@@ -345,9 +376,9 @@ pub(super) fn filter_paths<O: RawOut>(
         at: at.clone(),
         failure: failure.clone(),
         text_lines: args.raw_input,
-        // One value per line, each filtered on its own (not -n, -s, -R).
-        keys: (!args.null_input && !args.slurp && !args.raw_input)
-            .then(|| jq::input_keys(&args.filter))
+        keys: one_by_one.then(|| jq::input_keys(&args.filter)).flatten(),
+        built: (one_by_one && !args.sort_keys)
+            .then(|| jq::construction(&args.filter))
             .flatten(),
     });
     let inputs = RcIter::new(raw_inputs);
@@ -433,6 +464,9 @@ impl OneByOne<'_> {
     /// Runs the filter on `input` and writes its results; the exit code
     /// when it halted. An error ends the value's results, as in jq.
     fn value<O: RawOut>(&mut self, input: Val, out: &mut O) -> io::Result<Option<i32>> {
+        if self.at.borrow().written {
+            return self.written(out).map(|()| None);
+        }
         let (data, filter) = (self.data, self.filter);
         let ctx = Ctx::<Kind>::new(data, self.vars.clone());
         let same = self.at.borrow().partial.then(|| input.clone());
@@ -465,6 +499,15 @@ impl OneByOne<'_> {
             out.line(&self.buf)?;
         }
         Ok(None)
+    }
+
+    /// Prints the result written from the line ([`Origin::made`]): an
+    /// object, so true for `-e`.
+    fn written<O: RawOut>(&mut self, out: &mut O) -> io::Result<()> {
+        self.buf.clear();
+        self.print.compact(&mut self.buf, &self.at.borrow().made);
+        self.last = Some(true);
+        out.line(&self.buf)
     }
 
     /// The filter failed on the value being read: said with where it came

@@ -152,13 +152,11 @@ impl<'scope, 'env> Split<'scope, 'env> {
     /// two from the start (a large regular file, or `--threads 2`), and
     /// the filter does more with an event than the judge does. A pipe
     /// that may prove large later stays on one thread: most are small.
-    /// `.` and a plain path (`.title`) write from the line's own bytes,
-    /// cheaper than handing the line over: the judge's two threads
-    /// ([`drive_source`]) are theirs.
+    /// `.`, a plain path (`.title`) and an object of plain paths write
+    /// from the line's own bytes, cheaper than handing the line over: the
+    /// judge's two threads ([`drive_source`]) are theirs.
     pub(super) fn wanted<R>(&self, src: &Source<R>) -> bool {
-        let args = self.program.args;
-        let cheap = args.filter.trim() == "." || super::framed::simple_path(&args.filter).is_some();
-        matches!(src.threads, Threads::Two { .. }) && !cheap
+        matches!(src.threads, Threads::Two { .. }) && !self.program.writes_from_line()
     }
 
     /// Ends a run that was split: after a halt a worker may still be in
