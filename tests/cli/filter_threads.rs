@@ -114,17 +114,22 @@ fn filter_on_several_threads_writes_like_one() {
         &input,
         &[
             &["--max-line-bytes", "4096", "select(true)"],
-            &["--max-line-bytes", "4096", "--continue-on-error", "{rank}"],
+            &[
+                "--max-line-bytes",
+                "4096",
+                "--continue-on-error",
+                "{rank, one: 1}",
+            ],
         ],
         &[],
     );
     alike(
         "clean.jsonl",
         &s().hits(30_000).bytes(),
-        &[&["{rank}"]],
+        &[&["{rank, one: 1}"]],
         &[],
     );
-    alike("empty.jsonl", b"", &[&["{rank}"]], &[]);
+    alike("empty.jsonl", b"", &[&["{rank, one: 1}"]], &[]);
 }
 
 /// Results far past what a worker keeps of a chunk are filtered again on
@@ -300,7 +305,15 @@ fn the_filter_runs_on_workers_with_threads() {
         crate::util::notice("no /proc here; the thread count is not observed");
         return;
     }
-    for (program, threads, want) in [("{rank}", "2", 4), ("{rank}", "1", 2), (".", "2", 3)] {
+    // `.`, `.rank` and `{rank}` are written from the line: the judge's
+    // two threads only.
+    let runs = [
+        ("{rank, one: 1}", "2", 4),
+        ("{rank, one: 1}", "1", 2),
+        (".", "2", 3),
+        ("{rank}", "2", 3),
+    ];
+    for (program, threads, want) in runs {
         let args = ["filter", program, "--threads", threads];
         let mut child = crate::util::spawn_piped(&args);
         let pid = child.id();
