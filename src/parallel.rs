@@ -574,12 +574,42 @@ where
 fn send<S>(tx: &SyncSender<Msg<S>>, msg: Msg<S>, share: &Share) -> bool {
     match tx.try_send(msg) {
         Ok(()) => true,
-        Err(TrySendError::Full(msg)) => {
+        Err(TrySendError::Full(mut msg)) => {
             share.more();
+            for _ in 0..TRIES {
+                std::thread::yield_now();
+                match tx.try_send(msg) {
+                    Ok(()) => return true,
+                    Err(TrySendError::Full(m)) => msg = m,
+                    Err(TrySendError::Disconnected(_)) => return false,
+                }
+            }
             tx.send(msg).is_ok()
         }
         Err(TrySendError::Disconnected(_)) => false,
     }
+}
+
+/// How many times a thread tries the queue again, yielding the CPU
+/// between tries, before it sleeps on it: the other thread is usually a
+/// moment from sending or taking, and a sleeper wakes late (a futex wake
+/// and, on a virtual machine, a halted vCPU's wake-up cost more than such
+/// a wait). Yielding, not spinning, leaves the CPU to other work on a
+/// busy machine.
+const TRIES: usize = 64;
+
+/// The next message, tried [`TRIES`] times before sleeping on the queue;
+/// `None` once the worker is done and gone.
+fn recv_soon<T>(rx: &Receiver<T>) -> Option<T> {
+    for _ in 0..TRIES {
+        std::thread::yield_now();
+        match rx.try_recv() {
+            Ok(msg) => return Some(msg),
+            Err(TryRecvError::Disconnected) => return None,
+            Err(TryRecvError::Empty) => {}
+        }
+    }
+    rx.recv().ok()
 }
 
 /// Waits until every batch sent so far has come back (the consumer is done
@@ -739,9 +769,9 @@ fn consume<S, E>(
             Ok(msg) => msg,
             Err(TryRecvError::Empty) => {
                 share.less();
-                match rx.recv() {
-                    Ok(msg) => msg,
-                    Err(_) => break,
+                match recv_soon(&rx) {
+                    Some(msg) => msg,
+                    None => break,
                 }
             }
             Err(TryRecvError::Disconnected) => break,
