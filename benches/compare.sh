@@ -127,8 +127,9 @@ echo
 JQ_PROG='select(.type=="aoi:summary") | .ok == true'
 JQ_STRIP='select(.type|startswith("aoi:")|not) | del(.aoi)'
 JQ_ERRORS='select(.type=="aoi:error")'
-# The filters aoi filter is timed with (`.rank // 0`: not every event has a rank).
-FILTERS=('.' 'select((.rank // 0) % 2 == 0)' '.title')
+# The filters aoi filter is timed with (`.rank // 0`: not every event has a rank):
+# the identity, a selection, a path and an object construction.
+FILTERS=('.' 'select((.rank // 0) % 2 == 0)' '.title' '{id, title}')
 
 # --- measuring ----------------------------------------------------------------
 

@@ -262,7 +262,7 @@ pub fn run(args: &SummaryArgs) -> Code {
 
 /// `aoi summary` on its arguments and what they resolve to.
 fn summary(args: &SummaryArgs, judging: &Judging) -> Code {
-    budget::set_show(args.logs.show);
+    budget::set_show(judging.logs.show);
     let inputs = judging.inputs();
     // `-q` silences stderr only: what a script reads from stdout (a
     // field, the object, the report) is the same with it.

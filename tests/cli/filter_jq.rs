@@ -408,3 +408,35 @@ fn program_options_place_arguments_before_the_list_is_read() {
         out.stderr
     );
 }
+
+/// A program that does not compile is said first (64), before a
+/// `--files-from` list or a `--schema` that cannot be read (66), as jq
+/// says a compile error before it opens any file; with a program that
+/// compiles, the unreadable list is what is said.
+#[test]
+fn a_compile_error_is_said_before_an_unreadable_list_or_schema() {
+    let dir = crate::util::scratch("filter-jq-order");
+    let missing = dir.join("no-such-list").display().to_string();
+    for extra in [["--files-from", &missing], ["--schema", &missing]] {
+        for mode in [&[][..], &["--raw"][..]] {
+            let mut args = mode.to_vec();
+            args.extend(["{", extra[0], extra[1]]);
+            let out = aoi(&args, b"");
+            assert_eq!(out.code, 64, "{args:?}: {}", out.stderr);
+            assert!(
+                out.stderr.contains("does not compile") && !out.stderr.contains("no-such-list"),
+                "{args:?}: {}",
+                out.stderr
+            );
+            let mut args = mode.to_vec();
+            args.extend([".", extra[0], extra[1]]);
+            let out = aoi(&args, b"");
+            assert_eq!(out.code, 66, "{args:?}: {}", out.stderr);
+            assert!(
+                out.stderr.contains("no-such-list"),
+                "{args:?}: {}",
+                out.stderr
+            );
+        }
+    }
+}

@@ -114,7 +114,7 @@ pub fn run(args: &ErrorsArgs) -> Code {
 
 /// `aoi errors` on its arguments and what they resolve to.
 fn errors(args: &ErrorsArgs, judging: &Judging) -> Code {
-    budget::set_show(args.logs.show);
+    budget::set_show(judging.logs.show);
     let stdout = io::stdout();
     let tty = stdout.is_terminal();
     let format = if args.count {
@@ -416,7 +416,8 @@ fn judge_input(
     } else {
         format!("{}: ", sanitize(source))
     };
-    for (msg, ecode) in own_problems(args, &input, judged, lines_read) {
+    let max_runs = ctx.shape.judging.logs.max_runs;
+    for (msg, ecode) in own_problems(max_runs, &input, judged, lines_read) {
         eprint_line(args.quiet, &format!("aoi errors: {label}{msg}"));
         t.own(Code::IOERR, "io", ecode);
         if let Sink::Report(sinks) = &mut ctx.sink {
@@ -485,13 +486,13 @@ fn stream_name(file: Option<&str>, run: &Option<String>) -> Option<String> {
 /// aoi's own failures of an input, with their codes: runs past
 /// `--max-runs` not judged, or no stream at all.
 fn own_problems(
-    args: &ErrorsArgs,
+    max_runs: usize,
     input: &demux::Counts,
     judged: usize,
     lines_read: u64,
 ) -> Vec<(String, &'static str)> {
     let mut problems = Vec::new();
-    if let Some(msg) = input.past_cap(args.logs.max_runs, "searched for errors") {
+    if let Some(msg) = input.past_cap(max_runs, "searched for errors") {
         problems.push((msg, "TOO_MANY_RUNS"));
     }
     // An input whose runs are all others than `--run` names is no

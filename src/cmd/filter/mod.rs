@@ -25,7 +25,7 @@ use jaq_json::Val;
 
 use crate::cli::FilterArgs;
 use crate::jq;
-use crate::out::{Judging, Stop, eprint_line};
+use crate::out::{Stop, eprint_line};
 use files::run_framed;
 use report::Report;
 
@@ -52,10 +52,6 @@ type BoxedInputs<'a> = Box<dyn Iterator<Item = Result<Val, String>> + 'a>;
 /// Runs `aoi filter`; returns the exit status.
 pub fn run(args: &FilterArgs) -> Code {
     let mut args = jq_args::place(args);
-    let judging = match super::resolve::resolve("filter", &args) {
-        Ok(judging) => judging,
-        Err(code) => return code,
-    };
     if let Err(msg) = jq_args::read_program(&mut args) {
         eprint_line(false, &format!("aoi filter: {msg}"));
         return Code::NOINPUT;
@@ -64,7 +60,7 @@ pub fn run(args: &FilterArgs) -> Code {
         eprint_line(false, &format!("aoi filter: {msg}"));
         return Code::USAGE;
     }
-    let (args, judging) = (&args, &judging);
+    let args = &args;
     jq::install_logger();
     // jaq recurses (parser, evaluation, dropping values): everything runs
     // on a thread with a large stack, of which only what is used is ever
@@ -73,7 +69,7 @@ pub fn run(args: &FilterArgs) -> Code {
         let worker = std::thread::Builder::new()
             .name("filter".into())
             .stack_size(STACK)
-            .spawn_scoped(scope, || compile_and_run(args, judging));
+            .spawn_scoped(scope, || compile_and_run(args));
         // SIGINT/SIGTERM go to the worker, whose reads they interrupt.
         let _ = crate::cancel::block_in_this_thread();
         match worker {
@@ -108,7 +104,10 @@ fn end_now(report: &mut Report, result: Result<Code, Stop>) -> ! {
     exit_now(code)
 }
 
-fn compile_and_run(args: &FilterArgs, judging: &Judging) -> Code {
+/// Compiles the program, then resolves the inputs: a program that does
+/// not compile is said before a `--files-from` list or a `--schema` that
+/// cannot be read, as jq says a compile error before it opens any file.
+fn compile_and_run(args: &FilterArgs) -> Code {
     let (names, values) = match jq_args::globals(args) {
         Ok(globals) => globals,
         Err(msg) => {
@@ -126,6 +125,11 @@ fn compile_and_run(args: &FilterArgs, judging: &Judging) -> Code {
             return Code::USAGE;
         }
     };
+    let judging = match super::resolve::resolve("filter", args) {
+        Ok(judging) => judging,
+        Err(code) => return code,
+    };
+    let judging = &judging;
     let vars = Vars::new(values);
     // Only --raw stops judging; jq's flags only change what is printed.
     if args.raw {

@@ -16,7 +16,7 @@ use super::words::why_line;
 use super::{Taken, junit, markdown, table, tap};
 use crate::cli::{MergeArgs, MergeFormat};
 use crate::demux;
-use crate::out::{budget, eprint_line, eprint_safe, stop_code};
+use crate::out::{Logs, budget, eprint_line, eprint_safe, stop_code};
 use crate::spec::exit::Code;
 
 pub(super) struct Merged {
@@ -32,12 +32,14 @@ pub(super) struct Merged {
     log: demux::Counts,
     /// Entries of the input being taken.
     input_entries: u64,
+    /// `--log`, `--max-runs`, as resolved.
+    logs: Logs,
 }
 
 impl Merged {
     /// A report written as jsonl to `jsonl` as runs end, and kept
     /// (`keep`) for the other formats.
-    pub(super) fn new(jsonl: Option<JsonlOut>, keep: bool) -> Merged {
+    pub(super) fn new(jsonl: Option<JsonlOut>, keep: bool, logs: Logs) -> Merged {
         Merged {
             entries: Vec::new(),
             keep,
@@ -47,6 +49,7 @@ impl Merged {
             own: Vec::new(),
             log: demux::Counts::default(),
             input_entries: 0,
+            logs,
         }
     }
 
@@ -112,7 +115,7 @@ impl Merged {
     /// aoi's own failures of an input: runs past `--max-runs` not judged,
     /// or no AOI stream at all.
     fn limits(&mut self, source: &str, counts: &demux::Counts, any: bool, args: &MergeArgs) {
-        if let Some(msg) = counts.past_cap(args.logs.max_runs, "read") {
+        if let Some(msg) = counts.past_cap(self.logs.max_runs, "read") {
             eprint_line(args.quiet, &format!("aoi merge-report: {source}: {msg}"));
             self.own.push(Own::new(
                 "io",
@@ -189,7 +192,7 @@ impl Merged {
         // Stated in every format whenever lines were read as a log, here or
         // by a report merged in (leniency shows).
         let log = &self.log;
-        let note = (args.logs.log || log.skipped > 0 || log.trimmed > 0).then(|| log.log_note());
+        let note = (self.logs.log || log.skipped > 0 || log.trimmed > 0).then(|| log.log_note());
         let note = note.as_deref();
         match format {
             MergeFormat::Table => {

@@ -131,7 +131,7 @@ pub fn run(args: &MergeArgs) -> Code {
 /// `aoi merge-report` with the `--schema` file compiled; its inputs are
 /// resolved after its formats.
 fn merge(args: &MergeArgs, mut judging: Judging) -> Code {
-    crate::out::budget::set_show(args.logs.show);
+    crate::out::budget::set_show(judging.logs.show);
     let tty = io::stdout().is_terminal();
     let mut targets = match targets::resolve(args, tty) {
         Ok(t) => t,
@@ -147,7 +147,7 @@ fn merge(args: &MergeArgs, mut judging: Judging) -> Code {
         Err(code) => return code,
     };
     let keep = targets.iter().any(|t| t.format != MergeFormat::Jsonl);
-    let mut merged = Merged::new(jsonl, keep);
+    let mut merged = Merged::new(jsonl, keep, judging.logs);
     files::each_judged(&judging, |path, read| {
         // Stopped by SIGINT/SIGTERM: what was read whole before the stop
         // is reported, then the report says cancelled.
