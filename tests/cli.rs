@@ -84,6 +84,8 @@ mod filter;
 mod filter_jq;
 #[path = "cli/filter_projection.rs"]
 mod filter_projection;
+#[path = "cli/filter_raw_threads.rs"]
+mod filter_raw_threads;
 #[path = "cli/filter_threads.rs"]
 mod filter_threads;
 #[path = "cli/fleet.rs"]
