@@ -46,7 +46,7 @@ pub use status::Exit;
 /// The spec's closed vocabularies, as the producer takes them.
 pub use crate::spec::{Category, Reason, Scope};
 #[cfg(feature = "cli")]
-pub(crate) use stdout::push_json;
+pub(crate) use stdout::push_json_str;
 pub use stdout::{stdout_file, stdout_writer};
 pub use summary::{ErrorEvent, Summary};
 pub use typed::Warning;

@@ -8,6 +8,7 @@ use aoi::spec::exit;
 use clap::FromArgMatches;
 
 fn main() -> ExitCode {
+    purge_at_once();
     let parsed = aoi::cli::command()
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m));
@@ -63,3 +64,26 @@ fn main() -> ExitCode {
 /// 9.2, filter 21 → 11.4), with no change in speed (medians of 7).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+unsafe extern "C" {
+    /// mimalloc's `mi_option_set` (`mimalloc.h`).
+    fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
+}
+
+/// `mi_option_purge_delay` in mimalloc v2's `mi_option_e`.
+const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
+
+/// Gives memory a thread freed back to the system at once, not 10 ms
+/// later: each of `filter`'s threads (reading, writing, workers) frees
+/// chunks and records the others made, and with the delay every thread
+/// held its emptied pages at the same time (100 MB `control`, `filter
+/// 'select((.rank // 0) % 2 == 0)' --threads 3`: 19.8 → 13.7 MiB peak
+/// RSS; `--raw` 14.9 → 11.9 MiB on `domain`), at no cost in instructions
+/// (callgrind, 5 MB `domain`, one and two threads: +0.01 %) and a few
+/// thousand more page faults per 100 MB.
+fn purge_at_once() {
+    // SAFETY: an option setter of the allocator this binary links,
+    // called with one of its option numbers; it takes effect for every
+    // later purge and is safe to call at any time.
+    unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
+}

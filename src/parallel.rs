@@ -99,6 +99,10 @@ struct Batch<S> {
     /// Lines starting before this offset were prepared by the worker; the
     /// consumer prepares the rest itself (see [`Share`]).
     limit: usize,
+    /// Where each line the worker walked (those before `limit`) ends, as
+    /// offsets in the block's bytes: the consumer takes them rather than
+    /// finding the line feeds again.
+    ends: Vec<usize>,
     /// A slot holds memory to give back ([`Prep::wants_trim`]).
     fat: bool,
 }
@@ -111,6 +115,7 @@ impl<S> Default for Batch<S> {
             slots: Vec::new(),
             used: 0,
             limit: 0,
+            ends: Vec::new(),
             fat: false,
         }
     }
@@ -145,6 +150,7 @@ impl<S: Default> Batch<S> {
         }
         self.used = 0;
         self.limit = 0;
+        self.ends.clear();
     }
 
     /// Appends `block` to the batch's bytes (copied).
@@ -197,6 +203,7 @@ impl<S> Lines<'_, S> {
             slots,
             used,
             limit,
+            ends,
             fat,
         } = &mut *self.batch;
         let bytes = bytes.get(range.clone()).unwrap_or_default();
@@ -205,7 +212,7 @@ impl<S> Lines<'_, S> {
         let mut at = 0;
         // End of the bytes known to be UTF-8, once the worker's share ends.
         let mut checked: Option<usize> = None;
-        for (line, terminated) in split_lines(bytes) {
+        for (line, terminated) in walked_then_split(bytes, ends) {
             let mut slot = if at < *limit && prep.wants(line, terminated) {
                 // What the consumer reads of a slot was written on the
                 // worker's core: ask for it ahead of time.
@@ -236,6 +243,24 @@ impl<S> Lines<'_, S> {
         }
         Ok(())
     }
+}
+
+/// The lines of `bytes` as [`split_lines`] gives them: first those whose
+/// `ends` the worker recorded (a prefix of the lines), then the rest,
+/// found here.
+fn walked_then_split<'b>(
+    bytes: &'b [u8],
+    ends: &'b [usize],
+) -> impl Iterator<Item = (&'b [u8], bool)> + 'b {
+    let rest = ends.last().map_or(0, |&e| (e + 1).min(bytes.len()));
+    let walked = ends.iter().scan(0, move |start, &end| {
+        let line = bytes.get(*start..end).unwrap_or_default();
+        *start = end + 1;
+        // Only the input's last line ends without a line feed, at the end
+        // of the bytes.
+        Some((line, end < bytes.len()))
+    });
+    walked.chain(split_lines(bytes.get(rest..).unwrap_or_default()))
 }
 
 /// What the consumer is given, in input order.
@@ -549,12 +574,42 @@ where
 fn send<S>(tx: &SyncSender<Msg<S>>, msg: Msg<S>, share: &Share) -> bool {
     match tx.try_send(msg) {
         Ok(()) => true,
-        Err(TrySendError::Full(msg)) => {
+        Err(TrySendError::Full(mut msg)) => {
             share.more();
+            for _ in 0..TRIES {
+                std::thread::yield_now();
+                match tx.try_send(msg) {
+                    Ok(()) => return true,
+                    Err(TrySendError::Full(m)) => msg = m,
+                    Err(TrySendError::Disconnected(_)) => return false,
+                }
+            }
             tx.send(msg).is_ok()
         }
         Err(TrySendError::Disconnected(_)) => false,
     }
+}
+
+/// How many times a thread tries the queue again, yielding the CPU
+/// between tries, before it sleeps on it: the other thread is usually a
+/// moment from sending or taking, and a sleeper wakes late (a futex wake
+/// and, on a virtual machine, a halted vCPU's wake-up cost more than such
+/// a wait). Yielding, not spinning, leaves the CPU to other work on a
+/// busy machine.
+const TRIES: usize = 64;
+
+/// The next message, tried [`TRIES`] times before sleeping on the queue;
+/// `None` once the worker is done and gone.
+fn recv_soon<T>(rx: &Receiver<T>) -> Option<T> {
+    for _ in 0..TRIES {
+        std::thread::yield_now();
+        match rx.try_recv() {
+            Ok(msg) => return Some(msg),
+            Err(TryRecvError::Disconnected) => return None,
+            Err(TryRecvError::Empty) => {}
+        }
+    }
+    rx.recv().ok()
 }
 
 /// Waits until every batch sent so far has come back (the consumer is done
@@ -626,7 +681,9 @@ fn worker<R: Read, P: Prep>(
                     if prep.wants(line, terminated) {
                         batch.prep(prep, line, at + line.len() <= checked);
                     }
-                    at += line.len() + 1;
+                    at += line.len();
+                    batch.ends.push(at);
+                    at += 1;
                 }
                 let len = block.len();
                 let whole = len >= BLOCK || !whole_blocks;
@@ -712,9 +769,9 @@ fn consume<S, E>(
             Ok(msg) => msg,
             Err(TryRecvError::Empty) => {
                 share.less();
-                match rx.recv() {
-                    Ok(msg) => msg,
-                    Err(_) => break,
+                match recv_soon(&rx) {
+                    Some(msg) => msg,
+                    None => break,
                 }
             }
             Err(TryRecvError::Disconnected) => break,
@@ -735,4 +792,102 @@ fn consume<S, E>(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Lines of random lengths (some empty), perhaps without a last line
+    /// feed.
+    fn lines_of(lens: &[usize], tail: bool) -> Vec<u8> {
+        let mut v = Vec::new();
+        for (i, &n) in lens.iter().enumerate() {
+            v.extend(std::iter::repeat_n(b'a' + (i % 26) as u8, n));
+            v.push(b'\n');
+        }
+        if tail {
+            v.extend_from_slice(b"{\"x\":1}");
+        }
+        v
+    }
+
+    /// A reader giving at most `step` bytes a read, so that a batch
+    /// gathers several blocks.
+    struct Trickle(std::io::Cursor<Vec<u8>>, usize);
+    impl Read for Trickle {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.1);
+            self.0.read(buf.get_mut(..n).unwrap_or_default())
+        }
+    }
+
+    /// Prepares nothing; counts the lines it is asked to prepare.
+    struct Count;
+    impl Prep for Count {
+        type Slot = usize;
+        fn wants(&self, _: &[u8], terminated: bool) -> bool {
+            terminated
+        }
+        fn prep(&self, slot: &mut usize, line: &[u8], _: bool) {
+            *slot = line.len() + 1;
+        }
+        fn trim(_: &mut usize) {}
+        fn wants_trim(_: &usize) -> bool {
+            false
+        }
+    }
+
+    proptest! {
+        /// The consumer's lines, from the worker's recorded ends and then
+        /// its own search, are [`split_lines`]'s, wherever the ends stop.
+        #[test]
+        fn walked_ends_then_split_give_the_same_lines(
+            lens in prop::collection::vec(0usize..40, 0..60),
+            tail in any::<bool>(),
+            cut in 0usize..70,
+        ) {
+            let bytes = lines_of(&lens, tail);
+            let all: Vec<_> = split_lines(&bytes).collect();
+            let mut ends = Vec::new();
+            let mut at = 0;
+            for (line, _) in all.iter().take(cut) {
+                at += line.len();
+                ends.push(at);
+                at += 1;
+            }
+            let got: Vec<_> = walked_then_split(&bytes, &ends).collect();
+            prop_assert_eq!(got, all);
+        }
+
+        /// Through the worker and back, every line comes once, in order,
+        /// with its slot when the worker prepared it (a slot holds its
+        /// line's length), however the reads cut the input.
+        #[test]
+        fn the_consumer_sees_every_line_in_order(
+            lens in prop::collection::vec(0usize..3000, 0..400),
+            tail in any::<bool>(),
+            step in 1usize..70_000,
+        ) {
+            let bytes = lines_of(&lens, tail);
+            let want: Vec<_> = split_lines(&bytes).map(|(l, t)| (l.to_vec(), t)).collect();
+            let reader = LineReader::new(Trickle(std::io::Cursor::new(bytes.clone()), step), 1 << 20);
+            let mut got = Vec::new();
+            let driven = drive(reader, true, &Count, |piece| {
+                if let Piece::Lines(mut lines) = piece {
+                    lines.each(&Count, |line, terminated, slot, _| {
+                        if let Some(&mut n) = slot {
+                            assert_eq!(n, line.len() + 1);
+                        }
+                        got.push((line.to_vec(), terminated));
+                        Ok::<(), ()>(())
+                    })?;
+                }
+                Ok::<(), ()>(())
+            });
+            prop_assert!(matches!(driven, Driven::Done(Ok(()))));
+            prop_assert_eq!(got, want);
+        }
+    }
 }

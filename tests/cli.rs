@@ -87,6 +87,8 @@ mod filter_construct;
 mod filter_jq;
 #[path = "cli/filter_projection.rs"]
 mod filter_projection;
+#[path = "cli/filter_raw_threads.rs"]
+mod filter_raw_threads;
 #[path = "cli/filter_threads.rs"]
 mod filter_threads;
 #[path = "cli/fleet.rs"]

@@ -29,22 +29,32 @@ pub fn stdout_file() -> io::Result<std::fs::File> {
 }
 
 pub(crate) fn push_json(buf: &mut Vec<u8>, v: &Value) {
-    // A string of printable ASCII without a quote or a backslash (a tool,
-    // a file name) is itself between quotes: what serde_json writes, with nothing for
-    // `escape_invisible` to do.
     if let Value::String(s) = v {
-        if s.bytes()
-            .all(|c| matches!(c, b' '..=b'~') && c != b'"' && c != b'\\')
-        {
-            buf.push(b'"');
-            buf.extend_from_slice(s.as_bytes());
-            buf.push(b'"');
-            return;
-        }
+        return push_json_str(buf, s);
     }
     // Serialising a Value into a Vec cannot fail.
     let start = buf.len();
     let _ = serde_json::to_writer(&mut *buf, v);
+    escape_invisible(buf, start);
+}
+
+/// [`push_json`] of a string, without making a [`Value`] of it.
+pub(crate) fn push_json_str(buf: &mut Vec<u8>, s: &str) {
+    // A string of printable ASCII without a quote or a backslash (a tool,
+    // a file name) is itself between quotes: what serde_json writes, with nothing for
+    // `escape_invisible` to do.
+    if s.bytes()
+        .all(|c| matches!(c, b' '..=b'~') && c != b'"' && c != b'\\')
+    {
+        buf.push(b'"');
+        buf.extend_from_slice(s.as_bytes());
+        buf.push(b'"');
+        return;
+    }
+    // Serialising a string into a Vec cannot fail; serde_json writes a
+    // `str` as it writes `Value::String`.
+    let start = buf.len();
+    let _ = serde_json::to_writer(&mut *buf, s);
     escape_invisible(buf, start);
 }
 

@@ -6,9 +6,7 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-use serde_json::Value;
-
-use crate::emit::push_json;
+use crate::emit::push_json_str;
 use crate::judge::fields::{Ev, bool_value, str_ref, whole_value, wrapped_protocol};
 use crate::peek::{Kind, Peeker, key_is, object_members, span, unescape};
 use crate::spec::{self, types};
@@ -65,73 +63,19 @@ pub(crate) fn event_kind(obj: &[u8], peeker: &Peeker, warnings: bool) -> Option<
 /// `retryable:false` (§ 9.3: what a producer must say when it cannot
 /// tell).
 pub(crate) fn forwarded_body(found: &Found<'_, '_>) -> Vec<u8> {
-    let &Found {
-        ev,
-        kind,
-        tool,
-        run,
-        line_no,
-        source,
-    } = found;
+    let ev = found.ev;
     let line = ev.line;
-    let known = spec::field_table(types::bytes::ERROR);
-    let text = |m: &crate::peek::Member| str_ref(line, m);
-    let error = kind == EventKind::Error;
-    let retryable_true = ev.get("retryable").and_then(bool_value).is_some_and(|b| b);
-    // Decide, member by member: kept at the top level or moved.
+    let error = found.kind == EventKind::Error;
     // Each key decoded once; the checks below compare these names.
     let names: Vec<Cow<'_, [u8]>> = ev.members.iter().map(|m| key_name(line, m)).collect();
-    let firsts = first_occurrences(&names);
-    let mut keep = Vec::with_capacity(ev.members.len());
-    for ((m, name), first) in ev.members.iter().zip(&names).zip(firsts) {
-        let n: &[u8] = name;
-        let spec_field = known.is_some_and(|t| t.has(n, spec::field_hash(n)));
-        let well_formed = match n {
-            b"properties" => m.kind == Kind::Object,
-            b"origin" => text(m).is_some(),
-            b"category" if error => text(m).is_some_and(|c| c != "partial"),
-            b"code" if error => text(m).is_some_and(|c| spec::valid_code(c.as_bytes())),
-            b"message" if error => text(m).is_some_and(|t| single_line(&t)),
-            b"retryable" if error => bool_value(m).is_some(),
-            b"retry_after_ms" if error => whole_value(line, m).is_some() && retryable_true,
-            // § 9.1's optional fields in their types: a member
-            // of another type moves into properties, as an unknown one.
-            b"domain" | b"target" | b"field" | b"hint" | b"docs" if error => text(m).is_some(),
-            b"item_index" | b"line_number" if error => whole_value(line, m).is_some(),
-            b"details" if error => m.kind == Kind::Object,
-            b"wrapped" if error => wrapped_ok(span(line, &m.value)),
-            b"scope" if error => text(m).is_some_and(|t| spec::SCOPES.contains(&t.as_ref())),
-            _ => true,
-        };
-        keep.push(first && spec_field && well_formed);
-    }
+    let keep = kept_members(ev, error, &names);
     let kept = |name: &[u8]| names.iter().zip(&keep).any(|(n, k)| *k && **n == *name);
-    let mut b = Vec::with_capacity(line.len() + 160);
+    let mut b = Vec::with_capacity(line.len() + 160 + found.source.len());
     if !kept(b"origin") {
         b.extend_from_slice(b",\"origin\":");
-        push_json(&mut b, &Value::from(origin(ev, tool)));
+        push_json_str(&mut b, &origin(ev, found.tool));
     }
-    let mut moved = Vec::new();
     let reserved = |n: &[u8]| n == b"type" || n == b"aoi";
-    for ((m, k), n) in ev.members.iter().zip(&keep).zip(&names) {
-        if !k && !reserved(n) {
-            push_member(&mut moved, span(line, &m.key), span(line, &m.value));
-        }
-    }
-    let mut fwd = b"{\"source\":".to_vec();
-    push_json(&mut fwd, &Value::from(source));
-    fwd.extend_from_slice(b",\"line\":");
-    fwd.extend_from_slice(itoa::Buffer::new().format(line_no).as_bytes());
-    if let Some(r) = run {
-        fwd.extend_from_slice(b",\"run\":");
-        fwd.extend_from_slice(r);
-    }
-    if let Some(rest) = moved.strip_prefix(b",") {
-        fwd.extend_from_slice(b",\"fields\":{");
-        fwd.extend_from_slice(rest);
-        fwd.push(b'}');
-    }
-    fwd.push(b'}');
     let mut props_done = false;
     for ((m, k), n) in ev.members.iter().zip(&keep).zip(&names) {
         if !k || reserved(n) {
@@ -142,7 +86,7 @@ pub(crate) fn forwarded_body(found: &Found<'_, '_>) -> Vec<u8> {
             // Our provenance first, then the upstream's own properties but
             // an earlier hop's `forwarded`.
             b.extend_from_slice(b",\"properties\":{\"forwarded\":");
-            b.extend_from_slice(&fwd);
+            push_provenance(&mut b, found, &names, &keep);
             for pm in object_members(value) {
                 let pk = span(value, &pm.key);
                 if !key_is(pk, pm.key_escaped, "forwarded") {
@@ -165,12 +109,12 @@ pub(crate) fn forwarded_body(found: &Found<'_, '_>) -> Vec<u8> {
         if !kept(b"message") {
             let msg = ev
                 .get("message")
-                .and_then(text)
+                .and_then(|m| str_ref(line, m))
                 .map(|t| one_line_of(&t))
                 .filter(|t| !t.is_empty())
                 .unwrap_or_else(|| "(no message)".to_string());
             b.extend_from_slice(b",\"message\":");
-            push_json(&mut b, &Value::from(msg));
+            push_json_str(&mut b, &msg);
         }
         if !kept(b"retryable") {
             b.extend_from_slice(b",\"retryable\":false");
@@ -178,10 +122,80 @@ pub(crate) fn forwarded_body(found: &Found<'_, '_>) -> Vec<u8> {
     }
     if !props_done {
         b.extend_from_slice(b",\"properties\":{\"forwarded\":");
-        b.extend_from_slice(&fwd);
+        push_provenance(&mut b, found, &names, &keep);
         b.push(b'}');
     }
     b
+}
+
+/// For each member of `ev` (named `names`), whether it stays at the top
+/// level of the forwarded event: the first of its name, a field the spec
+/// defines, and of the shape the spec gives it ([`forwarded_body`]).
+fn kept_members(ev: &Ev<'_>, error: bool, names: &[Cow<'_, [u8]>]) -> Vec<bool> {
+    let line = ev.line;
+    let known = spec::field_table(types::bytes::ERROR);
+    let text = |m: &crate::peek::Member| str_ref(line, m);
+    let retryable_true = ev.get("retryable").and_then(bool_value).is_some_and(|b| b);
+    let mut keep = first_occurrences(names);
+    for ((m, name), k) in ev.members.iter().zip(names).zip(keep.iter_mut()) {
+        let n: &[u8] = name;
+        if !*k || !known.is_some_and(|t| t.has(n, spec::field_hash(n))) {
+            *k = false;
+            continue;
+        }
+        *k = match n {
+            b"properties" => m.kind == Kind::Object,
+            b"origin" => text(m).is_some(),
+            b"category" if error => text(m).is_some_and(|c| c != "partial"),
+            b"code" if error => text(m).is_some_and(|c| spec::valid_code(c.as_bytes())),
+            b"message" if error => text(m).is_some_and(|t| single_line(&t)),
+            b"retryable" if error => bool_value(m).is_some(),
+            b"retry_after_ms" if error => whole_value(line, m).is_some() && retryable_true,
+            // § 9.1's optional fields in their types: a member
+            // of another type moves into properties, as an unknown one.
+            b"domain" | b"target" | b"field" | b"hint" | b"docs" if error => text(m).is_some(),
+            b"item_index" | b"line_number" if error => whole_value(line, m).is_some(),
+            b"details" if error => m.kind == Kind::Object,
+            b"wrapped" if error => wrapped_ok(span(line, &m.value)),
+            b"scope" if error => text(m).is_some_and(|t| spec::SCOPES.contains(&t.as_ref())),
+            _ => true,
+        };
+    }
+    keep
+}
+
+/// `properties.forwarded`: where the event came from (`source`, `line`,
+/// the upstream `run`) and, under `fields`, the members that did not stay
+/// at the top level (not `kept`) but `type` and `aoi`, byte for byte.
+fn push_provenance(b: &mut Vec<u8>, found: &Found<'_, '_>, names: &[Cow<'_, [u8]>], kept: &[bool]) {
+    let line = found.ev.line;
+    b.extend_from_slice(b"{\"source\":");
+    push_json_str(b, found.source);
+    b.extend_from_slice(b",\"line\":");
+    b.extend_from_slice(itoa::Buffer::new().format(found.line_no).as_bytes());
+    if let Some(r) = found.run {
+        b.extend_from_slice(b",\"run\":");
+        b.extend_from_slice(r);
+    }
+    let mut moved = false;
+    for ((m, k), n) in found.ev.members.iter().zip(kept).zip(names) {
+        let n: &[u8] = n;
+        if *k || n == b"type" || n == b"aoi" {
+            continue;
+        }
+        match moved {
+            false => b.extend_from_slice(b",\"fields\":{\""),
+            true => b.extend_from_slice(b",\""),
+        }
+        moved = true;
+        b.extend_from_slice(span(line, &m.key));
+        b.extend_from_slice(b"\":");
+        b.extend_from_slice(span(line, &m.value));
+    }
+    if moved {
+        b.push(b'}');
+    }
+    b.push(b'}');
 }
 
 /// A member's key, decoded, as UTF-8 bytes: most keys hold no escape,

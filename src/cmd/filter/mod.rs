@@ -37,6 +37,7 @@ mod plain;
 mod print;
 mod raw;
 mod raw_files;
+mod raw_split;
 mod report;
 mod sink;
 mod split;

@@ -49,7 +49,9 @@ struct Origin {
 /// values of one line are alive at once.
 struct RawInputs<'a> {
     paths: std::vec::IntoIter<&'a Path>,
-    reader: Option<(LineReader<Box<dyn Read + 'a>>, String)>,
+    reader: Option<LineReader<Box<dyn Read + 'a>>>,
+    /// The name of the input being read, for messages.
+    source: String,
     /// The current block of complete lines and how far it has been read.
     block: Vec<u8>,
     pos: usize,
@@ -97,7 +99,7 @@ impl Iterator for RawInputs<'_> {
                 if text.iter().all(u8::is_ascii_whitespace) {
                     continue;
                 }
-                let source = self.reader.as_ref().map(|(_, s)| s.as_str()).unwrap_or("-");
+                let source = self.source.as_str();
                 {
                     let mut at = self.at.borrow_mut();
                     if at.source != source {
@@ -145,13 +147,10 @@ impl Iterator for RawInputs<'_> {
                 }
                 continue;
             }
-            let Some((reader, source)) = self.reader.as_mut() else {
+            let Some(reader) = self.reader.as_mut() else {
                 let path = self.paths.next()?;
-                let source = path.display().to_string();
-                // jq's input_filename: the file being read, null for stdin.
-                let stdin = path == Path::new("-");
-                jq::set_input_filename((!stdin).then_some(source.as_str()));
-                let src: Box<dyn Read> = if stdin {
+                // jq's reader opens each file itself, and says why it cannot.
+                let src: Box<dyn Read> = if path == Path::new("-") {
                     crate::out::opening_stdin();
                     Box::new(io::stdin().lock())
                 } else {
@@ -163,10 +162,10 @@ impl Iterator for RawInputs<'_> {
                         }
                     }
                 };
-                self.reader = Some((LineReader::new(src, self.max_line), source));
-                self.line = 0;
+                self.open(src, path);
                 continue;
             };
+            let source = self.source.as_str();
             match reader.next_chunk() {
                 Ok(None) => self.reader = None,
                 Ok(Some(Chunk::Lines(block))) => {
@@ -177,18 +176,15 @@ impl Iterator for RawInputs<'_> {
                 Ok(Some(Chunk::LongPart { end, .. })) => {
                     if end {
                         self.line += 1;
-                        let msg = format!(
-                            "{source}:{}: line longer than --max-line-bytes {}",
-                            self.line, self.max_line
-                        );
-                        self.fail(Code::DATAERR);
+                        let (msg, code) = too_long(source, self.line, self.max_line);
+                        self.fail(code);
                         return Some(Err(msg));
                     }
                 }
                 Err(e) => {
-                    let msg = format!("{source}: read error: {e}");
+                    let (msg, code) = read_failed(source, &e);
                     self.reader = None;
-                    self.fail(Code::IOERR);
+                    self.fail(code);
                     return Some(Err(msg));
                 }
             }
@@ -196,10 +192,36 @@ impl Iterator for RawInputs<'_> {
     }
 }
 
-impl RawInputs<'_> {
+impl<'a> RawInputs<'a> {
+    /// Reads `src`, the input at `path`, from its first line on.
+    fn open(&mut self, src: Box<dyn Read + 'a>, path: &Path) {
+        self.reading(path, 0);
+        self.reader = Some(LineReader::new(src, self.max_line));
+    }
+
+    /// Messages name `path`, and the lines read next follow line `line`.
+    fn reading(&mut self, path: &Path, line: u64) {
+        self.source = path.display().to_string();
+        // jq's input_filename: the file being read, null for stdin.
+        let stdin = path == Path::new("-");
+        jq::set_input_filename((!stdin).then_some(self.source.as_str()));
+        self.line = line;
+    }
+
     fn fail(&self, code: Code) {
         self.failure.set(self.failure.get().worst(code));
     }
+}
+
+/// What is said of line `line` of `source`, longer than `max_line`.
+pub(super) fn too_long(source: &str, line: u64, max_line: usize) -> (String, Code) {
+    let msg = format!("{source}:{line}: line longer than --max-line-bytes {max_line}");
+    (msg, Code::DATAERR)
+}
+
+/// What is said when `source` cannot be read on.
+pub(super) fn read_failed(source: &str, e: &io::Error) -> (String, Code) {
+    (format!("{source}: read error: {e}"), Code::IOERR)
 }
 
 /// The line's object with only the members the filter reads, when the
@@ -352,6 +374,20 @@ pub(super) fn last_result_code(last: Option<bool>) -> Code {
     }
 }
 
+/// Where `--raw`'s values come from.
+pub(super) enum Start<'a> {
+    /// The inputs at these paths, each opened in its turn.
+    Paths(Vec<&'a Path>),
+    /// The input at the path, opened.
+    Opened(Box<dyn Read + 'a>, &'a Path),
+    /// Whole lines of the input at `path`, after its line `line`.
+    Lines {
+        text: &'a [u8],
+        path: &'a Path,
+        line: u64,
+    },
+}
+
 /// Filters the inputs at `paths` in turn into `out` (`-n`: once, on
 /// `null`; `-s`: once, on the array of all values).
 pub(super) fn filter_paths<O: RawOut>(
@@ -361,13 +397,26 @@ pub(super) fn filter_paths<O: RawOut>(
     paths: Vec<&Path>,
     out: &mut O,
 ) -> io::Result<Ran> {
+    filter_raw(args, filter, vars, Start::Paths(paths), out)
+}
+
+/// Filters the values from `start` into `out` (`-n`: once, on `null`;
+/// `-s`: once, on the array of all values).
+pub(super) fn filter_raw<O: RawOut>(
+    args: &FilterArgs,
+    filter: &Filter,
+    vars: Vars<Val>,
+    start: Start<'_>,
+    out: &mut O,
+) -> io::Result<Ran> {
     let at = Rc::new(RefCell::new(Origin::default()));
     let failure = Rc::new(Cell::new(Code::OK));
     // One value per line, each filtered on its own (not -n, -s, -R).
     let one_by_one = !args.null_input && !args.slurp && !args.raw_input;
-    let raw_inputs: BoxedInputs<'_> = Box::new(RawInputs {
-        paths: paths.into_iter(),
+    let mut raw_inputs = RawInputs {
+        paths: Vec::new().into_iter(),
         reader: None,
+        source: String::new(),
         block: Vec::new(),
         pos: 0,
         queue: VecDeque::new(),
@@ -380,7 +429,16 @@ pub(super) fn filter_paths<O: RawOut>(
         built: (one_by_one && !args.sort_keys)
             .then(|| jq::construction(&args.filter))
             .flatten(),
-    });
+    };
+    match start {
+        Start::Paths(paths) => raw_inputs.paths = paths.into_iter(),
+        Start::Opened(src, path) => raw_inputs.open(src, path),
+        Start::Lines { text, path, line } => {
+            raw_inputs.reading(path, line);
+            raw_inputs.block.extend_from_slice(text);
+        }
+    }
+    let raw_inputs: BoxedInputs<'_> = Box::new(raw_inputs);
     let inputs = RcIter::new(raw_inputs);
     let data = Data {
         lut: &filter.lut,

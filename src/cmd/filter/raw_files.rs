@@ -1,9 +1,9 @@
-//! `--raw`'s inputs: filtered in turn by one jq reader, or, several
-//! regular files when the program cannot read on from one input into the
-//! next (no `input`/`inputs`, no `-n`, no `-s`), through the one driver
-//! ([`each_turn`]): workers filter files up to 1 MiB each into a record
-//! of the lines it would write to stdout and what it would say on
-//! stderr, replayed in input order through the writes one thread makes,
+//! `--raw`'s inputs: filtered in turn by one jq reader, or, when the
+//! program cannot read on from one value into the next ([`apart`]), each
+//! in its turn through the one driver ([`each_turn`]): one big input split
+//! over threads ([`super::raw_split`]), several regular files on
+//! workers: they filter files up to 1 MiB each into a record of the lines
+//! it would write to stdout and what it would say on stderr, replayed in input order through the writes one thread makes,
 //! so stdout, stderr (however interleaved) and the exit are one thread's.
 //! A larger file, one whose record passes its room, or one that halted,
 //! is filtered in its turn. After a halt nothing more is written, as on
@@ -19,6 +19,7 @@ use jaq_json::Val;
 use super::STACK;
 use super::jq_args::thread_globals;
 use super::raw::{Live, Ran, filter_paths, finish};
+use super::raw_split::filter_input;
 use super::sink::{Rec, Said};
 use crate::cli::FilterArgs;
 use crate::jq::Filter;
@@ -33,33 +34,37 @@ pub(super) fn run_raw(
     vars: Vars<Val>,
 ) -> Code {
     let paths = judging.inputs();
-    // Without input/inputs (and -n, -s) each input is filtered alone, so
-    // files may be filtered at once; the check is on the text, erring
-    // towards reading in turn (a string or a name containing "input"; an
-    // include or import, whose module's text is not looked at).
-    // -e needs the last result of all, so the inputs are read in turn.
-    let reads_on = ["input", "include", "import"]
-        .iter()
-        .any(|word| args.filter.contains(word));
-    let apart = !args.null_input && !args.slurp && !args.exit_status && !reads_on;
+    let threads = judging.reading.threads;
     let mut live = Live {
         out: stdout_writer(),
         quiet: args.quiet,
     };
-    if !apart || crate::pool::plan(judging.reading.threads, &paths).is_none() {
+    if !apart(args) {
         let ran = filter_paths(args, filter, vars, paths, &mut live);
         return finish(ran, &mut live, args.exit_status);
     }
     let mut total = Ran::default();
     let engine = RawFiltering { args, filter };
-    each_turn(&paths, judging.reading.threads, &engine, |i, turn| {
-        let ran = match turn.read_into(&mut live) {
-            Ok(Turned::Read(ran)) => Ok(ran),
-            // jq's reader opens each file itself, and says why it cannot.
-            Ok(Turned::Unreadable(_)) => {
-                filter_paths(args, filter, vars.clone(), vec![paths[i]], &mut live)
-            }
-            Err(e) => Err(e),
+    each_turn(&paths, threads, &engine, |i, turn| {
+        let ran = match turn.into_opened() {
+            // In its turn: one big input is split over threads.
+            Ok(src) => filter_input(
+                args,
+                filter,
+                vars.clone(),
+                src,
+                paths[i],
+                threads,
+                &mut live,
+            ),
+            Err(turn) => match turn.read_into(&mut live) {
+                Ok(Turned::Read(ran)) => Ok(ran),
+                // jq's reader opens each file itself, and says why it cannot.
+                Ok(Turned::Unreadable(_)) => {
+                    filter_paths(args, filter, vars.clone(), vec![paths[i]], &mut live)
+                }
+                Err(e) => Err(e),
+            },
         };
         // A halt or a failed write ends the process here, as it ends one
         // thread, without waiting for workers on later files.
@@ -70,6 +75,20 @@ pub(super) fn run_raw(
         true
     });
     finish(Ok(total), &mut live, args.exit_status)
+}
+
+/// Whether each input, and each line of it, is filtered alone, so inputs
+/// (and the chunks of one) may be filtered at once: not when the program
+/// may read on into other values (`input`/`inputs`, or a module it
+/// includes or imports, whose text is not looked at; the check is on the
+/// text, erring towards reading in turn: a string or a name containing
+/// "input" counts), not with `-n` or `-s`, and not with `-e`, which
+/// needs the last result of all.
+fn apart(args: &FilterArgs) -> bool {
+    let reads_on = ["input", "include", "import"]
+        .iter()
+        .any(|word| args.filter.contains(word));
+    !args.null_input && !args.slurp && !args.exit_status && !reads_on
 }
 
 /// How `--raw` filters each input alone, here or on a worker.

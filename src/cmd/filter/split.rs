@@ -46,7 +46,7 @@ use crate::peek::{Envelope, Member, Peeker};
 const CHUNK_BYTES: usize = 32 << 10;
 /// What a worker may keep of one chunk's results and stderr: past it, the
 /// chunk is filtered again here, live.
-const ROOM: usize = 1 << 20;
+pub(super) const ROOM: usize = 1 << 20;
 
 /// The filter workers of a run, started the first time an input is split.
 pub(super) struct Split<'scope, 'env> {
@@ -200,7 +200,7 @@ impl<'scope, 'env> Split<'scope, 'env> {
 /// this thread's share runs on, at most two: past three threads filtering,
 /// the judge's thread is the limit, and each worker's heap adds to the
 /// peak memory (11.5 MiB with one, 12.5 with two, on 100 MB).
-fn workers(threads: usize) -> usize {
+pub(super) fn workers(threads: usize) -> usize {
     let n = match threads {
         0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
         n => n,
@@ -536,11 +536,11 @@ fn replay_all(
 }
 
 /// The record of chunk `k`, once a worker sent it (none: filter it here).
-fn record_of(
+pub(super) fn record_of<T>(
     k: u64,
-    ready: &mut BTreeMap<u64, Option<Record<Rec>>>,
-    done: &mpsc::Receiver<(u64, Option<Record<Rec>>)>,
-) -> Option<Record<Rec>> {
+    ready: &mut BTreeMap<u64, Option<T>>,
+    done: &mpsc::Receiver<(u64, Option<T>)>,
+) -> Option<T> {
     loop {
         if let Some(rec) = ready.remove(&k) {
             return rec;
