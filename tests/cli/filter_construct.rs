@@ -9,8 +9,6 @@
 
 use proptest::prelude::*;
 
-use crate::util::RUN;
-
 /// Programs the fast path takes (its unit tests check that it does), and
 /// `{type: .id}`, which framed refuses (a `type` makes an event, § 8.1).
 const PROGRAMS: &[&str] = &[
@@ -107,26 +105,6 @@ fn raw_line() -> impl Strategy<Value = String> {
         4 => object(),
         1 => (0..ODD_LINES.len()).prop_map(|i| ODD_LINES[i].to_string()),
     ]
-}
-
-/// The events as a stream: each with its envelope, a meta before and a
-/// summary after.
-fn stream(events: &[String]) -> Vec<u8> {
-    let mut out = format!(
-        "{{\"type\":\"aoi:meta\",\"aoi\":{{\"seq\":0,\"run\":\"{RUN}\"}},\"tool\":\"t\",\
-         \"tool_version\":\"1\",\"aoi_version\":\"1.0-alpha\"}}\n"
-    );
-    for (i, e) in events.iter().enumerate() {
-        let env = format!(",\"aoi\":{{\"seq\":{},\"run\":\"{RUN}\"}}}}", i + 1);
-        out.push_str(&e[..e.len() - 1]);
-        out.push_str(&env);
-        out.push('\n');
-    }
-    out.push_str(&format!(
-        "{{\"type\":\"aoi:summary\",\"aoi\":{{\"seq\":{},\"run\":\"{RUN}\"}},\"ok\":true}}\n",
-        events.len() + 1
-    ));
-    out.into_bytes()
 }
 
 /// aoi's report with its own run id and times written alike, every other
@@ -227,7 +205,7 @@ fn objects_of_plain_paths_are_the_general_paths() {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    let framed = stream(&events);
+    let framed = crate::util::enveloped(&events);
     let mut raw: Vec<String> = events.clone();
     raw.extend(ODD_LINES.iter().map(|s| s.to_string()));
     let raw = (raw.join("\n") + "\n").into_bytes();
@@ -248,7 +226,7 @@ proptest! {
         framed in 0..FRAMED.len(),
         raw in 0..RAW.len(),
     ) {
-        same_as_general(PROGRAMS[which], &FRAMED[framed..=framed], &stream(&events));
+        same_as_general(PROGRAMS[which], &FRAMED[framed..=framed], &crate::util::enveloped(&events));
         let input = (lines.join("\n") + "\n").into_bytes();
         same_as_general(PROGRAMS[which], &RAW[raw..=raw], &input);
     }

@@ -9,7 +9,7 @@
 use proptest::prelude::*;
 use serde_json::Value;
 
-use crate::util::{RUN, assert_conforming_report, fed_back_code};
+use crate::util::{assert_conforming_report, fed_back_code};
 
 /// Filters the projection takes (the unit tests check that it does).
 const FILTERS: &[&str] = &[
@@ -79,26 +79,6 @@ fn event() -> impl Strategy<Value = String> {
         line.push('}');
         line
     })
-}
-
-/// The events as a stream: each with its envelope, a meta before and a
-/// summary after.
-fn stream(events: &[String]) -> Vec<u8> {
-    let mut out = format!(
-        "{{\"type\":\"aoi:meta\",\"aoi\":{{\"seq\":0,\"run\":\"{RUN}\"}},\"tool\":\"t\",\
-         \"tool_version\":\"1\",\"aoi_version\":\"1.0-alpha\"}}\n"
-    );
-    for (i, e) in events.iter().enumerate() {
-        let env = format!(",\"aoi\":{{\"seq\":{},\"run\":\"{RUN}\"}}}}", i + 1);
-        out.push_str(&e[..e.len() - 1]);
-        out.push_str(&env);
-        out.push('\n');
-    }
-    out.push_str(&format!(
-        "{{\"type\":\"aoi:summary\",\"aoi\":{{\"seq\":{},\"run\":\"{RUN}\"}},\"ok\":true}}\n",
-        events.len() + 1
-    ));
-    out.into_bytes()
 }
 
 /// A report line without aoi's own run id and times.
@@ -172,7 +152,7 @@ fn projected_filters_give_what_the_whole_object_gives() {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    let input = stream(&events);
+    let input = crate::util::enveloped(&events);
     for flt in FILTERS {
         same_as_whole(flt, &input);
     }
@@ -186,6 +166,6 @@ proptest! {
         events in prop::collection::vec(event(), 1..12),
         which in 0..FILTERS.len(),
     ) {
-        same_as_whole(FILTERS[which], &stream(&events));
+        same_as_whole(FILTERS[which], &crate::util::enveloped(&events));
     }
 }

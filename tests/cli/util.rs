@@ -940,3 +940,24 @@ pub fn stable(line: &[u8]) -> String {
         _ => String::from_utf8_lossy(line).into_owned(),
     }
 }
+
+/// `events` (one-line objects) as a stream, each with its envelope
+/// (`seq`, [`RUN`]) appended after its own members, byte for byte, a meta
+/// before and a summary after.
+pub fn enveloped(events: &[String]) -> Vec<u8> {
+    let mut out = format!(
+        "{{\"type\":\"aoi:meta\",\"aoi\":{{\"seq\":0,\"run\":\"{RUN}\"}},\"tool\":\"t\",\
+         \"tool_version\":\"1\",\"aoi_version\":\"1.0-alpha\"}}\n"
+    );
+    for (i, e) in events.iter().enumerate() {
+        let env = format!(",\"aoi\":{{\"seq\":{},\"run\":\"{RUN}\"}}}}", i + 1);
+        out.push_str(&e[..e.len() - 1]);
+        out.push_str(&env);
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "{{\"type\":\"aoi:summary\",\"aoi\":{{\"seq\":{},\"run\":\"{RUN}\"}},\"ok\":true}}\n",
+        events.len() + 1
+    ));
+    out.into_bytes()
+}
