@@ -28,11 +28,13 @@ mod construct;
 mod paths;
 mod projection;
 mod rewrite;
+mod transcribe;
 mod verbatim;
 
 pub use compat::set_input_filename;
 pub use construct::{Construction, construction};
 pub use projection::input_keys;
+pub use transcribe::{Transcriber, distinct_keys};
 pub use verbatim::{Found, member_at, verbatim, write_found};
 
 /// The data kind filters run with: the look-up table and the inputs that

@@ -42,6 +42,7 @@
 //!   one thread writes,
 //! - `filter_projection`: filters run on the members they read give the whole object's results,
 //! - `filter_construct`: objects of plain paths written from the line are the general path's,
+//! - `filter_raw_written`: `--raw`'s `.`, paths and `select` written from the line are the general path's,
 //! - `parallel`: two threads on a file judge exactly like one,
 //! - `schema`: `--schema FILE` on every judging command, the file judged first,
 //!   and every command's machine output valid against `aoi schema`,
@@ -89,6 +90,8 @@ mod filter_jq;
 mod filter_projection;
 #[path = "cli/filter_raw_threads.rs"]
 mod filter_raw_threads;
+#[path = "cli/filter_raw_written.rs"]
+mod filter_raw_written;
 #[path = "cli/filter_threads.rs"]
 mod filter_threads;
 #[path = "cli/fleet.rs"]

@@ -149,7 +149,7 @@ const FRAMED: &[&[&str]] = &[
     &["--threads", "1"],
     &["--threads", "2"],
 ];
-const RAW: &[&[&str]] = &[
+pub(crate) const RAW: &[&[&str]] = &[
     &["--raw"],
     &["--raw", "-c"],
     &["--raw", "-r"],
@@ -167,7 +167,7 @@ const RAW: &[&[&str]] = &[
 
 /// The program as the fast path takes it and as a definition it refuses
 /// give the same stdout (byte for byte), stderr and exit.
-fn same_as_general(program: &str, modes: &[&[&str]], input: &[u8]) {
+pub(crate) fn same_as_general(program: &str, modes: &[&[&str]], input: &[u8]) {
     let general = format!("def aoi_general: {program}; aoi_general");
     for mode in modes {
         let fast = run(&[*mode, &[program]].concat(), input);

@@ -180,24 +180,6 @@ pub(super) fn unchanged(v: &Val, same: &Val, seen: &Seen<'_>) -> bool {
     }
 }
 
-/// Whether the top-level keys of the peeked `line` are all distinct, so
-/// that its object has a member for each (what [`unchanged`] asks of the
-/// whole object's length). An escaped key, or more keys than are cheap to
-/// compare pairwise, is not decided here: `false`.
-pub(super) fn distinct_keys(line: &[u8], peek: &crate::peek::Peeker) -> bool {
-    use crate::peek::{bytes_eq, span};
-    let ms = &peek.members;
-    if ms.len() > 32 || ms.iter().any(|m| m.key_escaped) {
-        return false;
-    }
-    ms.iter().enumerate().all(|(i, a)| {
-        let a = span(line, &a.key);
-        ms.iter()
-            .skip(i + 1)
-            .all(|b| !bytes_eq(a, span(line, &b.key)))
-    })
-}
-
 /// Whether the line's bytes may be written into aoi's own stream as they
 /// came: not with a lone surrogate escape, which the value holds as U+FFFD
 /// and which aoi's output never carries (jq and serde_json refuse it).
@@ -366,7 +348,7 @@ impl<O: Emit> Framed<'_, O> {
                     // the whole event, written from the line as it came
                     // where the whole object would be ([`unchanged`]).
                     let peek = seen.peek;
-                    if seen.domain && distinct_keys(line, peek) && spliceable(peek) {
+                    if seen.domain && jq::distinct_keys(line, peek) && spliceable(peek) {
                         let ty = self.splice(line, peek);
                         self.sinks.event(ty, &self.buf)?;
                         continue;

@@ -62,21 +62,33 @@ impl JqPrint {
     /// One result as jq prints it; then a newline (`-j`: none,
     /// `--raw-output0`: NUL).
     pub(super) fn result(self, buf: &mut Vec<u8>, v: &Val) -> Result<(), jq::NotJson> {
+        if let (Val::TStr(s), true) = (v, self.raw_strings) {
+            return self.text(buf, s);
+        }
         if self.seq {
             buf.push(0x1e);
         }
-        match (v, self.raw_strings) {
-            (Val::TStr(s), true) => {
-                if self.nul && s.contains(&0) {
-                    return Err(jq::NotJson(
-                        "Cannot dump a string containing NUL with --raw-output0 option".into(),
-                    ));
-                }
-                self.style.text(buf, s);
-            }
+        match v {
             _ if self.sort_keys => self.json(buf, &sorted(v))?,
             _ => self.json(buf, v)?,
         }
+        self.end(buf);
+        Ok(())
+    }
+
+    /// A string result `s` (its text, decoded) as [`JqPrint::result`]
+    /// prints it with `-r`.
+    pub(super) fn text(self, buf: &mut Vec<u8>, s: &[u8]) -> Result<(), jq::NotJson> {
+        debug_assert!(self.raw_strings);
+        if self.nul && s.contains(&0) {
+            return Err(jq::NotJson(
+                "Cannot dump a string containing NUL with --raw-output0 option".into(),
+            ));
+        }
+        if self.seq {
+            buf.push(0x1e);
+        }
+        self.style.text(buf, s);
         self.end(buf);
         Ok(())
     }

@@ -13,7 +13,7 @@ use jaq_core::{Ctx, Vars};
 use jaq_json::Val;
 use jaq_std::input::RcIter;
 
-use super::framed::same_object;
+use super::framed::{same_object, simple_path};
 use super::print::JqPrint;
 use super::sink::Rec;
 use super::{BoxedInputs, error_text};
@@ -37,10 +37,19 @@ struct Origin {
     text: Vec<u8>,
     peek: crate::peek::Peeker,
     /// The filter's one result on this line is `made`, written from the
-    /// line's bytes ([`jq::Construction`]): the value given for the line
-    /// is a stand-in, not run.
-    written: bool,
+    /// line's bytes ([`jq::Construction`], a plain path): the value given
+    /// for the line is a stand-in, not run.
+    written: Option<Made>,
     made: Vec<u8>,
+}
+
+/// What [`Origin::made`] holds.
+#[derive(Clone, Copy)]
+enum Made {
+    /// A result as compact JSON; `truthy` unless `null` or `false`.
+    Json { truthy: bool },
+    /// A string result's text (`-r`), decoded.
+    Text,
 }
 
 /// The values of `--raw` mode, read line by line from each input in turn:
@@ -69,6 +78,12 @@ struct RawInputs<'a> {
     /// The filter builds an object of plain paths, written from the line
     /// (only where `keys` is given and members keep their order: no `-S`).
     built: Option<jq::Construction>,
+    /// The filter is a plain path (`.title`; no keys: `.`), its value
+    /// written from the line (one value per line, no `-S`).
+    path: Option<Vec<String>>,
+    transcriber: jq::Transcriber,
+    /// `-r`: a string result is written as its text.
+    raw_strings: bool,
 }
 
 impl Iterator for RawInputs<'_> {
@@ -107,7 +122,7 @@ impl Iterator for RawInputs<'_> {
                     }
                     at.line = self.line;
                     at.partial = false;
-                    at.written = false;
+                    at.written = None;
                 }
                 if jq::too_deep(text) {
                     self.fail(Code::DATAERR);
@@ -117,6 +132,13 @@ impl Iterator for RawInputs<'_> {
                         jq::MAX_DEPTH
                     );
                     return Some(Err(msg));
+                }
+                if let Some(keys) = &self.path {
+                    let mut at = self.at.borrow_mut();
+                    let (t, raw_strings) = (&mut self.transcriber, self.raw_strings);
+                    if path_written(keys, &mut at, text, t, raw_strings) {
+                        return Some(Ok(Val::Null));
+                    }
                 }
                 if let Some(c) = &self.built {
                     let mut at = self.at.borrow_mut();
@@ -245,8 +267,80 @@ fn peeked_object(peek: &mut crate::peek::Peeker, text: &[u8]) -> bool {
 /// `at.made`; false when the filter must run instead.
 fn made(c: &jq::Construction, at: &mut Origin, text: &[u8]) -> bool {
     at.made.clear();
-    at.written = c.write(&mut at.made, text, &at.peek).is_some();
-    at.written
+    let truthy = true;
+    at.written = c
+        .write(&mut at.made, text, &at.peek)
+        .map(|()| Made::Json { truthy });
+    at.written.is_some()
+}
+
+/// The keys of a program that is a plain path ([`simple_path`]), none
+/// for `.`.
+fn plain_path(filter: &str) -> Option<Vec<String>> {
+    match filter.trim() {
+        "." => Some(Vec::new()),
+        f => simple_path(f),
+    }
+}
+
+/// Writes the value of the plain path `keys` (none: `.`) on the line
+/// `text` into `at.made`, as the program's one result; false when the
+/// program must run instead: the line is not one JSON text as the peek
+/// reads it, holds a lone surrogate (which jaq refuses), the path steps
+/// into a value without members (jq's error), or an object written has a
+/// key twice ([`jq::Transcriber`]).
+fn path_written(
+    keys: &[String],
+    at: &mut Origin,
+    text: &[u8],
+    t: &mut jq::Transcriber,
+    raw_strings: bool,
+) -> bool {
+    use crate::peek::Kind;
+    let peek = &mut at.peek;
+    if peek.peek(text).is_err() || peek.lone_surrogate {
+        return false;
+    }
+    at.made.clear();
+    if keys.is_empty() && t.as_written(text, peek) {
+        at.made.extend_from_slice(text);
+        at.written = Some(Made::Json { truthy: true });
+        return true;
+    }
+    let found = match (keys.is_empty(), peek.top) {
+        (true, Some(kind)) => Some(jq::Found::Value(kind, text.trim_ascii())),
+        (false, Some(Kind::Object)) => jq::member_at(text, peek, keys),
+        _ => None,
+    };
+    at.written = found.and_then(|found| write_found(found, &mut at.made, t, raw_strings));
+    at.written.is_some()
+}
+
+/// Appends `found` to `made` as the program's result is printed: with
+/// `-r` a string's text, else compact JSON.
+fn write_found(
+    found: jq::Found<'_>,
+    made: &mut Vec<u8>,
+    t: &mut jq::Transcriber,
+    raw_strings: bool,
+) -> Option<Made> {
+    use crate::peek::Kind;
+    match found {
+        jq::Found::Null => {
+            made.extend_from_slice(b"null");
+            Some(Made::Json { truthy: false })
+        }
+        jq::Found::Value(Kind::String { .. }, raw) if raw_strings => {
+            let body = raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default();
+            crate::peek::unescape_into(body, made);
+            Some(Made::Text)
+        }
+        jq::Found::Value(kind, raw) => {
+            t.transcribe(raw, made)?;
+            let truthy = !matches!(kind, Kind::Null | Kind::False);
+            Some(Made::Json { truthy })
+        }
+    }
 }
 
 /// The object of the peeked `line` with only the members named in `keys`,
@@ -429,6 +523,11 @@ pub(super) fn filter_raw<O: RawOut>(
         built: (one_by_one && !args.sort_keys)
             .then(|| jq::construction(&args.filter))
             .flatten(),
+        path: (one_by_one && !args.sort_keys)
+            .then(|| plain_path(&args.filter))
+            .flatten(),
+        transcriber: jq::Transcriber::default(),
+        raw_strings: JqPrint::of(args).raw_strings,
     };
     match start {
         Start::Paths(paths) => raw_inputs.paths = paths.into_iter(),
@@ -451,6 +550,8 @@ pub(super) fn filter_raw<O: RawOut>(
         print: JqPrint::of(args),
         at: &at,
         buf: Vec::with_capacity(4096),
+        whole: Vec::with_capacity(4096),
+        transcriber: jq::Transcriber::default(),
         code: Code::OK,
         last: None,
     };
@@ -493,6 +594,9 @@ struct OneByOne<'a> {
     print: JqPrint,
     at: &'a RefCell<Origin>,
     buf: Vec<u8>,
+    /// The whole object of a line read in part, as compact JSON.
+    whole: Vec<u8>,
+    transcriber: jq::Transcriber,
     /// 5 once the filter failed on a value.
     code: Code,
     /// Whether the last result was true (for `-e`).
@@ -522,8 +626,8 @@ impl OneByOne<'_> {
     /// Runs the filter on `input` and writes its results; the exit code
     /// when it halted. An error ends the value's results, as in jq.
     fn value<O: RawOut>(&mut self, input: Val, out: &mut O) -> io::Result<Option<i32>> {
-        if self.at.borrow().written {
-            return self.written(out).map(|()| None);
+        if self.at.borrow().written.is_some() {
+            return self.written(out);
         }
         let (data, filter) = (self.data, self.filter);
         let ctx = Ctx::<Kind>::new(data, self.vars.clone());
@@ -532,8 +636,12 @@ impl OneByOne<'_> {
             let v = match r {
                 Ok(v) if same.as_ref().is_some_and(|s| same_object(&v, s)) => {
                     // Of the line's members only some: the result is the
-                    // whole value, built from the peek's spans (the value
-                    // jaq's parse of the line gives, see the function).
+                    // whole value, written from the line, or else built
+                    // from the peek's spans (the value jaq's parse of the
+                    // line gives, see the function).
+                    if self.whole_written(out)? {
+                        continue;
+                    }
                     let at = self.at.borrow();
                     match jq::object_from_peek(&at.text, &at.peek) {
                         Ok(whole) => whole,
@@ -559,13 +667,57 @@ impl OneByOne<'_> {
         Ok(None)
     }
 
-    /// Prints the result written from the line ([`Origin::made`]): an
-    /// object, so true for `-e`.
-    fn written<O: RawOut>(&mut self, out: &mut O) -> io::Result<()> {
+    /// Prints the result written from the line ([`Origin::made`]).
+    fn written<O: RawOut>(&mut self, out: &mut O) -> io::Result<Option<i32>> {
         self.buf.clear();
-        self.print.compact(&mut self.buf, &self.at.borrow().made);
+        let at = self.at.borrow();
+        let printed = match at.written {
+            Some(Made::Json { truthy }) => {
+                self.last = Some(truthy);
+                self.print.compact(&mut self.buf, &at.made);
+                Ok(())
+            }
+            Some(Made::Text) => {
+                self.last = Some(true);
+                self.print.text(&mut self.buf, &at.made)
+            }
+            None => return Ok(None),
+        };
+        drop(at);
+        if let Err(e) = printed {
+            return self.failed(&e.0, out);
+        }
+        out.line(&self.buf)?;
+        Ok(None)
+    }
+
+    /// Prints the whole object of the line whose members the filter read
+    /// only in part ([`Origin::partial`]), written from the line; false
+    /// when it cannot be (`-S`, a key given twice), nothing printed.
+    fn whole_written<O: RawOut>(&mut self, out: &mut O) -> io::Result<bool> {
+        if self.print.sort_keys {
+            return Ok(false);
+        }
+        let at = self.at.borrow();
+        let text = if self.transcriber.as_written(&at.text, &at.peek) {
+            &at.text
+        } else {
+            self.whole.clear();
+            if self
+                .transcriber
+                .transcribe(&at.text, &mut self.whole)
+                .is_none()
+            {
+                return Ok(false);
+            }
+            &self.whole
+        };
+        self.buf.clear();
         self.last = Some(true);
-        out.line(&self.buf)
+        self.print.compact(&mut self.buf, text);
+        drop(at);
+        out.line(&self.buf)?;
+        Ok(true)
     }
 
     /// The filter failed on the value being read: said with where it came
