@@ -83,6 +83,53 @@ impl Transcriber {
         end == line.len() && distinct_keys(line, peek)
     }
 
+    /// [`Transcriber::transcribe`] of the object line `line` (validated,
+    /// no lone surrogate), its top-level members in `peek`: written member
+    /// by member from their spans, only nested objects and arrays walked.
+    pub fn object(&mut self, line: &[u8], peek: &Peeker, out: &mut Vec<u8>) -> Option<()> {
+        // An escaped key, or many: the walk compares them as decoded.
+        if peek.top != Some(Kind::Object) || !distinct_keys(line, peek) {
+            return self.transcribe(line, out);
+        }
+        let del = memchr::memchr(0x7f, line).is_some();
+        out.push(b'{');
+        for (i, m) in peek.members.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            let key = line.get(m.key.start.saturating_sub(1)..m.key.end + 1);
+            self.string(key.unwrap_or_default(), false, del, out);
+            out.push(b':');
+            let raw = span(line, &m.value);
+            match m.kind {
+                Kind::String { escaped } => self.string(raw, escaped, del, out),
+                Kind::Number { .. } if raw == b"-0" => out.push(b'0'),
+                Kind::Object if peek.aoi_member == Some(i) && peek.envelope.is_some() => {
+                    out.extend_from_slice(raw)
+                }
+                Kind::Object | Kind::Array => {
+                    self.walk::<true>(raw, out)?;
+                }
+                _ => out.extend_from_slice(raw),
+            }
+        }
+        out.push(b'}');
+        Some(())
+    }
+
+    /// Appends the string `raw` (with its quotes; `escaped`: it holds an
+    /// escape, `del`: its line holds a DEL) as jq writes it.
+    fn string(&mut self, raw: &[u8], escaped: bool, del: bool, out: &mut Vec<u8>) {
+        if escaped || (del && memchr::memchr(0x7f, raw).is_some()) {
+            let body = raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default();
+            self.text.clear();
+            crate::peek::unescape_into(body, &mut self.text);
+            write_str(out, &self.text);
+        } else {
+            out.extend_from_slice(raw);
+        }
+    }
+
     /// The walk of `raw` (see [`Transcriber::transcribe`]): `Some(true)`
     /// when it is written as it is. With `WRITE`, the text is appended to
     /// `out`; without, nothing is, and the walk stops at the first change.
@@ -97,15 +144,13 @@ impl Transcriber {
             match c {
                 b'"' => {
                     let (end, escaped) = string_end(raw, i);
-                    let body = raw.get(i + 1..end.saturating_sub(1)).unwrap_or_default();
-                    if escaped || (del && memchr::memchr(0x7f, body).is_some()) {
+                    let string = raw.get(i..end).unwrap_or_default();
+                    if escaped || (del && memchr::memchr(0x7f, string).is_some()) {
                         if !WRITE {
                             return Some(false);
                         }
                         out.extend_from_slice(raw.get(from..i).unwrap_or_default());
-                        self.text.clear();
-                        crate::peek::unescape_into(body, &mut self.text);
-                        write_str(out, &self.text);
+                        self.string(string, true, del, out);
                         from = end;
                     }
                     if self.is_key(raw, end) {
@@ -179,12 +224,28 @@ pub fn distinct_keys(line: &[u8], peek: &Peeker) -> bool {
     if ms.len() > 32 || ms.iter().any(|m| m.key_escaped) {
         return false;
     }
-    ms.iter().enumerate().all(|(i, a)| {
-        let a = span(line, &a.key);
-        ms.iter()
-            .skip(i + 1)
-            .all(|b| !bytes_eq(a, span(line, &b.key)))
+    // Keys are compared by a print of a few of their bytes first: equal
+    // keys have equal prints, and unequal prints settle most pairs.
+    let mut prints = [0u32; 32];
+    for (p, m) in prints.iter_mut().zip(ms) {
+        *p = print_of(span(line, &m.key));
+    }
+    let prints = prints.get(..ms.len()).unwrap_or_default();
+    prints.iter().enumerate().all(|(i, a)| {
+        prints.iter().enumerate().skip(i + 1).all(|(j, b)| {
+            a != b || {
+                let key = |n: usize| ms.get(n).map_or(&[][..], |m| span(line, &m.key));
+                !bytes_eq(key(i), key(j))
+            }
+        })
     })
+}
+
+/// A key's length, first, middle and last bytes, in one word.
+fn print_of(key: &[u8]) -> u32 {
+    let at = |i: usize| u32::from(key.get(i).copied().unwrap_or_default());
+    let n = key.len();
+    (n as u32 & 0xff) | at(0) << 8 | at(n / 2) << 16 | at(n.wrapping_sub(1)) << 24
 }
 
 /// Past the closing quote of the string opening at `raw[start]`, and
@@ -268,6 +329,28 @@ mod tests {
         let mut p = Peeker::new();
         p.peek(text.as_bytes()).unwrap();
         Transcriber::default().as_written(text.as_bytes(), &p)
+    }
+
+    fn from_members(text: &str) -> Option<String> {
+        let mut p = Peeker::new();
+        p.peek(text.as_bytes()).unwrap();
+        let mut out = Vec::new();
+        Transcriber::default().object(text.as_bytes(), &p, &mut out)?;
+        Some(String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn objects_are_written_member_by_member_as_walked() {
+        for text in [
+            r#" { "a" : "é" , "b":[ -0 ],"c":-0,"d":{"e":"\/"}}  "#,
+            "{\"k\":\"a\x7fb\",\"k\x7f\":1,\"aoi\":{\"seq\":1,\"run\":\"R\"}}",
+            r#"{"a":1,"b":2,"c":{"x":1,"x":2}}"#,
+            r#"{"a":1,"a":2}"#,
+            r#"{"a":1,"a":2}"#,
+            "{}",
+        ] {
+            assert_eq!(from_members(text), transcribed(text), "{text}");
+        }
     }
 
     #[test]

@@ -308,6 +308,13 @@ fn path_written(
         return true;
     }
     let found = match (keys.is_empty(), peek.top) {
+        (true, Some(Kind::Object)) => {
+            let truthy = true;
+            at.written = t
+                .object(text, peek, &mut at.made)
+                .map(|()| Made::Json { truthy });
+            return at.written.is_some();
+        }
         (true, Some(kind)) => Some(jq::Found::Value(kind, text.trim_ascii())),
         (false, Some(Kind::Object)) => jq::member_at(text, peek, keys),
         _ => None,
@@ -703,9 +710,10 @@ impl OneByOne<'_> {
             &at.text
         } else {
             self.whole.clear();
+            let (line, peek) = (&at.text, &at.peek);
             if self
                 .transcriber
-                .transcribe(&at.text, &mut self.whole)
+                .object(line, peek, &mut self.whole)
                 .is_none()
             {
                 return Ok(false);
