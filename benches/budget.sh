@@ -56,6 +56,7 @@ ROWS=(
     "merge-report -q --no-fail --log --format jsonl|messy"
     "filter -q --continue-on-error .|domain"
     "filter --raw .title|domain"
+    "filter --raw .|domain"
 )
 
 ir_of() {
