@@ -165,10 +165,9 @@ pub struct Located<'a> {
 /// preparation ([`crate::parallel`]), so that the judging thread only takes
 /// the result ([`Located::prepared`]).
 pub trait PrepareEvent: Sync {
-    /// Prepares the event `obj`, which `peek` describes (`raw_run`: its
-    /// `aoi.run` as written, quotes included; empty without one), into
-    /// `out`, whatever `out` held before.
-    fn prepare(&self, obj: &[u8], peek: &Peeker, raw_run: &[u8], out: &mut Prepared);
+    /// Prepares the event `obj`, which `peek` describes (its `aoi.run`:
+    /// [`raw_run_of`]), into `out`, whatever `out` held before.
+    fn prepare(&self, obj: &[u8], peek: &Peeker, out: &mut Prepared);
 }
 
 /// What a [`PrepareEvent`] left of an event: a tag of the command's own
@@ -629,7 +628,7 @@ fn prepare_found(
         Spot::Found(Found::Unwrapped(true)) => scratch,
         _ => return,
     };
-    event.prepare(obj, peeker, raw_run_of(peeker, obj).0, out);
+    event.prepare(obj, peeker, out);
 }
 
 impl Input {
@@ -838,7 +837,7 @@ impl Input {
 /// `aoi.run` of the event `peeker` describes in `obj`, as written (quotes
 /// included; empty without one), and whether the peek read it in the
 /// usual shape (no escapes to decode).
-fn raw_run_of<'o>(peeker: &Peeker, obj: &'o [u8]) -> (&'o [u8], bool) {
+pub(crate) fn raw_run_of<'o>(peeker: &Peeker, obj: &'o [u8]) -> (&'o [u8], bool) {
     match &peeker.envelope {
         Some((_, run)) => (span(obj, run), true),
         None => (

@@ -669,7 +669,7 @@ struct Wanted<'a> {
 }
 
 impl demux::PrepareEvent for Wanted<'_> {
-    fn prepare(&self, obj: &[u8], peek: &Peeker, raw_run: &[u8], out: &mut demux::Prepared) {
+    fn prepare(&self, obj: &[u8], peek: &Peeker, out: &mut demux::Prepared) {
         let e = Ev {
             line: obj,
             members: &peek.members,
@@ -681,6 +681,7 @@ impl demux::PrepareEvent for Wanted<'_> {
             Some(EventKind::Warning) => 2,
         };
         if let (Some(kind), Some(ErrorsFormat::Jsonl)) = (kind, self.shape.format) {
+            let raw_run = demux::raw_run_of(peek, obj).0;
             let run = (!raw_run.is_empty()).then_some(raw_run);
             forwarded_parts(&e, kind, run, self.source, out);
         }
