@@ -153,6 +153,33 @@ pub struct Located<'a> {
     /// ([`crate::long`], large values are stand-ins): where the event
     /// really is in the line.
     pub long: Option<LongEvent>,
+    /// What the command's [`PrepareEvent`] made of this event, when it
+    /// was given one and the event is the one it saw (not a long line's
+    /// copy, not a joined Docker line).
+    pub prepared: Option<&'a mut Prepared>,
+}
+
+/// Work of a command on a located event that depends on the event alone
+/// (whether it is one the command wants, the bytes it will write of it):
+/// on two threads, done on the reading thread with the rest of the line's
+/// preparation ([`crate::parallel`]), so that the judging thread only takes
+/// the result ([`Located::prepared`]).
+pub trait PrepareEvent: Sync {
+    /// Prepares the event `obj`, which `peek` describes (its `aoi.run`:
+    /// [`raw_run_of`]), into `out`, whatever `out` held before.
+    fn prepare(&self, obj: &[u8], peek: &Peeker, out: &mut Prepared);
+}
+
+/// What a [`PrepareEvent`] left of an event: a tag of the command's own
+/// (0 by default), bytes, and places in them. Reused from line to line.
+#[derive(Debug, Default)]
+pub struct Prepared {
+    /// What the command decided of the event.
+    pub tag: u8,
+    /// Bytes it will write of it.
+    pub bytes: Vec<u8>,
+    /// Offsets into `bytes`.
+    pub marks: [usize; 2],
 }
 
 /// Where the event of a long line is, in the line's bytes (which a
@@ -333,6 +360,10 @@ pub struct Input {
     counts: Counts,
     scratch: Vec<u8>,
     peeker: Box<Peeker>,
+    /// What the command's [`PrepareEvent`] made of the line's event, and
+    /// whether it holds for the line being routed.
+    prepared: Box<Prepared>,
+    prepared_valid: bool,
     /// Lines read so far.
     line_no: u64,
     /// A line longer than the reader holds, as its pieces come (with
@@ -369,9 +400,21 @@ pub struct Input {
 pub fn read<R: Read + Send, E>(
     src: Source<R>,
     opts: &Options,
+    visit: impl FnMut(Visit<'_>) -> Result<(), E>,
+) -> Result<Input, E> {
+    read_prepared(src, opts, None, visit)
+}
+
+/// [`read`], with `event` preparing each located event of a log (`--log`)
+/// where the line is prepared: on the reading thread when there are two
+/// ([`Located::prepared`]).
+pub fn read_prepared<R: Read + Send, E>(
+    src: Source<R>,
+    opts: &Options,
+    event: Option<&dyn PrepareEvent>,
     mut visit: impl FnMut(Visit<'_>) -> Result<(), E>,
 ) -> Result<Input, E> {
-    let mut input = read_all(src, opts, &mut visit)?;
+    let mut input = read_all(src, opts, event, &mut visit)?;
     input.docker_end(&mut visit)?;
     Ok(input)
 }
@@ -380,6 +423,7 @@ pub fn read<R: Read + Send, E>(
 fn read_all<R: Read + Send, E>(
     src: Source<R>,
     opts: &Options,
+    event: Option<&dyn PrepareEvent>,
     mut visit: impl FnMut(Visit<'_>) -> Result<(), E>,
 ) -> Result<Input, E> {
     let mut input = Input {
@@ -397,6 +441,8 @@ fn read_all<R: Read + Send, E>(
         counts: Counts::default(),
         scratch: Vec::new(),
         peeker: Box::new(Peeker::new()),
+        prepared: Box::default(),
+        prepared_valid: false,
         line_no: 0,
         long: Vec::new(),
         long_head: Vec::new(),
@@ -416,23 +462,26 @@ fn read_all<R: Read + Send, E>(
     } = src;
     let whole_blocks = match threads {
         Threads::One => {
-            read_here(&mut reader, &mut input, None, &mut visit)?;
+            read_here(&mut reader, &mut input, None, event, &mut visit)?;
             return Ok(input);
         }
         Threads::Two { whole_blocks } => whole_blocks,
         Threads::Later => {
             let later = Some(Later::default());
-            if !read_here(&mut reader, &mut input, later, &mut visit)? {
+            if !read_here(&mut reader, &mut input, later, event, &mut visit)? {
                 return Ok(input);
             }
             false
         }
     };
-    let prep = LocateLines { log: opts.log };
+    let prep = LocateLines {
+        log: opts.log,
+        event,
+    };
     let driven = crate::parallel::drive(reader, whole_blocks, &prep, |piece| match piece {
         Piece::Lines(mut lines) => {
             lines.each(&prep, |line, terminated, slot, utf8_checked| {
-                input.prepared_line(line, terminated, slot, utf8_checked, &mut visit)
+                input.prepared_line(line, terminated, slot, utf8_checked, event, &mut visit)
             })?;
             visit(Visit::BlockEnd)
         }
@@ -445,7 +494,7 @@ fn read_all<R: Read + Send, E>(
     match driven {
         Driven::Done(r) => r?,
         Driven::NotStarted(mut reader) => {
-            read_here(&mut reader, &mut input, None, &mut visit)?;
+            read_here(&mut reader, &mut input, None, event, &mut visit)?;
         }
     }
     Ok(input)
@@ -458,11 +507,12 @@ fn read_here<R: Read, E>(
     reader: &mut LineReader<R>,
     input: &mut Input,
     later: Option<Later>,
+    event: Option<&dyn PrepareEvent>,
     visit: &mut impl FnMut(Visit<'_>) -> Result<(), E>,
 ) -> Result<bool, E> {
     crate::parallel::read_here(reader, later, |step| match step {
         Step::Line(line, terminated, utf8_checked) => {
-            input.prepared_line(line, terminated, None, utf8_checked, visit)
+            input.prepared_line(line, terminated, None, utf8_checked, event, visit)
         }
         Step::Block(_) => visit(Visit::BlockEnd),
         Step::Long(bytes, end) => input.long_piece(bytes, end, visit),
@@ -477,9 +527,10 @@ fn read_here<R: Read, E>(
 /// line's decoration, finding its event and peeking it ([`locate`]);
 /// without, the peek of each line the judge peeks (as `aoi check` on two
 /// threads), so that both kinds of input leave the judging alone to this
-/// thread.
-struct LocateLines {
+/// thread; and the command's [`PrepareEvent`] on the event found.
+struct LocateLines<'p> {
     log: bool,
+    event: Option<&'p dyn PrepareEvent>,
 }
 
 /// What [`locate`] found in a line, with the peeker and the scratch buffer
@@ -490,6 +541,7 @@ pub(crate) struct LocateSlot {
     scratch: Vec<u8>,
     spot: Spot,
     peeked: Result<(), JsonError>,
+    prepared: Box<Prepared>,
 }
 
 impl Default for LocateSlot {
@@ -499,11 +551,12 @@ impl Default for LocateSlot {
             scratch: Vec::new(),
             spot: Spot::unknown(None),
             peeked: Ok(()),
+            prepared: Box::default(),
         }
     }
 }
 
-impl Prep for LocateLines {
+impl Prep for LocateLines<'_> {
     type Slot = LocateSlot;
 
     /// Every line with `--log`; without, the lines the judge peeks (an
@@ -519,12 +572,18 @@ impl Prep for LocateLines {
             slot.peeked = slot.peeker.peek_checked(line, utf8_checked);
             return;
         }
-        slot.spot = locate_spot(
-            trim_decoration(line),
-            &mut slot.peeker,
-            &mut slot.scratch,
-            utf8_checked,
-        );
+        let line = trim_decoration(line);
+        slot.spot = locate_spot(line, &mut slot.peeker, &mut slot.scratch, utf8_checked);
+        if let Some(event) = self.event {
+            prepare_found(
+                event,
+                line,
+                slot.spot,
+                &slot.peeker,
+                &slot.scratch,
+                &mut slot.prepared,
+            );
+        }
     }
 
     fn trim(slot: &mut LocateSlot) {
@@ -535,6 +594,9 @@ impl Prep for LocateLines {
             // A new vector: a shrunk one keeps its memory (see `Peeker::trim`).
             slot.scratch = Vec::new();
         }
+        if slot.prepared.bytes.capacity() > SCRATCH_KEEP {
+            slot.prepared.bytes = Vec::new();
+        }
     }
 
     #[inline(always)]
@@ -543,8 +605,30 @@ impl Prep for LocateLines {
     }
 
     fn wants_trim(slot: &LocateSlot) -> bool {
-        slot.peeker.wants_trim() || slot.scratch.capacity() > SCRATCH_KEEP
+        slot.peeker.wants_trim()
+            || slot.scratch.capacity() > SCRATCH_KEEP
+            || slot.prepared.bytes.capacity() > SCRATCH_KEEP
     }
+}
+
+/// Runs `event` on the event [`locate_spot`] found in `line` (`spot`,
+/// described by `peeker`, in `line` or in `scratch`): the event that
+/// [`Input::found_line`] routes as it is. Without one, `out` is left as
+/// it was (its result is not used).
+fn prepare_found(
+    event: &dyn PrepareEvent,
+    line: &[u8],
+    spot: Spot,
+    peeker: &Peeker,
+    scratch: &[u8],
+    out: &mut Prepared,
+) {
+    let obj = match spot {
+        Spot::Found(Found::At(start)) => line.get(start..).unwrap_or_default(),
+        Spot::Found(Found::Unwrapped(true)) => scratch,
+        _ => return,
+    };
+    event.prepare(obj, peeker, out);
 }
 
 impl Input {
@@ -581,6 +665,7 @@ impl Input {
         terminated: bool,
         slot: Option<&mut LocateSlot>,
         utf8_checked: bool,
+        event: Option<&dyn PrepareEvent>,
         visit: &mut impl FnMut(Visit<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
         self.line_no += 1;
@@ -609,13 +694,26 @@ impl Input {
                 // input takes them for the line, and gives them back.
                 std::mem::swap(&mut self.peeker, &mut slot.peeker);
                 std::mem::swap(&mut self.scratch, &mut slot.scratch);
+                let prepared = event.is_some();
+                if prepared {
+                    std::mem::swap(&mut self.prepared, &mut slot.prepared);
+                    self.prepared_valid = true;
+                }
                 let r = self.found_line(line, terminated, slot.spot, decorated, visit);
                 std::mem::swap(&mut self.peeker, &mut slot.peeker);
                 std::mem::swap(&mut self.scratch, &mut slot.scratch);
+                if prepared {
+                    std::mem::swap(&mut self.prepared, &mut slot.prepared);
+                }
                 r
             }
             None => {
                 let spot = locate_spot(line, &mut self.peeker, &mut self.scratch, utf8_checked);
+                if let Some(event) = event {
+                    let (peeker, scratch) = (&self.peeker, &self.scratch);
+                    prepare_found(event, line, spot, peeker, scratch, &mut self.prepared);
+                    self.prepared_valid = true;
+                }
                 self.found_line(line, terminated, spot, decorated, visit)
             }
         }
@@ -679,6 +777,7 @@ impl Input {
             stream: self.stream(i),
             peek: &self.peeker,
             long,
+            prepared: None,
         }))
     }
 
@@ -686,17 +785,7 @@ impl Input {
     /// (quotes included; empty without one), and whether the peek read it
     /// in the usual shape (no escapes to decode).
     fn raw_run<'o>(&self, obj: &'o [u8]) -> (&'o [u8], bool) {
-        match &self.peeker.envelope {
-            Some((_, run)) => (span(obj, run), true),
-            None => (
-                self.peeker
-                    .aoi_member
-                    .and_then(|i| self.peeker.members.get(i))
-                    .and_then(|env| envelope_run(obj, env))
-                    .unwrap_or_default(),
-                false,
-            ),
-        }
+        raw_run_of(&self.peeker, obj)
     }
 
     /// Ends the input on a read error.
@@ -742,6 +831,23 @@ impl Input {
                 s.judge.idle_timeout(msg.clone());
             }
         }
+    }
+}
+
+/// `aoi.run` of the event `peeker` describes in `obj`, as written (quotes
+/// included; empty without one), and whether the peek read it in the
+/// usual shape (no escapes to decode).
+pub(crate) fn raw_run_of<'o>(peeker: &Peeker, obj: &'o [u8]) -> (&'o [u8], bool) {
+    match &peeker.envelope {
+        Some((_, run)) => (span(obj, run), true),
+        None => (
+            peeker
+                .aoi_member
+                .and_then(|i| peeker.members.get(i))
+                .and_then(|env| envelope_run(obj, env))
+                .unwrap_or_default(),
+            false,
+        ),
     }
 }
 

@@ -413,7 +413,7 @@ impl FieldTable {
             && self
                 .names
                 .get(usize::from(i) - 1)
-                .is_some_and(|n| n.as_bytes() == key)
+                .is_some_and(|n| crate::peek::bytes_eq(n.as_bytes(), key))
     }
 }
 

@@ -34,6 +34,8 @@
 //! - `docs`: the shell blocks of README.md, docs/guide.md and AGENTS.md run
 //!   as written, with the exit statuses and outputs they show,
 //! - `errors`: errors and warnings out of streams and messy logs,
+//! - `errors_forward`: errors decided and forwarded where lines are
+//!   prepared, against the general path and across threads,
 //! - `example_tool`: `examples/ls.rs`, a producer built on the library,
 //! - `faults`: closed and full outputs, odd inputs, huge and deep lines,
 //! - `filter`: jq over the domain events, and `--raw` against jq's output,
@@ -74,6 +76,8 @@ mod discovery;
 mod docs;
 #[path = "cli/errors.rs"]
 mod errors;
+#[path = "cli/errors_forward.rs"]
+mod errors_forward;
 #[path = "cli/example_tool.rs"]
 mod example_tool;
 #[path = "cli/faults.rs"]

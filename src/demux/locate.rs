@@ -218,11 +218,17 @@ impl Input {
         visit: &mut impl FnMut(Visit<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
         let line_no = self.line_no;
+        // What the command prepared holds for the event found as it is
+        // only: not for a joined or relocated one, not for a long line.
+        let prepared = std::mem::take(&mut self.prepared_valid) && self.long_len.is_none();
         // A Docker record without its `\n` is a piece of a split line,
         // even when the piece happens to hold an object (a cut right after
         // a nested one, or a line of exactly 16 KiB): it is joined first.
         let found = match spot {
-            Spot::Found(f @ (Found::At(_) | Found::Unwrapped(true))) => Some(f),
+            Spot::Found(f @ (Found::At(_) | Found::Unwrapped(true))) => {
+                self.prepared_valid = prepared;
+                Some(f)
+            }
             // A piece of a split line: held, neither event nor prose (the
             // event is counted once, at its last piece).
             _ => match self.joined(line, spot) {

@@ -237,6 +237,7 @@ impl Input {
                 .and_then(Option::as_ref),
             peek: &self.peeker,
             long: self.long_event.take(),
+            prepared: std::mem::take(&mut self.prepared_valid).then_some(&mut *self.prepared),
         }))?;
         match idx {
             Some(i)

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use super::stdout::push_json;
+use super::stdout::{push_json, push_json_str};
 use super::{ErrorEvent, Summary, ToolIdentity, ulid};
 use crate::spec::types;
 
@@ -177,7 +177,7 @@ impl Emitter {
         };
         self.buf.clear();
         self.buf.extend_from_slice(b"{\"type\":");
-        push_json(&mut self.buf, &Value::from(ty));
+        push_json_str(&mut self.buf, ty);
         self.buf.extend_from_slice(b",\"aoi\":{\"seq\":");
         self.buf
             .extend_from_slice(itoa::Buffer::new().format(self.seq).as_bytes());

@@ -3,8 +3,8 @@
 //! there are several (§ 9.3, § 13.1).
 
 use super::fields::{
-    Ev, bool_value, duplicate_key, keep, plain, preview, str_ref, str_value, whole_value,
-    wrapped_protocol,
+    Ev, Keys, Named, bool_value, duplicate_key, keep, named, names, plain, preview,
+    printable_ascii, str_is, str_ref, str_value, whole_value, wrapped_protocol,
 };
 use super::{Cause, Judge};
 use crate::peek::{Kind, Member, object_members, span};
@@ -45,6 +45,17 @@ fn read_cause(line: &[u8], members: &[Member], line_no: u64) -> Cause {
             .is_none_or(|s| s != "item"),
     }
 }
+/// Whether a `wrapped` object (valid JSON) has the usual shape: a
+/// protocol of § 9.1 first, without escapes (`{"protocol":"http"…`), so
+/// it is the first `protocol` and its value, read without the walk.
+pub(super) fn usual_protocol(obj: &[u8]) -> bool {
+    spec::WRAPPED_PROTOCOLS.iter().any(|p| {
+        obj.strip_prefix(b"{\"protocol\":\"")
+            .and_then(|rest| rest.strip_prefix(p.as_bytes()))
+            .is_some_and(|rest| rest.first() == Some(&b'"'))
+    })
+}
+
 impl Cause {
     /// Severity order for picking the error a `caused_by` reproduces: a
     /// process-scoped error outranks an item-scoped one, and a non-retryable
@@ -59,12 +70,34 @@ impl Cause {
     }
 }
 
+/// The members of an `aoi:error` that § 9.1 names and its rules read.
+const ERROR_MEMBERS: [Named; 17] = named([
+    "category",
+    "code",
+    "message",
+    "retryable",
+    "retry_after_ms",
+    "scope",
+    "origin",
+    "domain",
+    "target",
+    "field",
+    "hint",
+    "docs",
+    "item_index",
+    "line_number",
+    "details",
+    "wrapped",
+    "upstream",
+]);
+
 impl Judge {
     /// Judges an `aoi:error` (§ 9.1): each field of the taxonomy in its
     /// form, then whether it is the run's cause so far.
-    pub(super) fn error(&mut self, ev: &Ev<'_>) {
+    pub(super) fn error(&mut self, ev: &Ev<'_>, keys: Option<&Keys>) {
         let line = ev.line;
-        // Every member § 9.1 names, in one pass over the line.
+        // Every member § 9.1 names, in one pass over the line (or by
+        // their hashes, when the keys were proved distinct).
         let [
             category,
             code,
@@ -83,25 +116,10 @@ impl Judge {
             details,
             wrapped,
             upstream,
-        ] = ev.fields([
-            "category",
-            "code",
-            "message",
-            "retryable",
-            "retry_after_ms",
-            "scope",
-            "origin",
-            "domain",
-            "target",
-            "field",
-            "hint",
-            "docs",
-            "item_index",
-            "line_number",
-            "details",
-            "wrapped",
-            "upstream",
-        ]);
+        ] = match keys {
+            Some(k) => k.fields(ev, ERROR_MEMBERS),
+            None => ev.fields(names(ERROR_MEMBERS)),
+        };
         let optional = Optional {
             strings: [
                 ("domain", domain),
@@ -138,16 +156,12 @@ impl Judge {
             self.error_advice(ev, category, retryable, retry_after, scope, &optional);
         }
         // Only an error that outranks the current worst is copied out.
-        let process_scope = match scope.map(|m| (m, plain(line, m))) {
-            None => true,
-            Some((_, Some(s))) => s != b"item",
-            Some((m, None)) => str_ref(line, m).is_none_or(|s| s != "item"),
-        };
+        let process_scope = scope.is_none_or(|m| !str_is(line, m, "item"));
         // § 9.1: a process-scope error of the run's own ends it; a
         // forwarded one (with origin) ended its upstream's run (§ 13.1).
         // A scope of another value is its own finding (`error.scope`),
         // not also this one's cause.
-        let declared = scope.is_none_or(|m| str_ref(line, m).is_some_and(|s| s == "process"));
+        let declared = scope.is_none_or(|m| str_is(line, m, "process"));
         if !process_scope && !forwarded {
             self.own_item_errors += 1;
         }
@@ -224,8 +238,7 @@ impl Judge {
             // Printable ASCII without escapes has neither line breaks nor
             // ANSI escapes: skip the per-character checks below.
             Some(m)
-                if m.kind == (Kind::String { escaped: false })
-                    && ev.raw(m).iter().all(|&b| (0x20..0x7F).contains(&b)) => {}
+                if m.kind == (Kind::String { escaped: false }) && printable_ascii(ev.raw(m)) => {}
             Some(m) => match str_ref(line, m) {
                 Some(s) if s.contains(['\n', '\r', '\u{2028}', '\u{2029}', '\u{85}']) => {
                     self.here(RuleId::ErrorMessage, "message spans several lines".into())
@@ -352,6 +365,9 @@ impl Judge {
             return self.field_type(ev, "wrapped", m, "an object {protocol, status?, code?}");
         }
         let obj = ev.raw(m);
+        if usual_protocol(obj) {
+            return;
+        }
         let protocol = wrapped_protocol(obj);
         let msg = match protocol.as_ref() {
             None => "wrapped has no protocol (http, grpc or exit)".to_string(),
@@ -379,18 +395,14 @@ impl Judge {
         o: &Optional<'_>,
     ) {
         let line = ev.line;
-        let rate_limited = category
-            .and_then(|m| str_ref(line, m))
-            .is_some_and(|c| c == "rate_limited");
+        let rate_limited = category.is_some_and(|m| str_is(line, m, "rate_limited"));
         if rate_limited && retryable == Some(true) && retry_after.is_none() {
             self.here(
                 RuleId::ErrorRetryAfterAbsent,
                 "rate_limited, retryable:true, without retry_after_ms".into(),
             );
         }
-        let item = scope
-            .and_then(|m| str_ref(line, m))
-            .is_some_and(|s| s == "item");
+        let item = scope.is_some_and(|m| str_is(line, m, "item"));
         let target = o.strings.iter().any(|(n, m)| *n == "target" && m.is_some());
         if item && o.item_index.is_none() && o.line_number.is_none() && !target {
             self.here(

@@ -2,7 +2,7 @@
 //! framework, and each framework type sent to its family's rules; the
 //! fields a framework type does not define.
 
-use super::fields::{Ev, bool_value, duplicate_key, keep, keys_plain, str_ref};
+use super::fields::{Ev, Keys, Named, bool_value, duplicate_key, keep, named, names, str_ref};
 use super::{Judge, LineClass};
 use crate::peek::{Kind, Member, bytes_eq, span, unescape};
 use crate::rules::RuleId;
@@ -92,8 +92,9 @@ impl Judge {
         // wins) and are the spec's (§ 8.1, § 9.1): one hash per key proves
         // both for the usual line; any other takes the exact checks.
         let table = spec::field_table(tname);
-        let plain = keys_plain(line, members, table);
-        let dup = if plain {
+        let mut proof = Keys::new();
+        let keys = (self.proves_keys() && proof.prove(line, members, table)).then_some(&proof);
+        let dup = if keys.is_some() {
             None
         } else {
             duplicate_key(line, members)
@@ -109,7 +110,7 @@ impl Judge {
             types::bytes::SUMMARY => self.summary(ev),
             types::bytes::ERROR => {
                 self.errors += 1;
-                self.error(ev);
+                self.error(ev, keys);
             }
             types::bytes::WARNING => self.warnings += 1,
             types::bytes::CHECK => {
@@ -133,8 +134,9 @@ impl Judge {
         }
         // After the type's rules: a meta of another AOI version is read
         // by none of AOI 1's (§ 5).
-        let flat = self.framework_members(ev, tname, table.is_some() && plain);
-        if let Some(known) = table.filter(|_| !plain).map(|t| t.names) {
+        let all_known = keys.is_some_and(|k| k.all_known);
+        let flat = self.framework_members(ev, tname, keys);
+        if let Some(known) = table.filter(|_| !all_known).map(|t| t.names) {
             // Members with a finding of their own are not listed again:
             // v0.2's flat seq/run, its aoi:error.upstream (§ 5.2).
             let own: &[&str] = match (flat, tname) {
@@ -147,17 +149,28 @@ impl Judge {
         }
     }
 
+    /// Whether a framework event's keys are proved by their hashes
+    /// (always, but in the tests that compare it with the general path).
+    #[inline(always)]
+    fn proves_keys(&self) -> bool {
+        #[cfg(test)]
+        return !self.general_keys;
+        #[cfg(not(test))]
+        true
+    }
+
     /// The members every framework event is judged on (§ 8.1, § 5.2):
     /// `properties` an object, and no v0.2 flat `seq`/`run` (the stream's
     /// first is the one finding). True when the line has the flat ones.
     /// `tname`: the type, named in messages only.
-    fn framework_members(&mut self, ev: &Ev<'_>, tname: &[u8], all_known: bool) -> bool {
+    fn framework_members(&mut self, ev: &Ev<'_>, tname: &[u8], keys: Option<&Keys>) -> bool {
+        const NAMES: [Named; 3] = named(["properties", "seq", "run"]);
         let tstr = || String::from_utf8_lossy(tname);
-        // Keys proved to be the type's own hold no seq or run.
-        let [props, seq, run] = if all_known {
-            [ev.get("properties"), None, None]
-        } else {
-            ev.fields(["properties", "seq", "run"])
+        let [props, seq, run] = match keys {
+            // Keys proved to be the type's own hold no seq or run.
+            Some(k) if k.all_known => [k.get(ev, NAMES[0]), None, None],
+            Some(k) => k.fields(ev, NAMES),
+            None => ev.fields(names(NAMES)),
         };
         if let Some(p) = props.filter(|p| p.kind != Kind::Object) {
             self.here(

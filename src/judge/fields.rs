@@ -84,6 +84,34 @@ pub(crate) fn str_ref<'a>(line: &'a [u8], m: &Member) -> Option<std::borrow::Cow
     }
 }
 
+/// Whether every byte is printable ASCII (0x20 to 0x7E): no line break,
+/// no control, nothing to decode. Eight bytes at a time: a word has a
+/// byte under 0x20 when subtracting 0x20 from each borrows into a clear
+/// high bit, a DEL when its xor with 0x7F has a zero byte.
+pub(crate) fn printable_ascii(b: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let bad = |w: u64| {
+        let low = w.wrapping_sub(0x20 * ONES) & !w;
+        let del = (w ^ (0x7F * ONES)).wrapping_sub(ONES) & !(w ^ (0x7F * ONES));
+        (w | low | del) & HIGH != 0
+    };
+    let mut words = b.chunks_exact(8);
+    let clean = words
+        .by_ref()
+        .all(|c| c.try_into().is_ok_and(|a| !bad(u64::from_le_bytes(a))));
+    clean && words.remainder().iter().all(|&c| (0x20..0x7F).contains(&c))
+}
+
+/// Whether a member is the string `s`: compared on its bytes when it has
+/// no escape, decoded else.
+pub(crate) fn str_is(line: &[u8], m: &Member, s: &str) -> bool {
+    match plain(line, m) {
+        Some(b) => bytes_eq(b, s.as_bytes()),
+        None => str_ref(line, m).is_some_and(|v| v == s),
+    }
+}
+
 /// `wrapped`'s `protocol` member (§ 9.1): the first, as the judge reads
 /// it, so what the judge accepts a forwarded copy keeps.
 pub(crate) fn wrapped_protocol(obj: &[u8]) -> Option<Member> {
@@ -118,6 +146,20 @@ pub(crate) fn whole_value(line: &[u8], m: &Member) -> Option<Whole> {
 /// [`whole_value`] on a validated JSON number's text. Exact: decimal
 /// digits are shifted by the exponent, never rounded through a float.
 pub(crate) fn whole_number(text: &[u8]) -> Option<Whole> {
+    // Digits alone, short enough not to overflow: the usual count or
+    // index, read without the general path's steps.
+    if (1..=19).contains(&text.len()) && text.iter().all(u8::is_ascii_digit) {
+        let value = text.iter().fold(0u64, |v, &d| v * 10 + u64::from(d - b'0'));
+        return Some(Whole {
+            value: Some(value),
+            plain: true,
+        });
+    }
+    whole_general(text)
+}
+
+/// [`whole_number`] for any number: sign, fraction and exponent.
+pub(super) fn whole_general(text: &[u8]) -> Option<Whole> {
     let (neg, t) = match text.split_first() {
         Some((b'-', rest)) => (true, rest),
         _ => (false, text),
@@ -203,37 +245,129 @@ pub(crate) fn bool_value(m: &Member) -> Option<bool> {
     }
 }
 
-/// Whether the top-level keys of a framework event are certainly distinct
-/// and, when the type has a `table`, all in it: each key's [`spec::field_hash`]
-/// sets a bit, so no bit set twice means no two keys are equal, and each
-/// key is looked up by its hash. `false` says only "not proved": the exact
-/// checks ([`duplicate_key`] and the field list) then decide and word the
-/// finding. A key with escapes is never proved here.
+/// The top-level keys of a framework event, proved distinct by their
+/// [`spec::field_hash`]: each key sets its hash's bit, and no bit is set
+/// twice. Then the one member a name can be is the one with the name's
+/// hash, so a member is found by its name's hash and one comparison,
+/// where [`Ev::get`] compares every key.
+pub(super) struct Keys {
+    seen: [u64; 4],
+    /// For each hash seen, the index of its member (256 hashes at most
+    /// apart, so a line of more members is never proved).
+    at: [u8; 256],
+    /// Every key is one of the type's table's.
+    pub(super) all_known: bool,
+}
+
+impl Keys {
+    /// No key proved yet.
+    pub(super) fn new() -> Keys {
+        Keys {
+            seen: [0; 4],
+            at: [0; 256],
+            all_known: false,
+        }
+    }
+
+    /// Proves the keys of `members` distinct, and whether they are all in
+    /// `table`. False says only "not proved": the exact checks
+    /// ([`duplicate_key`] and the field list) then decide and word the
+    /// finding. A key with escapes is never proved here.
+    pub(super) fn prove(
+        &mut self,
+        line: &[u8],
+        members: &[Member],
+        table: Option<&spec::FieldTable>,
+    ) -> bool {
+        self.seen = [0; 4];
+        self.all_known = table.is_some();
+        for (i, m) in members.iter().enumerate() {
+            if m.key_escaped {
+                return false;
+            }
+            let k = span(line, &m.key);
+            let h = spec::field_hash(k);
+            if self.all_known && table.is_some_and(|t| !t.has(k, h)) {
+                self.all_known = false;
+            }
+            let (word, bit) = (usize::from(h >> 6), 1u64 << (h & 63));
+            let Some(w) = self.seen.get_mut(word) else {
+                return false;
+            };
+            if *w & bit != 0 {
+                return false;
+            }
+            *w |= bit;
+            // The index of a proved member fits: 256 hashes at most.
+            let (Some(at), Ok(i)) = (self.at.get_mut(usize::from(h)), u8::try_from(i)) else {
+                return false;
+            };
+            *at = i;
+        }
+        true
+    }
+
+    /// The member named `name` (its [`Named::hash`] given), as [`Ev::get`]
+    /// finds it.
+    #[inline(always)]
+    pub(super) fn get<'a>(&self, ev: &Ev<'a>, name: Named) -> Option<&'a Member> {
+        let h = name.hash;
+        let (word, bit) = (usize::from(h >> 6), 1u64 << (h & 63));
+        if self.seen.get(word).is_none_or(|w| w & bit == 0) {
+            return None;
+        }
+        let m = ev.members.get(usize::from(*self.at.get(usize::from(h))?))?;
+        bytes_eq(span(ev.line, &m.key), name.name.as_bytes()).then_some(m)
+    }
+
+    /// [`Keys::get`] for each of `names`: [`Ev::fields`].
+    #[inline(always)]
+    pub(super) fn fields<'a, const N: usize>(
+        &self,
+        ev: &Ev<'a>,
+        names: [Named; N],
+    ) -> [Option<&'a Member>; N] {
+        names.map(|n| self.get(ev, n))
+    }
+}
+
+/// [`Keys::prove`] as one answer: the keys are distinct and, with a
+/// table, all in it.
+#[cfg(test)]
 pub(super) fn keys_plain(
     line: &[u8],
     members: &[Member],
     table: Option<&spec::FieldTable>,
 ) -> bool {
-    let mut seen = [0u64; 4];
-    for m in members {
-        if m.key_escaped {
-            return false;
-        }
-        let k = span(line, &m.key);
-        let h = spec::field_hash(k);
-        if table.is_some_and(|t| !t.has(k, h)) {
-            return false;
-        }
-        let (word, bit) = (usize::from(h >> 6), 1u64 << (h & 63));
-        let Some(w) = seen.get_mut(word) else {
-            return false;
+    let mut k = Keys::new();
+    k.prove(line, members, table) && (table.is_none() || k.all_known)
+}
+
+/// A field's name with its [`spec::field_hash`], computed once (names are
+/// constants: see [`named`]).
+#[derive(Clone, Copy)]
+pub(super) struct Named {
+    pub(super) name: &'static str,
+    hash: u8,
+}
+
+/// `names` with their hashes, for constants.
+pub(super) const fn named<const N: usize>(names: [&'static str; N]) -> [Named; N] {
+    let mut out = [Named { name: "", hash: 0 }; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = Named {
+            name: names[i],
+            hash: spec::field_hash(names[i].as_bytes()),
         };
-        if *w & bit != 0 {
-            return false;
-        }
-        *w |= bit;
+        i += 1;
     }
-    true
+    out
+}
+
+/// The names of `named`, for [`Ev::fields`].
+pub(super) fn names<const N: usize>(named: [Named; N]) -> [&'static str; N] {
+    named.map(|n| n.name)
 }
 
 /// The first key that occurs twice among `members` (decoded), if any,

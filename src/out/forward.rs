@@ -6,6 +6,7 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
+use crate::demux::Prepared;
 use crate::emit::push_json_str;
 use crate::judge::fields::{Ev, bool_value, str_ref, whole_value, wrapped_protocol};
 use crate::peek::{Kind, Peeker, key_is, object_members, span, unescape};
@@ -63,18 +64,87 @@ pub(crate) fn event_kind(obj: &[u8], peeker: &Peeker, warnings: bool) -> Option<
 /// `retryable:false` (§ 9.3: what a producer must say when it cannot
 /// tell).
 pub(crate) fn forwarded_body(found: &Found<'_, '_>) -> Vec<u8> {
-    let ev = found.ev;
+    let mut parts = Prepared::default();
+    forwarded_parts(found.ev, found.kind, found.run, found.source, &mut parts);
+    forwarded_from(&mut parts, found.tool, found.line_no)
+}
+
+/// The forwarded body ([`forwarded_body`]) of an event of the run whose
+/// `aoi:meta` names `tool`, at `line_no`, made of its `parts`
+/// ([`forwarded_parts`]), whose bytes it takes: what is kept between
+/// lines holds no event's bytes.
+pub(crate) fn forwarded_from(parts: &mut Prepared, tool: Option<&str>, line_no: u64) -> Vec<u8> {
+    let [named, at] = parts.marks;
+    let mut b = std::mem::take(&mut parts.bytes);
+    let mut digits = itoa::Buffer::new();
+    let digits = digits.format(line_no).as_bytes();
+    if at <= b.len() {
+        b.splice(at..at, digits.iter().copied());
+    }
+    if named > 0 && named <= b.len() {
+        let mut head = Vec::with_capacity(16 + tool.map_or(0, str::len));
+        head.extend_from_slice(b",\"origin\":");
+        match tool {
+            Some(tool) => push_json_str(&mut head, tool),
+            None => head.extend_from_slice(b.get(..named).unwrap_or_default()),
+        }
+        b.splice(..named, head);
+    }
+    b
+}
+
+/// What [`forwarded_body`] writes of an event that depends on the event
+/// alone (`run`: its upstream `aoi.run` as written; `source`: the input
+/// it is read from), into `out`: the body without its line number (at
+/// `marks[1]`) and, when the event names no `origin` of its own, without
+/// its origin member: then `bytes[..marks[0]]` is what stands for its
+/// run's tool when its run names none.
+pub(crate) fn forwarded_parts(
+    ev: &Ev<'_>,
+    kind: EventKind,
+    run: Option<&[u8]>,
+    source: &str,
+    out: &mut Prepared,
+) {
     let line = ev.line;
-    let error = found.kind == EventKind::Error;
+    let error = kind == EventKind::Error;
     // Each key decoded once; the checks below compare these names.
     let names: Vec<Cow<'_, [u8]>> = ev.members.iter().map(|m| key_name(line, m)).collect();
     let keep = kept_members(ev, error, &names);
-    let kept = |name: &[u8]| names.iter().zip(&keep).any(|(n, k)| *k && **n == *name);
-    let mut b = Vec::with_capacity(line.len() + 160 + found.source.len());
-    if !kept(b"origin") {
-        b.extend_from_slice(b",\"origin\":");
-        push_json_str(&mut b, &origin(ev, found.tool));
+    // The spec fields that stayed at the top level, from one pass.
+    let [origin_kept, category, code, message, retryable] = kept_of(
+        &names,
+        &keep,
+        [b"origin", b"category", b"code", b"message", b"retryable"],
+    );
+    let b = &mut out.bytes;
+    b.clear();
+    b.reserve(line.len() + 160 + source.len());
+    let mut named = 0;
+    if !origin_kept {
+        let first = |name: &str| {
+            let i = names.iter().position(|n| **n == *name.as_bytes())?;
+            str_ref(line, ev.members.get(i)?)
+        };
+        match origin_by(first) {
+            // The run's tool decides, if it names one.
+            Err(fallback) => {
+                push_json_str(b, &fallback);
+                named = b.len();
+            }
+            Ok(own) => {
+                b.extend_from_slice(b",\"origin\":");
+                push_json_str(b, &own);
+            }
+        }
     }
+    let prov = Provenance {
+        source,
+        run,
+        names: &names,
+        kept: &keep,
+    };
+    let mut at = 0;
     let reserved = |n: &[u8]| n == b"type" || n == b"aoi";
     let mut props_done = false;
     for ((m, k), n) in ev.members.iter().zip(&keep).zip(&names) {
@@ -86,27 +156,27 @@ pub(crate) fn forwarded_body(found: &Found<'_, '_>) -> Vec<u8> {
             // Our provenance first, then the upstream's own properties but
             // an earlier hop's `forwarded`.
             b.extend_from_slice(b",\"properties\":{\"forwarded\":");
-            push_provenance(&mut b, found, &names, &keep);
+            at = prov.push(b, ev);
             for pm in object_members(value) {
                 let pk = span(value, &pm.key);
                 if !key_is(pk, pm.key_escaped, "forwarded") {
-                    push_member(&mut b, pk, span(value, &pm.value));
+                    push_member(b, pk, span(value, &pm.value));
                 }
             }
             b.push(b'}');
             props_done = true;
         } else {
-            push_member(&mut b, span(line, &m.key), value);
+            push_member(b, span(line, &m.key), value);
         }
     }
     if error {
-        if !kept(b"category") {
+        if !category {
             b.extend_from_slice(b",\"category\":\"internal\"");
         }
-        if !kept(b"code") {
+        if !code {
             b.extend_from_slice(b",\"code\":\"UNSPECIFIED\"");
         }
-        if !kept(b"message") {
+        if !message {
             let msg = ev
                 .get("message")
                 .and_then(|m| str_ref(line, m))
@@ -114,18 +184,18 @@ pub(crate) fn forwarded_body(found: &Found<'_, '_>) -> Vec<u8> {
                 .filter(|t| !t.is_empty())
                 .unwrap_or_else(|| "(no message)".to_string());
             b.extend_from_slice(b",\"message\":");
-            push_json_str(&mut b, &msg);
+            push_json_str(b, &msg);
         }
-        if !kept(b"retryable") {
+        if !retryable {
             b.extend_from_slice(b",\"retryable\":false");
         }
     }
     if !props_done {
         b.extend_from_slice(b",\"properties\":{\"forwarded\":");
-        push_provenance(&mut b, found, &names, &keep);
+        at = prov.push(b, ev);
         b.push(b'}');
     }
-    b
+    out.marks = [named, at];
 }
 
 /// For each member of `ev` (named `names`), whether it stays at the top
@@ -134,8 +204,13 @@ pub(crate) fn forwarded_body(found: &Found<'_, '_>) -> Vec<u8> {
 fn kept_members(ev: &Ev<'_>, error: bool, names: &[Cow<'_, [u8]>]) -> Vec<bool> {
     let line = ev.line;
     let known = spec::field_table(types::bytes::ERROR);
-    let text = |m: &crate::peek::Member| str_ref(line, m);
-    let retryable_true = ev.get("retryable").and_then(bool_value).is_some_and(|b| b);
+    let text = |m: &crate::peek::Member| text_bytes(line, m);
+    let retryable_true = names
+        .iter()
+        .position(|n| **n == *b"retryable")
+        .and_then(|i| ev.members.get(i))
+        .and_then(bool_value)
+        .is_some_and(|b| b);
     let mut keep = first_occurrences(names);
     for ((m, name), k) in ev.members.iter().zip(names).zip(keep.iter_mut()) {
         let n: &[u8] = name;
@@ -146,9 +221,9 @@ fn kept_members(ev: &Ev<'_>, error: bool, names: &[Cow<'_, [u8]>]) -> Vec<bool> 
         *k = match n {
             b"properties" => m.kind == Kind::Object,
             b"origin" => text(m).is_some(),
-            b"category" if error => text(m).is_some_and(|c| c != "partial"),
-            b"code" if error => text(m).is_some_and(|c| spec::valid_code(c.as_bytes())),
-            b"message" if error => text(m).is_some_and(|t| single_line(&t)),
+            b"category" if error => text(m).is_some_and(|c| *c != *b"partial"),
+            b"code" if error => text(m).is_some_and(|c| spec::valid_code(&c)),
+            b"message" if error => text(m).is_some_and(|t| single_line_utf8(&t)),
             b"retryable" if error => bool_value(m).is_some(),
             b"retry_after_ms" if error => whole_value(line, m).is_some() && retryable_true,
             // § 9.1's optional fields in their types: a member
@@ -157,45 +232,67 @@ fn kept_members(ev: &Ev<'_>, error: bool, names: &[Cow<'_, [u8]>]) -> Vec<bool> 
             b"item_index" | b"line_number" if error => whole_value(line, m).is_some(),
             b"details" if error => m.kind == Kind::Object,
             b"wrapped" if error => wrapped_ok(span(line, &m.value)),
-            b"scope" if error => text(m).is_some_and(|t| spec::SCOPES.contains(&t.as_ref())),
+            b"scope" if error => {
+                text(m).is_some_and(|t| spec::SCOPES.iter().any(|s| *s.as_bytes() == *t))
+            }
             _ => true,
         };
     }
     keep
 }
 
-/// `properties.forwarded`: where the event came from (`source`, `line`,
-/// the upstream `run`) and, under `fields`, the members that did not stay
-/// at the top level (not `kept`) but `type` and `aoi`, byte for byte.
-fn push_provenance(b: &mut Vec<u8>, found: &Found<'_, '_>, names: &[Cow<'_, [u8]>], kept: &[bool]) {
-    let line = found.ev.line;
-    b.extend_from_slice(b"{\"source\":");
-    push_json_str(b, found.source);
-    b.extend_from_slice(b",\"line\":");
-    b.extend_from_slice(itoa::Buffer::new().format(found.line_no).as_bytes());
-    if let Some(r) = found.run {
-        b.extend_from_slice(b",\"run\":");
-        b.extend_from_slice(r);
-    }
-    let mut moved = false;
-    for ((m, k), n) in found.ev.members.iter().zip(kept).zip(names) {
-        let n: &[u8] = n;
-        if *k || n == b"type" || n == b"aoi" {
-            continue;
+/// What `properties.forwarded` says of an event: where it came from
+/// (`source`, the upstream `run`; its line is the reader's) and which of
+/// its members (`names`) did not stay at the top level (not `kept`).
+struct Provenance<'a, 'n> {
+    source: &'a str,
+    run: Option<&'a [u8]>,
+    names: &'a [Cow<'n, [u8]>],
+    kept: &'a [bool],
+}
+
+impl Provenance<'_, '_> {
+    /// `properties.forwarded` of `ev`, up to its line number, which is
+    /// left out: where it goes is returned. Then the upstream `run` and,
+    /// under `fields`, the members that moved there but `type` and `aoi`,
+    /// byte for byte.
+    fn push(&self, b: &mut Vec<u8>, ev: &Ev<'_>) -> usize {
+        b.extend_from_slice(b"{\"source\":");
+        push_json_str(b, self.source);
+        b.extend_from_slice(b",\"line\":");
+        let at = b.len();
+        if let Some(r) = self.run {
+            b.extend_from_slice(b",\"run\":");
+            b.extend_from_slice(r);
         }
-        match moved {
-            false => b.extend_from_slice(b",\"fields\":{\""),
-            true => b.extend_from_slice(b",\""),
-        }
-        moved = true;
-        b.extend_from_slice(span(line, &m.key));
-        b.extend_from_slice(b"\":");
-        b.extend_from_slice(span(line, &m.value));
-    }
-    if moved {
+        self.push_moved(b, ev);
         b.push(b'}');
+        at
     }
-    b.push(b'}');
+
+    /// `,"fields":{…}`: the members that did not stay at the top level but
+    /// `type` and `aoi`, byte for byte; nothing when there are none.
+    fn push_moved(&self, b: &mut Vec<u8>, ev: &Ev<'_>) {
+        let line = ev.line;
+        let mut moved = false;
+        for ((m, k), n) in ev.members.iter().zip(self.kept).zip(self.names) {
+            let n: &[u8] = n;
+            if *k || n == b"type" || n == b"aoi" {
+                continue;
+            }
+            match moved {
+                false => b.extend_from_slice(b",\"fields\":{\""),
+                true => b.extend_from_slice(b",\""),
+            }
+            moved = true;
+            b.extend_from_slice(span(line, &m.key));
+            b.extend_from_slice(b"\":");
+            b.extend_from_slice(span(line, &m.value));
+        }
+        if moved {
+            b.push(b'}');
+        }
+    }
 }
 
 /// A member's key, decoded, as UTF-8 bytes: most keys hold no escape,
@@ -207,6 +304,59 @@ fn key_name<'l>(line: &'l [u8], m: &crate::peek::Member) -> Cow<'l, [u8]> {
     } else {
         Cow::Borrowed(raw)
     }
+}
+
+/// Whether each of `wanted` names a member that stayed at the top level.
+fn kept_of<const N: usize>(
+    names: &[Cow<'_, [u8]>],
+    kept: &[bool],
+    wanted: [&[u8]; N],
+) -> [bool; N] {
+    let mut found = [false; N];
+    for (n, _) in names.iter().zip(kept).filter(|(_, k)| **k) {
+        if let Some(i) = wanted.iter().position(|w| **w == **n) {
+            if let Some(f) = found.get_mut(i) {
+                *f = true;
+            }
+        }
+    }
+    found
+}
+
+/// A string member's text as UTF-8 bytes (`None` for another kind): an
+/// unescaped one is its own bytes, as a key is ([`key_name`]); what
+/// [`str_ref`] gives, without checking the UTF-8 again.
+fn text_bytes<'l>(line: &'l [u8], m: &crate::peek::Member) -> Option<Cow<'l, [u8]>> {
+    let Kind::String { escaped } = m.kind else {
+        return None;
+    };
+    let raw = span(line, &m.value);
+    let body = raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default();
+    Some(match escaped {
+        true => Cow::Owned(unescape(body).into_owned().into_bytes()),
+        false => Cow::Borrowed(body),
+    })
+}
+
+/// [`single_line`] on UTF-8 bytes: no line feed, CR or ESC byte, no C1
+/// control (`C2 80`-`C2 9F`), no line or paragraph separator (`E2 80 A8`,
+/// `E2 80 A9`).
+fn single_line_utf8(t: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(&c) = t.get(i) {
+        let next = |k: usize| t.get(i + k).copied().unwrap_or(0);
+        let bad = match c {
+            b'\n' | b'\r' | 0x1b => true,
+            0xc2 => (0x80..=0x9f).contains(&next(1)),
+            0xe2 => next(1) == 0x80 && matches!(next(2), 0xa8 | 0xa9),
+            _ => false,
+        };
+        if bad {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// A message the spec accepts: one line, no ANSI or C1 controls (§ 9.1).
@@ -261,11 +411,23 @@ pub(crate) struct Found<'a, 'e> {
 /// the namespace of `code`, which defaults to the tool), else "unknown".
 pub(crate) fn origin(ev: &Ev<'_>, tool: Option<&str>) -> String {
     let field = |name: &str| ev.get(name).and_then(|m| str_ref(ev.line, m));
-    field("origin")
-        .map(|o| o.into_owned())
-        .or_else(|| tool.map(str::to_string))
-        .or_else(|| field("domain").map(|d| d.into_owned()))
-        .unwrap_or_else(|| "unknown".to_string())
+    match (origin_by(field), tool) {
+        (Ok(own), _) => own.into_owned(),
+        (Err(_), Some(tool)) => tool.to_string(),
+        (Err(fallback), None) => fallback.into_owned(),
+    }
+}
+
+/// [`origin`] as far as the event alone tells it (`field`: the text of
+/// its first member of a name): its own `origin`, or, when the run's tool
+/// is to decide, what stands for it when the run names none.
+fn origin_by<'e>(
+    field: impl Fn(&str) -> Option<Cow<'e, str>>,
+) -> Result<Cow<'e, str>, Cow<'e, str>> {
+    match field("origin") {
+        Some(own) => Ok(own),
+        None => Err(field("domain").unwrap_or(Cow::Borrowed("unknown"))),
+    }
 }
 
 /// `wrapped` as § 9.1 has it: an object whose `protocol` is http, grpc or

@@ -130,9 +130,25 @@ pub fn key_is(raw: &[u8], escaped: bool, name: &str) -> bool {
     }
 }
 
-/// `a == b` for short byte strings (keys, names): lengths and first bytes
-/// settle most comparisons without a call to `memcmp`.
+/// `a == b` for short byte strings (keys, names): up to 16 bytes are
+/// compared as two words that overlap (the first and the last 8, or 4),
+/// without a call to `memcmp`; longer ones by `memcmp`.
 #[inline(always)]
 pub fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.first() == b.first() && a == b
+    if a.len() != b.len() {
+        return false;
+    }
+    match a.len() {
+        8..=16 => ends::<8>(a) == ends::<8>(b),
+        4..=7 => ends::<4>(a) == ends::<4>(b),
+        0..=3 => a == b,
+        _ => a.first() == b.first() && a == b,
+    }
+}
+
+/// The first and the last `N` bytes of `s` (at least `N` long; else
+/// empty).
+#[inline(always)]
+fn ends<const N: usize>(s: &[u8]) -> (Option<&[u8; N]>, Option<&[u8; N]>) {
+    (s.first_chunk::<N>(), s.last_chunk::<N>())
 }

@@ -39,10 +39,10 @@ use crate::judge::{Cause, Outcome};
 use crate::out::{
     AsFdFile, Closing, EventKind, Found, Judging, Output, Sinks, Stop, Text, Weighed, budget, cell,
     close_report, eprint_line, eprint_safe, event_kind, finding_line, forwarded_body,
-    install_cancel, origin, paint, sanitize, source_for, stop_code, unreadable_error, verdict_line,
-    write_err,
+    forwarded_from, forwarded_parts, install_cancel, origin, paint, sanitize, source_for,
+    stop_code, unreadable_error, verdict_line, write_err,
 };
-use crate::peek::unescape;
+use crate::peek::{Peeker, unescape};
 use crate::pool::{Engine, Keeps, Opened, Turn, Turned, each_turn};
 use crate::spec::{self, types};
 
@@ -599,7 +599,13 @@ fn read_input<R: Read + Send + std::os::fd::AsRawFd + 'static, O: Output<Kept>>(
     // end hands the rest back.
     let mut ended = demux::InOrder::default();
     let mut matched = 0;
-    let input = demux::read(source_for(src, shape.judging.reading), &opts, |visit| {
+    let wanted = Wanted { shape, source };
+    // Only forwarding pays for the handoff: deciding alone is cheaper
+    // than passing the decision on.
+    let prepare =
+        (shape.format == Some(ErrorsFormat::Jsonl)).then_some(&wanted as &dyn demux::PrepareEvent);
+    let reading = source_for(src, shape.judging.reading);
+    let input = demux::read_prepared(reading, &opts, prepare, |visit| {
         let ev = match visit {
             demux::Visit::Event(ev) => ev,
             // A live stream's errors go on as they come.
@@ -617,16 +623,18 @@ fn read_input<R: Read + Send + std::os::fd::AsRawFd + 'static, O: Output<Kept>>(
         if !ev.terminated {
             return Ok(());
         }
-        let Some(kind) = event_kind(ev.obj, ev.peek, args.warnings) else {
-            return Ok(());
-        };
         let e = Ev {
             line: ev.obj,
             members: &ev.peek.members,
         };
-        if !matches(args, &e, kind) {
+        let prepared = ev.prepared;
+        let kind = match &prepared {
+            Some(p) => kind_of_tag(p.tag),
+            None => wanted_kind(args, &e, ev.peek),
+        };
+        let Some(kind) = kind else {
             return Ok(());
-        }
+        };
         matched += 1;
         let tool = ev.stream.and_then(|st| st.judge.identity().tool.as_deref());
         let run = (!ev.raw_run.is_empty()).then_some(ev.raw_run);
@@ -638,7 +646,7 @@ fn read_input<R: Read + Send + std::os::fd::AsRawFd + 'static, O: Output<Kept>>(
             line_no: ev.line_no,
             source,
         };
-        emit(&shape, &found, out)
+        emit(&shape, &found, prepared, out)
     })?;
     let (open, counts) = input.finish(Vec::new());
     for run in open {
@@ -649,6 +657,52 @@ fn read_input<R: Read + Send + std::os::fd::AsRawFd + 'static, O: Output<Kept>>(
         counts,
         matched,
     })
+}
+
+/// What the reading thread decides of each event of a log and, for
+/// `--output jsonl`, the forwarded body up to its run's tool and its line
+/// ([`crate::out::forwarded_parts`]): the work on a matching event that
+/// depends on its line alone.
+struct Wanted<'a> {
+    shape: Shape<'a>,
+    source: &'a str,
+}
+
+impl demux::PrepareEvent for Wanted<'_> {
+    fn prepare(&self, obj: &[u8], peek: &Peeker, out: &mut demux::Prepared) {
+        let e = Ev {
+            line: obj,
+            members: &peek.members,
+        };
+        let kind = wanted_kind(self.shape.args, &e, peek);
+        out.tag = match kind {
+            None => 0,
+            Some(EventKind::Error) => 1,
+            Some(EventKind::Warning) => 2,
+        };
+        if let (Some(kind), Some(ErrorsFormat::Jsonl)) = (kind, self.shape.format) {
+            let raw_run = demux::raw_run_of(peek, obj).0;
+            let run = (!raw_run.is_empty()).then_some(raw_run);
+            forwarded_parts(&e, kind, run, self.source, out);
+        }
+    }
+}
+
+/// The kind a [`Wanted`] tag stands for.
+fn kind_of_tag(tag: u8) -> Option<EventKind> {
+    match tag {
+        1 => Some(EventKind::Error),
+        2 => Some(EventKind::Warning),
+        _ => None,
+    }
+}
+
+/// The kind of `ev` (which `peek` describes) when it is an error (or a
+/// warning, when asked) that passes the filters.
+#[inline(always)]
+fn wanted_kind(args: &ErrorsArgs, ev: &Ev<'_>, peek: &Peeker) -> Option<EventKind> {
+    let kind = event_kind(ev.line, peek, args.warnings)?;
+    matches(args, ev, kind).then_some(kind)
 }
 
 /// The retry disposition: `retryable` when present (§ 9.3: authoritative),
@@ -696,6 +750,7 @@ fn matches(args: &ErrorsArgs, ev: &Ev<'_>, kind: EventKind) -> bool {
 fn emit<O: Output<Kept>>(
     shape: &Shape<'_>,
     found: &Found<'_, '_>,
+    prepared: Option<&mut demux::Prepared>,
     out: &mut O,
 ) -> Result<(), O::Error> {
     let (ev, kind) = (found.ev, found.kind);
@@ -710,7 +765,10 @@ fn emit<O: Output<Kept>>(
             out.text(row.as_bytes())
         }
         Some(ErrorsFormat::Jsonl) => {
-            let body = forwarded_body(found);
+            let body = match prepared {
+                Some(parts) => forwarded_from(parts, found.tool, found.line_no),
+                None => forwarded_body(found),
+            };
             let ty = match kind {
                 EventKind::Error => types::ERROR,
                 EventKind::Warning => types::WARNING,
