@@ -56,6 +56,10 @@ ROWS=(
     "merge-report -q --no-fail --log --format jsonl|messy"
     "filter -q --continue-on-error .|domain"
     "filter --raw .title|domain"
+    "filter -q --continue-on-error {id,title}|domain"
+    "filter --raw {id,title}|domain"
+    "filter -q --continue-on-error select((.rank//0)%2==0)|domain"
+    "filter --raw select((.rank//0)%2==0)|domain"
     "filter --raw .|domain"
 )
 
