@@ -267,10 +267,9 @@ fn peeked_object(peek: &mut crate::peek::Peeker, text: &[u8]) -> bool {
 /// `at.made`; false when the filter must run instead.
 fn made(c: &jq::Construction, at: &mut Origin, text: &[u8]) -> bool {
     at.made.clear();
-    let truthy = true;
     at.written = c
         .write(&mut at.made, text, &at.peek)
-        .map(|()| Made::Json { truthy });
+        .map(|()| Made::Json { truthy: true });
     at.written.is_some()
 }
 
@@ -309,10 +308,9 @@ fn path_written(
     }
     let found = match (keys.is_empty(), peek.top) {
         (true, Some(Kind::Object)) => {
-            let truthy = true;
             at.written = t
                 .object(text, peek, &mut at.made)
-                .map(|()| Made::Json { truthy });
+                .map(|()| Made::Json { truthy: true });
             return at.written.is_some();
         }
         (true, Some(kind)) => Some(jq::Found::Value(kind, text.trim_ascii())),
