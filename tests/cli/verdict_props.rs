@@ -432,6 +432,17 @@ proptest! {
 /// stream ended by one, an empty unbounded input, two swapped lines): every
 /// command, every merge-report format and every `--log` reader gives the
 /// exit of `aoi check`, which is the one written here.
+/// A stream of an item error, a hit and a partial summary, the error's
+/// `"category":"not_found","code":"GONE"` written as `members`.
+fn item_with(members: &str) -> Vec<u8> {
+    let item = r#"{"type":"aoi:error","scope":"item","category":"not_found","code":"GONE","message":"gone","retryable":false,"item_index":0}"#;
+    let bytes = s().ev(item).hits(1).summary(r#"{"partial":true}"#).bytes();
+    let text = String::from_utf8(bytes).expect("the builder writes UTF-8");
+    let was = r#""category":"not_found","code":"GONE""#;
+    assert!(text.contains(was), "{text}");
+    text.replacen(was, members, 1).into_bytes()
+}
+
 /// A clean stream of two hits with its first two lines (meta, hit) swapped.
 fn first_two_swapped() -> Vec<u8> {
     let clean = s().hits(2).bytes();
@@ -497,6 +508,20 @@ fn one_cause_cases_agree_across_commands() {
             65,
         ),
         (first_two_swapped(), &[], 65),
+        // The judge finds a framework event's fields by their keys' hashes:
+        // a key given twice, once escaped, and a key with `category`'s
+        // hash standing in its place are found alike everywhere (written
+        // into the bytes: the builder keeps one member per key).
+        (
+            item_with(r#""category":"not_found","code":"GONE","\u0063ode":"GONE""#),
+            &[],
+            65,
+        ),
+        (
+            item_with(r#""caXXXXry":"not_found","code":"GONE""#),
+            &[],
+            65,
+        ),
         (
             [
                 s().hits(1)
